@@ -1,0 +1,1 @@
+"""spvbuild's code generator: grammars/*.yaml → model → Jinja2 templates → generated/."""

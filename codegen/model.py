@@ -1,0 +1,189 @@
+"""The merged grammar model that the templates render.
+
+The loader builds one :class:`Grammar` from all files under ``grammars/``: core plus
+every extension file merged into one instruction table and one set of operand kinds, and
+every extended instruction set kept in its own namespace.  Everything here is plain data;
+naming for Python lives in :mod:`codegen.naming`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from codegen.yaml_source import Mark
+
+ANY_VERSION = "None"
+
+
+def version_tuple(version: str) -> tuple[int, int] | None:
+    """``"1.3"`` → ``(1, 3)``; ``"None"`` (extension only) → ``None``."""
+    if version == ANY_VERSION:
+        return None
+    major, minor = version.split(".")
+    return int(major), int(minor)
+
+
+@dataclass
+class Operand:
+    """One operand (or enumerant parameter): its kind, name and quantifier."""
+
+    kind: str
+    name: str
+    quantifier: str  # "", "?" or "*"
+    mark: Mark
+
+
+@dataclass
+class Enumerant:
+    """One value of a ValueEnum or BitEnum operand kind."""
+
+    name: str
+    value: int
+    parameters: list[Operand]
+    capabilities: list[str]
+    extensions: list[str]
+    version: str
+    last_version: str | None
+    aliases: list[str]
+    provisional: bool
+    doc: str
+    file: str
+    mark: Mark
+
+
+@dataclass
+class OperandKind:
+    """An operand kind: an enum (with enumerants), an id, a literal or a composite."""
+
+    name: str
+    category: str
+    doc: str
+    bases: list[str]
+    enumerants: list[Enumerant]
+    file: str
+    mark: Mark
+
+    @property
+    def is_enum(self) -> bool:
+        """ValueEnum or BitEnum."""
+        return self.category in ("ValueEnum", "BitEnum")
+
+
+@dataclass
+class Instruction:
+    """A core instruction (from core.yaml or an extension file) or an ext-inst."""
+
+    name: str
+    opcode: int
+    cls: str
+    operands: list[Operand]
+    capabilities: list[str]
+    extensions: list[str]
+    version: str
+    last_version: str | None
+    aliases: list[str]
+    provisional: bool
+    doc: str
+    file: str
+    mark: Mark
+
+    @property
+    def has_result_type(self) -> bool:
+        """True when the first operand is IdResultType."""
+        return bool(self.operands) and self.operands[0].kind == "IdResultType"
+
+    @property
+    def has_result(self) -> bool:
+        """True when the instruction defines a result id."""
+        return any(op.kind == "IdResult" for op in self.operands[:2])
+
+
+@dataclass
+class LayoutSection:
+    """One section of the module's logical layout, and what goes there."""
+
+    name: str
+    doc: str
+    classes: list[str]
+    instructions: list[str]
+
+
+@dataclass
+class Rule:
+    """An extension's validity rule, kept as data for the runtime to enforce."""
+
+    id: str
+    check: str
+    source: str
+    text: str
+    data: dict[str, object]
+    mark: Mark
+
+
+@dataclass
+class Extension:
+    """A SPV_* extension: where it is described and what it brings."""
+
+    name: str
+    file: str
+    core_in: str | None
+    requires_version: str | None
+    depends: list[str]
+    spec: str
+    rules: list[Rule]
+    instructions: list[str] = field(default_factory=list)
+    enumerants: list[tuple[str, str]] = field(default_factory=list)  # (kind, enumerant)
+    operand_kinds: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ExtInstSet:
+    """An extended instruction set with its own instructions and operand kinds."""
+
+    import_name: str
+    python_name: str
+    file: str
+    version: int | None
+    revision: int | None
+    spec: str
+    instructions: list[Instruction]
+    operand_kinds: dict[str, OperandKind]
+
+
+@dataclass
+class Erratum:
+    """A documented difference between grammars/ and the Khronos JSON."""
+
+    file: str
+    item: str
+    fields: list[str]
+    source: str
+    why: str
+
+
+@dataclass
+class Grammar:
+    """Everything under grammars/, validated and merged."""
+
+    magic_number: int
+    major_version: int
+    minor_version: int
+    revision: int
+    layout: list[LayoutSection]
+    instruction_classes: list[tuple[str, str]]
+    instructions: list[Instruction]  # core + extensions, sorted by opcode
+    operand_kinds: dict[str, OperandKind]  # core + extensions, in file order
+    extensions: dict[str, Extension]
+    ext_inst_sets: dict[str, ExtInstSet]  # by import name
+    errata: list[Erratum]
+    files: list[str]  # every grammar file read, relative to grammars/
+
+    def section_of(self, instruction: Instruction) -> str:
+        """The logical-layout section an instruction belongs to."""
+        for section in self.layout:
+            if instruction.name in section.instructions:
+                return section.name
+        for section in self.layout:
+            if instruction.cls in section.classes:
+                return section.name
+        return self.layout[-1].name
