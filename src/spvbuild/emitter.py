@@ -1,0 +1,101 @@
+"""The base the generated instruction methods call into.
+
+Generated classes (``CoreInstructions``, one ``*Instructions`` class per extended set)
+only describe *what* an instruction is; :class:`Emitter` decides *where* it goes.  This
+base appends to a flat list and numbers ids from 1; the module builder overrides
+:meth:`Emitter._record` to route instructions into logical-layout sections.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Self
+
+from spvbuild.ids import Id, TypeId
+from spvbuild.instruction import Instruction
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+OP_EXT_INST_IMPORT = 11
+OP_EXT_INST = 12
+
+
+class Emitter:
+    """Records instructions and hands out ids; base of every generated builder."""
+
+    def __init__(self) -> None:
+        self.instructions: list[Instruction] = []
+        self._bound = 1
+        self._ext_imports: dict[str, Id] = {}
+
+    # -- ids ------------------------------------------------------------------------------
+    @property
+    def bound(self) -> int:
+        """One more than the largest id handed out so far."""
+        return self._bound
+
+    def new_id(self) -> Id:
+        """Reserve a fresh id (for forward references such as branch targets)."""
+        rid = self._bound
+        self._bound += 1
+        return Id(rid)
+
+    def new_type_id(self) -> TypeId:
+        """Reserve a fresh id for a type declared later (OpTypeForwardPointer)."""
+        rid = self._bound
+        self._bound += 1
+        return TypeId(rid)
+
+    # -- what generated methods call ------------------------------------------------------
+    def _record(self, instruction: Instruction) -> None:
+        """Store one finished instruction (overridden by the module builder)."""
+        self.instructions.append(instruction)
+
+    def _value(self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...]) -> Id:
+        rid = self.new_id()
+        self._record(Instruction(opcode, result_type, rid, operands))
+        return rid
+
+    def _type(self, opcode: int, operands: tuple[Any, ...]) -> TypeId:
+        rid = self.new_type_id()
+        self._record(Instruction(opcode, None, rid, operands))
+        return rid
+
+    def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:
+        self._record(Instruction(opcode, None, None, operands))
+        return self
+
+    def ext_inst_import(self, import_name: str) -> Id:
+        """The id of ``OpExtInstImport "import_name"``, created once on first use."""
+        rid = self._ext_imports.get(import_name)
+        if rid is None:
+            rid = self._value(OP_EXT_INST_IMPORT, None, (import_name,))
+            self._ext_imports[import_name] = rid
+        return rid
+
+    def _ext_value(
+        self, import_name: str, number: int, result_type: TypeId, operands: Sequence[Any]
+    ) -> Id:
+        set_id = self.ext_inst_import(import_name)
+        rid = self.new_id()
+        self._record(
+            Instruction(OP_EXT_INST, result_type, rid, (set_id, number, *operands), import_name)
+        )
+        return rid
+
+
+class ExtInstSetBuilder:
+    """Base of a generated extended-set method group, bound to one :class:`Emitter`."""
+
+    IMPORT_NAME = ""
+
+    def __init__(self, owner: Emitter) -> None:
+        self._owner = owner
+
+    @property
+    def set_id(self) -> Id:
+        """The id of this set's OpExtInstImport (created on first use)."""
+        return self._owner.ext_inst_import(self.IMPORT_NAME)
+
+    def _inst(self, number: int, result_type: TypeId, operands: tuple[Any, ...]) -> Id:
+        return self._owner._ext_value(self.IMPORT_NAME, number, result_type, operands)
