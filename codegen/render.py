@@ -183,19 +183,23 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
     operands = f"({values},)" if len(params) == 1 else f"({values})"
     is_type = inst.cls == "Type-Declaration" and has_result and not result_type
     if is_type:
-        returns, call = "TypeId", f"self._type({inst.opcode}, {operands})"
+        returns, call = "TypeId", f"self._type({inst.opcode}, {operands}, result_id)"
     elif has_result:
         rt = "result_type" if result_type else "None"
-        returns, call = "Id", f"self._value({inst.opcode}, {rt}, {operands})"
+        returns, call = "Id", f"self._value({inst.opcode}, {rt}, {operands}, result_id)"
     else:
         returns, call = "Self", f"self._void({inst.opcode}, {operands})"
     if result_type:
         params.insert(0, ParamView("result_type", "TypeId", None, "result_type", "IdResultType"))
+    if has_result:
+        # Keyword-only: an id reserved earlier with new_id()/new_type_id() (forward references).
+        params.append(ParamView("*, result_id", f"{returns} | None", "None", "result_id",
+                                "an id reserved earlier (new_id / new_type_id) to define here"))
     doc = [f"{inst.name} (opcode {inst.opcode}, class {inst.cls or 'none'}, section {section})."]
     doc.append("")
     if params:
         doc.append("Operands:")
-        doc.extend(f"    {p.name}: {p.doc}" for p in params)
+        doc.extend(f"    {p.name.removeprefix('*, ')}: {p.doc}" for p in params)
         doc.append("")
     else:
         doc.append("Operands: none.")
@@ -315,6 +319,7 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
     sections = {inst.name: grammar.section_of(inst) for inst in grammar.instructions}
     methods = [core_method(inst, namer, sections[inst.name]) for inst in grammar.instructions]
     _check_unique([m.name for m in methods], "core method names")
+    _check_reserved([m.name for m in methods])
     used_types = sorted({k.operand_type for k in enum_kinds} | {"Op"})
     out["core/builder.py"] = env.get_template("core_builder.py.j2").render(
         banner=_banner("core_builder.py.j2", core_files), methods=methods, enum_types=used_types,
@@ -341,6 +346,7 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         set_kinds = [kind_view(k, set_namer) for k in s.operand_kinds.values() if k.is_enum]
         set_methods = [ext_method(inst, set_namer, s.import_name) for inst in s.instructions]
         _check_unique([m.name for m in set_methods], f"{s.import_name} method names")
+        _check_reserved([m.name for m in set_methods])
         class_name = "".join(w.capitalize() for w in s.python_name.split("_")) + "Instructions"
         sets.append({"python_name": s.python_name, "class_name": class_name, "import_name": s.import_name, "file": s.file})
         out[f"extinst/{s.python_name}.py"] = env.get_template("extinst_module.py.j2").render(
@@ -371,6 +377,16 @@ def _check_unique(names: list[str], what: str) -> None:
         if name in seen:
             raise ValueError(f"codegen: two grammar items map to the same Python name {name!r} ({what})")
         seen.add(name)
+
+
+# Attributes of the runtime base classes (spvbuild.emitter) that generated methods must not shadow.
+RUNTIME_ATTRIBUTES = {"instructions", "bound", "new_id", "new_type_id", "set_id"}
+
+
+def _check_reserved(names: list[str]) -> None:
+    clash = sorted(set(names) & RUNTIME_ATTRIBUTES)
+    if clash:
+        raise ValueError(f"codegen: generated methods would shadow runtime attributes: {clash}")
 
 
 def write_tree(files: dict[str, str], out_dir: Path) -> list[str]:

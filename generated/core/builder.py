@@ -96,16 +96,17 @@ class CoreInstructions(Emitter):
         """
         return self._void(0, ())
 
-    def undef(self, result_type: TypeId) -> Id:
+    def undef(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpUndef (opcode 1, class Miscellaneous, section types_globals).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(1, result_type, ())
+        return self._value(1, result_type, (), result_id)
 
     def source_continued(self, continued_source: str) -> Self:
         """OpSourceContinued (opcode 2, class Debug, section debug_strings).
@@ -168,16 +169,17 @@ class CoreInstructions(Emitter):
         """
         return self._void(6, (type, member, name))
 
-    def string(self, string: str) -> Id:
+    def string(self, string: str, *, result_id: Id | None = None) -> Id:
         """OpString (opcode 7, class Debug, section debug_strings).
 
         Operands:
             string: LiteralString 'String'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(7, None, (string,))
+        return self._value(7, None, (string,), result_id)
 
     def line(self, file: Id, line: int, column: int) -> Self:
         """OpLine (opcode 8, class Debug, section functions).
@@ -203,18 +205,19 @@ class CoreInstructions(Emitter):
         """
         return self._void(10, (name,))
 
-    def ext_inst_import(self, name: str) -> Id:
+    def ext_inst_import(self, name: str, *, result_id: Id | None = None) -> Id:
         """OpExtInstImport (opcode 11, class Extension, section ext_inst_imports).
 
         Operands:
             name: LiteralString 'Name'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(11, None, (name,))
+        return self._value(11, None, (name,), result_id)
 
-    def ext_inst(self, result_type: TypeId, set: Id, instruction: int, operands: Sequence[Id] = ()) -> Id:
+    def ext_inst(self, result_type: TypeId, set: Id, instruction: int, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpExtInst (opcode 12, class Extension, section functions).
 
         Operands:
@@ -222,11 +225,12 @@ class CoreInstructions(Emitter):
             set: IdRef 'Set'
             instruction: LiteralExtInstInteger 'Instruction'
             operands: IdRef* 'Operand 1, Operand 2, ...'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(12, result_type, (set, instruction, tuple(operands)))
+        return self._value(12, result_type, (set, instruction, tuple(operands)), result_id)
 
     def memory_model(self, addressing_model: AddressingModel, memory_model: MemoryModel) -> Self:
         """OpMemoryModel (opcode 14, class Mode-Setting, section memory_model).
@@ -277,74 +281,82 @@ class CoreInstructions(Emitter):
         """
         return self._void(17, (capability,))
 
-    def type_void(self) -> TypeId:
+    def type_void(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeVoid (opcode 19, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(19, ())
+        return self._type(19, (), result_id)
 
-    def type_bool(self) -> TypeId:
+    def type_bool(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeBool (opcode 20, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(20, ())
+        return self._type(20, (), result_id)
 
-    def type_int(self, width: int, signedness: int) -> TypeId:
+    def type_int(self, width: int, signedness: int, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeInt (opcode 21, class Type-Declaration, section types_globals).
 
         Operands:
             width: LiteralInteger 'Width'
             signedness: LiteralInteger 'Signedness'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(21, (width, signedness))
+        return self._type(21, (width, signedness), result_id)
 
-    def type_float(self, width: int, floating_point_encoding: FPEncoding | None = None) -> TypeId:
+    def type_float(self, width: int, floating_point_encoding: FPEncoding | None = None, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeFloat (opcode 22, class Type-Declaration, section types_globals).
 
         Operands:
             width: LiteralInteger 'Width'
             floating_point_encoding: FPEncoding? 'Floating Point Encoding'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(22, (width, floating_point_encoding))
+        return self._type(22, (width, floating_point_encoding), result_id)
 
-    def type_vector(self, component_type: TypeId, component_count: int) -> TypeId:
+    def type_vector(self, component_type: TypeId, component_count: int, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeVector (opcode 23, class Type-Declaration, section types_globals).
 
         Operands:
             component_type: IdRef 'Component Type'
             component_count: LiteralInteger 'Component Count'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(23, (component_type, component_count))
+        return self._type(23, (component_type, component_count), result_id)
 
-    def type_matrix(self, column_type: TypeId, column_count: int) -> TypeId:
+    def type_matrix(self, column_type: TypeId, column_count: int, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeMatrix (opcode 24, class Type-Declaration, section types_globals).
 
         Operands:
             column_type: IdRef 'Column Type'
             column_count: LiteralInteger 'Column Count'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Matrix.
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(24, (column_type, column_count))
+        return self._type(24, (column_type, column_count), result_id)
 
-    def type_image(self, sampled_type: TypeId, dim: Dim, depth: int, arrayed: int, ms: int, sampled: int, image_format: ImageFormat, access_qualifier: AccessQualifier | None = None) -> TypeId:
+    def type_image(self, sampled_type: TypeId, dim: Dim, depth: int, arrayed: int, ms: int, sampled: int, image_format: ImageFormat, access_qualifier: AccessQualifier | None = None, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeImage (opcode 25, class Type-Declaration, section types_globals).
 
         Operands:
@@ -356,154 +368,173 @@ class CoreInstructions(Emitter):
             sampled: LiteralInteger 'Sampled'
             image_format: ImageFormat
             access_qualifier: AccessQualifier?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(25, (sampled_type, dim, depth, arrayed, ms, sampled, image_format, access_qualifier))
+        return self._type(25, (sampled_type, dim, depth, arrayed, ms, sampled, image_format, access_qualifier), result_id)
 
-    def type_sampler(self) -> TypeId:
+    def type_sampler(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeSampler (opcode 26, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(26, ())
+        return self._type(26, (), result_id)
 
-    def type_sampled_image(self, image_type: TypeId) -> TypeId:
+    def type_sampled_image(self, image_type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeSampledImage (opcode 27, class Type-Declaration, section types_globals).
 
         Operands:
             image_type: IdRef 'Image Type'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(27, (image_type,))
+        return self._type(27, (image_type,), result_id)
 
-    def type_array(self, element_type: TypeId, length: Id) -> TypeId:
+    def type_array(self, element_type: TypeId, length: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeArray (opcode 28, class Type-Declaration, section types_globals).
 
         Operands:
             element_type: IdRef 'Element Type'
             length: IdRef 'Length'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(28, (element_type, length))
+        return self._type(28, (element_type, length), result_id)
 
-    def type_runtime_array(self, element_type: TypeId) -> TypeId:
+    def type_runtime_array(self, element_type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeRuntimeArray (opcode 29, class Type-Declaration, section types_globals).
 
         Operands:
             element_type: IdRef 'Element Type'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(29, (element_type,))
+        return self._type(29, (element_type,), result_id)
 
-    def type_struct(self, member_types: Sequence[TypeId] = ()) -> TypeId:
+    def type_struct(self, member_types: Sequence[TypeId] = (), *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeStruct (opcode 30, class Type-Declaration, section types_globals).
 
         Operands:
             member_types: IdRef* 'Member 0 type, member 1 type, ...'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(30, (tuple(member_types),))
+        return self._type(30, (tuple(member_types),), result_id)
 
-    def type_opaque(self, the_name_of_the_opaque_type: str) -> TypeId:
+    def type_opaque(self, the_name_of_the_opaque_type: str, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeOpaque (opcode 31, class Type-Declaration, section types_globals).
 
         Operands:
             the_name_of_the_opaque_type: LiteralString 'The name of the opaque type.'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(31, (the_name_of_the_opaque_type,))
+        return self._type(31, (the_name_of_the_opaque_type,), result_id)
 
-    def type_pointer(self, storage_class: StorageClass, type: TypeId) -> TypeId:
+    def type_pointer(self, storage_class: StorageClass, type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypePointer (opcode 32, class Type-Declaration, section types_globals).
 
         Operands:
             storage_class: StorageClass
             type: IdRef 'Type'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(32, (storage_class, type))
+        return self._type(32, (storage_class, type), result_id)
 
-    def type_function(self, return_type: TypeId, parameter_types: Sequence[TypeId] = ()) -> TypeId:
+    def type_function(self, return_type: TypeId, parameter_types: Sequence[TypeId] = (), *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeFunction (opcode 33, class Type-Declaration, section types_globals).
 
         Operands:
             return_type: IdRef 'Return Type'
             parameter_types: IdRef* 'Parameter 0 Type, Parameter 1 Type, ...'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(33, (return_type, tuple(parameter_types)))
+        return self._type(33, (return_type, tuple(parameter_types)), result_id)
 
-    def type_event(self) -> TypeId:
+    def type_event(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeEvent (opcode 34, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(34, ())
+        return self._type(34, (), result_id)
 
-    def type_device_event(self) -> TypeId:
+    def type_device_event(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeDeviceEvent (opcode 35, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(35, ())
+        return self._type(35, (), result_id)
 
-    def type_reserve_id(self) -> TypeId:
+    def type_reserve_id(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeReserveId (opcode 36, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(36, ())
+        return self._type(36, (), result_id)
 
-    def type_queue(self) -> TypeId:
+    def type_queue(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeQueue (opcode 37, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(37, ())
+        return self._type(37, (), result_id)
 
-    def type_pipe(self, qualifier: AccessQualifier) -> TypeId:
+    def type_pipe(self, qualifier: AccessQualifier, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypePipe (opcode 38, class Type-Declaration, section types_globals).
 
         Operands:
             qualifier: AccessQualifier 'Qualifier'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(38, (qualifier,))
+        return self._type(38, (qualifier,), result_id)
 
     def type_forward_pointer(self, pointer_type: TypeId, storage_class: StorageClass) -> Self:
         """OpTypeForwardPointer (opcode 39, class Type-Declaration, section types_globals).
@@ -518,53 +549,57 @@ class CoreInstructions(Emitter):
         """
         return self._void(39, (pointer_type, storage_class))
 
-    def constant_true(self, result_type: TypeId) -> Id:
+    def constant_true(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpConstantTrue (opcode 41, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(41, result_type, ())
+        return self._value(41, result_type, (), result_id)
 
-    def constant_false(self, result_type: TypeId) -> Id:
+    def constant_false(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpConstantFalse (opcode 42, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(42, result_type, ())
+        return self._value(42, result_type, (), result_id)
 
-    def constant(self, result_type: TypeId, value: int | float) -> Id:
+    def constant(self, result_type: TypeId, value: int | float, *, result_id: Id | None = None) -> Id:
         """OpConstant (opcode 43, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
             value: LiteralContextDependentNumber 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(43, result_type, (value,))
+        return self._value(43, result_type, (value,), result_id)
 
-    def constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = ()) -> Id:
+    def constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpConstantComposite (opcode 44, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
             constituents: IdRef* 'Constituents'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(44, result_type, (tuple(constituents),))
+        return self._value(44, result_type, (tuple(constituents),), result_id)
 
-    def constant_sampler(self, result_type: TypeId, sampler_addressing_mode: SamplerAddressingMode, param: int, sampler_filter_mode: SamplerFilterMode) -> Id:
+    def constant_sampler(self, result_type: TypeId, sampler_addressing_mode: SamplerAddressingMode, param: int, sampler_filter_mode: SamplerFilterMode, *, result_id: Id | None = None) -> Id:
         """OpConstantSampler (opcode 45, class Constant-Creation, section types_globals).
 
         Operands:
@@ -572,106 +607,115 @@ class CoreInstructions(Emitter):
             sampler_addressing_mode: SamplerAddressingMode
             param: LiteralInteger 'Param'
             sampler_filter_mode: SamplerFilterMode
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): LiteralSampler.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(45, result_type, (sampler_addressing_mode, param, sampler_filter_mode))
+        return self._value(45, result_type, (sampler_addressing_mode, param, sampler_filter_mode), result_id)
 
-    def constant_null(self, result_type: TypeId) -> Id:
+    def constant_null(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpConstantNull (opcode 46, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(46, result_type, ())
+        return self._value(46, result_type, (), result_id)
 
-    def spec_constant_true(self, result_type: TypeId) -> Id:
+    def spec_constant_true(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantTrue (opcode 48, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(48, result_type, ())
+        return self._value(48, result_type, (), result_id)
 
-    def spec_constant_false(self, result_type: TypeId) -> Id:
+    def spec_constant_false(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantFalse (opcode 49, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(49, result_type, ())
+        return self._value(49, result_type, (), result_id)
 
-    def spec_constant(self, result_type: TypeId, value: int | float) -> Id:
+    def spec_constant(self, result_type: TypeId, value: int | float, *, result_id: Id | None = None) -> Id:
         """OpSpecConstant (opcode 50, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
             value: LiteralContextDependentNumber 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(50, result_type, (value,))
+        return self._value(50, result_type, (value,), result_id)
 
-    def spec_constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = ()) -> Id:
+    def spec_constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpSpecConstantComposite (opcode 51, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
             constituents: IdRef* 'Constituents'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(51, result_type, (tuple(constituents),))
+        return self._value(51, result_type, (tuple(constituents),), result_id)
 
-    def spec_constant_op(self, result_type: TypeId, opcode: Op, operands: Sequence[Id | int] = ()) -> Id:
+    def spec_constant_op(self, result_type: TypeId, opcode: Op, operands: Sequence[Id | int] = (), *, result_id: Id | None = None) -> Id:
         """OpSpecConstantOp (opcode 52, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
             opcode: LiteralSpecConstantOpInteger 'Opcode'
             operands: the embedded opcode's operands (ids or literals)
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(52, result_type, (opcode, tuple(operands)))
+        return self._value(52, result_type, (opcode, tuple(operands)), result_id)
 
-    def function(self, result_type: TypeId, function_control: FunctionControl, function_type: TypeId) -> Id:
+    def function(self, result_type: TypeId, function_control: FunctionControl, function_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpFunction (opcode 54, class Function, section functions).
 
         Operands:
             result_type: IdResultType
             function_control: FunctionControl
             function_type: IdRef 'Function Type'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(54, result_type, (function_control, function_type))
+        return self._value(54, result_type, (function_control, function_type), result_id)
 
-    def function_parameter(self, result_type: TypeId) -> Id:
+    def function_parameter(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpFunctionParameter (opcode 55, class Function, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(55, result_type, ())
+        return self._value(55, result_type, (), result_id)
 
     def function_end(self) -> Self:
         """OpFunctionEnd (opcode 56, class Function, section functions).
@@ -682,33 +726,35 @@ class CoreInstructions(Emitter):
         """
         return self._void(56, ())
 
-    def function_call(self, result_type: TypeId, function: Id, arguments: Sequence[Id] = ()) -> Id:
+    def function_call(self, result_type: TypeId, function: Id, arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpFunctionCall (opcode 57, class Function, section functions).
 
         Operands:
             result_type: IdResultType
             function: IdRef 'Function'
             arguments: IdRef* 'Argument 0, Argument 1, ...'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(57, result_type, (function, tuple(arguments)))
+        return self._value(57, result_type, (function, tuple(arguments)), result_id)
 
-    def variable(self, result_type: TypeId, storage_class: StorageClass, initializer: Id | None = None) -> Id:
+    def variable(self, result_type: TypeId, storage_class: StorageClass, initializer: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpVariable (opcode 59, class Memory, section types_globals).
 
         Operands:
             result_type: IdResultType
             storage_class: StorageClass
             initializer: IdRef? 'Initializer'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(59, result_type, (storage_class, initializer))
+        return self._value(59, result_type, (storage_class, initializer), result_id)
 
-    def image_texel_pointer(self, result_type: TypeId, image: Id, coordinate: Id, sample: Id) -> Id:
+    def image_texel_pointer(self, result_type: TypeId, image: Id, coordinate: Id, sample: Id, *, result_id: Id | None = None) -> Id:
         """OpImageTexelPointer (opcode 60, class Memory, section functions).
 
         Operands:
@@ -716,24 +762,26 @@ class CoreInstructions(Emitter):
             image: IdRef 'Image'
             coordinate: IdRef 'Coordinate'
             sample: IdRef 'Sample'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(60, result_type, (image, coordinate, sample))
+        return self._value(60, result_type, (image, coordinate, sample), result_id)
 
-    def load(self, result_type: TypeId, pointer: Id, memory_access: MemoryAccessOperand | None = None) -> Id:
+    def load(self, result_type: TypeId, pointer: Id, memory_access: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpLoad (opcode 61, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
             memory_access: MemoryAccess?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(61, result_type, (pointer, memory_access))
+        return self._value(61, result_type, (pointer, memory_access), result_id)
 
     def store(self, pointer: Id, object: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
         """OpStore (opcode 62, class Memory, section functions).
@@ -778,33 +826,35 @@ class CoreInstructions(Emitter):
         """
         return self._void(64, (target, source, size, memory_access, memory_access_2))
 
-    def access_chain(self, result_type: TypeId, base: Id, indexes: Sequence[Id] = ()) -> Id:
+    def access_chain(self, result_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpAccessChain (opcode 65, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             base: IdRef 'Base'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(65, result_type, (base, tuple(indexes)))
+        return self._value(65, result_type, (base, tuple(indexes)), result_id)
 
-    def in_bounds_access_chain(self, result_type: TypeId, base: Id, indexes: Sequence[Id] = ()) -> Id:
+    def in_bounds_access_chain(self, result_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpInBoundsAccessChain (opcode 66, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             base: IdRef 'Base'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(66, result_type, (base, tuple(indexes)))
+        return self._value(66, result_type, (base, tuple(indexes)), result_id)
 
-    def ptr_access_chain(self, result_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = ()) -> Id:
+    def ptr_access_chain(self, result_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpPtrAccessChain (opcode 67, class Memory, section functions).
 
         Operands:
@@ -812,41 +862,44 @@ class CoreInstructions(Emitter):
             base: IdRef 'Base'
             element: IdRef 'Element'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Addresses, VariablePointers, VariablePointersStorageBuffer, PhysicalStorageBufferAddresses.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(67, result_type, (base, element, tuple(indexes)))
+        return self._value(67, result_type, (base, element, tuple(indexes)), result_id)
 
-    def array_length(self, result_type: TypeId, structure: Id, array_member: int) -> Id:
+    def array_length(self, result_type: TypeId, structure: Id, array_member: int, *, result_id: Id | None = None) -> Id:
         """OpArrayLength (opcode 68, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             structure: IdRef 'Structure'
             array_member: LiteralInteger 'Array member'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(68, result_type, (structure, array_member))
+        return self._value(68, result_type, (structure, array_member), result_id)
 
-    def generic_ptr_mem_semantics(self, result_type: TypeId, pointer: Id) -> Id:
+    def generic_ptr_mem_semantics(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpGenericPtrMemSemantics (opcode 69, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(69, result_type, (pointer,))
+        return self._value(69, result_type, (pointer,), result_id)
 
-    def in_bounds_ptr_access_chain(self, result_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = ()) -> Id:
+    def in_bounds_ptr_access_chain(self, result_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpInBoundsPtrAccessChain (opcode 70, class Memory, section functions).
 
         Operands:
@@ -854,12 +907,13 @@ class CoreInstructions(Emitter):
             base: IdRef 'Base'
             element: IdRef 'Element'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Addresses.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(70, result_type, (base, element, tuple(indexes)))
+        return self._value(70, result_type, (base, element, tuple(indexes)), result_id)
 
     def decorate(self, target: Id, decoration: DecorationOperand) -> Self:
         """OpDecorate (opcode 71, class Annotation, section annotations).
@@ -886,14 +940,16 @@ class CoreInstructions(Emitter):
         """
         return self._void(72, (structure_type, member, decoration))
 
-    def decoration_group(self) -> Id:
+    def decoration_group(self, *, result_id: Id | None = None) -> Id:
         """OpDecorationGroup (opcode 73, class Annotation, section annotations).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(73, None, ())
+        return self._value(73, None, (), result_id)
 
     def group_decorate(self, decoration_group: Id, targets: Sequence[Id] = ()) -> Self:
         """OpGroupDecorate (opcode 74, class Annotation, section annotations).
@@ -919,20 +975,21 @@ class CoreInstructions(Emitter):
         """
         return self._void(75, (decoration_group, tuple(targets)))
 
-    def vector_extract_dynamic(self, result_type: TypeId, vector: Id, index: Id) -> Id:
+    def vector_extract_dynamic(self, result_type: TypeId, vector: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpVectorExtractDynamic (opcode 77, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             vector: IdRef 'Vector'
             index: IdRef 'Index'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(77, result_type, (vector, index))
+        return self._value(77, result_type, (vector, index), result_id)
 
-    def vector_insert_dynamic(self, result_type: TypeId, vector: Id, component: Id, index: Id) -> Id:
+    def vector_insert_dynamic(self, result_type: TypeId, vector: Id, component: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpVectorInsertDynamic (opcode 78, class Composite, section functions).
 
         Operands:
@@ -940,13 +997,14 @@ class CoreInstructions(Emitter):
             vector: IdRef 'Vector'
             component: IdRef 'Component'
             index: IdRef 'Index'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(78, result_type, (vector, component, index))
+        return self._value(78, result_type, (vector, component, index), result_id)
 
-    def vector_shuffle(self, result_type: TypeId, vector_1: Id, vector_2: Id, components: Sequence[int] = ()) -> Id:
+    def vector_shuffle(self, result_type: TypeId, vector_1: Id, vector_2: Id, components: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpVectorShuffle (opcode 79, class Composite, section functions).
 
         Operands:
@@ -954,38 +1012,41 @@ class CoreInstructions(Emitter):
             vector_1: IdRef 'Vector 1'
             vector_2: IdRef 'Vector 2'
             components: LiteralInteger* 'Components'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(79, result_type, (vector_1, vector_2, tuple(components)))
+        return self._value(79, result_type, (vector_1, vector_2, tuple(components)), result_id)
 
-    def composite_construct(self, result_type: TypeId, constituents: Sequence[Id] = ()) -> Id:
+    def composite_construct(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeConstruct (opcode 80, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             constituents: IdRef* 'Constituents'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(80, result_type, (tuple(constituents),))
+        return self._value(80, result_type, (tuple(constituents),), result_id)
 
-    def composite_extract(self, result_type: TypeId, composite: Id, indexes: Sequence[int] = ()) -> Id:
+    def composite_extract(self, result_type: TypeId, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeExtract (opcode 81, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             composite: IdRef 'Composite'
             indexes: LiteralInteger* 'Indexes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(81, result_type, (composite, tuple(indexes)))
+        return self._value(81, result_type, (composite, tuple(indexes)), result_id)
 
-    def composite_insert(self, result_type: TypeId, object: Id, composite: Id, indexes: Sequence[int] = ()) -> Id:
+    def composite_insert(self, result_type: TypeId, object: Id, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeInsert (opcode 82, class Composite, section functions).
 
         Operands:
@@ -993,51 +1054,55 @@ class CoreInstructions(Emitter):
             object: IdRef 'Object'
             composite: IdRef 'Composite'
             indexes: LiteralInteger* 'Indexes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(82, result_type, (object, composite, tuple(indexes)))
+        return self._value(82, result_type, (object, composite, tuple(indexes)), result_id)
 
-    def copy_object(self, result_type: TypeId, operand: Id) -> Id:
+    def copy_object(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpCopyObject (opcode 83, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(83, result_type, (operand,))
+        return self._value(83, result_type, (operand,), result_id)
 
-    def transpose(self, result_type: TypeId, matrix: Id) -> Id:
+    def transpose(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpTranspose (opcode 84, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             matrix: IdRef 'Matrix'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Matrix.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(84, result_type, (matrix,))
+        return self._value(84, result_type, (matrix,), result_id)
 
-    def sampled_image(self, result_type: TypeId, image: Id, sampler: Id) -> Id:
+    def sampled_image(self, result_type: TypeId, image: Id, sampler: Id, *, result_id: Id | None = None) -> Id:
         """OpSampledImage (opcode 86, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             image: IdRef 'Image'
             sampler: IdRef 'Sampler'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(86, result_type, (image, sampler))
+        return self._value(86, result_type, (image, sampler), result_id)
 
-    def image_sample_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sample_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSampleImplicitLod (opcode 87, class Image, section functions).
 
         Operands:
@@ -1045,14 +1110,15 @@ class CoreInstructions(Emitter):
             sampled_image: IdRef 'Sampled Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(87, result_type, (sampled_image, coordinate, image_operands))
+        return self._value(87, result_type, (sampled_image, coordinate, image_operands), result_id)
 
-    def image_sample_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand) -> Id:
+    def image_sample_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSampleExplicitLod (opcode 88, class Image, section functions).
 
         Operands:
@@ -1060,13 +1126,14 @@ class CoreInstructions(Emitter):
             sampled_image: IdRef 'Sampled Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(88, result_type, (sampled_image, coordinate, image_operands))
+        return self._value(88, result_type, (sampled_image, coordinate, image_operands), result_id)
 
-    def image_sample_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sample_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSampleDrefImplicitLod (opcode 89, class Image, section functions).
 
         Operands:
@@ -1075,14 +1142,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             d_ref: IdRef 'D~ref~'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(89, result_type, (sampled_image, coordinate, d_ref, image_operands))
+        return self._value(89, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
 
-    def image_sample_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand) -> Id:
+    def image_sample_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSampleDrefExplicitLod (opcode 90, class Image, section functions).
 
         Operands:
@@ -1091,14 +1159,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             d_ref: IdRef 'D~ref~'
             image_operands: ImageOperands
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(90, result_type, (sampled_image, coordinate, d_ref, image_operands))
+        return self._value(90, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
 
-    def image_sample_proj_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sample_proj_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSampleProjImplicitLod (opcode 91, class Image, section functions).
 
         Operands:
@@ -1106,14 +1175,15 @@ class CoreInstructions(Emitter):
             sampled_image: IdRef 'Sampled Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(91, result_type, (sampled_image, coordinate, image_operands))
+        return self._value(91, result_type, (sampled_image, coordinate, image_operands), result_id)
 
-    def image_sample_proj_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand) -> Id:
+    def image_sample_proj_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSampleProjExplicitLod (opcode 92, class Image, section functions).
 
         Operands:
@@ -1121,14 +1191,15 @@ class CoreInstructions(Emitter):
             sampled_image: IdRef 'Sampled Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(92, result_type, (sampled_image, coordinate, image_operands))
+        return self._value(92, result_type, (sampled_image, coordinate, image_operands), result_id)
 
-    def image_sample_proj_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sample_proj_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSampleProjDrefImplicitLod (opcode 93, class Image, section functions).
 
         Operands:
@@ -1137,14 +1208,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             d_ref: IdRef 'D~ref~'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(93, result_type, (sampled_image, coordinate, d_ref, image_operands))
+        return self._value(93, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
 
-    def image_sample_proj_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand) -> Id:
+    def image_sample_proj_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSampleProjDrefExplicitLod (opcode 94, class Image, section functions).
 
         Operands:
@@ -1153,14 +1225,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             d_ref: IdRef 'D~ref~'
             image_operands: ImageOperands
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(94, result_type, (sampled_image, coordinate, d_ref, image_operands))
+        return self._value(94, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
 
-    def image_fetch(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_fetch(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageFetch (opcode 95, class Image, section functions).
 
         Operands:
@@ -1168,13 +1241,14 @@ class CoreInstructions(Emitter):
             image: IdRef 'Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(95, result_type, (image, coordinate, image_operands))
+        return self._value(95, result_type, (image, coordinate, image_operands), result_id)
 
-    def image_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, component: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, component: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageGather (opcode 96, class Image, section functions).
 
         Operands:
@@ -1183,14 +1257,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             component: IdRef 'Component'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(96, result_type, (sampled_image, coordinate, component, image_operands))
+        return self._value(96, result_type, (sampled_image, coordinate, component, image_operands), result_id)
 
-    def image_dref_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_dref_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageDrefGather (opcode 97, class Image, section functions).
 
         Operands:
@@ -1199,14 +1274,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             d_ref: IdRef 'D~ref~'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(97, result_type, (sampled_image, coordinate, d_ref, image_operands))
+        return self._value(97, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
 
-    def image_read(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_read(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageRead (opcode 98, class Image, section functions).
 
         Operands:
@@ -1214,11 +1290,12 @@ class CoreInstructions(Emitter):
             image: IdRef 'Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(98, result_type, (image, coordinate, image_operands))
+        return self._value(98, result_type, (image, coordinate, image_operands), result_id)
 
     def image_write(self, image: Id, coordinate: Id, texel: Id, image_operands: ImageOperandsOperand | None = None) -> Self:
         """OpImageWrite (opcode 99, class Image, section functions).
@@ -1234,860 +1311,926 @@ class CoreInstructions(Emitter):
         """
         return self._void(99, (image, coordinate, texel, image_operands))
 
-    def image(self, result_type: TypeId, sampled_image: Id) -> Id:
+    def image(self, result_type: TypeId, sampled_image: Id, *, result_id: Id | None = None) -> Id:
         """OpImage (opcode 100, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             sampled_image: IdRef 'Sampled Image'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(100, result_type, (sampled_image,))
+        return self._value(100, result_type, (sampled_image,), result_id)
 
-    def image_query_format(self, result_type: TypeId, image: Id) -> Id:
+    def image_query_format(self, result_type: TypeId, image: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQueryFormat (opcode 101, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             image: IdRef 'Image'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(101, result_type, (image,))
+        return self._value(101, result_type, (image,), result_id)
 
-    def image_query_order(self, result_type: TypeId, image: Id) -> Id:
+    def image_query_order(self, result_type: TypeId, image: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQueryOrder (opcode 102, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             image: IdRef 'Image'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(102, result_type, (image,))
+        return self._value(102, result_type, (image,), result_id)
 
-    def image_query_size_lod(self, result_type: TypeId, image: Id, level_of_detail: Id) -> Id:
+    def image_query_size_lod(self, result_type: TypeId, image: Id, level_of_detail: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQuerySizeLod (opcode 103, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             image: IdRef 'Image'
             level_of_detail: IdRef 'Level of Detail'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel, ImageQuery.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(103, result_type, (image, level_of_detail))
+        return self._value(103, result_type, (image, level_of_detail), result_id)
 
-    def image_query_size(self, result_type: TypeId, image: Id) -> Id:
+    def image_query_size(self, result_type: TypeId, image: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQuerySize (opcode 104, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             image: IdRef 'Image'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel, ImageQuery.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(104, result_type, (image,))
+        return self._value(104, result_type, (image,), result_id)
 
-    def image_query_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id) -> Id:
+    def image_query_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQueryLod (opcode 105, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             sampled_image: IdRef 'Sampled Image'
             coordinate: IdRef 'Coordinate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ImageQuery.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(105, result_type, (sampled_image, coordinate))
+        return self._value(105, result_type, (sampled_image, coordinate), result_id)
 
-    def image_query_levels(self, result_type: TypeId, image: Id) -> Id:
+    def image_query_levels(self, result_type: TypeId, image: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQueryLevels (opcode 106, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             image: IdRef 'Image'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel, ImageQuery.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(106, result_type, (image,))
+        return self._value(106, result_type, (image,), result_id)
 
-    def image_query_samples(self, result_type: TypeId, image: Id) -> Id:
+    def image_query_samples(self, result_type: TypeId, image: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQuerySamples (opcode 107, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             image: IdRef 'Image'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel, ImageQuery.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(107, result_type, (image,))
+        return self._value(107, result_type, (image,), result_id)
 
-    def convert_f_to_u(self, result_type: TypeId, float_value: Id) -> Id:
+    def convert_f_to_u(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertFToU (opcode 109, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             float_value: IdRef 'Float Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(109, result_type, (float_value,))
+        return self._value(109, result_type, (float_value,), result_id)
 
-    def convert_f_to_s(self, result_type: TypeId, float_value: Id) -> Id:
+    def convert_f_to_s(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertFToS (opcode 110, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             float_value: IdRef 'Float Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(110, result_type, (float_value,))
+        return self._value(110, result_type, (float_value,), result_id)
 
-    def convert_s_to_f(self, result_type: TypeId, signed_value: Id) -> Id:
+    def convert_s_to_f(self, result_type: TypeId, signed_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertSToF (opcode 111, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             signed_value: IdRef 'Signed Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(111, result_type, (signed_value,))
+        return self._value(111, result_type, (signed_value,), result_id)
 
-    def convert_u_to_f(self, result_type: TypeId, unsigned_value: Id) -> Id:
+    def convert_u_to_f(self, result_type: TypeId, unsigned_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToF (opcode 112, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             unsigned_value: IdRef 'Unsigned Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(112, result_type, (unsigned_value,))
+        return self._value(112, result_type, (unsigned_value,), result_id)
 
-    def u_convert(self, result_type: TypeId, unsigned_value: Id) -> Id:
+    def u_convert(self, result_type: TypeId, unsigned_value: Id, *, result_id: Id | None = None) -> Id:
         """OpUConvert (opcode 113, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             unsigned_value: IdRef 'Unsigned Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(113, result_type, (unsigned_value,))
+        return self._value(113, result_type, (unsigned_value,), result_id)
 
-    def s_convert(self, result_type: TypeId, signed_value: Id) -> Id:
+    def s_convert(self, result_type: TypeId, signed_value: Id, *, result_id: Id | None = None) -> Id:
         """OpSConvert (opcode 114, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             signed_value: IdRef 'Signed Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(114, result_type, (signed_value,))
+        return self._value(114, result_type, (signed_value,), result_id)
 
-    def f_convert(self, result_type: TypeId, float_value: Id) -> Id:
+    def f_convert(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpFConvert (opcode 115, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             float_value: IdRef 'Float Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(115, result_type, (float_value,))
+        return self._value(115, result_type, (float_value,), result_id)
 
-    def quantize_to_f16(self, result_type: TypeId, value: Id) -> Id:
+    def quantize_to_f16(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpQuantizeToF16 (opcode 116, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(116, result_type, (value,))
+        return self._value(116, result_type, (value,), result_id)
 
-    def convert_ptr_to_u(self, result_type: TypeId, pointer: Id) -> Id:
+    def convert_ptr_to_u(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertPtrToU (opcode 117, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Addresses, PhysicalStorageBufferAddresses.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(117, result_type, (pointer,))
+        return self._value(117, result_type, (pointer,), result_id)
 
-    def sat_convert_s_to_u(self, result_type: TypeId, signed_value: Id) -> Id:
+    def sat_convert_s_to_u(self, result_type: TypeId, signed_value: Id, *, result_id: Id | None = None) -> Id:
         """OpSatConvertSToU (opcode 118, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             signed_value: IdRef 'Signed Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(118, result_type, (signed_value,))
+        return self._value(118, result_type, (signed_value,), result_id)
 
-    def sat_convert_u_to_s(self, result_type: TypeId, unsigned_value: Id) -> Id:
+    def sat_convert_u_to_s(self, result_type: TypeId, unsigned_value: Id, *, result_id: Id | None = None) -> Id:
         """OpSatConvertUToS (opcode 119, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             unsigned_value: IdRef 'Unsigned Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(119, result_type, (unsigned_value,))
+        return self._value(119, result_type, (unsigned_value,), result_id)
 
-    def convert_u_to_ptr(self, result_type: TypeId, integer_value: Id) -> Id:
+    def convert_u_to_ptr(self, result_type: TypeId, integer_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToPtr (opcode 120, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             integer_value: IdRef 'Integer Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Addresses, PhysicalStorageBufferAddresses.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(120, result_type, (integer_value,))
+        return self._value(120, result_type, (integer_value,), result_id)
 
-    def ptr_cast_to_generic(self, result_type: TypeId, pointer: Id) -> Id:
+    def ptr_cast_to_generic(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrCastToGeneric (opcode 121, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(121, result_type, (pointer,))
+        return self._value(121, result_type, (pointer,), result_id)
 
-    def generic_cast_to_ptr(self, result_type: TypeId, pointer: Id) -> Id:
+    def generic_cast_to_ptr(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpGenericCastToPtr (opcode 122, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(122, result_type, (pointer,))
+        return self._value(122, result_type, (pointer,), result_id)
 
-    def generic_cast_to_ptr_explicit(self, result_type: TypeId, pointer: Id, storage: StorageClass) -> Id:
+    def generic_cast_to_ptr_explicit(self, result_type: TypeId, pointer: Id, storage: StorageClass, *, result_id: Id | None = None) -> Id:
         """OpGenericCastToPtrExplicit (opcode 123, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
             storage: StorageClass 'Storage'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(123, result_type, (pointer, storage))
+        return self._value(123, result_type, (pointer, storage), result_id)
 
-    def bitcast(self, result_type: TypeId, operand: Id) -> Id:
+    def bitcast(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpBitcast (opcode 124, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(124, result_type, (operand,))
+        return self._value(124, result_type, (operand,), result_id)
 
-    def s_negate(self, result_type: TypeId, operand: Id) -> Id:
+    def s_negate(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpSNegate (opcode 126, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(126, result_type, (operand,))
+        return self._value(126, result_type, (operand,), result_id)
 
-    def f_negate(self, result_type: TypeId, operand: Id) -> Id:
+    def f_negate(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpFNegate (opcode 127, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(127, result_type, (operand,))
+        return self._value(127, result_type, (operand,), result_id)
 
-    def i_add(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_add(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIAdd (opcode 128, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(128, result_type, (operand_1, operand_2))
+        return self._value(128, result_type, (operand_1, operand_2), result_id)
 
-    def f_add(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_add(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFAdd (opcode 129, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(129, result_type, (operand_1, operand_2))
+        return self._value(129, result_type, (operand_1, operand_2), result_id)
 
-    def i_sub(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_sub(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpISub (opcode 130, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(130, result_type, (operand_1, operand_2))
+        return self._value(130, result_type, (operand_1, operand_2), result_id)
 
-    def f_sub(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_sub(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFSub (opcode 131, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(131, result_type, (operand_1, operand_2))
+        return self._value(131, result_type, (operand_1, operand_2), result_id)
 
-    def i_mul(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_mul(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIMul (opcode 132, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(132, result_type, (operand_1, operand_2))
+        return self._value(132, result_type, (operand_1, operand_2), result_id)
 
-    def f_mul(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_mul(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFMul (opcode 133, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(133, result_type, (operand_1, operand_2))
+        return self._value(133, result_type, (operand_1, operand_2), result_id)
 
-    def u_div(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_div(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUDiv (opcode 134, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(134, result_type, (operand_1, operand_2))
+        return self._value(134, result_type, (operand_1, operand_2), result_id)
 
-    def s_div(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def s_div(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSDiv (opcode 135, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(135, result_type, (operand_1, operand_2))
+        return self._value(135, result_type, (operand_1, operand_2), result_id)
 
-    def f_div(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_div(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFDiv (opcode 136, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(136, result_type, (operand_1, operand_2))
+        return self._value(136, result_type, (operand_1, operand_2), result_id)
 
-    def u_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUMod (opcode 137, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(137, result_type, (operand_1, operand_2))
+        return self._value(137, result_type, (operand_1, operand_2), result_id)
 
-    def s_rem(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def s_rem(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSRem (opcode 138, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(138, result_type, (operand_1, operand_2))
+        return self._value(138, result_type, (operand_1, operand_2), result_id)
 
-    def s_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def s_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSMod (opcode 139, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(139, result_type, (operand_1, operand_2))
+        return self._value(139, result_type, (operand_1, operand_2), result_id)
 
-    def f_rem(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_rem(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFRem (opcode 140, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(140, result_type, (operand_1, operand_2))
+        return self._value(140, result_type, (operand_1, operand_2), result_id)
 
-    def f_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFMod (opcode 141, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(141, result_type, (operand_1, operand_2))
+        return self._value(141, result_type, (operand_1, operand_2), result_id)
 
-    def vector_times_scalar(self, result_type: TypeId, vector: Id, scalar: Id) -> Id:
+    def vector_times_scalar(self, result_type: TypeId, vector: Id, scalar: Id, *, result_id: Id | None = None) -> Id:
         """OpVectorTimesScalar (opcode 142, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             vector: IdRef 'Vector'
             scalar: IdRef 'Scalar'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(142, result_type, (vector, scalar))
+        return self._value(142, result_type, (vector, scalar), result_id)
 
-    def matrix_times_scalar(self, result_type: TypeId, matrix: Id, scalar: Id) -> Id:
+    def matrix_times_scalar(self, result_type: TypeId, matrix: Id, scalar: Id, *, result_id: Id | None = None) -> Id:
         """OpMatrixTimesScalar (opcode 143, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             matrix: IdRef 'Matrix'
             scalar: IdRef 'Scalar'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Matrix.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(143, result_type, (matrix, scalar))
+        return self._value(143, result_type, (matrix, scalar), result_id)
 
-    def vector_times_matrix(self, result_type: TypeId, vector: Id, matrix: Id) -> Id:
+    def vector_times_matrix(self, result_type: TypeId, vector: Id, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpVectorTimesMatrix (opcode 144, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             vector: IdRef 'Vector'
             matrix: IdRef 'Matrix'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Matrix.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(144, result_type, (vector, matrix))
+        return self._value(144, result_type, (vector, matrix), result_id)
 
-    def matrix_times_vector(self, result_type: TypeId, matrix: Id, vector: Id) -> Id:
+    def matrix_times_vector(self, result_type: TypeId, matrix: Id, vector: Id, *, result_id: Id | None = None) -> Id:
         """OpMatrixTimesVector (opcode 145, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             matrix: IdRef 'Matrix'
             vector: IdRef 'Vector'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Matrix.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(145, result_type, (matrix, vector))
+        return self._value(145, result_type, (matrix, vector), result_id)
 
-    def matrix_times_matrix(self, result_type: TypeId, leftmatrix: Id, rightmatrix: Id) -> Id:
+    def matrix_times_matrix(self, result_type: TypeId, leftmatrix: Id, rightmatrix: Id, *, result_id: Id | None = None) -> Id:
         """OpMatrixTimesMatrix (opcode 146, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             leftmatrix: IdRef 'LeftMatrix'
             rightmatrix: IdRef 'RightMatrix'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Matrix.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(146, result_type, (leftmatrix, rightmatrix))
+        return self._value(146, result_type, (leftmatrix, rightmatrix), result_id)
 
-    def outer_product(self, result_type: TypeId, vector_1: Id, vector_2: Id) -> Id:
+    def outer_product(self, result_type: TypeId, vector_1: Id, vector_2: Id, *, result_id: Id | None = None) -> Id:
         """OpOuterProduct (opcode 147, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             vector_1: IdRef 'Vector 1'
             vector_2: IdRef 'Vector 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Matrix.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(147, result_type, (vector_1, vector_2))
+        return self._value(147, result_type, (vector_1, vector_2), result_id)
 
-    def dot(self, result_type: TypeId, vector_1: Id, vector_2: Id) -> Id:
+    def dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, *, result_id: Id | None = None) -> Id:
         """OpDot (opcode 148, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             vector_1: IdRef 'Vector 1'
             vector_2: IdRef 'Vector 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(148, result_type, (vector_1, vector_2))
+        return self._value(148, result_type, (vector_1, vector_2), result_id)
 
-    def i_add_carry(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_add_carry(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIAddCarry (opcode 149, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(149, result_type, (operand_1, operand_2))
+        return self._value(149, result_type, (operand_1, operand_2), result_id)
 
-    def i_sub_borrow(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_sub_borrow(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpISubBorrow (opcode 150, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(150, result_type, (operand_1, operand_2))
+        return self._value(150, result_type, (operand_1, operand_2), result_id)
 
-    def u_mul_extended(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_mul_extended(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUMulExtended (opcode 151, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(151, result_type, (operand_1, operand_2))
+        return self._value(151, result_type, (operand_1, operand_2), result_id)
 
-    def s_mul_extended(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def s_mul_extended(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSMulExtended (opcode 152, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(152, result_type, (operand_1, operand_2))
+        return self._value(152, result_type, (operand_1, operand_2), result_id)
 
-    def any(self, result_type: TypeId, vector: Id) -> Id:
+    def any(self, result_type: TypeId, vector: Id, *, result_id: Id | None = None) -> Id:
         """OpAny (opcode 154, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             vector: IdRef 'Vector'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(154, result_type, (vector,))
+        return self._value(154, result_type, (vector,), result_id)
 
-    def all(self, result_type: TypeId, vector: Id) -> Id:
+    def all(self, result_type: TypeId, vector: Id, *, result_id: Id | None = None) -> Id:
         """OpAll (opcode 155, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             vector: IdRef 'Vector'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(155, result_type, (vector,))
+        return self._value(155, result_type, (vector,), result_id)
 
-    def is_nan(self, result_type: TypeId, x: Id) -> Id:
+    def is_nan(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpIsNan (opcode 156, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(156, result_type, (x,))
+        return self._value(156, result_type, (x,), result_id)
 
-    def is_inf(self, result_type: TypeId, x: Id) -> Id:
+    def is_inf(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpIsInf (opcode 157, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(157, result_type, (x,))
+        return self._value(157, result_type, (x,), result_id)
 
-    def is_finite(self, result_type: TypeId, x: Id) -> Id:
+    def is_finite(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpIsFinite (opcode 158, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(158, result_type, (x,))
+        return self._value(158, result_type, (x,), result_id)
 
-    def is_normal(self, result_type: TypeId, x: Id) -> Id:
+    def is_normal(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpIsNormal (opcode 159, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(159, result_type, (x,))
+        return self._value(159, result_type, (x,), result_id)
 
-    def sign_bit_set(self, result_type: TypeId, x: Id) -> Id:
+    def sign_bit_set(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpSignBitSet (opcode 160, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(160, result_type, (x,))
+        return self._value(160, result_type, (x,), result_id)
 
-    def less_or_greater(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def less_or_greater(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpLessOrGreater (opcode 161, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 to 1.5.
         Returns the result id.
         """
-        return self._value(161, result_type, (x, y))
+        return self._value(161, result_type, (x, y), result_id)
 
-    def ordered(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def ordered(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpOrdered (opcode 162, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(162, result_type, (x, y))
+        return self._value(162, result_type, (x, y), result_id)
 
-    def unordered(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def unordered(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpUnordered (opcode 163, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(163, result_type, (x, y))
+        return self._value(163, result_type, (x, y), result_id)
 
-    def logical_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def logical_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpLogicalEqual (opcode 164, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(164, result_type, (operand_1, operand_2))
+        return self._value(164, result_type, (operand_1, operand_2), result_id)
 
-    def logical_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def logical_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpLogicalNotEqual (opcode 165, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(165, result_type, (operand_1, operand_2))
+        return self._value(165, result_type, (operand_1, operand_2), result_id)
 
-    def logical_or(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def logical_or(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpLogicalOr (opcode 166, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(166, result_type, (operand_1, operand_2))
+        return self._value(166, result_type, (operand_1, operand_2), result_id)
 
-    def logical_and(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def logical_and(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpLogicalAnd (opcode 167, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(167, result_type, (operand_1, operand_2))
+        return self._value(167, result_type, (operand_1, operand_2), result_id)
 
-    def logical_not(self, result_type: TypeId, operand: Id) -> Id:
+    def logical_not(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpLogicalNot (opcode 168, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(168, result_type, (operand,))
+        return self._value(168, result_type, (operand,), result_id)
 
-    def select(self, result_type: TypeId, condition: Id, object_1: Id, object_2: Id) -> Id:
+    def select(self, result_type: TypeId, condition: Id, object_1: Id, object_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSelect (opcode 169, class Relational_and_Logical, section functions).
 
         Operands:
@@ -2095,389 +2238,419 @@ class CoreInstructions(Emitter):
             condition: IdRef 'Condition'
             object_1: IdRef 'Object 1'
             object_2: IdRef 'Object 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(169, result_type, (condition, object_1, object_2))
+        return self._value(169, result_type, (condition, object_1, object_2), result_id)
 
-    def i_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIEqual (opcode 170, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(170, result_type, (operand_1, operand_2))
+        return self._value(170, result_type, (operand_1, operand_2), result_id)
 
-    def i_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpINotEqual (opcode 171, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(171, result_type, (operand_1, operand_2))
+        return self._value(171, result_type, (operand_1, operand_2), result_id)
 
-    def u_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUGreaterThan (opcode 172, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(172, result_type, (operand_1, operand_2))
+        return self._value(172, result_type, (operand_1, operand_2), result_id)
 
-    def s_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def s_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSGreaterThan (opcode 173, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(173, result_type, (operand_1, operand_2))
+        return self._value(173, result_type, (operand_1, operand_2), result_id)
 
-    def u_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUGreaterThanEqual (opcode 174, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(174, result_type, (operand_1, operand_2))
+        return self._value(174, result_type, (operand_1, operand_2), result_id)
 
-    def s_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def s_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSGreaterThanEqual (opcode 175, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(175, result_type, (operand_1, operand_2))
+        return self._value(175, result_type, (operand_1, operand_2), result_id)
 
-    def u_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpULessThan (opcode 176, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(176, result_type, (operand_1, operand_2))
+        return self._value(176, result_type, (operand_1, operand_2), result_id)
 
-    def s_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def s_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSLessThan (opcode 177, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(177, result_type, (operand_1, operand_2))
+        return self._value(177, result_type, (operand_1, operand_2), result_id)
 
-    def u_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpULessThanEqual (opcode 178, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(178, result_type, (operand_1, operand_2))
+        return self._value(178, result_type, (operand_1, operand_2), result_id)
 
-    def s_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def s_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSLessThanEqual (opcode 179, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(179, result_type, (operand_1, operand_2))
+        return self._value(179, result_type, (operand_1, operand_2), result_id)
 
-    def f_ord_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_ord_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdEqual (opcode 180, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(180, result_type, (operand_1, operand_2))
+        return self._value(180, result_type, (operand_1, operand_2), result_id)
 
-    def f_unord_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_unord_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordEqual (opcode 181, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(181, result_type, (operand_1, operand_2))
+        return self._value(181, result_type, (operand_1, operand_2), result_id)
 
-    def f_ord_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_ord_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdNotEqual (opcode 182, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(182, result_type, (operand_1, operand_2))
+        return self._value(182, result_type, (operand_1, operand_2), result_id)
 
-    def f_unord_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_unord_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordNotEqual (opcode 183, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(183, result_type, (operand_1, operand_2))
+        return self._value(183, result_type, (operand_1, operand_2), result_id)
 
-    def f_ord_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_ord_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdLessThan (opcode 184, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(184, result_type, (operand_1, operand_2))
+        return self._value(184, result_type, (operand_1, operand_2), result_id)
 
-    def f_unord_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_unord_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordLessThan (opcode 185, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(185, result_type, (operand_1, operand_2))
+        return self._value(185, result_type, (operand_1, operand_2), result_id)
 
-    def f_ord_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_ord_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdGreaterThan (opcode 186, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(186, result_type, (operand_1, operand_2))
+        return self._value(186, result_type, (operand_1, operand_2), result_id)
 
-    def f_unord_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_unord_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordGreaterThan (opcode 187, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(187, result_type, (operand_1, operand_2))
+        return self._value(187, result_type, (operand_1, operand_2), result_id)
 
-    def f_ord_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_ord_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdLessThanEqual (opcode 188, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(188, result_type, (operand_1, operand_2))
+        return self._value(188, result_type, (operand_1, operand_2), result_id)
 
-    def f_unord_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_unord_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordLessThanEqual (opcode 189, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(189, result_type, (operand_1, operand_2))
+        return self._value(189, result_type, (operand_1, operand_2), result_id)
 
-    def f_ord_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_ord_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdGreaterThanEqual (opcode 190, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(190, result_type, (operand_1, operand_2))
+        return self._value(190, result_type, (operand_1, operand_2), result_id)
 
-    def f_unord_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def f_unord_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordGreaterThanEqual (opcode 191, class Relational_and_Logical, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(191, result_type, (operand_1, operand_2))
+        return self._value(191, result_type, (operand_1, operand_2), result_id)
 
-    def shift_right_logical(self, result_type: TypeId, base: Id, shift: Id) -> Id:
+    def shift_right_logical(self, result_type: TypeId, base: Id, shift: Id, *, result_id: Id | None = None) -> Id:
         """OpShiftRightLogical (opcode 194, class Bit, section functions).
 
         Operands:
             result_type: IdResultType
             base: IdRef 'Base'
             shift: IdRef 'Shift'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(194, result_type, (base, shift))
+        return self._value(194, result_type, (base, shift), result_id)
 
-    def shift_right_arithmetic(self, result_type: TypeId, base: Id, shift: Id) -> Id:
+    def shift_right_arithmetic(self, result_type: TypeId, base: Id, shift: Id, *, result_id: Id | None = None) -> Id:
         """OpShiftRightArithmetic (opcode 195, class Bit, section functions).
 
         Operands:
             result_type: IdResultType
             base: IdRef 'Base'
             shift: IdRef 'Shift'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(195, result_type, (base, shift))
+        return self._value(195, result_type, (base, shift), result_id)
 
-    def shift_left_logical(self, result_type: TypeId, base: Id, shift: Id) -> Id:
+    def shift_left_logical(self, result_type: TypeId, base: Id, shift: Id, *, result_id: Id | None = None) -> Id:
         """OpShiftLeftLogical (opcode 196, class Bit, section functions).
 
         Operands:
             result_type: IdResultType
             base: IdRef 'Base'
             shift: IdRef 'Shift'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(196, result_type, (base, shift))
+        return self._value(196, result_type, (base, shift), result_id)
 
-    def bitwise_or(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def bitwise_or(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpBitwiseOr (opcode 197, class Bit, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(197, result_type, (operand_1, operand_2))
+        return self._value(197, result_type, (operand_1, operand_2), result_id)
 
-    def bitwise_xor(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def bitwise_xor(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpBitwiseXor (opcode 198, class Bit, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(198, result_type, (operand_1, operand_2))
+        return self._value(198, result_type, (operand_1, operand_2), result_id)
 
-    def bitwise_and(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def bitwise_and(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpBitwiseAnd (opcode 199, class Bit, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(199, result_type, (operand_1, operand_2))
+        return self._value(199, result_type, (operand_1, operand_2), result_id)
 
-    def not_(self, result_type: TypeId, operand: Id) -> Id:
+    def not_(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpNot (opcode 200, class Bit, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(200, result_type, (operand,))
+        return self._value(200, result_type, (operand,), result_id)
 
-    def bit_field_insert(self, result_type: TypeId, base: Id, insert: Id, offset: Id, count: Id) -> Id:
+    def bit_field_insert(self, result_type: TypeId, base: Id, insert: Id, offset: Id, count: Id, *, result_id: Id | None = None) -> Id:
         """OpBitFieldInsert (opcode 201, class Bit, section functions).
 
         Operands:
@@ -2486,14 +2659,15 @@ class CoreInstructions(Emitter):
             insert: IdRef 'Insert'
             offset: IdRef 'Offset'
             count: IdRef 'Count'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader, BitInstructions.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(201, result_type, (base, insert, offset, count))
+        return self._value(201, result_type, (base, insert, offset, count), result_id)
 
-    def bit_field_s_extract(self, result_type: TypeId, base: Id, offset: Id, count: Id) -> Id:
+    def bit_field_s_extract(self, result_type: TypeId, base: Id, offset: Id, count: Id, *, result_id: Id | None = None) -> Id:
         """OpBitFieldSExtract (opcode 202, class Bit, section functions).
 
         Operands:
@@ -2501,14 +2675,15 @@ class CoreInstructions(Emitter):
             base: IdRef 'Base'
             offset: IdRef 'Offset'
             count: IdRef 'Count'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader, BitInstructions.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(202, result_type, (base, offset, count))
+        return self._value(202, result_type, (base, offset, count), result_id)
 
-    def bit_field_u_extract(self, result_type: TypeId, base: Id, offset: Id, count: Id) -> Id:
+    def bit_field_u_extract(self, result_type: TypeId, base: Id, offset: Id, count: Id, *, result_id: Id | None = None) -> Id:
         """OpBitFieldUExtract (opcode 203, class Bit, section functions).
 
         Operands:
@@ -2516,154 +2691,166 @@ class CoreInstructions(Emitter):
             base: IdRef 'Base'
             offset: IdRef 'Offset'
             count: IdRef 'Count'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader, BitInstructions.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(203, result_type, (base, offset, count))
+        return self._value(203, result_type, (base, offset, count), result_id)
 
-    def bit_reverse(self, result_type: TypeId, base: Id) -> Id:
+    def bit_reverse(self, result_type: TypeId, base: Id, *, result_id: Id | None = None) -> Id:
         """OpBitReverse (opcode 204, class Bit, section functions).
 
         Operands:
             result_type: IdResultType
             base: IdRef 'Base'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader, BitInstructions.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(204, result_type, (base,))
+        return self._value(204, result_type, (base,), result_id)
 
-    def bit_count(self, result_type: TypeId, base: Id) -> Id:
+    def bit_count(self, result_type: TypeId, base: Id, *, result_id: Id | None = None) -> Id:
         """OpBitCount (opcode 205, class Bit, section functions).
 
         Operands:
             result_type: IdResultType
             base: IdRef 'Base'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(205, result_type, (base,))
+        return self._value(205, result_type, (base,), result_id)
 
-    def d_pdx(self, result_type: TypeId, p: Id) -> Id:
+    def d_pdx(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdx (opcode 207, class Derivative, section functions).
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(207, result_type, (p,))
+        return self._value(207, result_type, (p,), result_id)
 
-    def d_pdy(self, result_type: TypeId, p: Id) -> Id:
+    def d_pdy(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdy (opcode 208, class Derivative, section functions).
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(208, result_type, (p,))
+        return self._value(208, result_type, (p,), result_id)
 
-    def fwidth(self, result_type: TypeId, p: Id) -> Id:
+    def fwidth(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpFwidth (opcode 209, class Derivative, section functions).
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Shader.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(209, result_type, (p,))
+        return self._value(209, result_type, (p,), result_id)
 
-    def d_pdx_fine(self, result_type: TypeId, p: Id) -> Id:
+    def d_pdx_fine(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdxFine (opcode 210, class Derivative, section functions).
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DerivativeControl.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(210, result_type, (p,))
+        return self._value(210, result_type, (p,), result_id)
 
-    def d_pdy_fine(self, result_type: TypeId, p: Id) -> Id:
+    def d_pdy_fine(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdyFine (opcode 211, class Derivative, section functions).
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DerivativeControl.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(211, result_type, (p,))
+        return self._value(211, result_type, (p,), result_id)
 
-    def fwidth_fine(self, result_type: TypeId, p: Id) -> Id:
+    def fwidth_fine(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpFwidthFine (opcode 212, class Derivative, section functions).
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DerivativeControl.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(212, result_type, (p,))
+        return self._value(212, result_type, (p,), result_id)
 
-    def d_pdx_coarse(self, result_type: TypeId, p: Id) -> Id:
+    def d_pdx_coarse(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdxCoarse (opcode 213, class Derivative, section functions).
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DerivativeControl.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(213, result_type, (p,))
+        return self._value(213, result_type, (p,), result_id)
 
-    def d_pdy_coarse(self, result_type: TypeId, p: Id) -> Id:
+    def d_pdy_coarse(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdyCoarse (opcode 214, class Derivative, section functions).
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DerivativeControl.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(214, result_type, (p,))
+        return self._value(214, result_type, (p,), result_id)
 
-    def fwidth_coarse(self, result_type: TypeId, p: Id) -> Id:
+    def fwidth_coarse(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpFwidthCoarse (opcode 215, class Derivative, section functions).
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DerivativeControl.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(215, result_type, (p,))
+        return self._value(215, result_type, (p,), result_id)
 
     def emit_vertex(self) -> Self:
         """OpEmitVertex (opcode 218, class Primitive, section functions).
@@ -2734,7 +2921,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(225, (memory, semantics))
 
-    def atomic_load(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id) -> Id:
+    def atomic_load(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicLoad (opcode 227, class Atomic, section functions).
 
         Operands:
@@ -2742,11 +2929,12 @@ class CoreInstructions(Emitter):
             pointer: IdRef 'Pointer'
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(227, result_type, (pointer, memory, semantics))
+        return self._value(227, result_type, (pointer, memory, semantics), result_id)
 
     def atomic_store(self, pointer: Id, memory: Id, semantics: Id, value: Id) -> Self:
         """OpAtomicStore (opcode 228, class Atomic, section functions).
@@ -2762,7 +2950,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(228, (pointer, memory, semantics, value))
 
-    def atomic_exchange(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_exchange(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicExchange (opcode 229, class Atomic, section functions).
 
         Operands:
@@ -2771,13 +2959,14 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(229, result_type, (pointer, memory, semantics, value))
+        return self._value(229, result_type, (pointer, memory, semantics, value), result_id)
 
-    def atomic_compare_exchange(self, result_type: TypeId, pointer: Id, memory: Id, equal: Id, unequal: Id, value: Id, comparator: Id) -> Id:
+    def atomic_compare_exchange(self, result_type: TypeId, pointer: Id, memory: Id, equal: Id, unequal: Id, value: Id, comparator: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicCompareExchange (opcode 230, class Atomic, section functions).
 
         Operands:
@@ -2788,13 +2977,14 @@ class CoreInstructions(Emitter):
             unequal: IdMemorySemantics 'Unequal'
             value: IdRef 'Value'
             comparator: IdRef 'Comparator'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(230, result_type, (pointer, memory, equal, unequal, value, comparator))
+        return self._value(230, result_type, (pointer, memory, equal, unequal, value, comparator), result_id)
 
-    def atomic_compare_exchange_weak(self, result_type: TypeId, pointer: Id, memory: Id, equal: Id, unequal: Id, value: Id, comparator: Id) -> Id:
+    def atomic_compare_exchange_weak(self, result_type: TypeId, pointer: Id, memory: Id, equal: Id, unequal: Id, value: Id, comparator: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicCompareExchangeWeak (opcode 231, class Atomic, section functions).
 
         Operands:
@@ -2805,14 +2995,15 @@ class CoreInstructions(Emitter):
             unequal: IdMemorySemantics 'Unequal'
             value: IdRef 'Value'
             comparator: IdRef 'Comparator'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 to 1.3.
         Returns the result id.
         """
-        return self._value(231, result_type, (pointer, memory, equal, unequal, value, comparator))
+        return self._value(231, result_type, (pointer, memory, equal, unequal, value, comparator), result_id)
 
-    def atomic_i_increment(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id) -> Id:
+    def atomic_i_increment(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicIIncrement (opcode 232, class Atomic, section functions).
 
         Operands:
@@ -2820,13 +3011,14 @@ class CoreInstructions(Emitter):
             pointer: IdRef 'Pointer'
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(232, result_type, (pointer, memory, semantics))
+        return self._value(232, result_type, (pointer, memory, semantics), result_id)
 
-    def atomic_i_decrement(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id) -> Id:
+    def atomic_i_decrement(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicIDecrement (opcode 233, class Atomic, section functions).
 
         Operands:
@@ -2834,13 +3026,14 @@ class CoreInstructions(Emitter):
             pointer: IdRef 'Pointer'
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(233, result_type, (pointer, memory, semantics))
+        return self._value(233, result_type, (pointer, memory, semantics), result_id)
 
-    def atomic_i_add(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_i_add(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicIAdd (opcode 234, class Atomic, section functions).
 
         Operands:
@@ -2849,13 +3042,14 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(234, result_type, (pointer, memory, semantics, value))
+        return self._value(234, result_type, (pointer, memory, semantics, value), result_id)
 
-    def atomic_i_sub(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_i_sub(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicISub (opcode 235, class Atomic, section functions).
 
         Operands:
@@ -2864,13 +3058,14 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(235, result_type, (pointer, memory, semantics, value))
+        return self._value(235, result_type, (pointer, memory, semantics, value), result_id)
 
-    def atomic_s_min(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_s_min(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicSMin (opcode 236, class Atomic, section functions).
 
         Operands:
@@ -2879,13 +3074,14 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(236, result_type, (pointer, memory, semantics, value))
+        return self._value(236, result_type, (pointer, memory, semantics, value), result_id)
 
-    def atomic_u_min(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_u_min(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicUMin (opcode 237, class Atomic, section functions).
 
         Operands:
@@ -2894,13 +3090,14 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(237, result_type, (pointer, memory, semantics, value))
+        return self._value(237, result_type, (pointer, memory, semantics, value), result_id)
 
-    def atomic_s_max(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_s_max(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicSMax (opcode 238, class Atomic, section functions).
 
         Operands:
@@ -2909,13 +3106,14 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(238, result_type, (pointer, memory, semantics, value))
+        return self._value(238, result_type, (pointer, memory, semantics, value), result_id)
 
-    def atomic_u_max(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_u_max(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicUMax (opcode 239, class Atomic, section functions).
 
         Operands:
@@ -2924,13 +3122,14 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(239, result_type, (pointer, memory, semantics, value))
+        return self._value(239, result_type, (pointer, memory, semantics, value), result_id)
 
-    def atomic_and(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_and(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicAnd (opcode 240, class Atomic, section functions).
 
         Operands:
@@ -2939,13 +3138,14 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(240, result_type, (pointer, memory, semantics, value))
+        return self._value(240, result_type, (pointer, memory, semantics, value), result_id)
 
-    def atomic_or(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_or(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicOr (opcode 241, class Atomic, section functions).
 
         Operands:
@@ -2954,13 +3154,14 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(241, result_type, (pointer, memory, semantics, value))
+        return self._value(241, result_type, (pointer, memory, semantics, value), result_id)
 
-    def atomic_xor(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_xor(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicXor (opcode 242, class Atomic, section functions).
 
         Operands:
@@ -2969,23 +3170,25 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(242, result_type, (pointer, memory, semantics, value))
+        return self._value(242, result_type, (pointer, memory, semantics, value), result_id)
 
-    def phi(self, result_type: TypeId, variable_parents: Sequence[tuple[Id, Id]] = ()) -> Id:
+    def phi(self, result_type: TypeId, variable_parents: Sequence[tuple[Id, Id]] = (), *, result_id: Id | None = None) -> Id:
         """OpPhi (opcode 245, class Control-Flow, section functions).
 
         Operands:
             result_type: IdResultType
             variable_parents: PairIdRefIdRef* 'Variable, Parent, ...'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(245, result_type, (tuple(variable_parents),))
+        return self._value(245, result_type, (tuple(variable_parents),), result_id)
 
     def loop_merge(self, merge_block: Id, continue_target: Id, loop_control: LoopControlOperand) -> Self:
         """OpLoopMerge (opcode 246, class Control-Flow, section functions).
@@ -3012,14 +3215,16 @@ class CoreInstructions(Emitter):
         """
         return self._void(247, (merge_block, selection_control))
 
-    def label(self) -> Id:
+    def label(self, *, result_id: Id | None = None) -> Id:
         """OpLabel (opcode 248, class Control-Flow, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(248, None, ())
+        return self._value(248, None, (), result_id)
 
     def branch(self, target_label: Id) -> Self:
         """OpBranch (opcode 249, class Control-Flow, section functions).
@@ -3124,7 +3329,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(257, (pointer, size))
 
-    def group_async_copy(self, result_type: TypeId, execution: Id, destination: Id, source: Id, num_elements: Id, stride: Id, event: Id) -> Id:
+    def group_async_copy(self, result_type: TypeId, execution: Id, destination: Id, source: Id, num_elements: Id, stride: Id, event: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupAsyncCopy (opcode 259, class Group, section functions).
 
         Operands:
@@ -3135,12 +3340,13 @@ class CoreInstructions(Emitter):
             num_elements: IdRef 'Num Elements'
             stride: IdRef 'Stride'
             event: IdRef 'Event'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(259, result_type, (execution, destination, source, num_elements, stride, event))
+        return self._value(259, result_type, (execution, destination, source, num_elements, stride, event), result_id)
 
     def group_wait_events(self, execution: Id, num_events: Id, events_list: Id) -> Self:
         """OpGroupWaitEvents (opcode 260, class Group, section functions).
@@ -3156,35 +3362,37 @@ class CoreInstructions(Emitter):
         """
         return self._void(260, (execution, num_events, events_list))
 
-    def group_all(self, result_type: TypeId, execution: Id, predicate: Id) -> Id:
+    def group_all(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupAll (opcode 261, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(261, result_type, (execution, predicate))
+        return self._value(261, result_type, (execution, predicate), result_id)
 
-    def group_any(self, result_type: TypeId, execution: Id, predicate: Id) -> Id:
+    def group_any(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupAny (opcode 262, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(262, result_type, (execution, predicate))
+        return self._value(262, result_type, (execution, predicate), result_id)
 
-    def group_broadcast(self, result_type: TypeId, execution: Id, value: Id, localid: Id) -> Id:
+    def group_broadcast(self, result_type: TypeId, execution: Id, value: Id, localid: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupBroadcast (opcode 263, class Group, section functions).
 
         Operands:
@@ -3192,14 +3400,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             value: IdRef 'Value'
             localid: IdRef 'LocalId'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(263, result_type, (execution, value, localid))
+        return self._value(263, result_type, (execution, value, localid), result_id)
 
-    def group_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupIAdd (opcode 264, class Group, section functions).
 
         Operands:
@@ -3207,14 +3416,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(264, result_type, (execution, operation, x))
+        return self._value(264, result_type, (execution, operation, x), result_id)
 
-    def group_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFAdd (opcode 265, class Group, section functions).
 
         Operands:
@@ -3222,14 +3432,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(265, result_type, (execution, operation, x))
+        return self._value(265, result_type, (execution, operation, x), result_id)
 
-    def group_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFMin (opcode 266, class Group, section functions).
 
         Operands:
@@ -3237,14 +3448,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(266, result_type, (execution, operation, x))
+        return self._value(266, result_type, (execution, operation, x), result_id)
 
-    def group_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupUMin (opcode 267, class Group, section functions).
 
         Operands:
@@ -3252,14 +3464,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(267, result_type, (execution, operation, x))
+        return self._value(267, result_type, (execution, operation, x), result_id)
 
-    def group_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupSMin (opcode 268, class Group, section functions).
 
         Operands:
@@ -3267,14 +3480,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(268, result_type, (execution, operation, x))
+        return self._value(268, result_type, (execution, operation, x), result_id)
 
-    def group_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFMax (opcode 269, class Group, section functions).
 
         Operands:
@@ -3282,14 +3496,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(269, result_type, (execution, operation, x))
+        return self._value(269, result_type, (execution, operation, x), result_id)
 
-    def group_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupUMax (opcode 270, class Group, section functions).
 
         Operands:
@@ -3297,14 +3512,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(270, result_type, (execution, operation, x))
+        return self._value(270, result_type, (execution, operation, x), result_id)
 
-    def group_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupSMax (opcode 271, class Group, section functions).
 
         Operands:
@@ -3312,14 +3528,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(271, result_type, (execution, operation, x))
+        return self._value(271, result_type, (execution, operation, x), result_id)
 
-    def read_pipe(self, result_type: TypeId, pipe: Id, pointer: Id, packet_size: Id, packet_alignment: Id) -> Id:
+    def read_pipe(self, result_type: TypeId, pipe: Id, pointer: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReadPipe (opcode 274, class Pipe, section functions).
 
         Operands:
@@ -3328,14 +3545,15 @@ class CoreInstructions(Emitter):
             pointer: IdRef 'Pointer'
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(274, result_type, (pipe, pointer, packet_size, packet_alignment))
+        return self._value(274, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
 
-    def write_pipe(self, result_type: TypeId, pipe: Id, pointer: Id, packet_size: Id, packet_alignment: Id) -> Id:
+    def write_pipe(self, result_type: TypeId, pipe: Id, pointer: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpWritePipe (opcode 275, class Pipe, section functions).
 
         Operands:
@@ -3344,14 +3562,15 @@ class CoreInstructions(Emitter):
             pointer: IdRef 'Pointer'
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(275, result_type, (pipe, pointer, packet_size, packet_alignment))
+        return self._value(275, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
 
-    def reserved_read_pipe(self, result_type: TypeId, pipe: Id, reserve_id: Id, index: Id, pointer: Id, packet_size: Id, packet_alignment: Id) -> Id:
+    def reserved_read_pipe(self, result_type: TypeId, pipe: Id, reserve_id: Id, index: Id, pointer: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReservedReadPipe (opcode 276, class Pipe, section functions).
 
         Operands:
@@ -3362,14 +3581,15 @@ class CoreInstructions(Emitter):
             pointer: IdRef 'Pointer'
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(276, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment))
+        return self._value(276, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
 
-    def reserved_write_pipe(self, result_type: TypeId, pipe: Id, reserve_id: Id, index: Id, pointer: Id, packet_size: Id, packet_alignment: Id) -> Id:
+    def reserved_write_pipe(self, result_type: TypeId, pipe: Id, reserve_id: Id, index: Id, pointer: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReservedWritePipe (opcode 277, class Pipe, section functions).
 
         Operands:
@@ -3380,14 +3600,15 @@ class CoreInstructions(Emitter):
             pointer: IdRef 'Pointer'
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(277, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment))
+        return self._value(277, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
 
-    def reserve_read_pipe_packets(self, result_type: TypeId, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id) -> Id:
+    def reserve_read_pipe_packets(self, result_type: TypeId, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReserveReadPipePackets (opcode 278, class Pipe, section functions).
 
         Operands:
@@ -3396,14 +3617,15 @@ class CoreInstructions(Emitter):
             num_packets: IdRef 'Num Packets'
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(278, result_type, (pipe, num_packets, packet_size, packet_alignment))
+        return self._value(278, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
 
-    def reserve_write_pipe_packets(self, result_type: TypeId, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id) -> Id:
+    def reserve_write_pipe_packets(self, result_type: TypeId, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReserveWritePipePackets (opcode 279, class Pipe, section functions).
 
         Operands:
@@ -3412,12 +3634,13 @@ class CoreInstructions(Emitter):
             num_packets: IdRef 'Num Packets'
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(279, result_type, (pipe, num_packets, packet_size, packet_alignment))
+        return self._value(279, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
 
     def commit_read_pipe(self, pipe: Id, reserve_id: Id, packet_size: Id, packet_alignment: Id) -> Self:
         """OpCommitReadPipe (opcode 280, class Pipe, section functions).
@@ -3449,20 +3672,21 @@ class CoreInstructions(Emitter):
         """
         return self._void(281, (pipe, reserve_id, packet_size, packet_alignment))
 
-    def is_valid_reserve_id(self, result_type: TypeId, reserve_id: Id) -> Id:
+    def is_valid_reserve_id(self, result_type: TypeId, reserve_id: Id, *, result_id: Id | None = None) -> Id:
         """OpIsValidReserveId (opcode 282, class Pipe, section functions).
 
         Operands:
             result_type: IdResultType
             reserve_id: IdRef 'Reserve Id'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(282, result_type, (reserve_id,))
+        return self._value(282, result_type, (reserve_id,), result_id)
 
-    def get_num_pipe_packets(self, result_type: TypeId, pipe: Id, packet_size: Id, packet_alignment: Id) -> Id:
+    def get_num_pipe_packets(self, result_type: TypeId, pipe: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpGetNumPipePackets (opcode 283, class Pipe, section functions).
 
         Operands:
@@ -3470,14 +3694,15 @@ class CoreInstructions(Emitter):
             pipe: IdRef 'Pipe'
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(283, result_type, (pipe, packet_size, packet_alignment))
+        return self._value(283, result_type, (pipe, packet_size, packet_alignment), result_id)
 
-    def get_max_pipe_packets(self, result_type: TypeId, pipe: Id, packet_size: Id, packet_alignment: Id) -> Id:
+    def get_max_pipe_packets(self, result_type: TypeId, pipe: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpGetMaxPipePackets (opcode 284, class Pipe, section functions).
 
         Operands:
@@ -3485,14 +3710,15 @@ class CoreInstructions(Emitter):
             pipe: IdRef 'Pipe'
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(284, result_type, (pipe, packet_size, packet_alignment))
+        return self._value(284, result_type, (pipe, packet_size, packet_alignment), result_id)
 
-    def group_reserve_read_pipe_packets(self, result_type: TypeId, execution: Id, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id) -> Id:
+    def group_reserve_read_pipe_packets(self, result_type: TypeId, execution: Id, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupReserveReadPipePackets (opcode 285, class Pipe, section functions).
 
         Operands:
@@ -3502,14 +3728,15 @@ class CoreInstructions(Emitter):
             num_packets: IdRef 'Num Packets'
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(285, result_type, (execution, pipe, num_packets, packet_size, packet_alignment))
+        return self._value(285, result_type, (execution, pipe, num_packets, packet_size, packet_alignment), result_id)
 
-    def group_reserve_write_pipe_packets(self, result_type: TypeId, execution: Id, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id) -> Id:
+    def group_reserve_write_pipe_packets(self, result_type: TypeId, execution: Id, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupReserveWritePipePackets (opcode 286, class Pipe, section functions).
 
         Operands:
@@ -3519,12 +3746,13 @@ class CoreInstructions(Emitter):
             num_packets: IdRef 'Num Packets'
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Pipes.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(286, result_type, (execution, pipe, num_packets, packet_size, packet_alignment))
+        return self._value(286, result_type, (execution, pipe, num_packets, packet_size, packet_alignment), result_id)
 
     def group_commit_read_pipe(self, execution: Id, pipe: Id, reserve_id: Id, packet_size: Id, packet_alignment: Id) -> Self:
         """OpGroupCommitReadPipe (opcode 287, class Pipe, section functions).
@@ -3558,7 +3786,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(288, (execution, pipe, reserve_id, packet_size, packet_alignment))
 
-    def enqueue_marker(self, result_type: TypeId, queue: Id, num_events: Id, wait_events: Id, ret_event: Id) -> Id:
+    def enqueue_marker(self, result_type: TypeId, queue: Id, num_events: Id, wait_events: Id, ret_event: Id, *, result_id: Id | None = None) -> Id:
         """OpEnqueueMarker (opcode 291, class Device-Side_Enqueue, section functions).
 
         Operands:
@@ -3567,14 +3795,15 @@ class CoreInstructions(Emitter):
             num_events: IdRef 'Num Events'
             wait_events: IdRef 'Wait Events'
             ret_event: IdRef 'Ret Event'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(291, result_type, (queue, num_events, wait_events, ret_event))
+        return self._value(291, result_type, (queue, num_events, wait_events, ret_event), result_id)
 
-    def enqueue_kernel(self, result_type: TypeId, queue: Id, flags: Id, nd_range: Id, num_events: Id, wait_events: Id, ret_event: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, local_sizes: Sequence[Id] = ()) -> Id:
+    def enqueue_kernel(self, result_type: TypeId, queue: Id, flags: Id, nd_range: Id, num_events: Id, wait_events: Id, ret_event: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, local_sizes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpEnqueueKernel (opcode 292, class Device-Side_Enqueue, section functions).
 
         Operands:
@@ -3590,14 +3819,15 @@ class CoreInstructions(Emitter):
             param_size: IdRef 'Param Size'
             param_align: IdRef 'Param Align'
             local_sizes: IdRef* 'Local Size'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(292, result_type, (queue, flags, nd_range, num_events, wait_events, ret_event, invoke, param, param_size, param_align, tuple(local_sizes)))
+        return self._value(292, result_type, (queue, flags, nd_range, num_events, wait_events, ret_event, invoke, param, param_size, param_align, tuple(local_sizes)), result_id)
 
-    def get_kernel_n_drange_sub_group_count(self, result_type: TypeId, nd_range: Id, invoke: Id, param: Id, param_size: Id, param_align: Id) -> Id:
+    def get_kernel_n_drange_sub_group_count(self, result_type: TypeId, nd_range: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelNDrangeSubGroupCount (opcode 293, class Device-Side_Enqueue, section functions).
 
         Operands:
@@ -3607,14 +3837,15 @@ class CoreInstructions(Emitter):
             param: IdRef 'Param'
             param_size: IdRef 'Param Size'
             param_align: IdRef 'Param Align'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(293, result_type, (nd_range, invoke, param, param_size, param_align))
+        return self._value(293, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
 
-    def get_kernel_n_drange_max_sub_group_size(self, result_type: TypeId, nd_range: Id, invoke: Id, param: Id, param_size: Id, param_align: Id) -> Id:
+    def get_kernel_n_drange_max_sub_group_size(self, result_type: TypeId, nd_range: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelNDrangeMaxSubGroupSize (opcode 294, class Device-Side_Enqueue, section functions).
 
         Operands:
@@ -3624,14 +3855,15 @@ class CoreInstructions(Emitter):
             param: IdRef 'Param'
             param_size: IdRef 'Param Size'
             param_align: IdRef 'Param Align'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(294, result_type, (nd_range, invoke, param, param_size, param_align))
+        return self._value(294, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
 
-    def get_kernel_work_group_size(self, result_type: TypeId, invoke: Id, param: Id, param_size: Id, param_align: Id) -> Id:
+    def get_kernel_work_group_size(self, result_type: TypeId, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelWorkGroupSize (opcode 295, class Device-Side_Enqueue, section functions).
 
         Operands:
@@ -3640,14 +3872,15 @@ class CoreInstructions(Emitter):
             param: IdRef 'Param'
             param_size: IdRef 'Param Size'
             param_align: IdRef 'Param Align'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(295, result_type, (invoke, param, param_size, param_align))
+        return self._value(295, result_type, (invoke, param, param_size, param_align), result_id)
 
-    def get_kernel_preferred_work_group_size_multiple(self, result_type: TypeId, invoke: Id, param: Id, param_size: Id, param_align: Id) -> Id:
+    def get_kernel_preferred_work_group_size_multiple(self, result_type: TypeId, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelPreferredWorkGroupSizeMultiple (opcode 296, class Device-Side_Enqueue, section functions).
 
         Operands:
@@ -3656,12 +3889,13 @@ class CoreInstructions(Emitter):
             param: IdRef 'Param'
             param_size: IdRef 'Param Size'
             param_align: IdRef 'Param Align'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(296, result_type, (invoke, param, param_size, param_align))
+        return self._value(296, result_type, (invoke, param, param_size, param_align), result_id)
 
     def retain_event(self, event: Id) -> Self:
         """OpRetainEvent (opcode 297, class Device-Side_Enqueue, section functions).
@@ -3687,30 +3921,32 @@ class CoreInstructions(Emitter):
         """
         return self._void(298, (event,))
 
-    def create_user_event(self, result_type: TypeId) -> Id:
+    def create_user_event(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCreateUserEvent (opcode 299, class Device-Side_Enqueue, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(299, result_type, ())
+        return self._value(299, result_type, (), result_id)
 
-    def is_valid_event(self, result_type: TypeId, event: Id) -> Id:
+    def is_valid_event(self, result_type: TypeId, event: Id, *, result_id: Id | None = None) -> Id:
         """OpIsValidEvent (opcode 300, class Device-Side_Enqueue, section functions).
 
         Operands:
             result_type: IdResultType
             event: IdRef 'Event'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(300, result_type, (event,))
+        return self._value(300, result_type, (event,), result_id)
 
     def set_user_event_status(self, event: Id, status: Id) -> Self:
         """OpSetUserEventStatus (opcode 301, class Device-Side_Enqueue, section functions).
@@ -3739,19 +3975,20 @@ class CoreInstructions(Emitter):
         """
         return self._void(302, (event, profiling_info, value))
 
-    def get_default_queue(self, result_type: TypeId) -> Id:
+    def get_default_queue(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpGetDefaultQueue (opcode 303, class Device-Side_Enqueue, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(303, result_type, ())
+        return self._value(303, result_type, (), result_id)
 
-    def build_nd_range(self, result_type: TypeId, globalworksize: Id, localworksize: Id, globalworkoffset: Id) -> Id:
+    def build_nd_range(self, result_type: TypeId, globalworksize: Id, localworksize: Id, globalworkoffset: Id, *, result_id: Id | None = None) -> Id:
         """OpBuildNDRange (opcode 304, class Device-Side_Enqueue, section functions).
 
         Operands:
@@ -3759,14 +3996,15 @@ class CoreInstructions(Emitter):
             globalworksize: IdRef 'GlobalWorkSize'
             localworksize: IdRef 'LocalWorkSize'
             globalworkoffset: IdRef 'GlobalWorkOffset'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(304, result_type, (globalworksize, localworksize, globalworkoffset))
+        return self._value(304, result_type, (globalworksize, localworksize, globalworkoffset), result_id)
 
-    def image_sparse_sample_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sparse_sample_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleImplicitLod (opcode 305, class Image, section functions).
 
         Operands:
@@ -3774,14 +4012,15 @@ class CoreInstructions(Emitter):
             sampled_image: IdRef 'Sampled Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(305, result_type, (sampled_image, coordinate, image_operands))
+        return self._value(305, result_type, (sampled_image, coordinate, image_operands), result_id)
 
-    def image_sparse_sample_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand) -> Id:
+    def image_sparse_sample_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleExplicitLod (opcode 306, class Image, section functions).
 
         Operands:
@@ -3789,14 +4028,15 @@ class CoreInstructions(Emitter):
             sampled_image: IdRef 'Sampled Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(306, result_type, (sampled_image, coordinate, image_operands))
+        return self._value(306, result_type, (sampled_image, coordinate, image_operands), result_id)
 
-    def image_sparse_sample_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sparse_sample_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleDrefImplicitLod (opcode 307, class Image, section functions).
 
         Operands:
@@ -3805,14 +4045,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             d_ref: IdRef 'D~ref~'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(307, result_type, (sampled_image, coordinate, d_ref, image_operands))
+        return self._value(307, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
 
-    def image_sparse_sample_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand) -> Id:
+    def image_sparse_sample_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleDrefExplicitLod (opcode 308, class Image, section functions).
 
         Operands:
@@ -3821,14 +4062,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             d_ref: IdRef 'D~ref~'
             image_operands: ImageOperands
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(308, result_type, (sampled_image, coordinate, d_ref, image_operands))
+        return self._value(308, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
 
-    def image_sparse_sample_proj_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sparse_sample_proj_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleProjImplicitLod (opcode 309, class Image, section functions).
 
         Operands:
@@ -3836,14 +4078,15 @@ class CoreInstructions(Emitter):
             sampled_image: IdRef 'Sampled Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(309, result_type, (sampled_image, coordinate, image_operands))
+        return self._value(309, result_type, (sampled_image, coordinate, image_operands), result_id)
 
-    def image_sparse_sample_proj_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand) -> Id:
+    def image_sparse_sample_proj_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleProjExplicitLod (opcode 310, class Image, section functions).
 
         Operands:
@@ -3851,14 +4094,15 @@ class CoreInstructions(Emitter):
             sampled_image: IdRef 'Sampled Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(310, result_type, (sampled_image, coordinate, image_operands))
+        return self._value(310, result_type, (sampled_image, coordinate, image_operands), result_id)
 
-    def image_sparse_sample_proj_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sparse_sample_proj_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleProjDrefImplicitLod (opcode 311, class Image, section functions).
 
         Operands:
@@ -3867,14 +4111,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             d_ref: IdRef 'D~ref~'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(311, result_type, (sampled_image, coordinate, d_ref, image_operands))
+        return self._value(311, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
 
-    def image_sparse_sample_proj_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand) -> Id:
+    def image_sparse_sample_proj_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleProjDrefExplicitLod (opcode 312, class Image, section functions).
 
         Operands:
@@ -3883,14 +4128,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             d_ref: IdRef 'D~ref~'
             image_operands: ImageOperands
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(312, result_type, (sampled_image, coordinate, d_ref, image_operands))
+        return self._value(312, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
 
-    def image_sparse_fetch(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sparse_fetch(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseFetch (opcode 313, class Image, section functions).
 
         Operands:
@@ -3898,14 +4144,15 @@ class CoreInstructions(Emitter):
             image: IdRef 'Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(313, result_type, (image, coordinate, image_operands))
+        return self._value(313, result_type, (image, coordinate, image_operands), result_id)
 
-    def image_sparse_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, component: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sparse_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, component: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseGather (opcode 314, class Image, section functions).
 
         Operands:
@@ -3914,14 +4161,15 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             component: IdRef 'Component'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(314, result_type, (sampled_image, coordinate, component, image_operands))
+        return self._value(314, result_type, (sampled_image, coordinate, component, image_operands), result_id)
 
-    def image_sparse_dref_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sparse_dref_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseDrefGather (opcode 315, class Image, section functions).
 
         Operands:
@@ -3930,25 +4178,27 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             d_ref: IdRef 'D~ref~'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(315, result_type, (sampled_image, coordinate, d_ref, image_operands))
+        return self._value(315, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
 
-    def image_sparse_texels_resident(self, result_type: TypeId, resident_code: Id) -> Id:
+    def image_sparse_texels_resident(self, result_type: TypeId, resident_code: Id, *, result_id: Id | None = None) -> Id:
         """OpImageSparseTexelsResident (opcode 316, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             resident_code: IdRef 'Resident Code'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(316, result_type, (resident_code,))
+        return self._value(316, result_type, (resident_code,), result_id)
 
     def no_line(self) -> Self:
         """OpNoLine (opcode 317, class Debug, section functions).
@@ -3959,7 +4209,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(317, ())
 
-    def atomic_flag_test_and_set(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id) -> Id:
+    def atomic_flag_test_and_set(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicFlagTestAndSet (opcode 318, class Atomic, section functions).
 
         Operands:
@@ -3967,12 +4217,13 @@ class CoreInstructions(Emitter):
             pointer: IdRef 'Pointer'
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Kernel.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(318, result_type, (pointer, memory, semantics))
+        return self._value(318, result_type, (pointer, memory, semantics), result_id)
 
     def atomic_flag_clear(self, pointer: Id, memory: Id, semantics: Id) -> Self:
         """OpAtomicFlagClear (opcode 319, class Atomic, section functions).
@@ -3988,7 +4239,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(319, (pointer, memory, semantics))
 
-    def image_sparse_read(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sparse_read(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseRead (opcode 320, class Image, section functions).
 
         Operands:
@@ -3996,37 +4247,41 @@ class CoreInstructions(Emitter):
             image: IdRef 'Image'
             coordinate: IdRef 'Coordinate'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SparseResidency.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(320, result_type, (image, coordinate, image_operands))
+        return self._value(320, result_type, (image, coordinate, image_operands), result_id)
 
-    def size_of(self, result_type: TypeId, pointer: Id) -> Id:
+    def size_of(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpSizeOf (opcode 321, class Miscellaneous, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Addresses.
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._value(321, result_type, (pointer,))
+        return self._value(321, result_type, (pointer,), result_id)
 
-    def type_pipe_storage(self) -> TypeId:
+    def type_pipe_storage(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypePipeStorage (opcode 322, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): PipeStorage.
         Version: SPIR-V 1.1 and later.
         Returns the new type's id.
         """
-        return self._type(322, ())
+        return self._type(322, (), result_id)
 
-    def constant_pipe_storage(self, result_type: TypeId, packet_size: int, packet_alignment: int, capacity: int) -> Id:
+    def constant_pipe_storage(self, result_type: TypeId, packet_size: int, packet_alignment: int, capacity: int, *, result_id: Id | None = None) -> Id:
         """OpConstantPipeStorage (opcode 323, class Pipe, section functions).
 
         Operands:
@@ -4034,27 +4289,29 @@ class CoreInstructions(Emitter):
             packet_size: LiteralInteger 'Packet Size'
             packet_alignment: LiteralInteger 'Packet Alignment'
             capacity: LiteralInteger 'Capacity'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): PipeStorage.
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._value(323, result_type, (packet_size, packet_alignment, capacity))
+        return self._value(323, result_type, (packet_size, packet_alignment, capacity), result_id)
 
-    def create_pipe_from_pipe_storage(self, result_type: TypeId, pipe_storage: Id) -> Id:
+    def create_pipe_from_pipe_storage(self, result_type: TypeId, pipe_storage: Id, *, result_id: Id | None = None) -> Id:
         """OpCreatePipeFromPipeStorage (opcode 324, class Pipe, section functions).
 
         Operands:
             result_type: IdResultType
             pipe_storage: IdRef 'Pipe Storage'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): PipeStorage.
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._value(324, result_type, (pipe_storage,))
+        return self._value(324, result_type, (pipe_storage,), result_id)
 
-    def get_kernel_local_size_for_subgroup_count(self, result_type: TypeId, subgroup_count: Id, invoke: Id, param: Id, param_size: Id, param_align: Id) -> Id:
+    def get_kernel_local_size_for_subgroup_count(self, result_type: TypeId, subgroup_count: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelLocalSizeForSubgroupCount (opcode 325, class Device-Side_Enqueue, section functions).
 
         Operands:
@@ -4064,14 +4321,15 @@ class CoreInstructions(Emitter):
             param: IdRef 'Param'
             param_size: IdRef 'Param Size'
             param_align: IdRef 'Param Align'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupDispatch.
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._value(325, result_type, (subgroup_count, invoke, param, param_size, param_align))
+        return self._value(325, result_type, (subgroup_count, invoke, param, param_size, param_align), result_id)
 
-    def get_kernel_max_num_subgroups(self, result_type: TypeId, invoke: Id, param: Id, param_size: Id, param_align: Id) -> Id:
+    def get_kernel_max_num_subgroups(self, result_type: TypeId, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelMaxNumSubgroups (opcode 326, class Device-Side_Enqueue, section functions).
 
         Operands:
@@ -4080,35 +4338,39 @@ class CoreInstructions(Emitter):
             param: IdRef 'Param'
             param_size: IdRef 'Param Size'
             param_align: IdRef 'Param Align'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupDispatch.
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._value(326, result_type, (invoke, param, param_size, param_align))
+        return self._value(326, result_type, (invoke, param, param_size, param_align), result_id)
 
-    def type_named_barrier(self) -> TypeId:
+    def type_named_barrier(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeNamedBarrier (opcode 327, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): NamedBarrier.
         Version: SPIR-V 1.1 and later.
         Returns the new type's id.
         """
-        return self._type(327, ())
+        return self._type(327, (), result_id)
 
-    def named_barrier_initialize(self, result_type: TypeId, subgroup_count: Id) -> Id:
+    def named_barrier_initialize(self, result_type: TypeId, subgroup_count: Id, *, result_id: Id | None = None) -> Id:
         """OpNamedBarrierInitialize (opcode 328, class Barrier, section functions).
 
         Operands:
             result_type: IdResultType
             subgroup_count: IdRef 'Subgroup Count'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): NamedBarrier.
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._value(328, result_type, (subgroup_count,))
+        return self._value(328, result_type, (subgroup_count,), result_id)
 
     def memory_named_barrier(self, named_barrier: Id, memory: Id, semantics: Id) -> Self:
         """OpMemoryNamedBarrier (opcode 329, class Barrier, section functions).
@@ -4160,62 +4422,66 @@ class CoreInstructions(Emitter):
         """
         return self._void(332, (target, decoration))
 
-    def group_non_uniform_elect(self, result_type: TypeId, execution: Id) -> Id:
+    def group_non_uniform_elect(self, result_type: TypeId, execution: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformElect (opcode 333, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniform.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(333, result_type, (execution,))
+        return self._value(333, result_type, (execution,), result_id)
 
-    def group_non_uniform_all(self, result_type: TypeId, execution: Id, predicate: Id) -> Id:
+    def group_non_uniform_all(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformAll (opcode 334, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformVote.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(334, result_type, (execution, predicate))
+        return self._value(334, result_type, (execution, predicate), result_id)
 
-    def group_non_uniform_any(self, result_type: TypeId, execution: Id, predicate: Id) -> Id:
+    def group_non_uniform_any(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformAny (opcode 335, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformVote.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(335, result_type, (execution, predicate))
+        return self._value(335, result_type, (execution, predicate), result_id)
 
-    def group_non_uniform_all_equal(self, result_type: TypeId, execution: Id, value: Id) -> Id:
+    def group_non_uniform_all_equal(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformAllEqual (opcode 336, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformVote.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(336, result_type, (execution, value))
+        return self._value(336, result_type, (execution, value), result_id)
 
-    def group_non_uniform_broadcast(self, result_type: TypeId, execution: Id, value: Id, invocation_id: Id) -> Id:
+    def group_non_uniform_broadcast(self, result_type: TypeId, execution: Id, value: Id, invocation_id: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBroadcast (opcode 337, class Non-Uniform, section functions).
 
         Operands:
@@ -4223,56 +4489,60 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             value: IdRef 'Value'
             invocation_id: IdRef 'Invocation Id'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformBallot.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(337, result_type, (execution, value, invocation_id))
+        return self._value(337, result_type, (execution, value, invocation_id), result_id)
 
-    def group_non_uniform_broadcast_first(self, result_type: TypeId, execution: Id, value: Id) -> Id:
+    def group_non_uniform_broadcast_first(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBroadcastFirst (opcode 338, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformBallot.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(338, result_type, (execution, value))
+        return self._value(338, result_type, (execution, value), result_id)
 
-    def group_non_uniform_ballot(self, result_type: TypeId, execution: Id, predicate: Id) -> Id:
+    def group_non_uniform_ballot(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBallot (opcode 339, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformBallot.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(339, result_type, (execution, predicate))
+        return self._value(339, result_type, (execution, predicate), result_id)
 
-    def group_non_uniform_inverse_ballot(self, result_type: TypeId, execution: Id, value: Id) -> Id:
+    def group_non_uniform_inverse_ballot(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformInverseBallot (opcode 340, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformBallot.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(340, result_type, (execution, value))
+        return self._value(340, result_type, (execution, value), result_id)
 
-    def group_non_uniform_ballot_bit_extract(self, result_type: TypeId, execution: Id, value: Id, index: Id) -> Id:
+    def group_non_uniform_ballot_bit_extract(self, result_type: TypeId, execution: Id, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBallotBitExtract (opcode 341, class Non-Uniform, section functions).
 
         Operands:
@@ -4280,14 +4550,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             value: IdRef 'Value'
             index: IdRef 'Index'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformBallot.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(341, result_type, (execution, value, index))
+        return self._value(341, result_type, (execution, value, index), result_id)
 
-    def group_non_uniform_ballot_bit_count(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id) -> Id:
+    def group_non_uniform_ballot_bit_count(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBallotBitCount (opcode 342, class Non-Uniform, section functions).
 
         Operands:
@@ -4295,42 +4566,45 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformBallot.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(342, result_type, (execution, operation, value))
+        return self._value(342, result_type, (execution, operation, value), result_id)
 
-    def group_non_uniform_ballot_find_lsb(self, result_type: TypeId, execution: Id, value: Id) -> Id:
+    def group_non_uniform_ballot_find_lsb(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBallotFindLSB (opcode 343, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformBallot.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(343, result_type, (execution, value))
+        return self._value(343, result_type, (execution, value), result_id)
 
-    def group_non_uniform_ballot_find_msb(self, result_type: TypeId, execution: Id, value: Id) -> Id:
+    def group_non_uniform_ballot_find_msb(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBallotFindMSB (opcode 344, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformBallot.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(344, result_type, (execution, value))
+        return self._value(344, result_type, (execution, value), result_id)
 
-    def group_non_uniform_shuffle(self, result_type: TypeId, execution: Id, value: Id, invocation_id: Id) -> Id:
+    def group_non_uniform_shuffle(self, result_type: TypeId, execution: Id, value: Id, invocation_id: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformShuffle (opcode 345, class Non-Uniform, section functions).
 
         Operands:
@@ -4338,14 +4612,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             value: IdRef 'Value'
             invocation_id: IdRef 'Invocation Id'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformShuffle.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(345, result_type, (execution, value, invocation_id))
+        return self._value(345, result_type, (execution, value, invocation_id), result_id)
 
-    def group_non_uniform_shuffle_xor(self, result_type: TypeId, execution: Id, value: Id, mask: Id) -> Id:
+    def group_non_uniform_shuffle_xor(self, result_type: TypeId, execution: Id, value: Id, mask: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformShuffleXor (opcode 346, class Non-Uniform, section functions).
 
         Operands:
@@ -4353,14 +4628,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             value: IdRef 'Value'
             mask: IdRef 'Mask'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformShuffle.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(346, result_type, (execution, value, mask))
+        return self._value(346, result_type, (execution, value, mask), result_id)
 
-    def group_non_uniform_shuffle_up(self, result_type: TypeId, execution: Id, value: Id, delta: Id) -> Id:
+    def group_non_uniform_shuffle_up(self, result_type: TypeId, execution: Id, value: Id, delta: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformShuffleUp (opcode 347, class Non-Uniform, section functions).
 
         Operands:
@@ -4368,14 +4644,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             value: IdRef 'Value'
             delta: IdRef 'Delta'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformShuffleRelative.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(347, result_type, (execution, value, delta))
+        return self._value(347, result_type, (execution, value, delta), result_id)
 
-    def group_non_uniform_shuffle_down(self, result_type: TypeId, execution: Id, value: Id, delta: Id) -> Id:
+    def group_non_uniform_shuffle_down(self, result_type: TypeId, execution: Id, value: Id, delta: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformShuffleDown (opcode 348, class Non-Uniform, section functions).
 
         Operands:
@@ -4383,14 +4660,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             value: IdRef 'Value'
             delta: IdRef 'Delta'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformShuffleRelative.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(348, result_type, (execution, value, delta))
+        return self._value(348, result_type, (execution, value, delta), result_id)
 
-    def group_non_uniform_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformIAdd (opcode 349, class Non-Uniform, section functions).
 
         Operands:
@@ -4399,14 +4677,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(349, result_type, (execution, operation, value, clustersize))
+        return self._value(349, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFAdd (opcode 350, class Non-Uniform, section functions).
 
         Operands:
@@ -4415,14 +4694,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(350, result_type, (execution, operation, value, clustersize))
+        return self._value(350, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_i_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_i_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformIMul (opcode 351, class Non-Uniform, section functions).
 
         Operands:
@@ -4431,14 +4711,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(351, result_type, (execution, operation, value, clustersize))
+        return self._value(351, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_f_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_f_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFMul (opcode 352, class Non-Uniform, section functions).
 
         Operands:
@@ -4447,14 +4728,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(352, result_type, (execution, operation, value, clustersize))
+        return self._value(352, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformSMin (opcode 353, class Non-Uniform, section functions).
 
         Operands:
@@ -4463,14 +4745,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(353, result_type, (execution, operation, value, clustersize))
+        return self._value(353, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformUMin (opcode 354, class Non-Uniform, section functions).
 
         Operands:
@@ -4479,14 +4762,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(354, result_type, (execution, operation, value, clustersize))
+        return self._value(354, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFMin (opcode 355, class Non-Uniform, section functions).
 
         Operands:
@@ -4495,14 +4779,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(355, result_type, (execution, operation, value, clustersize))
+        return self._value(355, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformSMax (opcode 356, class Non-Uniform, section functions).
 
         Operands:
@@ -4511,14 +4796,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(356, result_type, (execution, operation, value, clustersize))
+        return self._value(356, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformUMax (opcode 357, class Non-Uniform, section functions).
 
         Operands:
@@ -4527,14 +4813,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(357, result_type, (execution, operation, value, clustersize))
+        return self._value(357, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFMax (opcode 358, class Non-Uniform, section functions).
 
         Operands:
@@ -4543,14 +4830,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(358, result_type, (execution, operation, value, clustersize))
+        return self._value(358, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_bitwise_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_bitwise_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBitwiseAnd (opcode 359, class Non-Uniform, section functions).
 
         Operands:
@@ -4559,14 +4847,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(359, result_type, (execution, operation, value, clustersize))
+        return self._value(359, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_bitwise_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_bitwise_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBitwiseOr (opcode 360, class Non-Uniform, section functions).
 
         Operands:
@@ -4575,14 +4864,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(360, result_type, (execution, operation, value, clustersize))
+        return self._value(360, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_bitwise_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_bitwise_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBitwiseXor (opcode 361, class Non-Uniform, section functions).
 
         Operands:
@@ -4591,14 +4881,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(361, result_type, (execution, operation, value, clustersize))
+        return self._value(361, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_logical_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_logical_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformLogicalAnd (opcode 362, class Non-Uniform, section functions).
 
         Operands:
@@ -4607,14 +4898,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(362, result_type, (execution, operation, value, clustersize))
+        return self._value(362, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_logical_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_logical_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformLogicalOr (opcode 363, class Non-Uniform, section functions).
 
         Operands:
@@ -4623,14 +4915,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(363, result_type, (execution, operation, value, clustersize))
+        return self._value(363, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_logical_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_logical_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformLogicalXor (opcode 364, class Non-Uniform, section functions).
 
         Operands:
@@ -4639,14 +4932,15 @@ class CoreInstructions(Emitter):
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(364, result_type, (execution, operation, value, clustersize))
+        return self._value(364, result_type, (execution, operation, value, clustersize), result_id)
 
-    def group_non_uniform_quad_broadcast(self, result_type: TypeId, execution: Id, value: Id, index: Id) -> Id:
+    def group_non_uniform_quad_broadcast(self, result_type: TypeId, execution: Id, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformQuadBroadcast (opcode 365, class Non-Uniform, section functions).
 
         Operands:
@@ -4654,14 +4948,15 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             value: IdRef 'Value'
             index: IdRef 'Index'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformQuad.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(365, result_type, (execution, value, index))
+        return self._value(365, result_type, (execution, value, index), result_id)
 
-    def group_non_uniform_quad_swap(self, result_type: TypeId, execution: Id, value: Id, direction: Id) -> Id:
+    def group_non_uniform_quad_swap(self, result_type: TypeId, execution: Id, value: Id, direction: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformQuadSwap (opcode 366, class Non-Uniform, section functions).
 
         Operands:
@@ -4669,120 +4964,129 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             value: IdRef 'Value'
             direction: IdRef 'Direction'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformQuad.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(366, result_type, (execution, value, direction))
+        return self._value(366, result_type, (execution, value, direction), result_id)
 
-    def copy_logical(self, result_type: TypeId, operand: Id) -> Id:
+    def copy_logical(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpCopyLogical (opcode 400, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.4 and later.
         Returns the result id.
         """
-        return self._value(400, result_type, (operand,))
+        return self._value(400, result_type, (operand,), result_id)
 
-    def ptr_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def ptr_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrEqual (opcode 401, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.4 and later.
         Returns the result id.
         """
-        return self._value(401, result_type, (operand_1, operand_2))
+        return self._value(401, result_type, (operand_1, operand_2), result_id)
 
-    def ptr_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def ptr_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrNotEqual (opcode 402, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Version: SPIR-V 1.4 and later.
         Returns the result id.
         """
-        return self._value(402, result_type, (operand_1, operand_2))
+        return self._value(402, result_type, (operand_1, operand_2), result_id)
 
-    def ptr_diff(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def ptr_diff(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrDiff (opcode 403, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Addresses, VariablePointers, VariablePointersStorageBuffer.
         Version: SPIR-V 1.4 and later.
         Returns the result id.
         """
-        return self._value(403, result_type, (operand_1, operand_2))
+        return self._value(403, result_type, (operand_1, operand_2), result_id)
 
-    def color_attachment_read_ext(self, result_type: TypeId, attachment: Id, sample: Id | None = None) -> Id:
+    def color_attachment_read_ext(self, result_type: TypeId, attachment: Id, sample: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpColorAttachmentReadEXT (opcode 4160, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             attachment: IdRef 'Attachment'
             sample: IdRef? 'Sample'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TileImageColorReadAccessEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4160, result_type, (attachment, sample))
+        return self._value(4160, result_type, (attachment, sample), result_id)
 
-    def depth_attachment_read_ext(self, result_type: TypeId, sample: Id | None = None) -> Id:
+    def depth_attachment_read_ext(self, result_type: TypeId, sample: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpDepthAttachmentReadEXT (opcode 4161, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             sample: IdRef? 'Sample'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TileImageDepthReadAccessEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4161, result_type, (sample,))
+        return self._value(4161, result_type, (sample,), result_id)
 
-    def stencil_attachment_read_ext(self, result_type: TypeId, sample: Id | None = None) -> Id:
+    def stencil_attachment_read_ext(self, result_type: TypeId, sample: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpStencilAttachmentReadEXT (opcode 4162, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             sample: IdRef? 'Sample'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TileImageStencilReadAccessEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4162, result_type, (sample,))
+        return self._value(4162, result_type, (sample,), result_id)
 
-    def type_tensor_arm(self, element_type: TypeId, rank: Id | None = None, shape: Id | None = None) -> TypeId:
+    def type_tensor_arm(self, element_type: TypeId, rank: Id | None = None, shape: Id | None = None, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeTensorARM (opcode 4163, class Type-Declaration, section types_globals).
 
         Operands:
             element_type: IdRef 'Element Type'
             rank: IdRef? 'Rank'
             shape: IdRef? 'Shape'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorsARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4163, (element_type, rank, shape))
+        return self._type(4163, (element_type, rank, shape), result_id)
 
-    def tensor_read_arm(self, result_type: TypeId, tensor: Id, coordinates: Id, tensor_operands: TensorOperandsOperand | None = None) -> Id:
+    def tensor_read_arm(self, result_type: TypeId, tensor: Id, coordinates: Id, tensor_operands: TensorOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpTensorReadARM (opcode 4164, class Tensor, section functions).
 
         Operands:
@@ -4790,12 +5094,13 @@ class CoreInstructions(Emitter):
             tensor: IdRef 'Tensor'
             coordinates: IdRef 'Coordinates'
             tensor_operands: TensorOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorsARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4164, result_type, (tensor, coordinates, tensor_operands))
+        return self._value(4164, result_type, (tensor, coordinates, tensor_operands), result_id)
 
     def tensor_write_arm(self, tensor: Id, coordinates: Id, object: Id, tensor_operands: TensorOperandsOperand | None = None) -> Self:
         """OpTensorWriteARM (opcode 4165, class Tensor, section functions).
@@ -4812,32 +5117,34 @@ class CoreInstructions(Emitter):
         """
         return self._void(4165, (tensor, coordinates, object, tensor_operands))
 
-    def tensor_query_size_arm(self, result_type: TypeId, tensor: Id, dimension: Id) -> Id:
+    def tensor_query_size_arm(self, result_type: TypeId, tensor: Id, dimension: Id, *, result_id: Id | None = None) -> Id:
         """OpTensorQuerySizeARM (opcode 4166, class Tensor, section functions).
 
         Operands:
             result_type: IdResultType
             tensor: IdRef 'Tensor'
             dimension: IdRef 'Dimension'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorsARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4166, result_type, (tensor, dimension))
+        return self._value(4166, result_type, (tensor, dimension), result_id)
 
-    def graph_constant_arm(self, result_type: TypeId, graphconstantid: int) -> Id:
+    def graph_constant_arm(self, result_type: TypeId, graphconstantid: int, *, result_id: Id | None = None) -> Id:
         """OpGraphConstantARM (opcode 4181, class Graph, section functions).
 
         Operands:
             result_type: IdResultType
             graphconstantid: LiteralInteger 'GraphConstantID'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GraphARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4181, result_type, (graphconstantid,))
+        return self._value(4181, result_type, (graphconstantid,), result_id)
 
     def graph_entry_point_arm(self, graph: Id, name: str, interfaces: Sequence[Id] = ()) -> Self:
         """OpGraphEntryPointARM (opcode 4182, class Graph, section functions).
@@ -4853,31 +5160,33 @@ class CoreInstructions(Emitter):
         """
         return self._void(4182, (graph, name, tuple(interfaces)))
 
-    def graph_arm(self, result_type: TypeId) -> Id:
+    def graph_arm(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpGraphARM (opcode 4183, class Graph, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GraphARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4183, result_type, ())
+        return self._value(4183, result_type, (), result_id)
 
-    def graph_input_arm(self, result_type: TypeId, inputindex: Id, elementindexs: Sequence[Id] = ()) -> Id:
+    def graph_input_arm(self, result_type: TypeId, inputindex: Id, elementindexs: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpGraphInputARM (opcode 4184, class Graph, section functions).
 
         Operands:
             result_type: IdResultType
             inputindex: IdRef 'InputIndex'
             elementindexs: IdRef* 'ElementIndex'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GraphARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4184, result_type, (inputindex, tuple(elementindexs)))
+        return self._value(4184, result_type, (inputindex, tuple(elementindexs)), result_id)
 
     def graph_set_output_arm(self, value: Id, outputindex: Id, elementindexs: Sequence[Id] = ()) -> Self:
         """OpGraphSetOutputARM (opcode 4185, class Graph, section functions).
@@ -4903,18 +5212,19 @@ class CoreInstructions(Emitter):
         """
         return self._void(4186, ())
 
-    def type_graph_arm(self, numinputs: int, inouttypes: Sequence[Id] = ()) -> TypeId:
+    def type_graph_arm(self, numinputs: int, inouttypes: Sequence[Id] = (), *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeGraphARM (opcode 4190, class Type-Declaration, section types_globals).
 
         Operands:
             numinputs: LiteralInteger 'NumInputs'
             inouttypes: IdRef* 'InOutTypes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GraphARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4190, (numinputs, tuple(inouttypes)))
+        return self._type(4190, (numinputs, tuple(inouttypes)), result_id)
 
     def terminate_invocation(self) -> Self:
         """OpTerminateInvocation (opcode 4416, class Control-Flow, section functions).
@@ -4927,19 +5237,20 @@ class CoreInstructions(Emitter):
         """
         return self._void(4416, ())
 
-    def type_untyped_pointer_khr(self, storage_class: StorageClass) -> TypeId:
+    def type_untyped_pointer_khr(self, storage_class: StorageClass, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeUntypedPointerKHR (opcode 4417, class Type-Declaration, section types_globals).
 
         Operands:
             storage_class: StorageClass
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): UntypedPointersKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4417, (storage_class,))
+        return self._type(4417, (storage_class,), result_id)
 
-    def untyped_variable_khr(self, result_type: TypeId, storage_class: StorageClass, data_type: TypeId | None = None, initializer: Id | None = None) -> Id:
+    def untyped_variable_khr(self, result_type: TypeId, storage_class: StorageClass, data_type: TypeId | None = None, initializer: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpUntypedVariableKHR (opcode 4418, class Memory, section functions).
 
         Operands:
@@ -4947,14 +5258,15 @@ class CoreInstructions(Emitter):
             storage_class: StorageClass
             data_type: IdRef? 'Data Type'
             initializer: IdRef? 'Initializer'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): UntypedPointersKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4418, result_type, (storage_class, data_type, initializer))
+        return self._value(4418, result_type, (storage_class, data_type, initializer), result_id)
 
-    def untyped_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = ()) -> Id:
+    def untyped_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpUntypedAccessChainKHR (opcode 4419, class Memory, section functions).
 
         Operands:
@@ -4962,14 +5274,15 @@ class CoreInstructions(Emitter):
             base_type: IdRef 'Base Type'
             base: IdRef 'Base'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): UntypedPointersKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4419, result_type, (base_type, base, tuple(indexes)))
+        return self._value(4419, result_type, (base_type, base, tuple(indexes)), result_id)
 
-    def untyped_in_bounds_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = ()) -> Id:
+    def untyped_in_bounds_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpUntypedInBoundsAccessChainKHR (opcode 4420, class Memory, section functions).
 
         Operands:
@@ -4977,42 +5290,45 @@ class CoreInstructions(Emitter):
             base_type: IdRef 'Base Type'
             base: IdRef 'Base'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): UntypedPointersKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4420, result_type, (base_type, base, tuple(indexes)))
+        return self._value(4420, result_type, (base_type, base, tuple(indexes)), result_id)
 
-    def subgroup_ballot_khr(self, result_type: TypeId, predicate: Id) -> Id:
+    def subgroup_ballot_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupBallotKHR (opcode 4421, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupBallotKHR.
         Extensions (any of): SPV_KHR_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4421, result_type, (predicate,))
+        return self._value(4421, result_type, (predicate,), result_id)
 
-    def subgroup_first_invocation_khr(self, result_type: TypeId, value: Id) -> Id:
+    def subgroup_first_invocation_khr(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupFirstInvocationKHR (opcode 4422, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupBallotKHR.
         Extensions (any of): SPV_KHR_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4422, result_type, (value,))
+        return self._value(4422, result_type, (value,), result_id)
 
-    def untyped_ptr_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = ()) -> Id:
+    def untyped_ptr_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpUntypedPtrAccessChainKHR (opcode 4423, class Memory, section functions).
 
         Operands:
@@ -5021,14 +5337,15 @@ class CoreInstructions(Emitter):
             base: IdRef 'Base'
             element: IdRef 'Element'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): UntypedPointersKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4423, result_type, (base_type, base, element, tuple(indexes)))
+        return self._value(4423, result_type, (base_type, base, element, tuple(indexes)), result_id)
 
-    def untyped_in_bounds_ptr_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = ()) -> Id:
+    def untyped_in_bounds_ptr_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpUntypedInBoundsPtrAccessChainKHR (opcode 4424, class Memory, section functions).
 
         Operands:
@@ -5037,14 +5354,15 @@ class CoreInstructions(Emitter):
             base: IdRef 'Base'
             element: IdRef 'Element'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): UntypedPointersKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4424, result_type, (base_type, base, element, tuple(indexes)))
+        return self._value(4424, result_type, (base_type, base, element, tuple(indexes)), result_id)
 
-    def untyped_array_length_khr(self, result_type: TypeId, structure: Id, pointer: Id, array_member: int) -> Id:
+    def untyped_array_length_khr(self, result_type: TypeId, structure: Id, pointer: Id, array_member: int, *, result_id: Id | None = None) -> Id:
         """OpUntypedArrayLengthKHR (opcode 4425, class Memory, section functions).
 
         Operands:
@@ -5052,12 +5370,13 @@ class CoreInstructions(Emitter):
             structure: IdRef 'Structure'
             pointer: IdRef 'Pointer'
             array_member: LiteralInteger 'Array member'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): UntypedPointersKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4425, result_type, (structure, pointer, array_member))
+        return self._value(4425, result_type, (structure, pointer, array_member), result_id)
 
     def untyped_prefetch_khr(self, pointer_type: TypeId, num_bytes: Id, rw: Id | None = None, locality: Id | None = None, cache_type: TypeId | None = None) -> Self:
         """OpUntypedPrefetchKHR (opcode 4426, class Memory, section functions).
@@ -5075,7 +5394,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(4426, (pointer_type, num_bytes, rw, locality, cache_type))
 
-    def fma_khr(self, result_type: TypeId, operand_1: Id, operand_2: Id, operand_3: Id) -> Id:
+    def fma_khr(self, result_type: TypeId, operand_1: Id, operand_2: Id, operand_3: Id, *, result_id: Id | None = None) -> Id:
         """OpFmaKHR (opcode 4427, class Arithmetic, section functions).
 
         Operands:
@@ -5083,56 +5402,60 @@ class CoreInstructions(Emitter):
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
             operand_3: IdRef 'Operand 3'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): FMAKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4427, result_type, (operand_1, operand_2, operand_3))
+        return self._value(4427, result_type, (operand_1, operand_2, operand_3), result_id)
 
-    def subgroup_all_khr(self, result_type: TypeId, predicate: Id) -> Id:
+    def subgroup_all_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAllKHR (opcode 4428, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupVoteKHR.
         Extensions (any of): SPV_KHR_subgroup_vote.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4428, result_type, (predicate,))
+        return self._value(4428, result_type, (predicate,), result_id)
 
-    def subgroup_any_khr(self, result_type: TypeId, predicate: Id) -> Id:
+    def subgroup_any_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAnyKHR (opcode 4429, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupVoteKHR.
         Extensions (any of): SPV_KHR_subgroup_vote.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4429, result_type, (predicate,))
+        return self._value(4429, result_type, (predicate,), result_id)
 
-    def subgroup_all_equal_khr(self, result_type: TypeId, predicate: Id) -> Id:
+    def subgroup_all_equal_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAllEqualKHR (opcode 4430, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupVoteKHR.
         Extensions (any of): SPV_KHR_subgroup_vote.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4430, result_type, (predicate,))
+        return self._value(4430, result_type, (predicate,), result_id)
 
-    def group_non_uniform_rotate_khr(self, result_type: TypeId, execution: Id, value: Id, delta: Id, clustersize: Id | None = None) -> Id:
+    def group_non_uniform_rotate_khr(self, result_type: TypeId, execution: Id, value: Id, delta: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformRotateKHR (opcode 4431, class Group, section functions).
 
         Operands:
@@ -5141,29 +5464,31 @@ class CoreInstructions(Emitter):
             value: IdRef 'Value'
             delta: IdRef 'Delta'
             clustersize: IdRef? 'ClusterSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformRotateKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4431, result_type, (execution, value, delta, clustersize))
+        return self._value(4431, result_type, (execution, value, delta, clustersize), result_id)
 
-    def subgroup_read_invocation_khr(self, result_type: TypeId, value: Id, index: Id) -> Id:
+    def subgroup_read_invocation_khr(self, result_type: TypeId, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupReadInvocationKHR (opcode 4432, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
             index: IdRef 'Index'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupBallotKHR.
         Extensions (any of): SPV_KHR_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4432, result_type, (value, index))
+        return self._value(4432, result_type, (value, index), result_id)
 
-    def ext_inst_with_forward_refs_khr(self, result_type: TypeId, set: Id, instruction: int, operands: Sequence[Id] = ()) -> Id:
+    def ext_inst_with_forward_refs_khr(self, result_type: TypeId, set: Id, instruction: int, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpExtInstWithForwardRefsKHR (opcode 4433, class Extension, section functions).
 
         Operands:
@@ -5171,14 +5496,15 @@ class CoreInstructions(Emitter):
             set: IdRef 'Set'
             instruction: LiteralExtInstInteger 'Instruction'
             operands: IdRef* 'Operand 1, Operand 2, ...'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Extensions (any of): SPV_KHR_relaxed_extended_instruction.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4433, result_type, (set, instruction, tuple(operands)))
+        return self._value(4433, result_type, (set, instruction, tuple(operands)), result_id)
 
-    def untyped_group_async_copy_khr(self, result_type: TypeId, execution: Id, destination: Id, source: Id, element_num_bytes: Id, num_elements: Id, stride: Id, event: Id, destination_memory_operands: MemoryAccessOperand | None = None, source_memory_operands: MemoryAccessOperand | None = None) -> Id:
+    def untyped_group_async_copy_khr(self, result_type: TypeId, execution: Id, destination: Id, source: Id, element_num_bytes: Id, num_elements: Id, stride: Id, event: Id, destination_memory_operands: MemoryAccessOperand | None = None, source_memory_operands: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpUntypedGroupAsyncCopyKHR (opcode 4434, class Group, section functions).
 
         Operands:
@@ -5192,12 +5518,13 @@ class CoreInstructions(Emitter):
             event: IdRef 'Event'
             destination_memory_operands: MemoryAccess? 'Destination Memory Operands'
             source_memory_operands: MemoryAccess? 'Source Memory Operands'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): UntypedPointersKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4434, result_type, (execution, destination, source, element_num_bytes, num_elements, stride, event, destination_memory_operands, source_memory_operands))
+        return self._value(4434, result_type, (execution, destination, source, element_num_bytes, num_elements, stride, event, destination_memory_operands, source_memory_operands), result_id)
 
     def trace_ray_khr(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payload: Id) -> Self:
         """OpTraceRayKHR (opcode 4445, class Reserved, section functions).
@@ -5236,19 +5563,20 @@ class CoreInstructions(Emitter):
         """
         return self._void(4446, (sbt_index, callable_data))
 
-    def convert_u_to_acceleration_structure_khr(self, result_type: TypeId, accel: Id) -> Id:
+    def convert_u_to_acceleration_structure_khr(self, result_type: TypeId, accel: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToAccelerationStructureKHR (opcode 4447, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             accel: IdRef 'Accel'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingKHR, RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_tracing, SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4447, result_type, (accel,))
+        return self._value(4447, result_type, (accel,), result_id)
 
     def ignore_intersection_khr(self) -> Self:
         """OpIgnoreIntersectionKHR (opcode 4448, class Reserved, section functions).
@@ -5272,7 +5600,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(4449, ())
 
-    def s_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None) -> Id:
+    def s_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpSDot (opcode 4450, class Arithmetic, section functions).
 
         Operands:
@@ -5280,6 +5608,7 @@ class CoreInstructions(Emitter):
             vector_1: IdRef 'Vector 1'
             vector_2: IdRef 'Vector 2'
             packed_vector_format: PackedVectorFormat? 'Packed Vector Format'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DotProduct.
         Extensions (any of): SPV_KHR_integer_dot_product.
@@ -5287,9 +5616,9 @@ class CoreInstructions(Emitter):
         Aliases: OpSDotKHR.
         Returns the result id.
         """
-        return self._value(4450, result_type, (vector_1, vector_2, packed_vector_format))
+        return self._value(4450, result_type, (vector_1, vector_2, packed_vector_format), result_id)
 
-    def u_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None) -> Id:
+    def u_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpUDot (opcode 4451, class Arithmetic, section functions).
 
         Operands:
@@ -5297,6 +5626,7 @@ class CoreInstructions(Emitter):
             vector_1: IdRef 'Vector 1'
             vector_2: IdRef 'Vector 2'
             packed_vector_format: PackedVectorFormat? 'Packed Vector Format'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DotProduct.
         Extensions (any of): SPV_KHR_integer_dot_product.
@@ -5304,9 +5634,9 @@ class CoreInstructions(Emitter):
         Aliases: OpUDotKHR.
         Returns the result id.
         """
-        return self._value(4451, result_type, (vector_1, vector_2, packed_vector_format))
+        return self._value(4451, result_type, (vector_1, vector_2, packed_vector_format), result_id)
 
-    def su_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None) -> Id:
+    def su_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpSUDot (opcode 4452, class Arithmetic, section functions).
 
         Operands:
@@ -5314,6 +5644,7 @@ class CoreInstructions(Emitter):
             vector_1: IdRef 'Vector 1'
             vector_2: IdRef 'Vector 2'
             packed_vector_format: PackedVectorFormat? 'Packed Vector Format'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DotProduct.
         Extensions (any of): SPV_KHR_integer_dot_product.
@@ -5321,9 +5652,9 @@ class CoreInstructions(Emitter):
         Aliases: OpSUDotKHR.
         Returns the result id.
         """
-        return self._value(4452, result_type, (vector_1, vector_2, packed_vector_format))
+        return self._value(4452, result_type, (vector_1, vector_2, packed_vector_format), result_id)
 
-    def s_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None) -> Id:
+    def s_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpSDotAccSat (opcode 4453, class Arithmetic, section functions).
 
         Operands:
@@ -5332,6 +5663,7 @@ class CoreInstructions(Emitter):
             vector_2: IdRef 'Vector 2'
             accumulator: IdRef 'Accumulator'
             packed_vector_format: PackedVectorFormat? 'Packed Vector Format'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DotProduct.
         Extensions (any of): SPV_KHR_integer_dot_product.
@@ -5339,9 +5671,9 @@ class CoreInstructions(Emitter):
         Aliases: OpSDotAccSatKHR.
         Returns the result id.
         """
-        return self._value(4453, result_type, (vector_1, vector_2, accumulator, packed_vector_format))
+        return self._value(4453, result_type, (vector_1, vector_2, accumulator, packed_vector_format), result_id)
 
-    def u_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None) -> Id:
+    def u_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpUDotAccSat (opcode 4454, class Arithmetic, section functions).
 
         Operands:
@@ -5350,6 +5682,7 @@ class CoreInstructions(Emitter):
             vector_2: IdRef 'Vector 2'
             accumulator: IdRef 'Accumulator'
             packed_vector_format: PackedVectorFormat? 'Packed Vector Format'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DotProduct.
         Extensions (any of): SPV_KHR_integer_dot_product.
@@ -5357,9 +5690,9 @@ class CoreInstructions(Emitter):
         Aliases: OpUDotAccSatKHR.
         Returns the result id.
         """
-        return self._value(4454, result_type, (vector_1, vector_2, accumulator, packed_vector_format))
+        return self._value(4454, result_type, (vector_1, vector_2, accumulator, packed_vector_format), result_id)
 
-    def su_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None) -> Id:
+    def su_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpSUDotAccSat (opcode 4455, class Arithmetic, section functions).
 
         Operands:
@@ -5368,6 +5701,7 @@ class CoreInstructions(Emitter):
             vector_2: IdRef 'Vector 2'
             accumulator: IdRef 'Accumulator'
             packed_vector_format: PackedVectorFormat? 'Packed Vector Format'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DotProduct.
         Extensions (any of): SPV_KHR_integer_dot_product.
@@ -5375,9 +5709,9 @@ class CoreInstructions(Emitter):
         Aliases: OpSUDotAccSatKHR.
         Returns the result id.
         """
-        return self._value(4455, result_type, (vector_1, vector_2, accumulator, packed_vector_format))
+        return self._value(4455, result_type, (vector_1, vector_2, accumulator, packed_vector_format), result_id)
 
-    def type_cooperative_matrix_khr(self, component_type: TypeId, scope: Id, rows: Id, columns: Id, use: Id) -> TypeId:
+    def type_cooperative_matrix_khr(self, component_type: TypeId, scope: Id, rows: Id, columns: Id, use: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeCooperativeMatrixKHR (opcode 4456, class Type-Declaration, section types_globals).
 
         Operands:
@@ -5386,14 +5720,15 @@ class CoreInstructions(Emitter):
             rows: IdRef 'Rows'
             columns: IdRef 'Columns'
             use: IdRef 'Use'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4456, (component_type, scope, rows, columns, use))
+        return self._type(4456, (component_type, scope, rows, columns, use), result_id)
 
-    def cooperative_matrix_load_khr(self, result_type: TypeId, pointer: Id, memorylayout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None) -> Id:
+    def cooperative_matrix_load_khr(self, result_type: TypeId, pointer: Id, memorylayout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLoadKHR (opcode 4457, class Memory, section functions).
 
         Operands:
@@ -5402,12 +5737,13 @@ class CoreInstructions(Emitter):
             memorylayout: IdRef 'MemoryLayout'
             stride: IdRef? 'Stride'
             memory_operand: MemoryAccess? 'Memory Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4457, result_type, (pointer, memorylayout, stride, memory_operand))
+        return self._value(4457, result_type, (pointer, memorylayout, stride, memory_operand), result_id)
 
     def cooperative_matrix_store_khr(self, pointer: Id, object: Id, memorylayout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None) -> Self:
         """OpCooperativeMatrixStoreKHR (opcode 4458, class Memory, section functions).
@@ -5425,7 +5761,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(4458, (pointer, object, memorylayout, stride, memory_operand))
 
-    def cooperative_matrix_mul_add_khr(self, result_type: TypeId, a: Id, b: Id, c: Id, cooperative_matrix_operands: CooperativeMatrixOperands | None = None) -> Id:
+    def cooperative_matrix_mul_add_khr(self, result_type: TypeId, a: Id, b: Id, c: Id, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixMulAddKHR (opcode 4459, class Arithmetic, section functions).
 
         Operands:
@@ -5434,75 +5770,82 @@ class CoreInstructions(Emitter):
             b: IdRef 'B'
             c: IdRef 'C'
             cooperative_matrix_operands: CooperativeMatrixOperands? 'Cooperative Matrix Operands'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4459, result_type, (a, b, c, cooperative_matrix_operands))
+        return self._value(4459, result_type, (a, b, c, cooperative_matrix_operands), result_id)
 
-    def cooperative_matrix_length_khr(self, result_type: TypeId, type: TypeId) -> Id:
+    def cooperative_matrix_length_khr(self, result_type: TypeId, type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLengthKHR (opcode 4460, class Miscellaneous, section functions).
 
         Operands:
             result_type: IdResultType
             type: IdRef 'Type'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4460, result_type, (type,))
+        return self._value(4460, result_type, (type,), result_id)
 
-    def constant_composite_replicate_ext(self, result_type: TypeId, value: Id) -> Id:
+    def constant_composite_replicate_ext(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpConstantCompositeReplicateEXT (opcode 4461, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ReplicatedCompositesEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4461, result_type, (value,))
+        return self._value(4461, result_type, (value,), result_id)
 
-    def spec_constant_composite_replicate_ext(self, result_type: TypeId, value: Id) -> Id:
+    def spec_constant_composite_replicate_ext(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantCompositeReplicateEXT (opcode 4462, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ReplicatedCompositesEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4462, result_type, (value,))
+        return self._value(4462, result_type, (value,), result_id)
 
-    def composite_construct_replicate_ext(self, result_type: TypeId, value: Id) -> Id:
+    def composite_construct_replicate_ext(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpCompositeConstructReplicateEXT (opcode 4463, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ReplicatedCompositesEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4463, result_type, (value,))
+        return self._value(4463, result_type, (value,), result_id)
 
-    def type_ray_query_khr(self) -> TypeId:
+    def type_ray_query_khr(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeRayQueryKHR (opcode 4472, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4472, ())
+        return self._type(4472, (), result_id)
 
     def ray_query_initialize_khr(self, rayquery: Id, accel: Id, rayflags: Id, cullmask: Id, rayorigin: Id, raytmin: Id, raydirection: Id, raytmax: Id) -> Self:
         """OpRayQueryInitializeKHR (opcode 4473, class Reserved, section functions).
@@ -5564,36 +5907,38 @@ class CoreInstructions(Emitter):
         """
         return self._void(4476, (rayquery,))
 
-    def ray_query_proceed_khr(self, result_type: TypeId, rayquery: Id) -> Id:
+    def ray_query_proceed_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryProceedKHR (opcode 4477, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4477, result_type, (rayquery,))
+        return self._value(4477, result_type, (rayquery,), result_id)
 
-    def ray_query_get_intersection_type_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_type_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionTypeKHR (opcode 4479, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4479, result_type, (rayquery, intersection))
+        return self._value(4479, result_type, (rayquery, intersection), result_id)
 
-    def image_sample_weighted_qcom(self, result_type: TypeId, texture: Id, coordinates: Id, weights: Id) -> Id:
+    def image_sample_weighted_qcom(self, result_type: TypeId, texture: Id, coordinates: Id, weights: Id, *, result_id: Id | None = None) -> Id:
         """OpImageSampleWeightedQCOM (opcode 4480, class Image, section functions).
 
         Operands:
@@ -5601,14 +5946,15 @@ class CoreInstructions(Emitter):
             texture: IdRef 'Texture'
             coordinates: IdRef 'Coordinates'
             weights: IdRef 'Weights'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TextureSampleWeightedQCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4480, result_type, (texture, coordinates, weights))
+        return self._value(4480, result_type, (texture, coordinates, weights), result_id)
 
-    def image_box_filter_qcom(self, result_type: TypeId, texture: Id, coordinates: Id, box_size: Id) -> Id:
+    def image_box_filter_qcom(self, result_type: TypeId, texture: Id, coordinates: Id, box_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBoxFilterQCOM (opcode 4481, class Image, section functions).
 
         Operands:
@@ -5616,14 +5962,15 @@ class CoreInstructions(Emitter):
             texture: IdRef 'Texture'
             coordinates: IdRef 'Coordinates'
             box_size: IdRef 'Box Size'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TextureBoxFilterQCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4481, result_type, (texture, coordinates, box_size))
+        return self._value(4481, result_type, (texture, coordinates, box_size), result_id)
 
-    def image_block_match_ssdqcom(self, result_type: TypeId, target: Id, target_coordinates: Id, reference: Id, reference_coordinates: Id, block_size: Id) -> Id:
+    def image_block_match_ssdqcom(self, result_type: TypeId, target: Id, target_coordinates: Id, reference: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchSSDQCOM (opcode 4482, class Image, section functions).
 
         Operands:
@@ -5633,14 +5980,15 @@ class CoreInstructions(Emitter):
             reference: IdRef 'Reference'
             reference_coordinates: IdRef 'Reference Coordinates'
             block_size: IdRef 'Block Size'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TextureBlockMatchQCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4482, result_type, (target, target_coordinates, reference, reference_coordinates, block_size))
+        return self._value(4482, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
 
-    def image_block_match_sadqcom(self, result_type: TypeId, target: Id, target_coordinates: Id, reference: Id, reference_coordinates: Id, block_size: Id) -> Id:
+    def image_block_match_sadqcom(self, result_type: TypeId, target: Id, target_coordinates: Id, reference: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchSADQCOM (opcode 4483, class Image, section functions).
 
         Operands:
@@ -5650,27 +5998,29 @@ class CoreInstructions(Emitter):
             reference: IdRef 'Reference'
             reference_coordinates: IdRef 'Reference Coordinates'
             block_size: IdRef 'Block Size'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TextureBlockMatchQCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4483, result_type, (target, target_coordinates, reference, reference_coordinates, block_size))
+        return self._value(4483, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
 
-    def bit_cast_array_qcom(self, result_type: TypeId, source_array: Id) -> Id:
+    def bit_cast_array_qcom(self, result_type: TypeId, source_array: Id, *, result_id: Id | None = None) -> Id:
         """OpBitCastArrayQCOM (opcode 4497, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             source_array: IdRef 'Source Array'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixConversionQCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4497, result_type, (source_array,))
+        return self._value(4497, result_type, (source_array,), result_id)
 
-    def image_block_match_window_ssdqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id) -> Id:
+    def image_block_match_window_ssdqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchWindowSSDQCOM (opcode 4500, class Image, section functions).
 
         Operands:
@@ -5680,14 +6030,15 @@ class CoreInstructions(Emitter):
             reference_sampled_image: IdRef 'Reference Sampled Image'
             reference_coordinates: IdRef 'Reference Coordinates'
             block_size: IdRef 'Block Size'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TextureBlockMatch2QCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4500, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+        return self._value(4500, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
-    def image_block_match_window_sadqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id) -> Id:
+    def image_block_match_window_sadqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchWindowSADQCOM (opcode 4501, class Image, section functions).
 
         Operands:
@@ -5697,14 +6048,15 @@ class CoreInstructions(Emitter):
             reference_sampled_image: IdRef 'Reference Sampled Image'
             reference_coordinates: IdRef 'Reference Coordinates'
             block_size: IdRef 'Block Size'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TextureBlockMatch2QCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4501, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+        return self._value(4501, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
-    def image_block_match_gather_ssdqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id) -> Id:
+    def image_block_match_gather_ssdqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchGatherSSDQCOM (opcode 4502, class Image, section functions).
 
         Operands:
@@ -5714,14 +6066,15 @@ class CoreInstructions(Emitter):
             reference_sampled_image: IdRef 'Reference Sampled Image'
             reference_coordinates: IdRef 'Reference Coordinates'
             block_size: IdRef 'Block Size'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TextureBlockMatch2QCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4502, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+        return self._value(4502, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
-    def image_block_match_gather_sadqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id) -> Id:
+    def image_block_match_gather_sadqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchGatherSADQCOM (opcode 4503, class Image, section functions).
 
         Operands:
@@ -5731,54 +6084,58 @@ class CoreInstructions(Emitter):
             reference_sampled_image: IdRef 'Reference Sampled Image'
             reference_coordinates: IdRef 'Reference Coordinates'
             block_size: IdRef 'Block Size'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TextureBlockMatch2QCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4503, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+        return self._value(4503, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
-    def composite_construct_coop_mat_qcom(self, result_type: TypeId, source_array: Id) -> Id:
+    def composite_construct_coop_mat_qcom(self, result_type: TypeId, source_array: Id, *, result_id: Id | None = None) -> Id:
         """OpCompositeConstructCoopMatQCOM (opcode 4540, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             source_array: IdRef 'Source Array'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixConversionQCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4540, result_type, (source_array,))
+        return self._value(4540, result_type, (source_array,), result_id)
 
-    def composite_extract_coop_mat_qcom(self, result_type: TypeId, source_cooperative_matrix: Id) -> Id:
+    def composite_extract_coop_mat_qcom(self, result_type: TypeId, source_cooperative_matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpCompositeExtractCoopMatQCOM (opcode 4541, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             source_cooperative_matrix: IdRef 'Source Cooperative Matrix'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixConversionQCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4541, result_type, (source_cooperative_matrix,))
+        return self._value(4541, result_type, (source_cooperative_matrix,), result_id)
 
-    def extract_sub_array_qcom(self, result_type: TypeId, source_array: Id, index: Id) -> Id:
+    def extract_sub_array_qcom(self, result_type: TypeId, source_array: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpExtractSubArrayQCOM (opcode 4542, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             source_array: IdRef 'Source Array'
             index: IdRef 'index'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixConversionQCOM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4542, result_type, (source_array, index))
+        return self._value(4542, result_type, (source_array, index), result_id)
 
-    def group_i_add_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_i_add_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupIAddNonUniformAMD (opcode 5000, class Group, section functions).
 
         Operands:
@@ -5786,15 +6143,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Extensions (any of): SPV_AMD_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5000, result_type, (execution, operation, x))
+        return self._value(5000, result_type, (execution, operation, x), result_id)
 
-    def group_f_add_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_f_add_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFAddNonUniformAMD (opcode 5001, class Group, section functions).
 
         Operands:
@@ -5802,15 +6160,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Extensions (any of): SPV_AMD_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5001, result_type, (execution, operation, x))
+        return self._value(5001, result_type, (execution, operation, x), result_id)
 
-    def group_f_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_f_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFMinNonUniformAMD (opcode 5002, class Group, section functions).
 
         Operands:
@@ -5818,15 +6177,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Extensions (any of): SPV_AMD_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5002, result_type, (execution, operation, x))
+        return self._value(5002, result_type, (execution, operation, x), result_id)
 
-    def group_u_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_u_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupUMinNonUniformAMD (opcode 5003, class Group, section functions).
 
         Operands:
@@ -5834,15 +6194,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Extensions (any of): SPV_AMD_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5003, result_type, (execution, operation, x))
+        return self._value(5003, result_type, (execution, operation, x), result_id)
 
-    def group_s_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_s_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupSMinNonUniformAMD (opcode 5004, class Group, section functions).
 
         Operands:
@@ -5850,15 +6211,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Extensions (any of): SPV_AMD_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5004, result_type, (execution, operation, x))
+        return self._value(5004, result_type, (execution, operation, x), result_id)
 
-    def group_f_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_f_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFMaxNonUniformAMD (opcode 5005, class Group, section functions).
 
         Operands:
@@ -5866,15 +6228,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Extensions (any of): SPV_AMD_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5005, result_type, (execution, operation, x))
+        return self._value(5005, result_type, (execution, operation, x), result_id)
 
-    def group_u_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_u_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupUMaxNonUniformAMD (opcode 5006, class Group, section functions).
 
         Operands:
@@ -5882,15 +6245,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Extensions (any of): SPV_AMD_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5006, result_type, (execution, operation, x))
+        return self._value(5006, result_type, (execution, operation, x), result_id)
 
-    def group_s_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_s_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupSMaxNonUniformAMD (opcode 5007, class Group, section functions).
 
         Operands:
@@ -5898,30 +6262,32 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Extensions (any of): SPV_AMD_shader_ballot.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5007, result_type, (execution, operation, x))
+        return self._value(5007, result_type, (execution, operation, x), result_id)
 
-    def fragment_mask_fetch_amd(self, result_type: TypeId, image: Id, coordinate: Id) -> Id:
+    def fragment_mask_fetch_amd(self, result_type: TypeId, image: Id, coordinate: Id, *, result_id: Id | None = None) -> Id:
         """OpFragmentMaskFetchAMD (opcode 5011, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             image: IdRef 'Image'
             coordinate: IdRef 'Coordinate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): FragmentMaskAMD.
         Extensions (any of): SPV_AMD_shader_fragment_mask.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5011, result_type, (image, coordinate))
+        return self._value(5011, result_type, (image, coordinate), result_id)
 
-    def fragment_fetch_amd(self, result_type: TypeId, image: Id, coordinate: Id, fragment_index: Id) -> Id:
+    def fragment_fetch_amd(self, result_type: TypeId, image: Id, coordinate: Id, fragment_index: Id, *, result_id: Id | None = None) -> Id:
         """OpFragmentFetchAMD (opcode 5012, class Reserved, section functions).
 
         Operands:
@@ -5929,28 +6295,30 @@ class CoreInstructions(Emitter):
             image: IdRef 'Image'
             coordinate: IdRef 'Coordinate'
             fragment_index: IdRef 'Fragment Index'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): FragmentMaskAMD.
         Extensions (any of): SPV_AMD_shader_fragment_mask.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5012, result_type, (image, coordinate, fragment_index))
+        return self._value(5012, result_type, (image, coordinate, fragment_index), result_id)
 
-    def read_clock_khr(self, result_type: TypeId, scope: Id) -> Id:
+    def read_clock_khr(self, result_type: TypeId, scope: Id, *, result_id: Id | None = None) -> Id:
         """OpReadClockKHR (opcode 5056, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             scope: IdScope 'Scope'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderClockKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5056, result_type, (scope,))
+        return self._value(5056, result_type, (scope,), result_id)
 
-    def allocate_node_payloads_amdx(self, result_type: TypeId, visibility: Id, payload_count: Id, node_index: Id) -> Id:
+    def allocate_node_payloads_amdx(self, result_type: TypeId, visibility: Id, payload_count: Id, node_index: Id, *, result_id: Id | None = None) -> Id:
         """OpAllocateNodePayloadsAMDX (opcode 5074, class Reserved, section functions).
 
         Operands:
@@ -5958,13 +6326,14 @@ class CoreInstructions(Emitter):
             visibility: IdScope 'Visibility'
             payload_count: IdRef 'Payload Count'
             node_index: IdRef 'Node Index'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderEnqueueAMDX.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5074, result_type, (visibility, payload_count, node_index))
+        return self._value(5074, result_type, (visibility, payload_count, node_index), result_id)
 
     def enqueue_node_payloads_amdx(self, payload_array: Id) -> Self:
         """OpEnqueueNodePayloadsAMDX (opcode 5075, class Reserved, section functions).
@@ -5979,113 +6348,121 @@ class CoreInstructions(Emitter):
         """
         return self._void(5075, (payload_array,))
 
-    def type_node_payload_array_amdx(self, payload_type: TypeId) -> Id:
+    def type_node_payload_array_amdx(self, payload_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpTypeNodePayloadArrayAMDX (opcode 5076, class Reserved, section functions).
 
         Operands:
             payload_type: IdRef 'Payload Type'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderEnqueueAMDX.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5076, None, (payload_type,))
+        return self._value(5076, None, (payload_type,), result_id)
 
-    def finish_writing_node_payload_amdx(self, result_type: TypeId, payload: Id) -> Id:
+    def finish_writing_node_payload_amdx(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpFinishWritingNodePayloadAMDX (opcode 5078, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderEnqueueAMDX.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5078, result_type, (payload,))
+        return self._value(5078, result_type, (payload,), result_id)
 
-    def node_payload_array_length_amdx(self, result_type: TypeId, payload_array: Id) -> Id:
+    def node_payload_array_length_amdx(self, result_type: TypeId, payload_array: Id, *, result_id: Id | None = None) -> Id:
         """OpNodePayloadArrayLengthAMDX (opcode 5090, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             payload_array: IdRef 'Payload Array'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderEnqueueAMDX.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5090, result_type, (payload_array,))
+        return self._value(5090, result_type, (payload_array,), result_id)
 
-    def is_node_payload_valid_amdx(self, result_type: TypeId, payload_type: TypeId, node_index: Id) -> Id:
+    def is_node_payload_valid_amdx(self, result_type: TypeId, payload_type: TypeId, node_index: Id, *, result_id: Id | None = None) -> Id:
         """OpIsNodePayloadValidAMDX (opcode 5101, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             payload_type: IdRef 'Payload Type'
             node_index: IdRef 'Node Index'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderEnqueueAMDX.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5101, result_type, (payload_type, node_index))
+        return self._value(5101, result_type, (payload_type, node_index), result_id)
 
-    def constant_string_amdx(self, literal_string: str) -> Id:
+    def constant_string_amdx(self, literal_string: str, *, result_id: Id | None = None) -> Id:
         """OpConstantStringAMDX (opcode 5103, class Reserved, section functions).
 
         Operands:
             literal_string: LiteralString 'Literal String'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderEnqueueAMDX.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5103, None, (literal_string,))
+        return self._value(5103, None, (literal_string,), result_id)
 
-    def spec_constant_string_amdx(self, literal_string: str) -> Id:
+    def spec_constant_string_amdx(self, literal_string: str, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantStringAMDX (opcode 5104, class Reserved, section functions).
 
         Operands:
             literal_string: LiteralString 'Literal String'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderEnqueueAMDX.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5104, None, (literal_string,))
+        return self._value(5104, None, (literal_string,), result_id)
 
-    def group_non_uniform_quad_all_khr(self, result_type: TypeId, predicate: Id) -> Id:
+    def group_non_uniform_quad_all_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformQuadAllKHR (opcode 5110, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): QuadControlKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5110, result_type, (predicate,))
+        return self._value(5110, result_type, (predicate,), result_id)
 
-    def group_non_uniform_quad_any_khr(self, result_type: TypeId, predicate: Id) -> Id:
+    def group_non_uniform_quad_any_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformQuadAnyKHR (opcode 5111, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             predicate: IdRef 'Predicate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): QuadControlKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5111, result_type, (predicate,))
+        return self._value(5111, result_type, (predicate,), result_id)
 
     def hit_object_record_hit_motion_nv(self, hit_object: Id, acceleration_structure: Id, instanceid: Id, primitiveid: Id, geometryindex: Id, hit_kind: Id, sbt_record_offset: Id, sbt_record_stride: Id, origin: Id, tmin: Id, direction: Id, tmax: Id, current_time: Id, hitobject_attributes: Id) -> Self:
         """OpHitObjectRecordHitMotionNV (opcode 5249, class Reserved, section functions).
@@ -6154,57 +6531,61 @@ class CoreInstructions(Emitter):
         """
         return self._void(5251, (hit_object, sbt_index, origin, tmin, direction, tmax, current_time))
 
-    def hit_object_get_world_to_object_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_world_to_object_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldToObjectNV (opcode 5252, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5252, result_type, (hit_object,))
+        return self._value(5252, result_type, (hit_object,), result_id)
 
-    def hit_object_get_object_to_world_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_object_to_world_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectToWorldNV (opcode 5253, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5253, result_type, (hit_object,))
+        return self._value(5253, result_type, (hit_object,), result_id)
 
-    def hit_object_get_object_ray_direction_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_object_ray_direction_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectRayDirectionNV (opcode 5254, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5254, result_type, (hit_object,))
+        return self._value(5254, result_type, (hit_object,), result_id)
 
-    def hit_object_get_object_ray_origin_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_object_ray_origin_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectRayOriginNV (opcode 5255, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5255, result_type, (hit_object,))
+        return self._value(5255, result_type, (hit_object,), result_id)
 
     def hit_object_trace_ray_motion_nv(self, hit_object: Id, acceleration_structure: Id, rayflags: Id, cullmask: Id, sbt_record_offset: Id, sbt_record_stride: Id, miss_index: Id, origin: Id, tmin: Id, direction: Id, tmax: Id, time: Id, payload: Id) -> Self:
         """OpHitObjectTraceRayMotionNV (opcode 5256, class Reserved, section functions).
@@ -6230,31 +6611,33 @@ class CoreInstructions(Emitter):
         """
         return self._void(5256, (hit_object, acceleration_structure, rayflags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, tmin, direction, tmax, time, payload))
 
-    def hit_object_get_shader_record_buffer_handle_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_shader_record_buffer_handle_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetShaderRecordBufferHandleNV (opcode 5257, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5257, result_type, (hit_object,))
+        return self._value(5257, result_type, (hit_object,), result_id)
 
-    def hit_object_get_shader_binding_table_record_index_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_shader_binding_table_record_index_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetShaderBindingTableRecordIndexNV (opcode 5258, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5258, result_type, (hit_object,))
+        return self._value(5258, result_type, (hit_object,), result_id)
 
     def hit_object_record_empty_nv(self, hit_object: Id) -> Self:
         """OpHitObjectRecordEmptyNV (opcode 5259, class Reserved, section functions).
@@ -6368,18 +6751,19 @@ class CoreInstructions(Emitter):
         """
         return self._void(5264, (hit_object, payload))
 
-    def hit_object_get_current_time_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_current_time_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetCurrentTimeNV (opcode 5265, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5265, result_type, (hit_object,))
+        return self._value(5265, result_type, (hit_object,), result_id)
 
     def hit_object_get_attributes_nv(self, hit_object: Id, hit_object_attribute: Id) -> Self:
         """OpHitObjectGetAttributesNV (opcode 5266, class Reserved, section functions).
@@ -6394,161 +6778,173 @@ class CoreInstructions(Emitter):
         """
         return self._void(5266, (hit_object, hit_object_attribute))
 
-    def hit_object_get_hit_kind_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_hit_kind_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetHitKindNV (opcode 5267, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5267, result_type, (hit_object,))
+        return self._value(5267, result_type, (hit_object,), result_id)
 
-    def hit_object_get_primitive_index_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_primitive_index_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetPrimitiveIndexNV (opcode 5268, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5268, result_type, (hit_object,))
+        return self._value(5268, result_type, (hit_object,), result_id)
 
-    def hit_object_get_geometry_index_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_geometry_index_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetGeometryIndexNV (opcode 5269, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5269, result_type, (hit_object,))
+        return self._value(5269, result_type, (hit_object,), result_id)
 
-    def hit_object_get_instance_id_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_instance_id_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetInstanceIdNV (opcode 5270, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5270, result_type, (hit_object,))
+        return self._value(5270, result_type, (hit_object,), result_id)
 
-    def hit_object_get_instance_custom_index_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_instance_custom_index_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetInstanceCustomIndexNV (opcode 5271, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5271, result_type, (hit_object,))
+        return self._value(5271, result_type, (hit_object,), result_id)
 
-    def hit_object_get_world_ray_direction_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_world_ray_direction_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldRayDirectionNV (opcode 5272, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5272, result_type, (hit_object,))
+        return self._value(5272, result_type, (hit_object,), result_id)
 
-    def hit_object_get_world_ray_origin_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_world_ray_origin_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldRayOriginNV (opcode 5273, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5273, result_type, (hit_object,))
+        return self._value(5273, result_type, (hit_object,), result_id)
 
-    def hit_object_get_ray_t_max_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_ray_t_max_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetRayTMaxNV (opcode 5274, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5274, result_type, (hit_object,))
+        return self._value(5274, result_type, (hit_object,), result_id)
 
-    def hit_object_get_ray_t_min_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_ray_t_min_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetRayTMinNV (opcode 5275, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5275, result_type, (hit_object,))
+        return self._value(5275, result_type, (hit_object,), result_id)
 
-    def hit_object_is_empty_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_is_empty_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsEmptyNV (opcode 5276, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5276, result_type, (hit_object,))
+        return self._value(5276, result_type, (hit_object,), result_id)
 
-    def hit_object_is_hit_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_is_hit_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsHitNV (opcode 5277, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5277, result_type, (hit_object,))
+        return self._value(5277, result_type, (hit_object,), result_id)
 
-    def hit_object_is_miss_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_is_miss_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsMissNV (opcode 5278, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5278, result_type, (hit_object,))
+        return self._value(5278, result_type, (hit_object,), result_id)
 
     def reorder_thread_with_hit_object_nv(self, hit_object: Id, hint: Id | None = None, bits: Id | None = None) -> Self:
         """OpReorderThreadWithHitObjectNV (opcode 5279, class Reserved, section functions).
@@ -6577,17 +6973,19 @@ class CoreInstructions(Emitter):
         """
         return self._void(5280, (hint, bits))
 
-    def type_hit_object_nv(self) -> TypeId:
+    def type_hit_object_nv(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeHitObjectNV (opcode 5281, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5281, ())
+        return self._type(5281, (), result_id)
 
-    def image_sample_footprint_nv(self, result_type: TypeId, sampled_image: Id, coordinate: Id, granularity: Id, coarse: Id, image_operands: ImageOperandsOperand | None = None) -> Id:
+    def image_sample_footprint_nv(self, result_type: TypeId, sampled_image: Id, coordinate: Id, granularity: Id, coarse: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSampleFootprintNV (opcode 5283, class Image, section functions).
 
         Operands:
@@ -6597,28 +6995,30 @@ class CoreInstructions(Emitter):
             granularity: IdRef 'Granularity'
             coarse: IdRef 'Coarse'
             image_operands: ImageOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ImageFootprintNV.
         Extensions (any of): SPV_NV_shader_image_footprint.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5283, result_type, (sampled_image, coordinate, granularity, coarse, image_operands))
+        return self._value(5283, result_type, (sampled_image, coordinate, granularity, coarse, image_operands), result_id)
 
-    def type_cooperative_vector_nv(self, component_type: TypeId, component_count: Id) -> TypeId:
+    def type_cooperative_vector_nv(self, component_type: TypeId, component_count: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeCooperativeVectorNV (opcode 5288, class Type-Declaration, section types_globals).
 
         Operands:
             component_type: IdRef 'Component Type'
             component_count: IdRef 'Component Count'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeVectorNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5288, (component_type, component_count))
+        return self._type(5288, (component_type, component_count), result_id)
 
-    def cooperative_vector_matrix_mul_nv(self, result_type: TypeId, input: Id, inputinterpretation: Id, matrix: Id, matrixoffset: Id, matrixinterpretation: Id, m: Id, k: Id, memorylayout: Id, transpose: Id, matrixstride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None) -> Id:
+    def cooperative_vector_matrix_mul_nv(self, result_type: TypeId, input: Id, inputinterpretation: Id, matrix: Id, matrixoffset: Id, matrixinterpretation: Id, m: Id, k: Id, memorylayout: Id, transpose: Id, matrixstride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeVectorMatrixMulNV (opcode 5289, class Reserved, section functions).
 
         Operands:
@@ -6634,12 +7034,13 @@ class CoreInstructions(Emitter):
             transpose: IdRef 'Transpose'
             matrixstride: IdRef? 'MatrixStride'
             cooperative_matrix_operands: CooperativeMatrixOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeVectorNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5289, result_type, (input, inputinterpretation, matrix, matrixoffset, matrixinterpretation, m, k, memorylayout, transpose, matrixstride, cooperative_matrix_operands))
+        return self._value(5289, result_type, (input, inputinterpretation, matrix, matrixoffset, matrixinterpretation, m, k, memorylayout, transpose, matrixstride, cooperative_matrix_operands), result_id)
 
     def cooperative_vector_outer_product_accumulate_nv(self, pointer: Id, offset: Id, a: Id, b: Id, memorylayout: Id, matrixinterpretation: Id, matrixstride: Id | None = None) -> Self:
         """OpCooperativeVectorOuterProductAccumulateNV (opcode 5290, class Reserved, section functions).
@@ -6673,7 +7074,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(5291, (pointer, offset, v))
 
-    def cooperative_vector_matrix_mul_add_nv(self, result_type: TypeId, input: Id, inputinterpretation: Id, matrix: Id, matrixoffset: Id, matrixinterpretation: Id, bias: Id, biasoffset: Id, biasinterpretation: Id, m: Id, k: Id, memorylayout: Id, transpose: Id, matrixstride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None) -> Id:
+    def cooperative_vector_matrix_mul_add_nv(self, result_type: TypeId, input: Id, inputinterpretation: Id, matrix: Id, matrixoffset: Id, matrixinterpretation: Id, bias: Id, biasoffset: Id, biasinterpretation: Id, m: Id, k: Id, memorylayout: Id, transpose: Id, matrixstride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeVectorMatrixMulAddNV (opcode 5292, class Reserved, section functions).
 
         Operands:
@@ -6692,25 +7093,27 @@ class CoreInstructions(Emitter):
             transpose: IdRef 'Transpose'
             matrixstride: IdRef? 'MatrixStride'
             cooperative_matrix_operands: CooperativeMatrixOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeVectorNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5292, result_type, (input, inputinterpretation, matrix, matrixoffset, matrixinterpretation, bias, biasoffset, biasinterpretation, m, k, memorylayout, transpose, matrixstride, cooperative_matrix_operands))
+        return self._value(5292, result_type, (input, inputinterpretation, matrix, matrixoffset, matrixinterpretation, bias, biasoffset, biasinterpretation, m, k, memorylayout, transpose, matrixstride, cooperative_matrix_operands), result_id)
 
-    def cooperative_matrix_convert_nv(self, result_type: TypeId, matrix: Id) -> Id:
+    def cooperative_matrix_convert_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixConvertNV (opcode 5293, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             matrix: IdRef 'Matrix'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixConversionsNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5293, result_type, (matrix,))
+        return self._value(5293, result_type, (matrix,), result_id)
 
     def emit_mesh_tasks_ext(self, group_count_x: Id, group_count_y: Id, group_count_z: Id, payload: Id | None = None) -> Self:
         """OpEmitMeshTasksEXT (opcode 5294, class Reserved, section functions).
@@ -6740,19 +7143,20 @@ class CoreInstructions(Emitter):
         """
         return self._void(5295, (vertex_count, primitive_count))
 
-    def group_non_uniform_partition_nv(self, result_type: TypeId, value: Id) -> Id:
+    def group_non_uniform_partition_nv(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformPartitionNV (opcode 5296, class Non-Uniform, section functions).
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformPartitionedNV.
         Extensions (any of): SPV_NV_shader_subgroup_partitioned.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5296, result_type, (value,))
+        return self._value(5296, result_type, (value,), result_id)
 
     def write_packed_primitive_indices4x8_nv(self, index_offset: Id, packed_indices: Id) -> Self:
         """OpWritePackedPrimitiveIndices4x8NV (opcode 5299, class Reserved, section functions).
@@ -6768,7 +7172,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(5299, (index_offset, packed_indices))
 
-    def fetch_micro_triangle_vertex_position_nv(self, result_type: TypeId, accel: Id, instance_id: Id, geometry_index: Id, primitive_index: Id, barycentric: Id) -> Id:
+    def fetch_micro_triangle_vertex_position_nv(self, result_type: TypeId, accel: Id, instance_id: Id, geometry_index: Id, primitive_index: Id, barycentric: Id, *, result_id: Id | None = None) -> Id:
         """OpFetchMicroTriangleVertexPositionNV (opcode 5300, class Reserved, section functions).
 
         Operands:
@@ -6778,14 +7182,15 @@ class CoreInstructions(Emitter):
             geometry_index: IdRef 'Geometry Index'
             primitive_index: IdRef 'Primitive Index'
             barycentric: IdRef 'Barycentric'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DisplacementMicromapNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5300, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric))
+        return self._value(5300, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
 
-    def fetch_micro_triangle_vertex_barycentric_nv(self, result_type: TypeId, accel: Id, instance_id: Id, geometry_index: Id, primitive_index: Id, barycentric: Id) -> Id:
+    def fetch_micro_triangle_vertex_barycentric_nv(self, result_type: TypeId, accel: Id, instance_id: Id, geometry_index: Id, primitive_index: Id, barycentric: Id, *, result_id: Id | None = None) -> Id:
         """OpFetchMicroTriangleVertexBarycentricNV (opcode 5301, class Reserved, section functions).
 
         Operands:
@@ -6795,14 +7200,15 @@ class CoreInstructions(Emitter):
             geometry_index: IdRef 'Geometry Index'
             primitive_index: IdRef 'Primitive Index'
             barycentric: IdRef 'Barycentric'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DisplacementMicromapNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5301, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric))
+        return self._value(5301, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
 
-    def cooperative_vector_load_nv(self, result_type: TypeId, pointer: Id, offset: Id, memory_access: MemoryAccessOperand | None = None) -> Id:
+    def cooperative_vector_load_nv(self, result_type: TypeId, pointer: Id, offset: Id, memory_access: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeVectorLoadNV (opcode 5302, class Memory, section functions).
 
         Operands:
@@ -6810,12 +7216,13 @@ class CoreInstructions(Emitter):
             pointer: IdRef 'Pointer'
             offset: IdRef 'Offset'
             memory_access: MemoryAccess?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeVectorNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5302, result_type, (pointer, offset, memory_access))
+        return self._value(5302, result_type, (pointer, offset, memory_access), result_id)
 
     def cooperative_vector_store_nv(self, pointer: Id, offset: Id, object: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
         """OpCooperativeVectorStoreNV (opcode 5303, class Memory, section functions).
@@ -6884,31 +7291,33 @@ class CoreInstructions(Emitter):
         """
         return self._void(5306, (hit_object, ray_flags, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time))
 
-    def hit_object_get_intersection_triangle_vertex_positions_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_intersection_triangle_vertex_positions_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetIntersectionTriangleVertexPositionsEXT (opcode 5307, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5307, result_type, (hit_object,))
+        return self._value(5307, result_type, (hit_object,), result_id)
 
-    def hit_object_get_ray_flags_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_ray_flags_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetRayFlagsEXT (opcode 5308, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5308, result_type, (hit_object,))
+        return self._value(5308, result_type, (hit_object,), result_id)
 
     def hit_object_set_shader_binding_table_record_index_ext(self, hit_object: Id, sbt_record_index: Id) -> Self:
         """OpHitObjectSetShaderBindingTableRecordIndexEXT (opcode 5309, class Reserved, section functions).
@@ -6989,15 +7398,17 @@ class CoreInstructions(Emitter):
         """
         return self._void(5312, (hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time, payload, hint, bits))
 
-    def type_hit_object_ext(self) -> TypeId:
+    def type_hit_object_ext(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeHitObjectEXT (opcode 5313, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5313, ())
+        return self._type(5313, (), result_id)
 
     def reorder_thread_with_hint_ext(self, hint: Id, bits: Id) -> Self:
         """OpReorderThreadWithHintEXT (opcode 5314, class Reserved, section functions).
@@ -7098,18 +7509,19 @@ class CoreInstructions(Emitter):
         """
         return self._void(5319, (hit_object, payload))
 
-    def hit_object_get_current_time_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_current_time_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetCurrentTimeEXT (opcode 5320, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT, RayTracingMotionBlurNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5320, result_type, (hit_object,))
+        return self._value(5320, result_type, (hit_object,), result_id)
 
     def hit_object_get_attributes_ext(self, hit_object: Id, hit_object_attribute: Id) -> Self:
         """OpHitObjectGetAttributesEXT (opcode 5321, class Reserved, section functions).
@@ -7124,169 +7536,182 @@ class CoreInstructions(Emitter):
         """
         return self._void(5321, (hit_object, hit_object_attribute))
 
-    def hit_object_get_hit_kind_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_hit_kind_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetHitKindEXT (opcode 5322, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5322, result_type, (hit_object,))
+        return self._value(5322, result_type, (hit_object,), result_id)
 
-    def hit_object_get_primitive_index_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_primitive_index_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetPrimitiveIndexEXT (opcode 5323, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5323, result_type, (hit_object,))
+        return self._value(5323, result_type, (hit_object,), result_id)
 
-    def hit_object_get_geometry_index_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_geometry_index_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetGeometryIndexEXT (opcode 5324, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5324, result_type, (hit_object,))
+        return self._value(5324, result_type, (hit_object,), result_id)
 
-    def hit_object_get_instance_id_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_instance_id_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetInstanceIdEXT (opcode 5325, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5325, result_type, (hit_object,))
+        return self._value(5325, result_type, (hit_object,), result_id)
 
-    def hit_object_get_instance_custom_index_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_instance_custom_index_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetInstanceCustomIndexEXT (opcode 5326, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5326, result_type, (hit_object,))
+        return self._value(5326, result_type, (hit_object,), result_id)
 
-    def hit_object_get_object_ray_origin_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_object_ray_origin_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectRayOriginEXT (opcode 5327, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5327, result_type, (hit_object,))
+        return self._value(5327, result_type, (hit_object,), result_id)
 
-    def hit_object_get_object_ray_direction_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_object_ray_direction_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectRayDirectionEXT (opcode 5328, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5328, result_type, (hit_object,))
+        return self._value(5328, result_type, (hit_object,), result_id)
 
-    def hit_object_get_world_ray_direction_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_world_ray_direction_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldRayDirectionEXT (opcode 5329, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5329, result_type, (hit_object,))
+        return self._value(5329, result_type, (hit_object,), result_id)
 
-    def hit_object_get_world_ray_origin_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_world_ray_origin_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldRayOriginEXT (opcode 5330, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5330, result_type, (hit_object,))
+        return self._value(5330, result_type, (hit_object,), result_id)
 
-    def hit_object_get_object_to_world_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_object_to_world_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectToWorldEXT (opcode 5331, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5331, result_type, (hit_object,))
+        return self._value(5331, result_type, (hit_object,), result_id)
 
-    def hit_object_get_world_to_object_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_world_to_object_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldToObjectEXT (opcode 5332, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5332, result_type, (hit_object,))
+        return self._value(5332, result_type, (hit_object,), result_id)
 
-    def hit_object_get_ray_t_max_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_ray_t_max_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetRayTMaxEXT (opcode 5333, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5333, result_type, (hit_object,))
+        return self._value(5333, result_type, (hit_object,), result_id)
 
-    def report_intersection_khr(self, result_type: TypeId, hit: Id, hitkind: Id) -> Id:
+    def report_intersection_khr(self, result_type: TypeId, hit: Id, hitkind: Id, *, result_id: Id | None = None) -> Id:
         """OpReportIntersectionKHR (opcode 5334, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit: IdRef 'Hit'
             hitkind: IdRef 'HitKind'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingNV, RayTracingKHR.
         Extensions (any of): SPV_NV_ray_tracing, SPV_KHR_ray_tracing.
@@ -7294,7 +7719,7 @@ class CoreInstructions(Emitter):
         Aliases: OpReportIntersectionNV.
         Returns the result id.
         """
-        return self._value(5334, result_type, (hit, hitkind))
+        return self._value(5334, result_type, (hit, hitkind), result_id)
 
     def ignore_intersection_nv(self) -> Self:
         """OpIgnoreIntersectionNV (opcode 5335, class Reserved, section functions).
@@ -7389,31 +7814,34 @@ class CoreInstructions(Emitter):
         """
         return self._void(5339, (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload))
 
-    def ray_query_get_intersection_triangle_vertex_positions_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_triangle_vertex_positions_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionTriangleVertexPositionsKHR (opcode 5340, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryPositionFetchKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5340, result_type, (rayquery, intersection))
+        return self._value(5340, result_type, (rayquery, intersection), result_id)
 
-    def type_acceleration_structure_khr(self) -> TypeId:
+    def type_acceleration_structure_khr(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeAccelerationStructureKHR (opcode 5341, class Type-Declaration, section types_globals).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): RayTracingNV, RayTracingKHR, RayQueryKHR, DisplacementMicromapNV.
         Extensions (any of): SPV_NV_ray_tracing, SPV_KHR_ray_tracing, SPV_KHR_ray_query, SPV_NV_displacement_micromap.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpTypeAccelerationStructureNV.
         Returns the new type's id.
         """
-        return self._type(5341, ())
+        return self._type(5341, (), result_id)
 
     def execute_callable_nv(self, sbt_index: Id, callable_dataid: Id) -> Self:
         """OpExecuteCallableNV (opcode 5344, class Reserved, section functions).
@@ -7429,113 +7857,121 @@ class CoreInstructions(Emitter):
         """
         return self._void(5344, (sbt_index, callable_dataid))
 
-    def ray_query_get_intersection_cluster_id_nv(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_cluster_id_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionClusterIdNV (opcode 5345, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingClusterAccelerationStructureNV.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpRayQueryGetClusterIdNV.
         Returns the result id.
         """
-        return self._value(5345, result_type, (rayquery, intersection))
+        return self._value(5345, result_type, (rayquery, intersection), result_id)
 
-    def hit_object_get_cluster_id_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_cluster_id_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetClusterIdNV (opcode 5346, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingClusterAccelerationStructureNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5346, result_type, (hit_object,))
+        return self._value(5346, result_type, (hit_object,), result_id)
 
-    def hit_object_get_ray_t_min_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_ray_t_min_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetRayTMinEXT (opcode 5347, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5347, result_type, (hit_object,))
+        return self._value(5347, result_type, (hit_object,), result_id)
 
-    def hit_object_get_shader_binding_table_record_index_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_shader_binding_table_record_index_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetShaderBindingTableRecordIndexEXT (opcode 5348, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5348, result_type, (hit_object,))
+        return self._value(5348, result_type, (hit_object,), result_id)
 
-    def hit_object_get_shader_record_buffer_handle_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_shader_record_buffer_handle_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetShaderRecordBufferHandleEXT (opcode 5349, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5349, result_type, (hit_object,))
+        return self._value(5349, result_type, (hit_object,), result_id)
 
-    def hit_object_is_empty_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_is_empty_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsEmptyEXT (opcode 5350, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5350, result_type, (hit_object,))
+        return self._value(5350, result_type, (hit_object,), result_id)
 
-    def hit_object_is_hit_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_is_hit_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsHitEXT (opcode 5351, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5351, result_type, (hit_object,))
+        return self._value(5351, result_type, (hit_object,), result_id)
 
-    def hit_object_is_miss_ext(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_is_miss_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsMissEXT (opcode 5352, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ShaderInvocationReorderEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5352, result_type, (hit_object,))
+        return self._value(5352, result_type, (hit_object,), result_id)
 
-    def type_cooperative_matrix_nv(self, component_type: TypeId, execution: Id, rows: Id, columns: Id) -> TypeId:
+    def type_cooperative_matrix_nv(self, component_type: TypeId, execution: Id, rows: Id, columns: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeCooperativeMatrixNV (opcode 5358, class Type-Declaration, section types_globals).
 
         Operands:
@@ -7543,15 +7979,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             rows: IdRef 'Rows'
             columns: IdRef 'Columns'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixNV.
         Extensions (any of): SPV_NV_cooperative_matrix.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5358, (component_type, execution, rows, columns))
+        return self._type(5358, (component_type, execution, rows, columns), result_id)
 
-    def cooperative_matrix_load_nv(self, result_type: TypeId, pointer: Id, stride: Id, column_major: Id, memory_access: MemoryAccessOperand | None = None) -> Id:
+    def cooperative_matrix_load_nv(self, result_type: TypeId, pointer: Id, stride: Id, column_major: Id, memory_access: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLoadNV (opcode 5359, class Reserved, section functions).
 
         Operands:
@@ -7560,13 +7997,14 @@ class CoreInstructions(Emitter):
             stride: IdRef 'Stride'
             column_major: IdRef 'Column Major'
             memory_access: MemoryAccess?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixNV.
         Extensions (any of): SPV_NV_cooperative_matrix.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5359, result_type, (pointer, stride, column_major, memory_access))
+        return self._value(5359, result_type, (pointer, stride, column_major, memory_access), result_id)
 
     def cooperative_matrix_store_nv(self, pointer: Id, object: Id, stride: Id, column_major: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
         """OpCooperativeMatrixStoreNV (opcode 5360, class Reserved, section functions).
@@ -7585,7 +8023,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(5360, (pointer, object, stride, column_major, memory_access))
 
-    def cooperative_matrix_mul_add_nv(self, result_type: TypeId, a: Id, b: Id, c: Id) -> Id:
+    def cooperative_matrix_mul_add_nv(self, result_type: TypeId, a: Id, b: Id, c: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixMulAddNV (opcode 5361, class Reserved, section functions).
 
         Operands:
@@ -7593,27 +8031,29 @@ class CoreInstructions(Emitter):
             a: IdRef 'A'
             b: IdRef 'B'
             c: IdRef 'C'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixNV.
         Extensions (any of): SPV_NV_cooperative_matrix.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5361, result_type, (a, b, c))
+        return self._value(5361, result_type, (a, b, c), result_id)
 
-    def cooperative_matrix_length_nv(self, result_type: TypeId, type: TypeId) -> Id:
+    def cooperative_matrix_length_nv(self, result_type: TypeId, type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLengthNV (opcode 5362, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             type: IdRef 'Type'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixNV.
         Extensions (any of): SPV_NV_cooperative_matrix.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5362, result_type, (type,))
+        return self._value(5362, result_type, (type,), result_id)
 
     def begin_invocation_interlock_ext(self) -> Self:
         """OpBeginInvocationInterlockEXT (opcode 5364, class Reserved, section functions).
@@ -7637,7 +8077,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(5365, ())
 
-    def cooperative_matrix_reduce_nv(self, result_type: TypeId, matrix: Id, reduce: CooperativeMatrixReduce, combinefunc: Id) -> Id:
+    def cooperative_matrix_reduce_nv(self, result_type: TypeId, matrix: Id, reduce: CooperativeMatrixReduce, combinefunc: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixReduceNV (opcode 5366, class Arithmetic, section functions).
 
         Operands:
@@ -7645,14 +8085,15 @@ class CoreInstructions(Emitter):
             matrix: IdRef 'Matrix'
             reduce: CooperativeMatrixReduce 'Reduce'
             combinefunc: IdRef 'CombineFunc'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixReductionsNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5366, result_type, (matrix, reduce, combinefunc))
+        return self._value(5366, result_type, (matrix, reduce, combinefunc), result_id)
 
-    def cooperative_matrix_load_tensor_nv(self, result_type: TypeId, pointer: Id, object: Id, tensorlayout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand) -> Id:
+    def cooperative_matrix_load_tensor_nv(self, result_type: TypeId, pointer: Id, object: Id, tensorlayout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLoadTensorNV (opcode 5367, class Memory, section functions).
 
         Operands:
@@ -7662,12 +8103,13 @@ class CoreInstructions(Emitter):
             tensorlayout: IdRef 'TensorLayout'
             memory_operand: MemoryAccess 'Memory Operand'
             tensor_addressing_operands: TensorAddressingOperands 'Tensor Addressing Operands'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixTensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5367, result_type, (pointer, object, tensorlayout, memory_operand, tensor_addressing_operands))
+        return self._value(5367, result_type, (pointer, object, tensorlayout, memory_operand, tensor_addressing_operands), result_id)
 
     def cooperative_matrix_store_tensor_nv(self, pointer: Id, object: Id, tensorlayout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand) -> Self:
         """OpCooperativeMatrixStoreTensorNV (opcode 5368, class Memory, section functions).
@@ -7685,7 +8127,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(5368, (pointer, object, tensorlayout, memory_operand, tensor_addressing_operands))
 
-    def cooperative_matrix_per_element_op_nv(self, result_type: TypeId, matrix: Id, func: Id, operands: Sequence[Id] = ()) -> Id:
+    def cooperative_matrix_per_element_op_nv(self, result_type: TypeId, matrix: Id, func: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixPerElementOpNV (opcode 5369, class Function, section functions).
 
         Operands:
@@ -7693,147 +8135,158 @@ class CoreInstructions(Emitter):
             matrix: IdRef 'Matrix'
             func: IdRef 'Func'
             operands: IdRef* 'Operands'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixPerElementOperationsNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5369, result_type, (matrix, func, tuple(operands)))
+        return self._value(5369, result_type, (matrix, func, tuple(operands)), result_id)
 
-    def type_tensor_layout_nv(self, dim: Id, clampmode: Id) -> TypeId:
+    def type_tensor_layout_nv(self, dim: Id, clampmode: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeTensorLayoutNV (opcode 5370, class Type-Declaration, section types_globals).
 
         Operands:
             dim: IdRef 'Dim'
             clampmode: IdRef 'ClampMode'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5370, (dim, clampmode))
+        return self._type(5370, (dim, clampmode), result_id)
 
-    def type_tensor_view_nv(self, dim: Id, hasdimensions: Id, ps: Sequence[Id] = ()) -> TypeId:
+    def type_tensor_view_nv(self, dim: Id, hasdimensions: Id, ps: Sequence[Id] = (), *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeTensorViewNV (opcode 5371, class Type-Declaration, section types_globals).
 
         Operands:
             dim: IdRef 'Dim'
             hasdimensions: IdRef 'HasDimensions'
             ps: IdRef* 'p'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5371, (dim, hasdimensions, tuple(ps)))
+        return self._type(5371, (dim, hasdimensions, tuple(ps)), result_id)
 
-    def create_tensor_layout_nv(self, result_type: TypeId) -> Id:
+    def create_tensor_layout_nv(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCreateTensorLayoutNV (opcode 5372, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5372, result_type, ())
+        return self._value(5372, result_type, (), result_id)
 
-    def tensor_layout_set_dimension_nv(self, result_type: TypeId, tensorlayout: Id, dims: Sequence[Id] = ()) -> Id:
+    def tensor_layout_set_dimension_nv(self, result_type: TypeId, tensorlayout: Id, dims: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetDimensionNV (opcode 5373, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             tensorlayout: IdRef 'TensorLayout'
             dims: IdRef* 'Dim'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5373, result_type, (tensorlayout, tuple(dims)))
+        return self._value(5373, result_type, (tensorlayout, tuple(dims)), result_id)
 
-    def tensor_layout_set_stride_nv(self, result_type: TypeId, tensorlayout: Id, strides: Sequence[Id] = ()) -> Id:
+    def tensor_layout_set_stride_nv(self, result_type: TypeId, tensorlayout: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetStrideNV (opcode 5374, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             tensorlayout: IdRef 'TensorLayout'
             strides: IdRef* 'Stride'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5374, result_type, (tensorlayout, tuple(strides)))
+        return self._value(5374, result_type, (tensorlayout, tuple(strides)), result_id)
 
-    def tensor_layout_slice_nv(self, result_type: TypeId, tensorlayout: Id, operands: Sequence[Id] = ()) -> Id:
+    def tensor_layout_slice_nv(self, result_type: TypeId, tensorlayout: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSliceNV (opcode 5375, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             tensorlayout: IdRef 'TensorLayout'
             operands: IdRef* 'Operands'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5375, result_type, (tensorlayout, tuple(operands)))
+        return self._value(5375, result_type, (tensorlayout, tuple(operands)), result_id)
 
-    def tensor_layout_set_clamp_value_nv(self, result_type: TypeId, tensorlayout: Id, value: Id) -> Id:
+    def tensor_layout_set_clamp_value_nv(self, result_type: TypeId, tensorlayout: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetClampValueNV (opcode 5376, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             tensorlayout: IdRef 'TensorLayout'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5376, result_type, (tensorlayout, value))
+        return self._value(5376, result_type, (tensorlayout, value), result_id)
 
-    def create_tensor_view_nv(self, result_type: TypeId) -> Id:
+    def create_tensor_view_nv(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCreateTensorViewNV (opcode 5377, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5377, result_type, ())
+        return self._value(5377, result_type, (), result_id)
 
-    def tensor_view_set_dimension_nv(self, result_type: TypeId, tensorview: Id, dims: Sequence[Id] = ()) -> Id:
+    def tensor_view_set_dimension_nv(self, result_type: TypeId, tensorview: Id, dims: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorViewSetDimensionNV (opcode 5378, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             tensorview: IdRef 'TensorView'
             dims: IdRef* 'Dim'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5378, result_type, (tensorview, tuple(dims)))
+        return self._value(5378, result_type, (tensorview, tuple(dims)), result_id)
 
-    def tensor_view_set_stride_nv(self, result_type: TypeId, tensorview: Id, strides: Sequence[Id] = ()) -> Id:
+    def tensor_view_set_stride_nv(self, result_type: TypeId, tensorview: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorViewSetStrideNV (opcode 5379, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             tensorview: IdRef 'TensorView'
             strides: IdRef* 'Stride'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5379, result_type, (tensorview, tuple(strides)))
+        return self._value(5379, result_type, (tensorview, tuple(strides)), result_id)
 
     def demote_to_helper_invocation(self) -> Self:
         """OpDemoteToHelperInvocation (opcode 5380, class Control-Flow, section functions).
@@ -7846,20 +8299,21 @@ class CoreInstructions(Emitter):
         """
         return self._void(5380, ())
 
-    def is_helper_invocation_ext(self, result_type: TypeId) -> Id:
+    def is_helper_invocation_ext(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpIsHelperInvocationEXT (opcode 5381, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DemoteToHelperInvocation.
         Extensions (any of): SPV_EXT_demote_to_helper_invocation.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5381, result_type, ())
+        return self._value(5381, result_type, (), result_id)
 
-    def tensor_view_set_clip_nv(self, result_type: TypeId, tensorview: Id, cliprowoffset: Id, cliprowspan: Id, clipcoloffset: Id, clipcolspan: Id) -> Id:
+    def tensor_view_set_clip_nv(self, result_type: TypeId, tensorview: Id, cliprowoffset: Id, cliprowspan: Id, clipcoloffset: Id, clipcolspan: Id, *, result_id: Id | None = None) -> Id:
         """OpTensorViewSetClipNV (opcode 5382, class Reserved, section functions).
 
         Operands:
@@ -7869,117 +8323,126 @@ class CoreInstructions(Emitter):
             cliprowspan: IdRef 'ClipRowSpan'
             clipcoloffset: IdRef 'ClipColOffset'
             clipcolspan: IdRef 'ClipColSpan'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5382, result_type, (tensorview, cliprowoffset, cliprowspan, clipcoloffset, clipcolspan))
+        return self._value(5382, result_type, (tensorview, cliprowoffset, cliprowspan, clipcoloffset, clipcolspan), result_id)
 
-    def tensor_layout_set_block_size_nv(self, result_type: TypeId, tensorlayout: Id, blocksizes: Sequence[Id] = ()) -> Id:
+    def tensor_layout_set_block_size_nv(self, result_type: TypeId, tensorlayout: Id, blocksizes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetBlockSizeNV (opcode 5384, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             tensorlayout: IdRef 'TensorLayout'
             blocksizes: IdRef* 'BlockSize'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5384, result_type, (tensorlayout, tuple(blocksizes)))
+        return self._value(5384, result_type, (tensorlayout, tuple(blocksizes)), result_id)
 
-    def cooperative_matrix_transpose_nv(self, result_type: TypeId, matrix: Id) -> Id:
+    def cooperative_matrix_transpose_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixTransposeNV (opcode 5390, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             matrix: IdRef 'Matrix'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixConversionsNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5390, result_type, (matrix,))
+        return self._value(5390, result_type, (matrix,), result_id)
 
-    def convert_u_to_image_nv(self, result_type: TypeId, operand: Id) -> Id:
+    def convert_u_to_image_nv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToImageNV (opcode 5391, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BindlessTextureNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5391, result_type, (operand,))
+        return self._value(5391, result_type, (operand,), result_id)
 
-    def convert_u_to_sampler_nv(self, result_type: TypeId, operand: Id) -> Id:
+    def convert_u_to_sampler_nv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToSamplerNV (opcode 5392, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BindlessTextureNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5392, result_type, (operand,))
+        return self._value(5392, result_type, (operand,), result_id)
 
-    def convert_image_to_unv(self, result_type: TypeId, operand: Id) -> Id:
+    def convert_image_to_unv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertImageToUNV (opcode 5393, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BindlessTextureNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5393, result_type, (operand,))
+        return self._value(5393, result_type, (operand,), result_id)
 
-    def convert_sampler_to_unv(self, result_type: TypeId, operand: Id) -> Id:
+    def convert_sampler_to_unv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertSamplerToUNV (opcode 5394, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BindlessTextureNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5394, result_type, (operand,))
+        return self._value(5394, result_type, (operand,), result_id)
 
-    def convert_u_to_sampled_image_nv(self, result_type: TypeId, operand: Id) -> Id:
+    def convert_u_to_sampled_image_nv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToSampledImageNV (opcode 5395, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BindlessTextureNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5395, result_type, (operand,))
+        return self._value(5395, result_type, (operand,), result_id)
 
-    def convert_sampled_image_to_unv(self, result_type: TypeId, operand: Id) -> Id:
+    def convert_sampled_image_to_unv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertSampledImageToUNV (opcode 5396, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BindlessTextureNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5396, result_type, (operand,))
+        return self._value(5396, result_type, (operand,), result_id)
 
     def sampler_image_addressing_mode_nv(self, bit_width: int) -> Self:
         """OpSamplerImageAddressingModeNV (opcode 5397, class Reserved, section functions).
@@ -7993,7 +8456,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(5397, (bit_width,))
 
-    def raw_access_chain_nv(self, result_type: TypeId, base: Id, byte_stride: Id, element_index: Id, byte_offset: Id, raw_access_chain_operands: RawAccessChainOperands | None = None) -> Id:
+    def raw_access_chain_nv(self, result_type: TypeId, base: Id, byte_stride: Id, element_index: Id, byte_offset: Id, raw_access_chain_operands: RawAccessChainOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpRawAccessChainNV (opcode 5398, class Memory, section functions).
 
         Operands:
@@ -8003,204 +8466,219 @@ class CoreInstructions(Emitter):
             element_index: IdRef 'Element index'
             byte_offset: IdRef 'Byte offset'
             raw_access_chain_operands: RawAccessChainOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RawAccessChainsNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5398, result_type, (base, byte_stride, element_index, byte_offset, raw_access_chain_operands))
+        return self._value(5398, result_type, (base, byte_stride, element_index, byte_offset, raw_access_chain_operands), result_id)
 
-    def ray_query_get_intersection_sphere_position_nv(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_sphere_position_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionSpherePositionNV (opcode 5427, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5427, result_type, (rayquery, intersection))
+        return self._value(5427, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_sphere_radius_nv(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_sphere_radius_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionSphereRadiusNV (opcode 5428, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5428, result_type, (rayquery, intersection))
+        return self._value(5428, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_lss_positions_nv(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_lss_positions_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionLSSPositionsNV (opcode 5429, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingLinearSweptSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5429, result_type, (rayquery, intersection))
+        return self._value(5429, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_lss_radii_nv(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_lss_radii_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionLSSRadiiNV (opcode 5430, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingLinearSweptSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5430, result_type, (rayquery, intersection))
+        return self._value(5430, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_lss_hit_value_nv(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_lss_hit_value_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionLSSHitValueNV (opcode 5431, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingLinearSweptSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5431, result_type, (rayquery, intersection))
+        return self._value(5431, result_type, (rayquery, intersection), result_id)
 
-    def hit_object_get_sphere_position_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_sphere_position_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetSpherePositionNV (opcode 5432, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5432, result_type, (hit_object,))
+        return self._value(5432, result_type, (hit_object,), result_id)
 
-    def hit_object_get_sphere_radius_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_sphere_radius_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetSphereRadiusNV (opcode 5433, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5433, result_type, (hit_object,))
+        return self._value(5433, result_type, (hit_object,), result_id)
 
-    def hit_object_get_lss_positions_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_lss_positions_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetLSSPositionsNV (opcode 5434, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingLinearSweptSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5434, result_type, (hit_object,))
+        return self._value(5434, result_type, (hit_object,), result_id)
 
-    def hit_object_get_lss_radii_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_get_lss_radii_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetLSSRadiiNV (opcode 5435, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingLinearSweptSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5435, result_type, (hit_object,))
+        return self._value(5435, result_type, (hit_object,), result_id)
 
-    def hit_object_is_sphere_hit_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_is_sphere_hit_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsSphereHitNV (opcode 5436, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5436, result_type, (hit_object,))
+        return self._value(5436, result_type, (hit_object,), result_id)
 
-    def hit_object_is_lss_hit_nv(self, result_type: TypeId, hit_object: Id) -> Id:
+    def hit_object_is_lss_hit_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsLSSHitNV (opcode 5437, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit_object: IdRef 'Hit Object'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingLinearSweptSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5437, result_type, (hit_object,))
+        return self._value(5437, result_type, (hit_object,), result_id)
 
-    def ray_query_is_sphere_hit_nv(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_is_sphere_hit_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryIsSphereHitNV (opcode 5438, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5438, result_type, (rayquery, intersection))
+        return self._value(5438, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_is_lss_hit_nv(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_is_lss_hit_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryIsLSSHitNV (opcode 5439, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingLinearSweptSpheresGeometryNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5439, result_type, (rayquery, intersection))
+        return self._value(5439, result_type, (rayquery, intersection), result_id)
 
-    def subgroup_shuffle_intel(self, result_type: TypeId, data: Id, invocationid: Id) -> Id:
+    def subgroup_shuffle_intel(self, result_type: TypeId, data: Id, invocationid: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupShuffleINTEL (opcode 5571, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             data: IdRef 'Data'
             invocationid: IdRef 'InvocationId'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupShuffleINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5571, result_type, (data, invocationid))
+        return self._value(5571, result_type, (data, invocationid), result_id)
 
-    def subgroup_shuffle_down_intel(self, result_type: TypeId, current: Id, next: Id, delta: Id) -> Id:
+    def subgroup_shuffle_down_intel(self, result_type: TypeId, current: Id, next: Id, delta: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupShuffleDownINTEL (opcode 5572, class Group, section functions).
 
         Operands:
@@ -8208,14 +8686,15 @@ class CoreInstructions(Emitter):
             current: IdRef 'Current'
             next: IdRef 'Next'
             delta: IdRef 'Delta'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupShuffleINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5572, result_type, (current, next, delta))
+        return self._value(5572, result_type, (current, next, delta), result_id)
 
-    def subgroup_shuffle_up_intel(self, result_type: TypeId, previous: Id, current: Id, delta: Id) -> Id:
+    def subgroup_shuffle_up_intel(self, result_type: TypeId, previous: Id, current: Id, delta: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupShuffleUpINTEL (opcode 5573, class Group, section functions).
 
         Operands:
@@ -8223,39 +8702,42 @@ class CoreInstructions(Emitter):
             previous: IdRef 'Previous'
             current: IdRef 'Current'
             delta: IdRef 'Delta'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupShuffleINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5573, result_type, (previous, current, delta))
+        return self._value(5573, result_type, (previous, current, delta), result_id)
 
-    def subgroup_shuffle_xor_intel(self, result_type: TypeId, data: Id, value: Id) -> Id:
+    def subgroup_shuffle_xor_intel(self, result_type: TypeId, data: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupShuffleXorINTEL (opcode 5574, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             data: IdRef 'Data'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupShuffleINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5574, result_type, (data, value))
+        return self._value(5574, result_type, (data, value), result_id)
 
-    def subgroup_block_read_intel(self, result_type: TypeId, ptr: Id) -> Id:
+    def subgroup_block_read_intel(self, result_type: TypeId, ptr: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupBlockReadINTEL (opcode 5575, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             ptr: IdRef 'Ptr'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupBufferBlockIOINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5575, result_type, (ptr,))
+        return self._value(5575, result_type, (ptr,), result_id)
 
     def subgroup_block_write_intel(self, ptr: Id, data: Id) -> Self:
         """OpSubgroupBlockWriteINTEL (opcode 5576, class Group, section functions).
@@ -8270,19 +8752,20 @@ class CoreInstructions(Emitter):
         """
         return self._void(5576, (ptr, data))
 
-    def subgroup_image_block_read_intel(self, result_type: TypeId, image: Id, coordinate: Id) -> Id:
+    def subgroup_image_block_read_intel(self, result_type: TypeId, image: Id, coordinate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupImageBlockReadINTEL (opcode 5577, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             image: IdRef 'Image'
             coordinate: IdRef 'Coordinate'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupImageBlockIOINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5577, result_type, (image, coordinate))
+        return self._value(5577, result_type, (image, coordinate), result_id)
 
     def subgroup_image_block_write_intel(self, image: Id, coordinate: Id, data: Id) -> Self:
         """OpSubgroupImageBlockWriteINTEL (opcode 5578, class Group, section functions).
@@ -8298,7 +8781,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(5578, (image, coordinate, data))
 
-    def subgroup_image_media_block_read_intel(self, result_type: TypeId, image: Id, coordinate: Id, width: Id, height: Id) -> Id:
+    def subgroup_image_media_block_read_intel(self, result_type: TypeId, image: Id, coordinate: Id, width: Id, height: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupImageMediaBlockReadINTEL (opcode 5580, class Group, section functions).
 
         Operands:
@@ -8307,12 +8790,13 @@ class CoreInstructions(Emitter):
             coordinate: IdRef 'Coordinate'
             width: IdRef 'Width'
             height: IdRef 'Height'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupImageMediaBlockIOINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5580, result_type, (image, coordinate, width, height))
+        return self._value(5580, result_type, (image, coordinate, width, height), result_id)
 
     def subgroup_image_media_block_write_intel(self, image: Id, coordinate: Id, width: Id, height: Id, data: Id) -> Self:
         """OpSubgroupImageMediaBlockWriteINTEL (opcode 5581, class Group, section functions).
@@ -8330,242 +8814,259 @@ class CoreInstructions(Emitter):
         """
         return self._void(5581, (image, coordinate, width, height, data))
 
-    def u_count_leading_zeros_intel(self, result_type: TypeId, operand: Id) -> Id:
+    def u_count_leading_zeros_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpUCountLeadingZerosINTEL (opcode 5585, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5585, result_type, (operand,))
+        return self._value(5585, result_type, (operand,), result_id)
 
-    def u_count_trailing_zeros_intel(self, result_type: TypeId, operand: Id) -> Id:
+    def u_count_trailing_zeros_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpUCountTrailingZerosINTEL (opcode 5586, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5586, result_type, (operand,))
+        return self._value(5586, result_type, (operand,), result_id)
 
-    def abs_i_sub_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def abs_i_sub_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpAbsISubINTEL (opcode 5587, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5587, result_type, (operand_1, operand_2))
+        return self._value(5587, result_type, (operand_1, operand_2), result_id)
 
-    def abs_u_sub_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def abs_u_sub_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpAbsUSubINTEL (opcode 5588, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5588, result_type, (operand_1, operand_2))
+        return self._value(5588, result_type, (operand_1, operand_2), result_id)
 
-    def i_add_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_add_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIAddSatINTEL (opcode 5589, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5589, result_type, (operand_1, operand_2))
+        return self._value(5589, result_type, (operand_1, operand_2), result_id)
 
-    def u_add_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_add_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUAddSatINTEL (opcode 5590, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5590, result_type, (operand_1, operand_2))
+        return self._value(5590, result_type, (operand_1, operand_2), result_id)
 
-    def i_average_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_average_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIAverageINTEL (opcode 5591, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5591, result_type, (operand_1, operand_2))
+        return self._value(5591, result_type, (operand_1, operand_2), result_id)
 
-    def u_average_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_average_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUAverageINTEL (opcode 5592, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5592, result_type, (operand_1, operand_2))
+        return self._value(5592, result_type, (operand_1, operand_2), result_id)
 
-    def i_average_rounded_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_average_rounded_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIAverageRoundedINTEL (opcode 5593, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5593, result_type, (operand_1, operand_2))
+        return self._value(5593, result_type, (operand_1, operand_2), result_id)
 
-    def u_average_rounded_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_average_rounded_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUAverageRoundedINTEL (opcode 5594, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5594, result_type, (operand_1, operand_2))
+        return self._value(5594, result_type, (operand_1, operand_2), result_id)
 
-    def i_sub_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_sub_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpISubSatINTEL (opcode 5595, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5595, result_type, (operand_1, operand_2))
+        return self._value(5595, result_type, (operand_1, operand_2), result_id)
 
-    def u_sub_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_sub_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUSubSatINTEL (opcode 5596, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5596, result_type, (operand_1, operand_2))
+        return self._value(5596, result_type, (operand_1, operand_2), result_id)
 
-    def i_mul32x16_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def i_mul32x16_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIMul32x16INTEL (opcode 5597, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5597, result_type, (operand_1, operand_2))
+        return self._value(5597, result_type, (operand_1, operand_2), result_id)
 
-    def u_mul32x16_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id) -> Id:
+    def u_mul32x16_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUMul32x16INTEL (opcode 5598, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             operand_1: IdRef 'Operand 1'
             operand_2: IdRef 'Operand 2'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): IntegerFunctions2INTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5598, result_type, (operand_1, operand_2))
+        return self._value(5598, result_type, (operand_1, operand_2), result_id)
 
-    def constant_function_pointer_intel(self, result_type: TypeId, function: Id) -> Id:
+    def constant_function_pointer_intel(self, result_type: TypeId, function: Id, *, result_id: Id | None = None) -> Id:
         """OpConstantFunctionPointerINTEL (opcode 5600, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
             function: IdRef 'Function'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): FunctionPointersINTEL.
         Extensions (any of): SPV_INTEL_function_pointers.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5600, result_type, (function,))
+        return self._value(5600, result_type, (function,), result_id)
 
-    def function_pointer_call_intel(self, result_type: TypeId, function_pointer: Id, arguments: Sequence[Id] = ()) -> Id:
+    def function_pointer_call_intel(self, result_type: TypeId, function_pointer: Id, arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpFunctionPointerCallINTEL (opcode 5601, class Function, section functions).
 
         Operands:
             result_type: IdResultType
             function_pointer: IdRef 'Function Pointer'
             arguments: IdRef* 'Argument 0, Argument 1, ...'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): FunctionPointersINTEL.
         Extensions (any of): SPV_INTEL_function_pointers.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5601, result_type, (function_pointer, tuple(arguments)))
+        return self._value(5601, result_type, (function_pointer, tuple(arguments)), result_id)
 
-    def asm_target_intel(self, asm_target: str) -> Id:
+    def asm_target_intel(self, asm_target: str, *, result_id: Id | None = None) -> Id:
         """OpAsmTargetINTEL (opcode 5609, class @exclude, section functions).
 
         Operands:
             asm_target: LiteralString 'Asm target'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): AsmINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5609, None, (asm_target,))
+        return self._value(5609, None, (asm_target,), result_id)
 
-    def asm_intel(self, result_type: TypeId, asm_type: TypeId, target: Id, asm_instructions: str, constraints: str) -> Id:
+    def asm_intel(self, result_type: TypeId, asm_type: TypeId, target: Id, asm_instructions: str, constraints: str, *, result_id: Id | None = None) -> Id:
         """OpAsmINTEL (opcode 5610, class @exclude, section functions).
 
         Operands:
@@ -8574,28 +9075,30 @@ class CoreInstructions(Emitter):
             target: IdRef 'Target'
             asm_instructions: LiteralString 'Asm instructions'
             constraints: LiteralString 'Constraints'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): AsmINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5610, result_type, (asm_type, target, asm_instructions, constraints))
+        return self._value(5610, result_type, (asm_type, target, asm_instructions, constraints), result_id)
 
-    def asm_call_intel(self, result_type: TypeId, asm: Id, arguments: Sequence[Id] = ()) -> Id:
+    def asm_call_intel(self, result_type: TypeId, asm: Id, arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpAsmCallINTEL (opcode 5611, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             asm: IdRef 'Asm'
             arguments: IdRef* 'Argument'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): AsmINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5611, result_type, (asm, tuple(arguments)))
+        return self._value(5611, result_type, (asm, tuple(arguments)), result_id)
 
-    def atomic_f_min_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_f_min_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicFMinEXT (opcode 5614, class Atomic, section functions).
 
         Operands:
@@ -8604,14 +9107,15 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): AtomicFloat16MinMaxEXT, AtomicFloat32MinMaxEXT, AtomicFloat64MinMaxEXT, AtomicFloat16VectorNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5614, result_type, (pointer, memory, semantics, value))
+        return self._value(5614, result_type, (pointer, memory, semantics, value), result_id)
 
-    def atomic_f_max_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_f_max_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicFMaxEXT (opcode 5615, class Atomic, section functions).
 
         Operands:
@@ -8620,12 +9124,13 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): AtomicFloat16MinMaxEXT, AtomicFloat32MinMaxEXT, AtomicFloat64MinMaxEXT, AtomicFloat16VectorNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5615, result_type, (pointer, memory, semantics, value))
+        return self._value(5615, result_type, (pointer, memory, semantics, value), result_id)
 
     def assume_true_khr(self, condition: Id) -> Self:
         """OpAssumeTrueKHR (opcode 5630, class Miscellaneous, section functions).
@@ -8640,20 +9145,21 @@ class CoreInstructions(Emitter):
         """
         return self._void(5630, (condition,))
 
-    def expect_khr(self, result_type: TypeId, value: Id, expectedvalue: Id) -> Id:
+    def expect_khr(self, result_type: TypeId, value: Id, expectedvalue: Id, *, result_id: Id | None = None) -> Id:
         """OpExpectKHR (opcode 5631, class Miscellaneous, section functions).
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
             expectedvalue: IdRef 'ExpectedValue'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ExpectAssumeKHR.
         Extensions (any of): SPV_KHR_expect_assume.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5631, result_type, (value, expectedvalue))
+        return self._value(5631, result_type, (value, expectedvalue), result_id)
 
     def decorate_string(self, target: Id, decoration: DecorationOperand) -> Self:
         """OpDecorateString (opcode 5632, class Annotation, section annotations).
@@ -8684,301 +9190,338 @@ class CoreInstructions(Emitter):
         """
         return self._void(5633, (struct_type, member, decoration))
 
-    def vme_image_intel(self, result_type: TypeId, image_type: TypeId, sampler: Id) -> Id:
+    def vme_image_intel(self, result_type: TypeId, image_type: TypeId, sampler: Id, *, result_id: Id | None = None) -> Id:
         """OpVmeImageINTEL (opcode 5699, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             image_type: IdRef 'Image Type'
             sampler: IdRef 'Sampler'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5699, result_type, (image_type, sampler))
+        return self._value(5699, result_type, (image_type, sampler), result_id)
 
-    def type_vme_image_intel(self, image_type: TypeId) -> Id:
+    def type_vme_image_intel(self, image_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpTypeVmeImageINTEL (opcode 5700, class @exclude, section functions).
 
         Operands:
             image_type: IdRef 'Image Type'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5700, None, (image_type,))
+        return self._value(5700, None, (image_type,), result_id)
 
-    def type_avc_ime_payload_intel(self) -> Id:
+    def type_avc_ime_payload_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImePayloadINTEL (opcode 5701, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5701, None, ())
+        return self._value(5701, None, (), result_id)
 
-    def type_avc_ref_payload_intel(self) -> Id:
+    def type_avc_ref_payload_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcRefPayloadINTEL (opcode 5702, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5702, None, ())
+        return self._value(5702, None, (), result_id)
 
-    def type_avc_sic_payload_intel(self) -> Id:
+    def type_avc_sic_payload_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcSicPayloadINTEL (opcode 5703, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5703, None, ())
+        return self._value(5703, None, (), result_id)
 
-    def type_avc_mce_payload_intel(self) -> Id:
+    def type_avc_mce_payload_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcMcePayloadINTEL (opcode 5704, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5704, None, ())
+        return self._value(5704, None, (), result_id)
 
-    def type_avc_mce_result_intel(self) -> Id:
+    def type_avc_mce_result_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcMceResultINTEL (opcode 5705, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5705, None, ())
+        return self._value(5705, None, (), result_id)
 
-    def type_avc_ime_result_intel(self) -> Id:
+    def type_avc_ime_result_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImeResultINTEL (opcode 5706, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5706, None, ())
+        return self._value(5706, None, (), result_id)
 
-    def type_avc_ime_result_single_reference_streamout_intel(self) -> Id:
+    def type_avc_ime_result_single_reference_streamout_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImeResultSingleReferenceStreamoutINTEL (opcode 5707, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5707, None, ())
+        return self._value(5707, None, (), result_id)
 
-    def type_avc_ime_result_dual_reference_streamout_intel(self) -> Id:
+    def type_avc_ime_result_dual_reference_streamout_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImeResultDualReferenceStreamoutINTEL (opcode 5708, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5708, None, ())
+        return self._value(5708, None, (), result_id)
 
-    def type_avc_ime_single_reference_streamin_intel(self) -> Id:
+    def type_avc_ime_single_reference_streamin_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImeSingleReferenceStreaminINTEL (opcode 5709, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5709, None, ())
+        return self._value(5709, None, (), result_id)
 
-    def type_avc_ime_dual_reference_streamin_intel(self) -> Id:
+    def type_avc_ime_dual_reference_streamin_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImeDualReferenceStreaminINTEL (opcode 5710, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5710, None, ())
+        return self._value(5710, None, (), result_id)
 
-    def type_avc_ref_result_intel(self) -> Id:
+    def type_avc_ref_result_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcRefResultINTEL (opcode 5711, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5711, None, ())
+        return self._value(5711, None, (), result_id)
 
-    def type_avc_sic_result_intel(self) -> Id:
+    def type_avc_sic_result_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcSicResultINTEL (opcode 5712, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5712, None, ())
+        return self._value(5712, None, (), result_id)
 
-    def subgroup_avc_mce_get_default_inter_base_multi_reference_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id) -> Id:
+    def subgroup_avc_mce_get_default_inter_base_multi_reference_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL (opcode 5713, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             slice_type: IdRef 'Slice Type'
             qp: IdRef 'Qp'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5713, result_type, (slice_type, qp))
+        return self._value(5713, result_type, (slice_type, qp), result_id)
 
-    def subgroup_avc_mce_set_inter_base_multi_reference_penalty_intel(self, result_type: TypeId, reference_base_penalty: Id, payload: Id) -> Id:
+    def subgroup_avc_mce_set_inter_base_multi_reference_penalty_intel(self, result_type: TypeId, reference_base_penalty: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL (opcode 5714, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             reference_base_penalty: IdRef 'Reference Base Penalty'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5714, result_type, (reference_base_penalty, payload))
+        return self._value(5714, result_type, (reference_base_penalty, payload), result_id)
 
-    def subgroup_avc_mce_get_default_inter_shape_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id) -> Id:
+    def subgroup_avc_mce_get_default_inter_shape_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultInterShapePenaltyINTEL (opcode 5715, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             slice_type: IdRef 'Slice Type'
             qp: IdRef 'Qp'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5715, result_type, (slice_type, qp))
+        return self._value(5715, result_type, (slice_type, qp), result_id)
 
-    def subgroup_avc_mce_set_inter_shape_penalty_intel(self, result_type: TypeId, packed_shape_penalty: Id, payload: Id) -> Id:
+    def subgroup_avc_mce_set_inter_shape_penalty_intel(self, result_type: TypeId, packed_shape_penalty: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetInterShapePenaltyINTEL (opcode 5716, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             packed_shape_penalty: IdRef 'Packed Shape Penalty'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5716, result_type, (packed_shape_penalty, payload))
+        return self._value(5716, result_type, (packed_shape_penalty, payload), result_id)
 
-    def subgroup_avc_mce_get_default_inter_direction_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id) -> Id:
+    def subgroup_avc_mce_get_default_inter_direction_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL (opcode 5717, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             slice_type: IdRef 'Slice Type'
             qp: IdRef 'Qp'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5717, result_type, (slice_type, qp))
+        return self._value(5717, result_type, (slice_type, qp), result_id)
 
-    def subgroup_avc_mce_set_inter_direction_penalty_intel(self, result_type: TypeId, direction_cost: Id, payload: Id) -> Id:
+    def subgroup_avc_mce_set_inter_direction_penalty_intel(self, result_type: TypeId, direction_cost: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetInterDirectionPenaltyINTEL (opcode 5718, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             direction_cost: IdRef 'Direction Cost'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5718, result_type, (direction_cost, payload))
+        return self._value(5718, result_type, (direction_cost, payload), result_id)
 
-    def subgroup_avc_mce_get_default_intra_luma_shape_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id) -> Id:
+    def subgroup_avc_mce_get_default_intra_luma_shape_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL (opcode 5719, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             slice_type: IdRef 'Slice Type'
             qp: IdRef 'Qp'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5719, result_type, (slice_type, qp))
+        return self._value(5719, result_type, (slice_type, qp), result_id)
 
-    def subgroup_avc_mce_get_default_inter_motion_vector_cost_table_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id) -> Id:
+    def subgroup_avc_mce_get_default_inter_motion_vector_cost_table_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL (opcode 5720, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             slice_type: IdRef 'Slice Type'
             qp: IdRef 'Qp'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5720, result_type, (slice_type, qp))
+        return self._value(5720, result_type, (slice_type, qp), result_id)
 
-    def subgroup_avc_mce_get_default_high_penalty_cost_table_intel(self, result_type: TypeId) -> Id:
+    def subgroup_avc_mce_get_default_high_penalty_cost_table_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL (opcode 5721, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5721, result_type, ())
+        return self._value(5721, result_type, (), result_id)
 
-    def subgroup_avc_mce_get_default_medium_penalty_cost_table_intel(self, result_type: TypeId) -> Id:
+    def subgroup_avc_mce_get_default_medium_penalty_cost_table_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL (opcode 5722, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5722, result_type, ())
+        return self._value(5722, result_type, (), result_id)
 
-    def subgroup_avc_mce_get_default_low_penalty_cost_table_intel(self, result_type: TypeId) -> Id:
+    def subgroup_avc_mce_get_default_low_penalty_cost_table_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL (opcode 5723, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5723, result_type, ())
+        return self._value(5723, result_type, (), result_id)
 
-    def subgroup_avc_mce_set_motion_vector_cost_function_intel(self, result_type: TypeId, packed_cost_center_delta: Id, packed_cost_table: Id, cost_precision: Id, payload: Id) -> Id:
+    def subgroup_avc_mce_set_motion_vector_cost_function_intel(self, result_type: TypeId, packed_cost_center_delta: Id, packed_cost_table: Id, cost_precision: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetMotionVectorCostFunctionINTEL (opcode 5724, class @exclude, section functions).
 
         Operands:
@@ -8987,93 +9530,100 @@ class CoreInstructions(Emitter):
             packed_cost_table: IdRef 'Packed Cost Table'
             cost_precision: IdRef 'Cost Precision'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5724, result_type, (packed_cost_center_delta, packed_cost_table, cost_precision, payload))
+        return self._value(5724, result_type, (packed_cost_center_delta, packed_cost_table, cost_precision, payload), result_id)
 
-    def subgroup_avc_mce_get_default_intra_luma_mode_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id) -> Id:
+    def subgroup_avc_mce_get_default_intra_luma_mode_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL (opcode 5725, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             slice_type: IdRef 'Slice Type'
             qp: IdRef 'Qp'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5725, result_type, (slice_type, qp))
+        return self._value(5725, result_type, (slice_type, qp), result_id)
 
-    def subgroup_avc_mce_get_default_non_dc_luma_intra_penalty_intel(self, result_type: TypeId) -> Id:
+    def subgroup_avc_mce_get_default_non_dc_luma_intra_penalty_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL (opcode 5726, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5726, result_type, ())
+        return self._value(5726, result_type, (), result_id)
 
-    def subgroup_avc_mce_get_default_intra_chroma_mode_base_penalty_intel(self, result_type: TypeId) -> Id:
+    def subgroup_avc_mce_get_default_intra_chroma_mode_base_penalty_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL (opcode 5727, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationChromaINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5727, result_type, ())
+        return self._value(5727, result_type, (), result_id)
 
-    def subgroup_avc_mce_set_ac_only_haar_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_set_ac_only_haar_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetAcOnlyHaarINTEL (opcode 5728, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5728, result_type, (payload,))
+        return self._value(5728, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_set_source_interlaced_field_polarity_intel(self, result_type: TypeId, source_field_polarity: Id, payload: Id) -> Id:
+    def subgroup_avc_mce_set_source_interlaced_field_polarity_intel(self, result_type: TypeId, source_field_polarity: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL (opcode 5729, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             source_field_polarity: IdRef 'Source Field Polarity'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5729, result_type, (source_field_polarity, payload))
+        return self._value(5729, result_type, (source_field_polarity, payload), result_id)
 
-    def subgroup_avc_mce_set_single_reference_interlaced_field_polarity_intel(self, result_type: TypeId, reference_field_polarity: Id, payload: Id) -> Id:
+    def subgroup_avc_mce_set_single_reference_interlaced_field_polarity_intel(self, result_type: TypeId, reference_field_polarity: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL (opcode 5730, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             reference_field_polarity: IdRef 'Reference Field Polarity'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5730, result_type, (reference_field_polarity, payload))
+        return self._value(5730, result_type, (reference_field_polarity, payload), result_id)
 
-    def subgroup_avc_mce_set_dual_reference_interlaced_field_polarities_intel(self, result_type: TypeId, forward_reference_field_polarity: Id, backward_reference_field_polarity: Id, payload: Id) -> Id:
+    def subgroup_avc_mce_set_dual_reference_interlaced_field_polarities_intel(self, result_type: TypeId, forward_reference_field_polarity: Id, backward_reference_field_polarity: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL (opcode 5731, class @exclude, section functions).
 
         Operands:
@@ -9081,196 +9631,211 @@ class CoreInstructions(Emitter):
             forward_reference_field_polarity: IdRef 'Forward Reference Field Polarity'
             backward_reference_field_polarity: IdRef 'Backward Reference Field Polarity'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5731, result_type, (forward_reference_field_polarity, backward_reference_field_polarity, payload))
+        return self._value(5731, result_type, (forward_reference_field_polarity, backward_reference_field_polarity, payload), result_id)
 
-    def subgroup_avc_mce_convert_to_ime_payload_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_convert_to_ime_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToImePayloadINTEL (opcode 5732, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5732, result_type, (payload,))
+        return self._value(5732, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_convert_to_ime_result_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_convert_to_ime_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToImeResultINTEL (opcode 5733, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5733, result_type, (payload,))
+        return self._value(5733, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_convert_to_ref_payload_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_convert_to_ref_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToRefPayloadINTEL (opcode 5734, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5734, result_type, (payload,))
+        return self._value(5734, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_convert_to_ref_result_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_convert_to_ref_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToRefResultINTEL (opcode 5735, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5735, result_type, (payload,))
+        return self._value(5735, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_convert_to_sic_payload_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_convert_to_sic_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToSicPayloadINTEL (opcode 5736, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5736, result_type, (payload,))
+        return self._value(5736, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_convert_to_sic_result_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_convert_to_sic_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToSicResultINTEL (opcode 5737, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5737, result_type, (payload,))
+        return self._value(5737, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_get_motion_vectors_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_get_motion_vectors_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetMotionVectorsINTEL (opcode 5738, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5738, result_type, (payload,))
+        return self._value(5738, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_get_inter_distortions_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_get_inter_distortions_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterDistortionsINTEL (opcode 5739, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5739, result_type, (payload,))
+        return self._value(5739, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_get_best_inter_distortions_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_get_best_inter_distortions_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetBestInterDistortionsINTEL (opcode 5740, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5740, result_type, (payload,))
+        return self._value(5740, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_get_inter_major_shape_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_get_inter_major_shape_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterMajorShapeINTEL (opcode 5741, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5741, result_type, (payload,))
+        return self._value(5741, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_get_inter_minor_shape_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_get_inter_minor_shape_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterMinorShapeINTEL (opcode 5742, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5742, result_type, (payload,))
+        return self._value(5742, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_get_inter_directions_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_get_inter_directions_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterDirectionsINTEL (opcode 5743, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5743, result_type, (payload,))
+        return self._value(5743, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_get_inter_motion_vector_count_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_get_inter_motion_vector_count_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterMotionVectorCountINTEL (opcode 5744, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5744, result_type, (payload,))
+        return self._value(5744, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_get_inter_reference_ids_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_mce_get_inter_reference_ids_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterReferenceIdsINTEL (opcode 5745, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5745, result_type, (payload,))
+        return self._value(5745, result_type, (payload,), result_id)
 
-    def subgroup_avc_mce_get_inter_reference_interlaced_field_polarities_intel(self, result_type: TypeId, packed_reference_ids: Id, packed_reference_parameter_field_polarities: Id, payload: Id) -> Id:
+    def subgroup_avc_mce_get_inter_reference_interlaced_field_polarities_intel(self, result_type: TypeId, packed_reference_ids: Id, packed_reference_parameter_field_polarities: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL (opcode 5746, class @exclude, section functions).
 
         Operands:
@@ -9278,14 +9843,15 @@ class CoreInstructions(Emitter):
             packed_reference_ids: IdRef 'Packed Reference Ids'
             packed_reference_parameter_field_polarities: IdRef 'Packed Reference Parameter Field Polarities'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5746, result_type, (packed_reference_ids, packed_reference_parameter_field_polarities, payload))
+        return self._value(5746, result_type, (packed_reference_ids, packed_reference_parameter_field_polarities, payload), result_id)
 
-    def subgroup_avc_ime_initialize_intel(self, result_type: TypeId, src_coord: Id, partition_mask: Id, sad_adjustment: Id) -> Id:
+    def subgroup_avc_ime_initialize_intel(self, result_type: TypeId, src_coord: Id, partition_mask: Id, sad_adjustment: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeInitializeINTEL (opcode 5747, class @exclude, section functions).
 
         Operands:
@@ -9293,14 +9859,15 @@ class CoreInstructions(Emitter):
             src_coord: IdRef 'Src Coord'
             partition_mask: IdRef 'Partition Mask'
             sad_adjustment: IdRef 'SAD Adjustment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5747, result_type, (src_coord, partition_mask, sad_adjustment))
+        return self._value(5747, result_type, (src_coord, partition_mask, sad_adjustment), result_id)
 
-    def subgroup_avc_ime_set_single_reference_intel(self, result_type: TypeId, ref_offset: Id, search_window_config: Id, payload: Id) -> Id:
+    def subgroup_avc_ime_set_single_reference_intel(self, result_type: TypeId, ref_offset: Id, search_window_config: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetSingleReferenceINTEL (opcode 5748, class @exclude, section functions).
 
         Operands:
@@ -9308,14 +9875,15 @@ class CoreInstructions(Emitter):
             ref_offset: IdRef 'Ref Offset'
             search_window_config: IdRef 'Search Window Config'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5748, result_type, (ref_offset, search_window_config, payload))
+        return self._value(5748, result_type, (ref_offset, search_window_config, payload), result_id)
 
-    def subgroup_avc_ime_set_dual_reference_intel(self, result_type: TypeId, fwd_ref_offset: Id, bwd_ref_offset: Id, search_window_config: Id, payload: Id) -> Id:
+    def subgroup_avc_ime_set_dual_reference_intel(self, result_type: TypeId, fwd_ref_offset: Id, bwd_ref_offset: Id, search_window_config: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetDualReferenceINTEL (opcode 5749, class @exclude, section functions).
 
         Operands:
@@ -9324,28 +9892,30 @@ class CoreInstructions(Emitter):
             bwd_ref_offset: IdRef 'Bwd Ref Offset'
             search_window_config: IdRef 'Search Window Config'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5749, result_type, (fwd_ref_offset, bwd_ref_offset, search_window_config, payload))
+        return self._value(5749, result_type, (fwd_ref_offset, bwd_ref_offset, search_window_config, payload), result_id)
 
-    def subgroup_avc_ime_ref_window_size_intel(self, result_type: TypeId, search_window_config: Id, dual_ref: Id) -> Id:
+    def subgroup_avc_ime_ref_window_size_intel(self, result_type: TypeId, search_window_config: Id, dual_ref: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeRefWindowSizeINTEL (opcode 5750, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             search_window_config: IdRef 'Search Window Config'
             dual_ref: IdRef 'Dual Ref'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5750, result_type, (search_window_config, dual_ref))
+        return self._value(5750, result_type, (search_window_config, dual_ref), result_id)
 
-    def subgroup_avc_ime_adjust_ref_offset_intel(self, result_type: TypeId, ref_offset: Id, src_coord: Id, ref_window_size: Id, image_size: Id) -> Id:
+    def subgroup_avc_ime_adjust_ref_offset_intel(self, result_type: TypeId, ref_offset: Id, src_coord: Id, ref_window_size: Id, image_size: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeAdjustRefOffsetINTEL (opcode 5751, class @exclude, section functions).
 
         Operands:
@@ -9354,82 +9924,88 @@ class CoreInstructions(Emitter):
             src_coord: IdRef 'Src Coord'
             ref_window_size: IdRef 'Ref Window Size'
             image_size: IdRef 'Image Size'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5751, result_type, (ref_offset, src_coord, ref_window_size, image_size))
+        return self._value(5751, result_type, (ref_offset, src_coord, ref_window_size, image_size), result_id)
 
-    def subgroup_avc_ime_convert_to_mce_payload_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_convert_to_mce_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeConvertToMcePayloadINTEL (opcode 5752, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5752, result_type, (payload,))
+        return self._value(5752, result_type, (payload,), result_id)
 
-    def subgroup_avc_ime_set_max_motion_vector_count_intel(self, result_type: TypeId, max_motion_vector_count: Id, payload: Id) -> Id:
+    def subgroup_avc_ime_set_max_motion_vector_count_intel(self, result_type: TypeId, max_motion_vector_count: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetMaxMotionVectorCountINTEL (opcode 5753, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             max_motion_vector_count: IdRef 'Max Motion Vector Count'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5753, result_type, (max_motion_vector_count, payload))
+        return self._value(5753, result_type, (max_motion_vector_count, payload), result_id)
 
-    def subgroup_avc_ime_set_unidirectional_mix_disable_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_set_unidirectional_mix_disable_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetUnidirectionalMixDisableINTEL (opcode 5754, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5754, result_type, (payload,))
+        return self._value(5754, result_type, (payload,), result_id)
 
-    def subgroup_avc_ime_set_early_search_termination_threshold_intel(self, result_type: TypeId, threshold: Id, payload: Id) -> Id:
+    def subgroup_avc_ime_set_early_search_termination_threshold_intel(self, result_type: TypeId, threshold: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetEarlySearchTerminationThresholdINTEL (opcode 5755, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             threshold: IdRef 'Threshold'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5755, result_type, (threshold, payload))
+        return self._value(5755, result_type, (threshold, payload), result_id)
 
-    def subgroup_avc_ime_set_weighted_sad_intel(self, result_type: TypeId, packed_sad_weights: Id, payload: Id) -> Id:
+    def subgroup_avc_ime_set_weighted_sad_intel(self, result_type: TypeId, packed_sad_weights: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetWeightedSadINTEL (opcode 5756, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             packed_sad_weights: IdRef 'Packed Sad Weights'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5756, result_type, (packed_sad_weights, payload))
+        return self._value(5756, result_type, (packed_sad_weights, payload), result_id)
 
-    def subgroup_avc_ime_evaluate_with_single_reference_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id) -> Id:
+    def subgroup_avc_ime_evaluate_with_single_reference_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithSingleReferenceINTEL (opcode 5757, class @exclude, section functions).
 
         Operands:
@@ -9437,14 +10013,15 @@ class CoreInstructions(Emitter):
             src_image: IdRef 'Src Image'
             ref_image: IdRef 'Ref Image'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5757, result_type, (src_image, ref_image, payload))
+        return self._value(5757, result_type, (src_image, ref_image, payload), result_id)
 
-    def subgroup_avc_ime_evaluate_with_dual_reference_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id) -> Id:
+    def subgroup_avc_ime_evaluate_with_dual_reference_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithDualReferenceINTEL (opcode 5758, class @exclude, section functions).
 
         Operands:
@@ -9453,14 +10030,15 @@ class CoreInstructions(Emitter):
             fwd_ref_image: IdRef 'Fwd Ref Image'
             bwd_ref_image: IdRef 'Bwd Ref Image'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5758, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload))
+        return self._value(5758, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
-    def subgroup_avc_ime_evaluate_with_single_reference_streamin_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, streamin_components: Id) -> Id:
+    def subgroup_avc_ime_evaluate_with_single_reference_streamin_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, streamin_components: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL (opcode 5759, class @exclude, section functions).
 
         Operands:
@@ -9469,14 +10047,15 @@ class CoreInstructions(Emitter):
             ref_image: IdRef 'Ref Image'
             payload: IdRef 'Payload'
             streamin_components: IdRef 'Streamin Components'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5759, result_type, (src_image, ref_image, payload, streamin_components))
+        return self._value(5759, result_type, (src_image, ref_image, payload, streamin_components), result_id)
 
-    def subgroup_avc_ime_evaluate_with_dual_reference_streamin_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, streamin_components: Id) -> Id:
+    def subgroup_avc_ime_evaluate_with_dual_reference_streamin_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, streamin_components: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL (opcode 5760, class @exclude, section functions).
 
         Operands:
@@ -9486,14 +10065,15 @@ class CoreInstructions(Emitter):
             bwd_ref_image: IdRef 'Bwd Ref Image'
             payload: IdRef 'Payload'
             streamin_components: IdRef 'Streamin Components'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5760, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components))
+        return self._value(5760, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
 
-    def subgroup_avc_ime_evaluate_with_single_reference_streamout_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id) -> Id:
+    def subgroup_avc_ime_evaluate_with_single_reference_streamout_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL (opcode 5761, class @exclude, section functions).
 
         Operands:
@@ -9501,14 +10081,15 @@ class CoreInstructions(Emitter):
             src_image: IdRef 'Src Image'
             ref_image: IdRef 'Ref Image'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5761, result_type, (src_image, ref_image, payload))
+        return self._value(5761, result_type, (src_image, ref_image, payload), result_id)
 
-    def subgroup_avc_ime_evaluate_with_dual_reference_streamout_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id) -> Id:
+    def subgroup_avc_ime_evaluate_with_dual_reference_streamout_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL (opcode 5762, class @exclude, section functions).
 
         Operands:
@@ -9517,14 +10098,15 @@ class CoreInstructions(Emitter):
             fwd_ref_image: IdRef 'Fwd Ref Image'
             bwd_ref_image: IdRef 'Bwd Ref Image'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5762, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload))
+        return self._value(5762, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
-    def subgroup_avc_ime_evaluate_with_single_reference_streaminout_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, streamin_components: Id) -> Id:
+    def subgroup_avc_ime_evaluate_with_single_reference_streaminout_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, streamin_components: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL (opcode 5763, class @exclude, section functions).
 
         Operands:
@@ -9533,14 +10115,15 @@ class CoreInstructions(Emitter):
             ref_image: IdRef 'Ref Image'
             payload: IdRef 'Payload'
             streamin_components: IdRef 'Streamin Components'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5763, result_type, (src_image, ref_image, payload, streamin_components))
+        return self._value(5763, result_type, (src_image, ref_image, payload, streamin_components), result_id)
 
-    def subgroup_avc_ime_evaluate_with_dual_reference_streaminout_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, streamin_components: Id) -> Id:
+    def subgroup_avc_ime_evaluate_with_dual_reference_streaminout_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, streamin_components: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL (opcode 5764, class @exclude, section functions).
 
         Operands:
@@ -9550,121 +10133,130 @@ class CoreInstructions(Emitter):
             bwd_ref_image: IdRef 'Bwd Ref Image'
             payload: IdRef 'Payload'
             streamin_components: IdRef 'Streamin Components'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5764, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components))
+        return self._value(5764, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
 
-    def subgroup_avc_ime_convert_to_mce_result_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_convert_to_mce_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeConvertToMceResultINTEL (opcode 5765, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5765, result_type, (payload,))
+        return self._value(5765, result_type, (payload,), result_id)
 
-    def subgroup_avc_ime_get_single_reference_streamin_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_get_single_reference_streamin_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetSingleReferenceStreaminINTEL (opcode 5766, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5766, result_type, (payload,))
+        return self._value(5766, result_type, (payload,), result_id)
 
-    def subgroup_avc_ime_get_dual_reference_streamin_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_get_dual_reference_streamin_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetDualReferenceStreaminINTEL (opcode 5767, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5767, result_type, (payload,))
+        return self._value(5767, result_type, (payload,), result_id)
 
-    def subgroup_avc_ime_strip_single_reference_streamout_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_strip_single_reference_streamout_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeStripSingleReferenceStreamoutINTEL (opcode 5768, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5768, result_type, (payload,))
+        return self._value(5768, result_type, (payload,), result_id)
 
-    def subgroup_avc_ime_strip_dual_reference_streamout_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_strip_dual_reference_streamout_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeStripDualReferenceStreamoutINTEL (opcode 5769, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5769, result_type, (payload,))
+        return self._value(5769, result_type, (payload,), result_id)
 
-    def subgroup_avc_ime_get_streamout_single_reference_major_shape_motion_vectors_intel(self, result_type: TypeId, payload: Id, major_shape: Id) -> Id:
+    def subgroup_avc_ime_get_streamout_single_reference_major_shape_motion_vectors_intel(self, result_type: TypeId, payload: Id, major_shape: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL (opcode 5770, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
             major_shape: IdRef 'Major Shape'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5770, result_type, (payload, major_shape))
+        return self._value(5770, result_type, (payload, major_shape), result_id)
 
-    def subgroup_avc_ime_get_streamout_single_reference_major_shape_distortions_intel(self, result_type: TypeId, payload: Id, major_shape: Id) -> Id:
+    def subgroup_avc_ime_get_streamout_single_reference_major_shape_distortions_intel(self, result_type: TypeId, payload: Id, major_shape: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL (opcode 5771, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
             major_shape: IdRef 'Major Shape'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5771, result_type, (payload, major_shape))
+        return self._value(5771, result_type, (payload, major_shape), result_id)
 
-    def subgroup_avc_ime_get_streamout_single_reference_major_shape_reference_ids_intel(self, result_type: TypeId, payload: Id, major_shape: Id) -> Id:
+    def subgroup_avc_ime_get_streamout_single_reference_major_shape_reference_ids_intel(self, result_type: TypeId, payload: Id, major_shape: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL (opcode 5772, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
             major_shape: IdRef 'Major Shape'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5772, result_type, (payload, major_shape))
+        return self._value(5772, result_type, (payload, major_shape), result_id)
 
-    def subgroup_avc_ime_get_streamout_dual_reference_major_shape_motion_vectors_intel(self, result_type: TypeId, payload: Id, major_shape: Id, direction: Id) -> Id:
+    def subgroup_avc_ime_get_streamout_dual_reference_major_shape_motion_vectors_intel(self, result_type: TypeId, payload: Id, major_shape: Id, direction: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL (opcode 5773, class @exclude, section functions).
 
         Operands:
@@ -9672,14 +10264,15 @@ class CoreInstructions(Emitter):
             payload: IdRef 'Payload'
             major_shape: IdRef 'Major Shape'
             direction: IdRef 'Direction'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5773, result_type, (payload, major_shape, direction))
+        return self._value(5773, result_type, (payload, major_shape, direction), result_id)
 
-    def subgroup_avc_ime_get_streamout_dual_reference_major_shape_distortions_intel(self, result_type: TypeId, payload: Id, major_shape: Id, direction: Id) -> Id:
+    def subgroup_avc_ime_get_streamout_dual_reference_major_shape_distortions_intel(self, result_type: TypeId, payload: Id, major_shape: Id, direction: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL (opcode 5774, class @exclude, section functions).
 
         Operands:
@@ -9687,14 +10280,15 @@ class CoreInstructions(Emitter):
             payload: IdRef 'Payload'
             major_shape: IdRef 'Major Shape'
             direction: IdRef 'Direction'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5774, result_type, (payload, major_shape, direction))
+        return self._value(5774, result_type, (payload, major_shape, direction), result_id)
 
-    def subgroup_avc_ime_get_streamout_dual_reference_major_shape_reference_ids_intel(self, result_type: TypeId, payload: Id, major_shape: Id, direction: Id) -> Id:
+    def subgroup_avc_ime_get_streamout_dual_reference_major_shape_reference_ids_intel(self, result_type: TypeId, payload: Id, major_shape: Id, direction: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL (opcode 5775, class @exclude, section functions).
 
         Operands:
@@ -9702,80 +10296,86 @@ class CoreInstructions(Emitter):
             payload: IdRef 'Payload'
             major_shape: IdRef 'Major Shape'
             direction: IdRef 'Direction'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5775, result_type, (payload, major_shape, direction))
+        return self._value(5775, result_type, (payload, major_shape, direction), result_id)
 
-    def subgroup_avc_ime_get_border_reached_intel(self, result_type: TypeId, image_select: Id, payload: Id) -> Id:
+    def subgroup_avc_ime_get_border_reached_intel(self, result_type: TypeId, image_select: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetBorderReachedINTEL (opcode 5776, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             image_select: IdRef 'Image Select'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5776, result_type, (image_select, payload))
+        return self._value(5776, result_type, (image_select, payload), result_id)
 
-    def subgroup_avc_ime_get_truncated_search_indication_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_get_truncated_search_indication_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetTruncatedSearchIndicationINTEL (opcode 5777, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5777, result_type, (payload,))
+        return self._value(5777, result_type, (payload,), result_id)
 
-    def subgroup_avc_ime_get_unidirectional_early_search_termination_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_get_unidirectional_early_search_termination_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL (opcode 5778, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5778, result_type, (payload,))
+        return self._value(5778, result_type, (payload,), result_id)
 
-    def subgroup_avc_ime_get_weighting_pattern_minimum_motion_vector_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_get_weighting_pattern_minimum_motion_vector_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL (opcode 5779, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5779, result_type, (payload,))
+        return self._value(5779, result_type, (payload,), result_id)
 
-    def subgroup_avc_ime_get_weighting_pattern_minimum_distortion_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ime_get_weighting_pattern_minimum_distortion_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL (opcode 5780, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5780, result_type, (payload,))
+        return self._value(5780, result_type, (payload,), result_id)
 
-    def subgroup_avc_fme_initialize_intel(self, result_type: TypeId, src_coord: Id, motion_vectors: Id, major_shapes: Id, minor_shapes: Id, direction: Id, pixel_resolution: Id, sad_adjustment: Id) -> Id:
+    def subgroup_avc_fme_initialize_intel(self, result_type: TypeId, src_coord: Id, motion_vectors: Id, major_shapes: Id, minor_shapes: Id, direction: Id, pixel_resolution: Id, sad_adjustment: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcFmeInitializeINTEL (opcode 5781, class @exclude, section functions).
 
         Operands:
@@ -9787,14 +10387,15 @@ class CoreInstructions(Emitter):
             direction: IdRef 'Direction'
             pixel_resolution: IdRef 'Pixel Resolution'
             sad_adjustment: IdRef 'Sad Adjustment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5781, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment))
+        return self._value(5781, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment), result_id)
 
-    def subgroup_avc_bme_initialize_intel(self, result_type: TypeId, src_coord: Id, motion_vectors: Id, major_shapes: Id, minor_shapes: Id, direction: Id, pixel_resolution: Id, bidirectional_weight: Id, sad_adjustment: Id) -> Id:
+    def subgroup_avc_bme_initialize_intel(self, result_type: TypeId, src_coord: Id, motion_vectors: Id, major_shapes: Id, minor_shapes: Id, direction: Id, pixel_resolution: Id, bidirectional_weight: Id, sad_adjustment: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcBmeInitializeINTEL (opcode 5782, class @exclude, section functions).
 
         Operands:
@@ -9807,53 +10408,57 @@ class CoreInstructions(Emitter):
             pixel_resolution: IdRef 'Pixel Resolution'
             bidirectional_weight: IdRef 'Bidirectional Weight'
             sad_adjustment: IdRef 'Sad Adjustment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5782, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment))
+        return self._value(5782, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment), result_id)
 
-    def subgroup_avc_ref_convert_to_mce_payload_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ref_convert_to_mce_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefConvertToMcePayloadINTEL (opcode 5783, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5783, result_type, (payload,))
+        return self._value(5783, result_type, (payload,), result_id)
 
-    def subgroup_avc_ref_set_bidirectional_mix_disable_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ref_set_bidirectional_mix_disable_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefSetBidirectionalMixDisableINTEL (opcode 5784, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5784, result_type, (payload,))
+        return self._value(5784, result_type, (payload,), result_id)
 
-    def subgroup_avc_ref_set_bilinear_filter_enable_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ref_set_bilinear_filter_enable_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefSetBilinearFilterEnableINTEL (opcode 5785, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5785, result_type, (payload,))
+        return self._value(5785, result_type, (payload,), result_id)
 
-    def subgroup_avc_ref_evaluate_with_single_reference_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id) -> Id:
+    def subgroup_avc_ref_evaluate_with_single_reference_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefEvaluateWithSingleReferenceINTEL (opcode 5786, class @exclude, section functions).
 
         Operands:
@@ -9861,14 +10466,15 @@ class CoreInstructions(Emitter):
             src_image: IdRef 'Src Image'
             ref_image: IdRef 'Ref Image'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5786, result_type, (src_image, ref_image, payload))
+        return self._value(5786, result_type, (src_image, ref_image, payload), result_id)
 
-    def subgroup_avc_ref_evaluate_with_dual_reference_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id) -> Id:
+    def subgroup_avc_ref_evaluate_with_dual_reference_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefEvaluateWithDualReferenceINTEL (opcode 5787, class @exclude, section functions).
 
         Operands:
@@ -9877,14 +10483,15 @@ class CoreInstructions(Emitter):
             fwd_ref_image: IdRef 'Fwd Ref Image'
             bwd_ref_image: IdRef 'Bwd Ref Image'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5787, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload))
+        return self._value(5787, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
-    def subgroup_avc_ref_evaluate_with_multi_reference_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, payload: Id) -> Id:
+    def subgroup_avc_ref_evaluate_with_multi_reference_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefEvaluateWithMultiReferenceINTEL (opcode 5788, class @exclude, section functions).
 
         Operands:
@@ -9892,14 +10499,15 @@ class CoreInstructions(Emitter):
             src_image: IdRef 'Src Image'
             packed_reference_ids: IdRef 'Packed Reference Ids'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5788, result_type, (src_image, packed_reference_ids, payload))
+        return self._value(5788, result_type, (src_image, packed_reference_ids, payload), result_id)
 
-    def subgroup_avc_ref_evaluate_with_multi_reference_interlaced_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, packed_reference_field_polarities: Id, payload: Id) -> Id:
+    def subgroup_avc_ref_evaluate_with_multi_reference_interlaced_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, packed_reference_field_polarities: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL (opcode 5789, class @exclude, section functions).
 
         Operands:
@@ -9908,40 +10516,43 @@ class CoreInstructions(Emitter):
             packed_reference_ids: IdRef 'Packed Reference Ids'
             packed_reference_field_polarities: IdRef 'Packed Reference Field Polarities'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5789, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload))
+        return self._value(5789, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
 
-    def subgroup_avc_ref_convert_to_mce_result_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_ref_convert_to_mce_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefConvertToMceResultINTEL (opcode 5790, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5790, result_type, (payload,))
+        return self._value(5790, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_initialize_intel(self, result_type: TypeId, src_coord: Id) -> Id:
+    def subgroup_avc_sic_initialize_intel(self, result_type: TypeId, src_coord: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicInitializeINTEL (opcode 5791, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             src_coord: IdRef 'Src Coord'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5791, result_type, (src_coord,))
+        return self._value(5791, result_type, (src_coord,), result_id)
 
-    def subgroup_avc_sic_configure_skc_intel(self, result_type: TypeId, skip_block_partition_type: TypeId, skip_motion_vector_mask: Id, motion_vectors: Id, bidirectional_weight: Id, sad_adjustment: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_configure_skc_intel(self, result_type: TypeId, skip_block_partition_type: TypeId, skip_motion_vector_mask: Id, motion_vectors: Id, bidirectional_weight: Id, sad_adjustment: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicConfigureSkcINTEL (opcode 5792, class @exclude, section functions).
 
         Operands:
@@ -9952,14 +10563,15 @@ class CoreInstructions(Emitter):
             bidirectional_weight: IdRef 'Bidirectional Weight'
             sad_adjustment: IdRef 'Sad Adjustment'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5792, result_type, (skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload))
+        return self._value(5792, result_type, (skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload), result_id)
 
-    def subgroup_avc_sic_configure_ipe_luma_intel(self, result_type: TypeId, luma_intra_partition_mask: Id, intra_neighbour_availabilty: Id, left_edge_luma_pixels: Id, upper_left_corner_luma_pixel: Id, upper_edge_luma_pixels: Id, upper_right_edge_luma_pixels: Id, sad_adjustment: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_configure_ipe_luma_intel(self, result_type: TypeId, luma_intra_partition_mask: Id, intra_neighbour_availabilty: Id, left_edge_luma_pixels: Id, upper_left_corner_luma_pixel: Id, upper_edge_luma_pixels: Id, upper_right_edge_luma_pixels: Id, sad_adjustment: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicConfigureIpeLumaINTEL (opcode 5793, class @exclude, section functions).
 
         Operands:
@@ -9972,14 +10584,15 @@ class CoreInstructions(Emitter):
             upper_right_edge_luma_pixels: IdRef 'Upper Right Edge Luma Pixels'
             sad_adjustment: IdRef 'Sad Adjustment'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5793, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload))
+        return self._value(5793, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload), result_id)
 
-    def subgroup_avc_sic_configure_ipe_luma_chroma_intel(self, result_type: TypeId, luma_intra_partition_mask: Id, intra_neighbour_availabilty: Id, left_edge_luma_pixels: Id, upper_left_corner_luma_pixel: Id, upper_edge_luma_pixels: Id, upper_right_edge_luma_pixels: Id, left_edge_chroma_pixels: Id, upper_left_corner_chroma_pixel: Id, upper_edge_chroma_pixels: Id, sad_adjustment: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_configure_ipe_luma_chroma_intel(self, result_type: TypeId, luma_intra_partition_mask: Id, intra_neighbour_availabilty: Id, left_edge_luma_pixels: Id, upper_left_corner_luma_pixel: Id, upper_edge_luma_pixels: Id, upper_right_edge_luma_pixels: Id, left_edge_chroma_pixels: Id, upper_left_corner_chroma_pixel: Id, upper_edge_chroma_pixels: Id, sad_adjustment: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicConfigureIpeLumaChromaINTEL (opcode 5794, class @exclude, section functions).
 
         Operands:
@@ -9995,55 +10608,59 @@ class CoreInstructions(Emitter):
             upper_edge_chroma_pixels: IdRef 'Upper Edge Chroma Pixels'
             sad_adjustment: IdRef 'Sad Adjustment'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationChromaINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5794, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload))
+        return self._value(5794, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload), result_id)
 
-    def subgroup_avc_sic_get_motion_vector_mask_intel(self, result_type: TypeId, skip_block_partition_type: TypeId, direction: Id) -> Id:
+    def subgroup_avc_sic_get_motion_vector_mask_intel(self, result_type: TypeId, skip_block_partition_type: TypeId, direction: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetMotionVectorMaskINTEL (opcode 5795, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             skip_block_partition_type: IdRef 'Skip Block Partition Type'
             direction: IdRef 'Direction'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5795, result_type, (skip_block_partition_type, direction))
+        return self._value(5795, result_type, (skip_block_partition_type, direction), result_id)
 
-    def subgroup_avc_sic_convert_to_mce_payload_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_convert_to_mce_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicConvertToMcePayloadINTEL (opcode 5796, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5796, result_type, (payload,))
+        return self._value(5796, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_set_intra_luma_shape_penalty_intel(self, result_type: TypeId, packed_shape_penalty: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_set_intra_luma_shape_penalty_intel(self, result_type: TypeId, packed_shape_penalty: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetIntraLumaShapePenaltyINTEL (opcode 5797, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             packed_shape_penalty: IdRef 'Packed Shape Penalty'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5797, result_type, (packed_shape_penalty, payload))
+        return self._value(5797, result_type, (packed_shape_penalty, payload), result_id)
 
-    def subgroup_avc_sic_set_intra_luma_mode_cost_function_intel(self, result_type: TypeId, luma_mode_penalty: Id, luma_packed_neighbor_modes: Id, luma_packed_non_dc_penalty: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_set_intra_luma_mode_cost_function_intel(self, result_type: TypeId, luma_mode_penalty: Id, luma_packed_neighbor_modes: Id, luma_packed_non_dc_penalty: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetIntraLumaModeCostFunctionINTEL (opcode 5798, class @exclude, section functions).
 
         Operands:
@@ -10052,83 +10669,89 @@ class CoreInstructions(Emitter):
             luma_packed_neighbor_modes: IdRef 'Luma Packed Neighbor Modes'
             luma_packed_non_dc_penalty: IdRef 'Luma Packed Non Dc Penalty'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5798, result_type, (luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload))
+        return self._value(5798, result_type, (luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload), result_id)
 
-    def subgroup_avc_sic_set_intra_chroma_mode_cost_function_intel(self, result_type: TypeId, chroma_mode_base_penalty: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_set_intra_chroma_mode_cost_function_intel(self, result_type: TypeId, chroma_mode_base_penalty: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetIntraChromaModeCostFunctionINTEL (opcode 5799, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             chroma_mode_base_penalty: IdRef 'Chroma Mode Base Penalty'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationChromaINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5799, result_type, (chroma_mode_base_penalty, payload))
+        return self._value(5799, result_type, (chroma_mode_base_penalty, payload), result_id)
 
-    def subgroup_avc_sic_set_bilinear_filter_enable_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_set_bilinear_filter_enable_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetBilinearFilterEnableINTEL (opcode 5800, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5800, result_type, (payload,))
+        return self._value(5800, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_set_skc_forward_transform_enable_intel(self, result_type: TypeId, packed_sad_coefficients: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_set_skc_forward_transform_enable_intel(self, result_type: TypeId, packed_sad_coefficients: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetSkcForwardTransformEnableINTEL (opcode 5801, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             packed_sad_coefficients: IdRef 'Packed Sad Coefficients'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5801, result_type, (packed_sad_coefficients, payload))
+        return self._value(5801, result_type, (packed_sad_coefficients, payload), result_id)
 
-    def subgroup_avc_sic_set_block_based_raw_skip_sad_intel(self, result_type: TypeId, block_based_skip_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_set_block_based_raw_skip_sad_intel(self, result_type: TypeId, block_based_skip_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetBlockBasedRawSkipSadINTEL (opcode 5802, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             block_based_skip_type: IdRef 'Block Based Skip Type'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5802, result_type, (block_based_skip_type, payload))
+        return self._value(5802, result_type, (block_based_skip_type, payload), result_id)
 
-    def subgroup_avc_sic_evaluate_ipe_intel(self, result_type: TypeId, src_image: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_evaluate_ipe_intel(self, result_type: TypeId, src_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicEvaluateIpeINTEL (opcode 5803, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             src_image: IdRef 'Src Image'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5803, result_type, (src_image, payload))
+        return self._value(5803, result_type, (src_image, payload), result_id)
 
-    def subgroup_avc_sic_evaluate_with_single_reference_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_evaluate_with_single_reference_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicEvaluateWithSingleReferenceINTEL (opcode 5804, class @exclude, section functions).
 
         Operands:
@@ -10136,14 +10759,15 @@ class CoreInstructions(Emitter):
             src_image: IdRef 'Src Image'
             ref_image: IdRef 'Ref Image'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5804, result_type, (src_image, ref_image, payload))
+        return self._value(5804, result_type, (src_image, ref_image, payload), result_id)
 
-    def subgroup_avc_sic_evaluate_with_dual_reference_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_evaluate_with_dual_reference_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicEvaluateWithDualReferenceINTEL (opcode 5805, class @exclude, section functions).
 
         Operands:
@@ -10152,14 +10776,15 @@ class CoreInstructions(Emitter):
             fwd_ref_image: IdRef 'Fwd Ref Image'
             bwd_ref_image: IdRef 'Bwd Ref Image'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5805, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload))
+        return self._value(5805, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
-    def subgroup_avc_sic_evaluate_with_multi_reference_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_evaluate_with_multi_reference_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicEvaluateWithMultiReferenceINTEL (opcode 5806, class @exclude, section functions).
 
         Operands:
@@ -10167,14 +10792,15 @@ class CoreInstructions(Emitter):
             src_image: IdRef 'Src Image'
             packed_reference_ids: IdRef 'Packed Reference Ids'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5806, result_type, (src_image, packed_reference_ids, payload))
+        return self._value(5806, result_type, (src_image, packed_reference_ids, payload), result_id)
 
-    def subgroup_avc_sic_evaluate_with_multi_reference_interlaced_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, packed_reference_field_polarities: Id, payload: Id) -> Id:
+    def subgroup_avc_sic_evaluate_with_multi_reference_interlaced_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, packed_reference_field_polarities: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL (opcode 5807, class @exclude, section functions).
 
         Operands:
@@ -10183,154 +10809,166 @@ class CoreInstructions(Emitter):
             packed_reference_ids: IdRef 'Packed Reference Ids'
             packed_reference_field_polarities: IdRef 'Packed Reference Field Polarities'
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5807, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload))
+        return self._value(5807, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
 
-    def subgroup_avc_sic_convert_to_mce_result_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_convert_to_mce_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicConvertToMceResultINTEL (opcode 5808, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5808, result_type, (payload,))
+        return self._value(5808, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_get_ipe_luma_shape_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_get_ipe_luma_shape_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetIpeLumaShapeINTEL (opcode 5809, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5809, result_type, (payload,))
+        return self._value(5809, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_get_best_ipe_luma_distortion_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_get_best_ipe_luma_distortion_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetBestIpeLumaDistortionINTEL (opcode 5810, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5810, result_type, (payload,))
+        return self._value(5810, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_get_best_ipe_chroma_distortion_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_get_best_ipe_chroma_distortion_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetBestIpeChromaDistortionINTEL (opcode 5811, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5811, result_type, (payload,))
+        return self._value(5811, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_get_packed_ipe_luma_modes_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_get_packed_ipe_luma_modes_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetPackedIpeLumaModesINTEL (opcode 5812, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5812, result_type, (payload,))
+        return self._value(5812, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_get_ipe_chroma_mode_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_get_ipe_chroma_mode_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetIpeChromaModeINTEL (opcode 5813, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationChromaINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5813, result_type, (payload,))
+        return self._value(5813, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_get_packed_skc_luma_count_threshold_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_get_packed_skc_luma_count_threshold_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL (opcode 5814, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5814, result_type, (payload,))
+        return self._value(5814, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_get_packed_skc_luma_sum_threshold_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_get_packed_skc_luma_sum_threshold_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL (opcode 5815, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5815, result_type, (payload,))
+        return self._value(5815, result_type, (payload,), result_id)
 
-    def subgroup_avc_sic_get_inter_raw_sads_intel(self, result_type: TypeId, payload: Id) -> Id:
+    def subgroup_avc_sic_get_inter_raw_sads_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetInterRawSadsINTEL (opcode 5816, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             payload: IdRef 'Payload'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupAvcMotionEstimationINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5816, result_type, (payload,))
+        return self._value(5816, result_type, (payload,), result_id)
 
-    def variable_length_array_intel(self, result_type: TypeId, length: Id) -> Id:
+    def variable_length_array_intel(self, result_type: TypeId, length: Id, *, result_id: Id | None = None) -> Id:
         """OpVariableLengthArrayINTEL (opcode 5818, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             length: IdRef 'Length'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): VariableLengthArrayINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5818, result_type, (length,))
+        return self._value(5818, result_type, (length,), result_id)
 
-    def save_memory_intel(self, result_type: TypeId) -> Id:
+    def save_memory_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSaveMemoryINTEL (opcode 5819, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): VariableLengthArrayINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5819, result_type, ())
+        return self._value(5819, result_type, (), result_id)
 
     def restore_memory_intel(self, ptr: Id) -> Self:
         """OpRestoreMemoryINTEL (opcode 5820, class Memory, section functions).
@@ -10344,7 +10982,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(5820, (ptr,))
 
-    def arbitrary_float_sin_cos_pi_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, roundingaccuracy: int) -> Id:
+    def arbitrary_float_sin_cos_pi_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, roundingaccuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSinCosPiALTERA (opcode 5840, class @exclude, section functions).
 
         Operands:
@@ -10355,15 +10993,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             roundingaccuracy: LiteralInteger 'RoundingAccuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatSinCosPiINTEL.
         Returns the result id.
         """
-        return self._value(5840, result_type, (a, ma, mresult, subnormal, rounding, roundingaccuracy))
+        return self._value(5840, result_type, (a, ma, mresult, subnormal, rounding, roundingaccuracy), result_id)
 
-    def arbitrary_float_cast_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_cast_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCastALTERA (opcode 5841, class @exclude, section functions).
 
         Operands:
@@ -10374,15 +11013,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatCastINTEL.
         Returns the result id.
         """
-        return self._value(5841, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5841, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_cast_from_int_altera(self, result_type: TypeId, a: Id, mresult: int, fromsign: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_cast_from_int_altera(self, result_type: TypeId, a: Id, mresult: int, fromsign: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCastFromIntALTERA (opcode 5842, class @exclude, section functions).
 
         Operands:
@@ -10393,15 +11033,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatCastFromIntINTEL.
         Returns the result id.
         """
-        return self._value(5842, result_type, (a, mresult, fromsign, subnormal, rounding, accuracy))
+        return self._value(5842, result_type, (a, mresult, fromsign, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_cast_to_int_altera(self, result_type: TypeId, a: Id, ma: int, tosign: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_cast_to_int_altera(self, result_type: TypeId, a: Id, ma: int, tosign: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCastToIntALTERA (opcode 5843, class @exclude, section functions).
 
         Operands:
@@ -10412,15 +11053,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatCastToIntINTEL.
         Returns the result id.
         """
-        return self._value(5843, result_type, (a, ma, tosign, subnormal, rounding, accuracy))
+        return self._value(5843, result_type, (a, ma, tosign, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_add_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_add_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatAddALTERA (opcode 5846, class @exclude, section functions).
 
         Operands:
@@ -10433,15 +11075,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatAddINTEL.
         Returns the result id.
         """
-        return self._value(5846, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy))
+        return self._value(5846, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_sub_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_sub_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSubALTERA (opcode 5847, class @exclude, section functions).
 
         Operands:
@@ -10454,15 +11097,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatSubINTEL.
         Returns the result id.
         """
-        return self._value(5847, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy))
+        return self._value(5847, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_mul_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_mul_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatMulALTERA (opcode 5848, class @exclude, section functions).
 
         Operands:
@@ -10475,15 +11119,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatMulINTEL.
         Returns the result id.
         """
-        return self._value(5848, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy))
+        return self._value(5848, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_div_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_div_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatDivALTERA (opcode 5849, class @exclude, section functions).
 
         Operands:
@@ -10496,15 +11141,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatDivINTEL.
         Returns the result id.
         """
-        return self._value(5849, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy))
+        return self._value(5849, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_gtaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int) -> Id:
+    def arbitrary_float_gtaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatGTALTERA (opcode 5850, class @exclude, section functions).
 
         Operands:
@@ -10513,15 +11159,16 @@ class CoreInstructions(Emitter):
             ma: LiteralInteger 'Ma'
             b: IdRef 'B'
             mb: LiteralInteger 'Mb'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatGTINTEL.
         Returns the result id.
         """
-        return self._value(5850, result_type, (a, ma, b, mb))
+        return self._value(5850, result_type, (a, ma, b, mb), result_id)
 
-    def arbitrary_float_gealtera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int) -> Id:
+    def arbitrary_float_gealtera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatGEALTERA (opcode 5851, class @exclude, section functions).
 
         Operands:
@@ -10530,15 +11177,16 @@ class CoreInstructions(Emitter):
             ma: LiteralInteger 'Ma'
             b: IdRef 'B'
             mb: LiteralInteger 'Mb'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatGEINTEL.
         Returns the result id.
         """
-        return self._value(5851, result_type, (a, ma, b, mb))
+        return self._value(5851, result_type, (a, ma, b, mb), result_id)
 
-    def arbitrary_float_ltaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int) -> Id:
+    def arbitrary_float_ltaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLTALTERA (opcode 5852, class @exclude, section functions).
 
         Operands:
@@ -10547,15 +11195,16 @@ class CoreInstructions(Emitter):
             ma: LiteralInteger 'Ma'
             b: IdRef 'B'
             mb: LiteralInteger 'Mb'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatLTINTEL.
         Returns the result id.
         """
-        return self._value(5852, result_type, (a, ma, b, mb))
+        return self._value(5852, result_type, (a, ma, b, mb), result_id)
 
-    def arbitrary_float_lealtera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int) -> Id:
+    def arbitrary_float_lealtera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLEALTERA (opcode 5853, class @exclude, section functions).
 
         Operands:
@@ -10564,15 +11213,16 @@ class CoreInstructions(Emitter):
             ma: LiteralInteger 'Ma'
             b: IdRef 'B'
             mb: LiteralInteger 'Mb'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatLEINTEL.
         Returns the result id.
         """
-        return self._value(5853, result_type, (a, ma, b, mb))
+        return self._value(5853, result_type, (a, ma, b, mb), result_id)
 
-    def arbitrary_float_eqaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int) -> Id:
+    def arbitrary_float_eqaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatEQALTERA (opcode 5854, class @exclude, section functions).
 
         Operands:
@@ -10581,15 +11231,16 @@ class CoreInstructions(Emitter):
             ma: LiteralInteger 'Ma'
             b: IdRef 'B'
             mb: LiteralInteger 'Mb'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatEQINTEL.
         Returns the result id.
         """
-        return self._value(5854, result_type, (a, ma, b, mb))
+        return self._value(5854, result_type, (a, ma, b, mb), result_id)
 
-    def arbitrary_float_recip_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_recip_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatRecipALTERA (opcode 5855, class @exclude, section functions).
 
         Operands:
@@ -10600,15 +11251,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatRecipINTEL.
         Returns the result id.
         """
-        return self._value(5855, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5855, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_r_sqrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_r_sqrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatRSqrtALTERA (opcode 5856, class @exclude, section functions).
 
         Operands:
@@ -10619,15 +11271,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatRSqrtINTEL.
         Returns the result id.
         """
-        return self._value(5856, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5856, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_cbrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_cbrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCbrtALTERA (opcode 5857, class @exclude, section functions).
 
         Operands:
@@ -10638,15 +11291,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatCbrtINTEL.
         Returns the result id.
         """
-        return self._value(5857, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5857, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_hypot_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_hypot_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatHypotALTERA (opcode 5858, class @exclude, section functions).
 
         Operands:
@@ -10659,15 +11313,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatHypotINTEL.
         Returns the result id.
         """
-        return self._value(5858, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy))
+        return self._value(5858, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_sqrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_sqrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSqrtALTERA (opcode 5859, class @exclude, section functions).
 
         Operands:
@@ -10678,15 +11333,16 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpArbitraryFloatSqrtINTEL.
         Returns the result id.
         """
-        return self._value(5859, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5859, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_log_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_log_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLogINTEL (opcode 5860, class @exclude, section functions).
 
         Operands:
@@ -10697,14 +11353,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5860, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5860, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_log2_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_log2_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLog2INTEL (opcode 5861, class @exclude, section functions).
 
         Operands:
@@ -10715,14 +11372,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5861, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5861, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_log10_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_log10_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLog10INTEL (opcode 5862, class @exclude, section functions).
 
         Operands:
@@ -10733,14 +11391,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5862, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5862, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_log1p_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_log1p_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLog1pINTEL (opcode 5863, class @exclude, section functions).
 
         Operands:
@@ -10751,14 +11410,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5863, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5863, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_exp_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_exp_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatExpINTEL (opcode 5864, class @exclude, section functions).
 
         Operands:
@@ -10769,14 +11429,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5864, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5864, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_exp2_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_exp2_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatExp2INTEL (opcode 5865, class @exclude, section functions).
 
         Operands:
@@ -10787,14 +11448,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5865, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5865, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_exp10_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_exp10_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatExp10INTEL (opcode 5866, class @exclude, section functions).
 
         Operands:
@@ -10805,14 +11467,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5866, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5866, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_expm1_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_expm1_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatExpm1INTEL (opcode 5867, class @exclude, section functions).
 
         Operands:
@@ -10823,14 +11486,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5867, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5867, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_sin_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_sin_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSinINTEL (opcode 5868, class @exclude, section functions).
 
         Operands:
@@ -10841,14 +11505,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5868, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5868, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_cos_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_cos_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCosINTEL (opcode 5869, class @exclude, section functions).
 
         Operands:
@@ -10859,14 +11524,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5869, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5869, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_sin_cos_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_sin_cos_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSinCosINTEL (opcode 5870, class @exclude, section functions).
 
         Operands:
@@ -10877,14 +11543,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5870, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5870, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_sin_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_sin_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSinPiINTEL (opcode 5871, class @exclude, section functions).
 
         Operands:
@@ -10895,14 +11562,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5871, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5871, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_cos_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_cos_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCosPiINTEL (opcode 5872, class @exclude, section functions).
 
         Operands:
@@ -10913,14 +11581,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5872, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5872, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_a_sin_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_a_sin_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatASinINTEL (opcode 5873, class @exclude, section functions).
 
         Operands:
@@ -10931,14 +11600,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5873, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5873, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_a_sin_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_a_sin_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatASinPiINTEL (opcode 5874, class @exclude, section functions).
 
         Operands:
@@ -10949,14 +11619,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5874, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5874, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_a_cos_intel(self, result_type: TypeId, a: Id, m1: int, mout: int, enablesubnormals: int, roundingmode: int, roundingaccuracy: int) -> Id:
+    def arbitrary_float_a_cos_intel(self, result_type: TypeId, a: Id, m1: int, mout: int, enablesubnormals: int, roundingmode: int, roundingaccuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatACosINTEL (opcode 5875, class @exclude, section functions).
 
         Operands:
@@ -10967,14 +11638,15 @@ class CoreInstructions(Emitter):
             enablesubnormals: LiteralInteger 'EnableSubnormals'
             roundingmode: LiteralInteger 'RoundingMode'
             roundingaccuracy: LiteralInteger 'RoundingAccuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5875, result_type, (a, m1, mout, enablesubnormals, roundingmode, roundingaccuracy))
+        return self._value(5875, result_type, (a, m1, mout, enablesubnormals, roundingmode, roundingaccuracy), result_id)
 
-    def arbitrary_float_a_cos_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_a_cos_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatACosPiINTEL (opcode 5876, class @exclude, section functions).
 
         Operands:
@@ -10985,14 +11657,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5876, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5876, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_a_tan_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_a_tan_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatATanINTEL (opcode 5877, class @exclude, section functions).
 
         Operands:
@@ -11003,14 +11676,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5877, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5877, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_a_tan_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_a_tan_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatATanPiINTEL (opcode 5878, class @exclude, section functions).
 
         Operands:
@@ -11021,14 +11695,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5878, result_type, (a, ma, mresult, subnormal, rounding, accuracy))
+        return self._value(5878, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_a_tan2_intel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_a_tan2_intel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatATan2INTEL (opcode 5879, class @exclude, section functions).
 
         Operands:
@@ -11041,14 +11716,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5879, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy))
+        return self._value(5879, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_pow_intel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_pow_intel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatPowINTEL (opcode 5880, class @exclude, section functions).
 
         Operands:
@@ -11061,14 +11737,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5880, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy))
+        return self._value(5880, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_pow_rintel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_pow_rintel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatPowRINTEL (opcode 5881, class @exclude, section functions).
 
         Operands:
@@ -11081,14 +11758,15 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5881, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy))
+        return self._value(5881, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_pow_nintel(self, result_type: TypeId, a: Id, ma: int, b: Id, signofb: int, mresult: int, subnormal: int, rounding: int, accuracy: int) -> Id:
+    def arbitrary_float_pow_nintel(self, result_type: TypeId, a: Id, ma: int, b: Id, signofb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatPowNINTEL (opcode 5882, class @exclude, section functions).
 
         Operands:
@@ -11101,12 +11779,13 @@ class CoreInstructions(Emitter):
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5882, result_type, (a, ma, b, signofb, mresult, subnormal, rounding, accuracy))
+        return self._value(5882, result_type, (a, ma, b, signofb, mresult, subnormal, rounding, accuracy), result_id)
 
     def loop_control_intel(self, loop_control_parameters: Sequence[int] = ()) -> Self:
         """OpLoopControlINTEL (opcode 5887, class Reserved, section functions).
@@ -11121,47 +11800,50 @@ class CoreInstructions(Emitter):
         """
         return self._void(5887, (tuple(loop_control_parameters),))
 
-    def alias_domain_decl_intel(self, name: Id | None = None) -> Id:
+    def alias_domain_decl_intel(self, name: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpAliasDomainDeclINTEL (opcode 5911, class @exclude, section functions).
 
         Operands:
             name: IdRef? 'Name'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): MemoryAccessAliasingINTEL.
         Extensions (any of): SPV_INTEL_memory_access_aliasing.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5911, None, (name,))
+        return self._value(5911, None, (name,), result_id)
 
-    def alias_scope_decl_intel(self, alias_domain: Id, name: Id | None = None) -> Id:
+    def alias_scope_decl_intel(self, alias_domain: Id, name: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpAliasScopeDeclINTEL (opcode 5912, class @exclude, section functions).
 
         Operands:
             alias_domain: IdRef 'Alias Domain'
             name: IdRef? 'Name'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): MemoryAccessAliasingINTEL.
         Extensions (any of): SPV_INTEL_memory_access_aliasing.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5912, None, (alias_domain, name))
+        return self._value(5912, None, (alias_domain, name), result_id)
 
-    def alias_scope_list_decl_intel(self, aliasscopes: Sequence[Id] = ()) -> Id:
+    def alias_scope_list_decl_intel(self, aliasscopes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpAliasScopeListDeclINTEL (opcode 5913, class @exclude, section functions).
 
         Operands:
             aliasscopes: IdRef* 'AliasScope 1, AliasScope 2, ...'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): MemoryAccessAliasingINTEL.
         Extensions (any of): SPV_INTEL_memory_access_aliasing.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5913, None, (tuple(aliasscopes),))
+        return self._value(5913, None, (tuple(aliasscopes),), result_id)
 
-    def fixed_sqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_sqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSqrtALTERA (opcode 5923, class @exclude, section functions).
 
         Operands:
@@ -11172,15 +11854,16 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedSqrtINTEL.
         Returns the result id.
         """
-        return self._value(5923, result_type, (input, s, i, ri, q, o))
+        return self._value(5923, result_type, (input, s, i, ri, q, o), result_id)
 
-    def fixed_recip_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_recip_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedRecipALTERA (opcode 5924, class @exclude, section functions).
 
         Operands:
@@ -11191,15 +11874,16 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedRecipINTEL.
         Returns the result id.
         """
-        return self._value(5924, result_type, (input, s, i, ri, q, o))
+        return self._value(5924, result_type, (input, s, i, ri, q, o), result_id)
 
-    def fixed_rsqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_rsqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedRsqrtALTERA (opcode 5925, class @exclude, section functions).
 
         Operands:
@@ -11210,15 +11894,16 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedRsqrtINTEL.
         Returns the result id.
         """
-        return self._value(5925, result_type, (input, s, i, ri, q, o))
+        return self._value(5925, result_type, (input, s, i, ri, q, o), result_id)
 
-    def fixed_sin_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_sin_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinALTERA (opcode 5926, class @exclude, section functions).
 
         Operands:
@@ -11229,15 +11914,16 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedSinINTEL.
         Returns the result id.
         """
-        return self._value(5926, result_type, (input, s, i, ri, q, o))
+        return self._value(5926, result_type, (input, s, i, ri, q, o), result_id)
 
-    def fixed_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedCosALTERA (opcode 5927, class @exclude, section functions).
 
         Operands:
@@ -11248,15 +11934,16 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedCosINTEL.
         Returns the result id.
         """
-        return self._value(5927, result_type, (input, s, i, ri, q, o))
+        return self._value(5927, result_type, (input, s, i, ri, q, o), result_id)
 
-    def fixed_sin_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_sin_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinCosALTERA (opcode 5928, class @exclude, section functions).
 
         Operands:
@@ -11267,15 +11954,16 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedSinCosINTEL.
         Returns the result id.
         """
-        return self._value(5928, result_type, (input, s, i, ri, q, o))
+        return self._value(5928, result_type, (input, s, i, ri, q, o), result_id)
 
-    def fixed_sin_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_sin_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinPiALTERA (opcode 5929, class @exclude, section functions).
 
         Operands:
@@ -11286,15 +11974,16 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedSinPiINTEL.
         Returns the result id.
         """
-        return self._value(5929, result_type, (input, s, i, ri, q, o))
+        return self._value(5929, result_type, (input, s, i, ri, q, o), result_id)
 
-    def fixed_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedCosPiALTERA (opcode 5930, class @exclude, section functions).
 
         Operands:
@@ -11305,15 +11994,16 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedCosPiINTEL.
         Returns the result id.
         """
-        return self._value(5930, result_type, (input, s, i, ri, q, o))
+        return self._value(5930, result_type, (input, s, i, ri, q, o), result_id)
 
-    def fixed_sin_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_sin_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinCosPiALTERA (opcode 5931, class @exclude, section functions).
 
         Operands:
@@ -11324,15 +12014,16 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedSinCosPiINTEL.
         Returns the result id.
         """
-        return self._value(5931, result_type, (input, s, i, ri, q, o))
+        return self._value(5931, result_type, (input, s, i, ri, q, o), result_id)
 
-    def fixed_log_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_log_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedLogALTERA (opcode 5932, class @exclude, section functions).
 
         Operands:
@@ -11343,15 +12034,16 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedLogINTEL.
         Returns the result id.
         """
-        return self._value(5932, result_type, (input, s, i, ri, q, o))
+        return self._value(5932, result_type, (input, s, i, ri, q, o), result_id)
 
-    def fixed_exp_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int) -> Id:
+    def fixed_exp_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedExpALTERA (opcode 5933, class @exclude, section functions).
 
         Operands:
@@ -11362,337 +12054,360 @@ class CoreInstructions(Emitter):
             ri: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFixedPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFixedExpINTEL.
         Returns the result id.
         """
-        return self._value(5933, result_type, (input, s, i, ri, q, o))
+        return self._value(5933, result_type, (input, s, i, ri, q, o), result_id)
 
-    def ptr_cast_to_cross_workgroup_altera(self, result_type: TypeId, pointer: Id) -> Id:
+    def ptr_cast_to_cross_workgroup_altera(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrCastToCrossWorkgroupALTERA (opcode 5934, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): USMStorageClassesALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpPtrCastToCrossWorkgroupINTEL.
         Returns the result id.
         """
-        return self._value(5934, result_type, (pointer,))
+        return self._value(5934, result_type, (pointer,), result_id)
 
-    def cross_workgroup_cast_to_ptr_altera(self, result_type: TypeId, pointer: Id) -> Id:
+    def cross_workgroup_cast_to_ptr_altera(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpCrossWorkgroupCastToPtrALTERA (opcode 5938, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): USMStorageClassesALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpCrossWorkgroupCastToPtrINTEL.
         Returns the result id.
         """
-        return self._value(5938, result_type, (pointer,))
+        return self._value(5938, result_type, (pointer,), result_id)
 
-    def read_pipe_blocking_altera(self, result_type: TypeId, packet_size: Id, packet_alignment: Id) -> Id:
+    def read_pipe_blocking_altera(self, result_type: TypeId, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReadPipeBlockingALTERA (opcode 5946, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BlockingPipesALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpReadPipeBlockingINTEL.
         Returns the result id.
         """
-        return self._value(5946, result_type, (packet_size, packet_alignment))
+        return self._value(5946, result_type, (packet_size, packet_alignment), result_id)
 
-    def write_pipe_blocking_altera(self, result_type: TypeId, packet_size: Id, packet_alignment: Id) -> Id:
+    def write_pipe_blocking_altera(self, result_type: TypeId, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpWritePipeBlockingALTERA (opcode 5947, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             packet_size: IdRef 'Packet Size'
             packet_alignment: IdRef 'Packet Alignment'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BlockingPipesALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpWritePipeBlockingINTEL.
         Returns the result id.
         """
-        return self._value(5947, result_type, (packet_size, packet_alignment))
+        return self._value(5947, result_type, (packet_size, packet_alignment), result_id)
 
-    def fpga_reg_altera(self, result_type: TypeId, input: Id) -> Id:
+    def fpga_reg_altera(self, result_type: TypeId, input: Id, *, result_id: Id | None = None) -> Id:
         """OpFPGARegALTERA (opcode 5949, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             input: IdRef 'Input'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): FPGARegALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpFPGARegINTEL.
         Returns the result id.
         """
-        return self._value(5949, result_type, (input,))
+        return self._value(5949, result_type, (input,), result_id)
 
-    def ray_query_get_ray_t_min_khr(self, result_type: TypeId, rayquery: Id) -> Id:
+    def ray_query_get_ray_t_min_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetRayTMinKHR (opcode 6016, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6016, result_type, (rayquery,))
+        return self._value(6016, result_type, (rayquery,), result_id)
 
-    def ray_query_get_ray_flags_khr(self, result_type: TypeId, rayquery: Id) -> Id:
+    def ray_query_get_ray_flags_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetRayFlagsKHR (opcode 6017, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6017, result_type, (rayquery,))
+        return self._value(6017, result_type, (rayquery,), result_id)
 
-    def ray_query_get_intersection_tkhr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_tkhr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionTKHR (opcode 6018, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6018, result_type, (rayquery, intersection))
+        return self._value(6018, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_instance_custom_index_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_instance_custom_index_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionInstanceCustomIndexKHR (opcode 6019, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6019, result_type, (rayquery, intersection))
+        return self._value(6019, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_instance_id_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_instance_id_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionInstanceIdKHR (opcode 6020, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6020, result_type, (rayquery, intersection))
+        return self._value(6020, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_instance_shader_binding_table_record_offset_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_instance_shader_binding_table_record_offset_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR (opcode 6021, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6021, result_type, (rayquery, intersection))
+        return self._value(6021, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_geometry_index_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_geometry_index_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionGeometryIndexKHR (opcode 6022, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6022, result_type, (rayquery, intersection))
+        return self._value(6022, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_primitive_index_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_primitive_index_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionPrimitiveIndexKHR (opcode 6023, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6023, result_type, (rayquery, intersection))
+        return self._value(6023, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_barycentrics_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_barycentrics_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionBarycentricsKHR (opcode 6024, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6024, result_type, (rayquery, intersection))
+        return self._value(6024, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_front_face_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_front_face_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionFrontFaceKHR (opcode 6025, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6025, result_type, (rayquery, intersection))
+        return self._value(6025, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_candidate_aabb_opaque_khr(self, result_type: TypeId, rayquery: Id) -> Id:
+    def ray_query_get_intersection_candidate_aabb_opaque_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionCandidateAABBOpaqueKHR (opcode 6026, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6026, result_type, (rayquery,))
+        return self._value(6026, result_type, (rayquery,), result_id)
 
-    def ray_query_get_intersection_object_ray_direction_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_object_ray_direction_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionObjectRayDirectionKHR (opcode 6027, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6027, result_type, (rayquery, intersection))
+        return self._value(6027, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_object_ray_origin_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_object_ray_origin_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionObjectRayOriginKHR (opcode 6028, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6028, result_type, (rayquery, intersection))
+        return self._value(6028, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_world_ray_direction_khr(self, result_type: TypeId, rayquery: Id) -> Id:
+    def ray_query_get_world_ray_direction_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetWorldRayDirectionKHR (opcode 6029, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6029, result_type, (rayquery,))
+        return self._value(6029, result_type, (rayquery,), result_id)
 
-    def ray_query_get_world_ray_origin_khr(self, result_type: TypeId, rayquery: Id) -> Id:
+    def ray_query_get_world_ray_origin_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetWorldRayOriginKHR (opcode 6030, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6030, result_type, (rayquery,))
+        return self._value(6030, result_type, (rayquery,), result_id)
 
-    def ray_query_get_intersection_object_to_world_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_object_to_world_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionObjectToWorldKHR (opcode 6031, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6031, result_type, (rayquery, intersection))
+        return self._value(6031, result_type, (rayquery, intersection), result_id)
 
-    def ray_query_get_intersection_world_to_object_khr(self, result_type: TypeId, rayquery: Id, intersection: Id) -> Id:
+    def ray_query_get_intersection_world_to_object_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionWorldToObjectKHR (opcode 6032, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             rayquery: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6032, result_type, (rayquery, intersection))
+        return self._value(6032, result_type, (rayquery, intersection), result_id)
 
-    def atomic_f_add_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id) -> Id:
+    def atomic_f_add_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicFAddEXT (opcode 6035, class Atomic, section functions).
 
         Operands:
@@ -11701,25 +12416,27 @@ class CoreInstructions(Emitter):
             memory: IdScope 'Memory'
             semantics: IdMemorySemantics 'Semantics'
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): AtomicFloat16AddEXT, AtomicFloat32AddEXT, AtomicFloat64AddEXT, AtomicFloat16VectorNV.
         Extensions (any of): SPV_EXT_shader_atomic_float_add.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6035, result_type, (pointer, memory, semantics, value))
+        return self._value(6035, result_type, (pointer, memory, semantics, value), result_id)
 
-    def type_buffer_surface_intel(self, accessqualifier: AccessQualifier) -> TypeId:
+    def type_buffer_surface_intel(self, accessqualifier: AccessQualifier, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeBufferSurfaceINTEL (opcode 6086, class Type-Declaration, section types_globals).
 
         Operands:
             accessqualifier: AccessQualifier 'AccessQualifier'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): VectorComputeINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(6086, (accessqualifier,))
+        return self._type(6086, (accessqualifier,), result_id)
 
     def type_struct_continued_intel(self, member_types: Sequence[TypeId] = ()) -> Self:
         """OpTypeStructContinuedINTEL (opcode 6090, class Type-Declaration, section types_globals).
@@ -11757,44 +12474,47 @@ class CoreInstructions(Emitter):
         """
         return self._void(6092, (tuple(constituents),))
 
-    def composite_construct_continued_intel(self, result_type: TypeId, constituents: Sequence[Id] = ()) -> Id:
+    def composite_construct_continued_intel(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeConstructContinuedINTEL (opcode 6096, class Composite, section functions).
 
         Operands:
             result_type: IdResultType
             constituents: IdRef* 'Constituents'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): LongCompositesINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6096, result_type, (tuple(constituents),))
+        return self._value(6096, result_type, (tuple(constituents),), result_id)
 
-    def convert_f_to_bf16_intel(self, result_type: TypeId, float_value: Id) -> Id:
+    def convert_f_to_bf16_intel(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertFToBF16INTEL (opcode 6116, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             float_value: IdRef 'Float Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BFloat16ConversionINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6116, result_type, (float_value,))
+        return self._value(6116, result_type, (float_value,), result_id)
 
-    def convert_bf16_to_fintel(self, result_type: TypeId, bfloat16_value: Id) -> Id:
+    def convert_bf16_to_fintel(self, result_type: TypeId, bfloat16_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertBF16ToFINTEL (opcode 6117, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             bfloat16_value: IdRef 'BFloat16 Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BFloat16ConversionINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6117, result_type, (bfloat16_value,))
+        return self._value(6117, result_type, (bfloat16_value,), result_id)
 
     def control_barrier_arrive_intel(self, execution: Id, memory: Id, semantics: Id) -> Self:
         """OpControlBarrierArriveINTEL (opcode 6142, class Barrier, section functions).
@@ -11824,20 +12544,21 @@ class CoreInstructions(Emitter):
         """
         return self._void(6143, (execution, memory, semantics))
 
-    def arithmetic_fence_ext(self, result_type: TypeId, target: Id) -> Id:
+    def arithmetic_fence_ext(self, result_type: TypeId, target: Id, *, result_id: Id | None = None) -> Id:
         """OpArithmeticFenceEXT (opcode 6145, class Miscellaneous, section functions).
 
         Operands:
             result_type: IdResultType
             target: IdRef 'Target'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArithmeticFenceEXT.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6145, result_type, (target,))
+        return self._value(6145, result_type, (target,), result_id)
 
-    def task_sequence_create_altera(self, result_type: TypeId, function: Id, pipelined: int, usestallenableclusters: int, getcapacity: int, asynccapacity: int) -> Id:
+    def task_sequence_create_altera(self, result_type: TypeId, function: Id, pipelined: int, usestallenableclusters: int, getcapacity: int, asynccapacity: int, *, result_id: Id | None = None) -> Id:
         """OpTaskSequenceCreateALTERA (opcode 6163, class @exclude, section functions).
 
         Operands:
@@ -11847,13 +12568,14 @@ class CoreInstructions(Emitter):
             usestallenableclusters: LiteralInteger 'UseStallEnableClusters'
             getcapacity: LiteralInteger 'GetCapacity'
             asynccapacity: LiteralInteger 'AsyncCapacity'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TaskSequenceALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpTaskSequenceCreateINTEL.
         Returns the result id.
         """
-        return self._value(6163, result_type, (function, pipelined, usestallenableclusters, getcapacity, asynccapacity))
+        return self._value(6163, result_type, (function, pipelined, usestallenableclusters, getcapacity, asynccapacity), result_id)
 
     def task_sequence_async_altera(self, sequence: Id, arguments: Sequence[Id] = ()) -> Self:
         """OpTaskSequenceAsyncALTERA (opcode 6164, class @exclude, section functions).
@@ -11869,19 +12591,20 @@ class CoreInstructions(Emitter):
         """
         return self._void(6164, (sequence, tuple(arguments)))
 
-    def task_sequence_get_altera(self, result_type: TypeId, sequence: Id) -> Id:
+    def task_sequence_get_altera(self, result_type: TypeId, sequence: Id, *, result_id: Id | None = None) -> Id:
         """OpTaskSequenceGetALTERA (opcode 6165, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             sequence: IdRef 'Sequence'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TaskSequenceALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpTaskSequenceGetINTEL.
         Returns the result id.
         """
-        return self._value(6165, result_type, (sequence,))
+        return self._value(6165, result_type, (sequence,), result_id)
 
     def task_sequence_release_altera(self, sequence: Id) -> Self:
         """OpTaskSequenceReleaseALTERA (opcode 6166, class @exclude, section functions).
@@ -11896,16 +12619,18 @@ class CoreInstructions(Emitter):
         """
         return self._void(6166, (sequence,))
 
-    def type_task_sequence_altera(self) -> Id:
+    def type_task_sequence_altera(self, *, result_id: Id | None = None) -> Id:
         """OpTypeTaskSequenceALTERA (opcode 6199, class @exclude, section functions).
 
-        Operands: none.
+        Operands:
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
+
         Capabilities (any of): TaskSequenceALTERA.
         Version: not core in any SPIR-V version (extension only).
         Aliases: OpTypeTaskSequenceINTEL.
         Returns the result id.
         """
-        return self._value(6199, None, ())
+        return self._value(6199, None, (), result_id)
 
     def subgroup_block_prefetch_intel(self, ptr: Id, numbytes: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
         """OpSubgroupBlockPrefetchINTEL (opcode 6221, class Group, section functions).
@@ -12025,7 +12750,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(6235, (element_size, block_width, block_height, block_count, src_pointer, dst_base_pointer, memory_width, memory_height, memory_pitch, coordinate))
 
-    def subgroup_matrix_multiply_accumulate_intel(self, result_type: TypeId, k_dim: Id, matrix_a: Id, matrix_b: Id, matrix_c: Id, matrix_multiply_accumulate_operands: MatrixMultiplyAccumulateOperands | None = None) -> Id:
+    def subgroup_matrix_multiply_accumulate_intel(self, result_type: TypeId, k_dim: Id, matrix_a: Id, matrix_b: Id, matrix_c: Id, matrix_multiply_accumulate_operands: MatrixMultiplyAccumulateOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpSubgroupMatrixMultiplyAccumulateINTEL (opcode 6237, class Group, section functions).
 
         Operands:
@@ -12035,14 +12760,15 @@ class CoreInstructions(Emitter):
             matrix_b: IdRef 'Matrix B'
             matrix_c: IdRef 'Matrix C'
             matrix_multiply_accumulate_operands: MatrixMultiplyAccumulateOperands?
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupMatrixMultiplyAccumulateINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6237, result_type, (k_dim, matrix_a, matrix_b, matrix_c, matrix_multiply_accumulate_operands))
+        return self._value(6237, result_type, (k_dim, matrix_a, matrix_b, matrix_c, matrix_multiply_accumulate_operands), result_id)
 
-    def bitwise_function_intel(self, result_type: TypeId, a: Id, b: Id, c: Id, lutindex: Id) -> Id:
+    def bitwise_function_intel(self, result_type: TypeId, a: Id, b: Id, c: Id, lutindex: Id, *, result_id: Id | None = None) -> Id:
         """OpBitwiseFunctionINTEL (opcode 6242, class Bit, section functions).
 
         Operands:
@@ -12051,26 +12777,28 @@ class CoreInstructions(Emitter):
             b: IdRef 'B'
             c: IdRef 'C'
             lutindex: IdRef 'LUTIndex'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TernaryBitwiseFunctionINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6242, result_type, (a, b, c, lutindex))
+        return self._value(6242, result_type, (a, b, c, lutindex), result_id)
 
-    def untyped_variable_length_array_intel(self, result_type: TypeId, element_type: TypeId, length: Id) -> Id:
+    def untyped_variable_length_array_intel(self, result_type: TypeId, element_type: TypeId, length: Id, *, result_id: Id | None = None) -> Id:
         """OpUntypedVariableLengthArrayINTEL (opcode 6244, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             element_type: IdRef 'Element Type'
             length: IdRef 'Length'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): UntypedVariableLengthArrayINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6244, result_type, (element_type, length))
+        return self._value(6244, result_type, (element_type, length), result_id)
 
     def conditional_extension_intel(self, condition: Id, name: str) -> Self:
         """OpConditionalExtensionINTEL (opcode 6248, class Extension, section functions).
@@ -12117,22 +12845,23 @@ class CoreInstructions(Emitter):
         """
         return self._void(6250, (condition, capability))
 
-    def spec_constant_target_intel(self, result_type: TypeId, target: int, features: Sequence[int] = ()) -> Id:
+    def spec_constant_target_intel(self, result_type: TypeId, target: int, features: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpSpecConstantTargetINTEL (opcode 6251, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
             target: LiteralInteger 'Target'
             features: LiteralInteger* 'Features'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): FunctionVariantsINTEL.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6251, result_type, (target, tuple(features)))
+        return self._value(6251, result_type, (target, tuple(features)), result_id)
 
-    def spec_constant_architecture_intel(self, result_type: TypeId, category: int, family: int, opcode: int, architecture: int) -> Id:
+    def spec_constant_architecture_intel(self, result_type: TypeId, category: int, family: int, opcode: int, architecture: int, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantArchitectureINTEL (opcode 6252, class Constant-Creation, section types_globals).
 
         Operands:
@@ -12141,29 +12870,31 @@ class CoreInstructions(Emitter):
             family: LiteralInteger 'Family'
             opcode: LiteralInteger 'Opcode'
             architecture: LiteralInteger 'Architecture'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): FunctionVariantsINTEL.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6252, result_type, (category, family, opcode, architecture))
+        return self._value(6252, result_type, (category, family, opcode, architecture), result_id)
 
-    def spec_constant_capabilities_intel(self, result_type: TypeId, capabilities: Sequence[Capability] = ()) -> Id:
+    def spec_constant_capabilities_intel(self, result_type: TypeId, capabilities: Sequence[Capability] = (), *, result_id: Id | None = None) -> Id:
         """OpSpecConstantCapabilitiesINTEL (opcode 6253, class Constant-Creation, section types_globals).
 
         Operands:
             result_type: IdResultType
             capabilities: Capability* 'Capabilities'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): FunctionVariantsINTEL.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6253, result_type, (tuple(capabilities),))
+        return self._value(6253, result_type, (tuple(capabilities),), result_id)
 
-    def conditional_copy_object_intel(self, result_type: TypeId, condition_operands: Sequence[Id] = ()) -> Id:
+    def conditional_copy_object_intel(self, result_type: TypeId, condition_operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpConditionalCopyObjectINTEL (opcode 6254, class Composite, section functions).
 
         Operands:
@@ -12171,15 +12902,16 @@ class CoreInstructions(Emitter):
             condition_operands: IdRef* 'Condition 0, Operand 0, +
 Condition 1, Operand 1, +
 ...'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SpecConditionalINTEL.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6254, result_type, (tuple(condition_operands),))
+        return self._value(6254, result_type, (tuple(condition_operands),), result_id)
 
-    def group_i_mul_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_i_mul_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupIMulKHR (opcode 6401, class Group, section functions).
 
         Operands:
@@ -12187,14 +12919,15 @@ Condition 1, Operand 1, +
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupUniformArithmeticKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6401, result_type, (execution, operation, x))
+        return self._value(6401, result_type, (execution, operation, x), result_id)
 
-    def group_f_mul_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_f_mul_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFMulKHR (opcode 6402, class Group, section functions).
 
         Operands:
@@ -12202,14 +12935,15 @@ Condition 1, Operand 1, +
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupUniformArithmeticKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6402, result_type, (execution, operation, x))
+        return self._value(6402, result_type, (execution, operation, x), result_id)
 
-    def group_bitwise_and_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_bitwise_and_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupBitwiseAndKHR (opcode 6403, class Group, section functions).
 
         Operands:
@@ -12217,14 +12951,15 @@ Condition 1, Operand 1, +
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupUniformArithmeticKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6403, result_type, (execution, operation, x))
+        return self._value(6403, result_type, (execution, operation, x), result_id)
 
-    def group_bitwise_or_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_bitwise_or_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupBitwiseOrKHR (opcode 6404, class Group, section functions).
 
         Operands:
@@ -12232,14 +12967,15 @@ Condition 1, Operand 1, +
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupUniformArithmeticKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6404, result_type, (execution, operation, x))
+        return self._value(6404, result_type, (execution, operation, x), result_id)
 
-    def group_bitwise_xor_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_bitwise_xor_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupBitwiseXorKHR (opcode 6405, class Group, section functions).
 
         Operands:
@@ -12247,14 +12983,15 @@ Condition 1, Operand 1, +
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupUniformArithmeticKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6405, result_type, (execution, operation, x))
+        return self._value(6405, result_type, (execution, operation, x), result_id)
 
-    def group_logical_and_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_logical_and_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupLogicalAndKHR (opcode 6406, class Group, section functions).
 
         Operands:
@@ -12262,14 +12999,15 @@ Condition 1, Operand 1, +
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupUniformArithmeticKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6406, result_type, (execution, operation, x))
+        return self._value(6406, result_type, (execution, operation, x), result_id)
 
-    def group_logical_or_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_logical_or_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupLogicalOrKHR (opcode 6407, class Group, section functions).
 
         Operands:
@@ -12277,14 +13015,15 @@ Condition 1, Operand 1, +
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupUniformArithmeticKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6407, result_type, (execution, operation, x))
+        return self._value(6407, result_type, (execution, operation, x), result_id)
 
-    def group_logical_xor_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id) -> Id:
+    def group_logical_xor_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupLogicalXorKHR (opcode 6408, class Group, section functions).
 
         Operands:
@@ -12292,27 +13031,29 @@ Condition 1, Operand 1, +
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             x: IdRef 'X'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupUniformArithmeticKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6408, result_type, (execution, operation, x))
+        return self._value(6408, result_type, (execution, operation, x), result_id)
 
-    def round_f_to_tf32_intel(self, result_type: TypeId, float_value: Id) -> Id:
+    def round_f_to_tf32_intel(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpRoundFToTF32INTEL (opcode 6426, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
             float_value: IdRef 'Float Value'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorFloat32RoundingINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6426, result_type, (float_value,))
+        return self._value(6426, result_type, (float_value,), result_id)
 
-    def masked_gather_intel(self, result_type: TypeId, ptrvector: Id, alignment: int, mask: Id, fillempty: Id) -> Id:
+    def masked_gather_intel(self, result_type: TypeId, ptrvector: Id, alignment: int, mask: Id, fillempty: Id, *, result_id: Id | None = None) -> Id:
         """OpMaskedGatherINTEL (opcode 6428, class Memory, section functions).
 
         Operands:
@@ -12321,12 +13062,13 @@ Condition 1, Operand 1, +
             alignment: LiteralInteger 'Alignment'
             mask: IdRef 'Mask'
             fillempty: IdRef 'FillEmpty'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): MaskedGatherScatterINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6428, result_type, (ptrvector, alignment, mask, fillempty))
+        return self._value(6428, result_type, (ptrvector, alignment, mask, fillempty), result_id)
 
     def masked_scatter_intel(self, inputvector: Id, ptrvector: Id, alignment: int, mask: Id) -> Self:
         """OpMaskedScatterINTEL (opcode 6429, class Memory, section functions).
@@ -12343,44 +13085,47 @@ Condition 1, Operand 1, +
         """
         return self._void(6429, (inputvector, ptrvector, alignment, mask))
 
-    def convert_handle_to_image_intel(self, result_type: TypeId, operand: Id) -> Id:
+    def convert_handle_to_image_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertHandleToImageINTEL (opcode 6529, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BindlessImagesINTEL.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6529, result_type, (operand,))
+        return self._value(6529, result_type, (operand,), result_id)
 
-    def convert_handle_to_sampler_intel(self, result_type: TypeId, operand: Id) -> Id:
+    def convert_handle_to_sampler_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertHandleToSamplerINTEL (opcode 6530, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BindlessImagesINTEL.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6530, result_type, (operand,))
+        return self._value(6530, result_type, (operand,), result_id)
 
-    def convert_handle_to_sampled_image_intel(self, result_type: TypeId, operand: Id) -> Id:
+    def convert_handle_to_sampled_image_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertHandleToSampledImageINTEL (opcode 6531, class Image, section functions).
 
         Operands:
             result_type: IdResultType
             operand: IdRef 'Operand'
+            result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BindlessImagesINTEL.
         Version: not core in any SPIR-V version (extension only).
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6531, result_type, (operand,))
+        return self._value(6531, result_type, (operand,), result_id)

@@ -7,8 +7,14 @@ inference, serialization) is built on top of it.
 
 from __future__ import annotations
 
+from spvbuild.encoder import encode_module
+from spvbuild.instruction import Instruction
 from spvbuild.generated.core.builder import CoreInstructions
 from spvbuild.generated.extinst import ExtInstSets
+
+
+OP_VARIABLE = 59
+FUNCTION_STORAGE = 7
 
 
 class Builder(CoreInstructions, ExtInstSets):
@@ -19,3 +25,26 @@ class Builder(CoreInstructions, ExtInstSets):
     >>> b.name(void, "void").instructions[-1].opcode
     5
     """
+
+    def in_layout_order(self) -> list[Instruction]:
+        """The instructions stably sorted into the logical-layout sections of the grammar.
+
+        The section of each instruction comes from ``grammars/core.yaml: logical_layout``;
+        an OpVariable in the Function storage class stays where it was called.
+        """
+        from spvbuild.generated.core.tables import INSTRUCTIONS, SECTIONS
+
+        rank = {name: index for index, name in enumerate(SECTIONS)}
+        functions = rank["functions"]
+
+        def section(inst: Instruction) -> int:
+            if inst.opcode == OP_VARIABLE and inst.operands and inst.operands[0] == FUNCTION_STORAGE:
+                return functions
+            info = INSTRUCTIONS.get(inst.opcode)
+            return rank[info.section] if info is not None else functions
+
+        return sorted(self.instructions, key=section)
+
+    def to_words(self, version: tuple[int, int] = (1, 0)) -> list[int]:
+        """Header and instructions in logical-layout order as SPIR-V words (1.0 by default)."""
+        return encode_module(self.in_layout_order(), self.bound, version)

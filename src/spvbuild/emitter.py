@@ -8,8 +8,9 @@ base appends to a flat list and numbers ids from 1; the module builder overrides
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
+from spvbuild.errors import BuildError
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 
 OP_EXT_INST_IMPORT = 11
 OP_EXT_INST = 12
+
+_AnyId = TypeVar("_AnyId", bound=Id)
 
 
 class Emitter:
@@ -51,21 +54,29 @@ class Emitter:
         """Store one finished instruction (overridden by the module builder)."""
         self.instructions.append(instruction)
 
-    def _value(self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...]) -> Id:
-        rid = self.new_id()
+    def _value(
+        self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...],
+        result_id: Id | None = None,
+    ) -> Id:
+        rid = self.new_id() if result_id is None else self._reserved(result_id)
         self._record(Instruction(opcode, result_type, rid, operands))
         return rid
 
-    def _type(self, opcode: int, operands: tuple[Any, ...]) -> TypeId:
-        rid = self.new_type_id()
+    def _type(self, opcode: int, operands: tuple[Any, ...], result_id: TypeId | None = None) -> TypeId:
+        rid = self.new_type_id() if result_id is None else self._reserved(result_id)
         self._record(Instruction(opcode, None, rid, operands))
         return rid
+
+    def _reserved(self, result_id: _AnyId) -> _AnyId:
+        if not isinstance(result_id, Id) or not 0 < result_id < self._bound:
+            raise BuildError(f"result_id {result_id!r} was not reserved with new_id()/new_type_id()")
+        return result_id
 
     def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:
         self._record(Instruction(opcode, None, None, operands))
         return self
 
-    def ext_inst_import(self, import_name: str) -> Id:
+    def _ext_set_id(self, import_name: str) -> Id:
         """The id of ``OpExtInstImport "import_name"``, created once on first use."""
         rid = self._ext_imports.get(import_name)
         if rid is None:
@@ -76,7 +87,7 @@ class Emitter:
     def _ext_value(
         self, import_name: str, number: int, result_type: TypeId, operands: Sequence[Any]
     ) -> Id:
-        set_id = self.ext_inst_import(import_name)
+        set_id = self._ext_set_id(import_name)
         rid = self.new_id()
         self._record(
             Instruction(OP_EXT_INST, result_type, rid, (set_id, number, *operands), import_name)
@@ -95,7 +106,7 @@ class ExtInstSetBuilder:
     @property
     def set_id(self) -> Id:
         """The id of this set's OpExtInstImport (created on first use)."""
-        return self._owner.ext_inst_import(self.IMPORT_NAME)
+        return self._owner._ext_set_id(self.IMPORT_NAME)
 
     def _inst(self, number: int, result_type: TypeId, operands: tuple[Any, ...]) -> Id:
         return self._owner._ext_value(self.IMPORT_NAME, number, result_type, operands)

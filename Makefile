@@ -1,0 +1,93 @@
+# spvbuild developer and CI entry points.
+#
+#   make venv         create .venv and install the project with its dev extras
+#   make test         venv, then lint, typecheck, regen-check and pytest, in that order
+#   make lint         ruff check
+#   make typecheck    mypy --strict on the spvbuild package and on codegen/
+#   make regen-check  fail if generated/ is not what grammars/ produce
+#   make regen        render generated/ from grammars/
+#   make bench        run every bench/bench_*.py (one line each)
+#   make demo         (not yet implemented)
+#   make clean        remove build artefacts and tool caches (keeps .venv)
+#
+# Everything runs through the venv interpreter (`.venv/bin/python -m ...`), no activation.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := test
+
+SYSTEM_PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: venv lint typecheck regen-check test bench demo regen clean
+
+venv: $(STAMP)
+
+# The interpreter is the marker for "the venv exists". A fresh Debian python3 without
+# python3-venv has no ensurepip, and `python3 -m venv` then fails: install it only then.
+$(PY):
+	@if ! $(SYSTEM_PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1; then \
+		echo "venv: ensurepip/venv missing for $(SYSTEM_PYTHON); installing python3-venv"; \
+		apt-get update && apt-get install -y python3-venv; \
+	fi
+	@if ! $(SYSTEM_PYTHON) -m venv --clear $(VENV); then \
+		echo "venv: '$(SYSTEM_PYTHON) -m venv' failed; installing python3-venv and retrying"; \
+		apt-get update && apt-get install -y python3-venv; \
+		$(SYSTEM_PYTHON) -m venv --clear $(VENV); \
+	fi
+
+# Re-install whenever pyproject.toml is newer than the stamp.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -e '.[dev]'
+	@touch $@
+
+lint: venv
+	$(PY) -m ruff check codegen src/spvbuild tests bench
+
+# Both runs always happen; the target fails if either fails.
+typecheck: venv
+	@status=0; \
+	echo "$(PY) -m mypy --strict -p spvbuild"; \
+	$(PY) -m mypy --strict -p spvbuild || status=1; \
+	echo "$(PY) -m mypy --strict codegen"; \
+	$(PY) -m mypy --strict codegen || status=1; \
+	exit $$status
+
+regen-check: venv
+	$(PY) -m codegen check
+
+regen: venv
+	$(PY) -m codegen
+
+# Sub-makes keep the order (and stop at the first failure) even under `make -j`.
+test: venv
+	@echo "==> [1/4] lint"
+	@$(MAKE) --no-print-directory lint
+	@echo "==> [2/4] typecheck"
+	@$(MAKE) --no-print-directory typecheck
+	@echo "==> [3/4] regen-check"
+	@$(MAKE) --no-print-directory regen-check
+	@echo "==> [4/4] pytest"
+	$(PY) -m pytest -q
+
+bench: venv
+	@found=0; \
+	for f in bench/bench_*.py; do \
+		[ -e "$$f" ] || continue; \
+		found=1; \
+		$(PY) "$$f"; \
+	done; \
+	if [ $$found -eq 0 ]; then echo "bench: no bench/bench_*.py found"; fi
+
+# TODO(issue 6): run the end-to-end demo once it exists.
+demo:
+	@echo "demo: not yet implemented (issue 6)"
+
+clean:
+	rm -rf build dist src/*.egg-info *.egg-info .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -path ./.git -prune -o -type d -name __pycache__ -print0 \
+		| xargs -0 rm -rf

@@ -1,0 +1,301 @@
+"""The one generic encoder: instruction records → SPIR-V words, driven by the tables.
+
+Nothing here knows a particular instruction.  The operand layout comes from
+``spvbuild.generated.core.tables`` (or an extended set's table for ``OpExtInst``); each
+operand is encoded by its kind's category.  Context-dependent literals (OpConstant,
+OpSpecConstant, OpSwitch) take their width from a :class:`TypeWidths` lookup.
+"""
+
+from __future__ import annotations
+
+import importlib
+import struct
+from collections.abc import Callable, Iterable, Sequence
+from enum import Enum
+from typing import Any
+
+from spvbuild.errors import EncodeError
+from spvbuild.instruction import Instruction
+from spvbuild.params import EnumerantParameters
+from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
+
+MAGIC = 0x07230203
+GENERATOR = 0  # registered generator ids come from Khronos; 0 = unregistered tool
+
+OP_TYPE_INT = 21
+OP_TYPE_FLOAT = 22
+OP_SWITCH = 251
+OP_EXT_INST = 12
+
+# (width in bits, is_float, is_signed) of a numeric scalar type id, or None if unknown.
+TypeWidths = Callable[[int], "tuple[int, bool, bool] | None"]
+
+
+def _core_tables() -> tuple[dict[int, InstructionInfo], dict[str, KindInfo]]:
+    from spvbuild.generated.core import tables
+
+    return tables.INSTRUCTIONS, tables.KINDS
+
+
+def _ext_tables(import_name: str) -> tuple[dict[int, InstructionInfo], dict[str, KindInfo]]:
+    from spvbuild.generated.extinst import IMPORT_NAMES
+
+    module_name = IMPORT_NAMES.get(import_name)
+    if module_name is None:
+        raise EncodeError(f"OpExtInst: unknown extended instruction set {import_name!r}")
+    module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
+    return module.INSTRUCTIONS, module.KINDS
+
+
+def string_words(text: str) -> list[int]:
+    """A literal string: UTF-8, NUL-terminated, zero-padded to whole little-endian words."""
+    data = text.encode("utf-8") + b"\0"
+    data += b"\0" * (-len(data) % 4)
+    return list(struct.unpack(f"<{len(data) // 4}I", data))
+
+
+class _Encoder:
+    def __init__(self, type_widths: TypeWidths) -> None:
+        self.instructions, self.kinds = _core_tables()
+        self.type_widths = type_widths
+
+    def instruction(self, inst: Instruction) -> list[int]:
+        info = self.instructions.get(inst.opcode)
+        if info is None:
+            raise EncodeError(f"opcode {inst.opcode}: not in the grammar")
+        words: list[int] = [0]
+        layout = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
+        if info.has_result_type:
+            words.append(self._id(inst.result_type, info.name, "result_type"))
+        if info.has_result:
+            words.append(self._id(inst.result_id, info.name, "result id"))
+        kinds = self.kinds
+        operands: Sequence[Any] = inst.operands
+        if inst.opcode == OP_EXT_INST and inst.ext_set is not None:
+            ext_instructions, ext_kinds = _ext_tables(inst.ext_set)
+            number = operands[1]
+            ext_info = ext_instructions.get(number)
+            if ext_info is None:
+                raise EncodeError(f"OpExtInst: {inst.ext_set} has no instruction {number}")
+            words.append(self._id(operands[0], info.name, "set"))
+            words.append(self._literal(number, info.name, "instruction"))
+            layout = list(ext_info.operands)
+            operands = operands[2:]
+            kinds = {**kinds, **ext_kinds}
+            where = f"{inst.ext_set} {ext_info.name}"
+        else:
+            where = info.name
+        context_width = self._context_width(inst)
+        for index, op in enumerate(layout):
+            value = operands[index] if index < len(operands) else None
+            if op.quantifier == "?":
+                if value is not None:
+                    self._operand(words, op, value, kinds, where, context_width)
+            elif op.quantifier == "*":
+                for item in value or ():
+                    self._operand(words, op, item, kinds, where, context_width)
+            else:
+                self._operand(words, op, value, kinds, where, context_width)
+        if len(operands) > len(layout):
+            # Operands beyond the grammar's list: OpSpecConstantOp's embedded operands.
+            for extra in operands[len(layout):]:
+                for item in extra if isinstance(extra, tuple) else (extra,):
+                    words.append(self._literal(item, where, "operands"))
+        if len(words) > 0xFFFF:
+            raise EncodeError(f"{where}: {len(words)} words is more than one instruction may hold")
+        words[0] = (len(words) << 16) | inst.opcode
+        return words
+
+    def _context_width(self, inst: Instruction) -> tuple[int, bool, bool]:
+        type_id: int | None = inst.result_type
+        if inst.opcode == OP_SWITCH and inst.operands:
+            type_id = None
+            selector_type = self._selector_type(inst.operands[0])
+            if selector_type is not None:
+                return selector_type
+        if type_id is not None:
+            found = self.type_widths(type_id)
+            if found is not None:
+                return found
+        return (32, False, False)
+
+    def _selector_type(self, selector: int) -> tuple[int, bool, bool] | None:
+        return self.type_widths(-selector)  # negative: ask for the type *of a value*
+
+    @staticmethod
+    def _id(value: Any, where: str, name: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**32:
+            raise EncodeError(f"{where} operand '{name}': expected an id, got {value!r}")
+        return int(value)
+
+    @staticmethod
+    def _literal(value: Any, where: str, name: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise EncodeError(f"{where} operand '{name}': expected an integer, got {value!r}")
+        if not 0 <= value < 2**32:
+            raise EncodeError(f"{where} operand '{name}': {value} does not fit in 32 bits")
+        return int(value)
+
+    def _operand(
+        self,
+        words: list[int],
+        op: OperandInfo,
+        value: Any,
+        kinds: dict[str, KindInfo],
+        where: str,
+        context: tuple[int, bool, bool],
+    ) -> None:
+        name = op.name or op.kind
+        kind = kinds.get(op.kind)
+        category = kind.category if kind is not None else ""
+        if value is None:
+            raise EncodeError(f"{where} operand '{name}': missing value")
+        if category == "Id":
+            words.append(self._id(value, where, name))
+        elif op.kind == "LiteralString":
+            if not isinstance(value, str):
+                raise EncodeError(f"{where} operand '{name}': expected a string, got {value!r}")
+            words.extend(string_words(value))
+        elif op.kind == "LiteralFloat":
+            words.extend(_number_words(value, (32, True, True), where, name))
+        elif op.kind == "LiteralContextDependentNumber":
+            words.extend(_number_words(value, context, where, name))
+        elif category == "Literal":
+            words.append(self._literal(value, where, name))
+        elif category == "Composite":
+            assert kind is not None
+            if not isinstance(value, tuple) or len(value) != len(kind.bases):
+                raise EncodeError(f"{where} operand '{name}': expected a {len(kind.bases)}-tuple, got {value!r}")
+            for base, item in zip(kind.bases, value, strict=True):
+                if base == "LiteralInteger" and op.kind.startswith("PairLiteralInteger"):
+                    words.extend(_number_words(item, context, where, name))
+                else:
+                    self._operand(words, OperandInfo(base, name, ""), item, kinds, where, context)
+        elif category == "ValueEnum":
+            assert kind is not None
+            self._value_enum(words, kind, value, kinds, where, name, context)
+        elif category == "BitEnum":
+            assert kind is not None
+            self._bit_enum(words, kind, value, kinds, where, name, context)
+        else:
+            raise EncodeError(f"{where} operand '{name}': unknown operand kind {op.kind}")
+
+    def _enum_value(self, kind: KindInfo, value: Any, where: str, name: str) -> int:
+        if isinstance(value, Enum) and type(value).__name__ != kind.name:
+            raise EncodeError(
+                f"{where} operand '{name}': expected a {kind.name}, got {type(value).__name__}.{value.name}"
+            )
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise EncodeError(f"{where} operand '{name}': expected a {kind.name}, got {value!r}")
+        return int(value)
+
+    def _params(
+        self, words: list[int], kind: KindInfo, number: int, params: Sequence[Any],
+        kinds: dict[str, KindInfo], where: str, name: str, context: tuple[int, bool, bool],
+    ) -> None:
+        enumerant = kind.enumerants.get(number)
+        layout = enumerant.parameters if enumerant is not None else ()
+        if len(params) != len(layout):
+            raise EncodeError(f"{where} operand '{name}': {len(layout)} parameters expected, got {len(params)}")
+        for op, item in zip(layout, params, strict=True):
+            labelled = op._replace(name=f"{name}.{op.name or op.kind}")
+            if op.quantifier == "*":
+                for element in item:
+                    self._operand(words, labelled, element, kinds, where, context)
+            elif op.quantifier != "?" or item is not None:
+                self._operand(words, labelled, item, kinds, where, context)
+
+    def _check_no_params_needed(self, kind: KindInfo, number: int, where: str, name: str) -> None:
+        enumerant = kind.enumerants.get(number)
+        if enumerant is not None and enumerant.parameters:
+            raise EncodeError(
+                f"{where} operand '{name}': {kind.name}.{enumerant.name} needs its parameters: "
+                f"pass {kind.name}{enumerant.name}(...)"
+            )
+
+    def _value_enum(
+        self, words: list[int], kind: KindInfo, value: Any, kinds: dict[str, KindInfo],
+        where: str, name: str, context: tuple[int, bool, bool],
+    ) -> None:
+        if isinstance(value, EnumerantParameters):
+            number = self._enum_value(kind, value.enumerant, where, name)
+            words.append(number)
+            self._params(words, kind, number, value.parameters, kinds, where, name, context)
+            return
+        number = self._enum_value(kind, value, where, name)
+        self._check_no_params_needed(kind, number, where, name)
+        words.append(number)
+
+    def _bit_enum(
+        self, words: list[int], kind: KindInfo, value: Any, kinds: dict[str, KindInfo],
+        where: str, name: str, context: tuple[int, bool, bool],
+    ) -> None:
+        parts: Iterable[Any] = value if isinstance(value, list | tuple) else (value,)
+        mask = 0
+        with_params: dict[int, EnumerantParameters] = {}
+        for part in parts:
+            if isinstance(part, EnumerantParameters):
+                bit = self._enum_value(kind, part.enumerant, where, name)
+                with_params[bit] = part
+                mask |= bit
+            else:
+                mask |= self._enum_value(kind, part, where, name)
+        words.append(mask)
+        bit = 1
+        while bit <= mask:
+            if mask & bit:
+                if bit in with_params:
+                    self._params(words, kind, bit, with_params[bit].parameters, kinds, where, name, context)
+                else:
+                    self._check_no_params_needed(kind, bit, where, name)
+            bit <<= 1
+
+
+def _number_words(value: Any, context: tuple[int, bool, bool], where: str, name: str) -> list[int]:
+    width, is_float, signed = context
+    if is_float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise EncodeError(f"{where} operand '{name}': expected a number, got {value!r}")
+        if width == 16:
+            return [struct.unpack("<H", struct.pack("<e", value))[0]]
+        if width == 64:
+            low, high = struct.unpack("<II", struct.pack("<d", value))
+            return [low, high]
+        return [struct.unpack("<I", struct.pack("<f", value))[0]]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EncodeError(f"{where} operand '{name}': expected an integer, got {value!r}")
+    if not -(2 ** (width - 1)) <= value < 2**width:
+        raise EncodeError(f"{where} operand '{name}': {value} does not fit in {width} bits")
+    if width > 32:
+        bits = value & ((1 << 64) - 1)
+        return [bits & 0xFFFFFFFF, bits >> 32]
+    # Narrower than a word: signed values are sign-extended, unsigned ones zero-extended.
+    return [value & 0xFFFFFFFF if signed else value & ((1 << width) - 1)]
+
+
+def encode_module(
+    instructions: Sequence[Instruction], bound: int, version: tuple[int, int] = (1, 0),
+    generator: int = GENERATOR,
+) -> list[int]:
+    """Header plus every instruction in the given order, as words."""
+    widths: dict[int, tuple[int, bool, bool]] = {}
+    value_types: dict[int, int] = {}
+    for inst in instructions:
+        if inst.opcode == OP_TYPE_INT and inst.result_id is not None:
+            widths[inst.result_id] = (int(inst.operands[0]), False, bool(inst.operands[1]))
+        elif inst.opcode == OP_TYPE_FLOAT and inst.result_id is not None:
+            widths[inst.result_id] = (int(inst.operands[0]), True, True)
+        if inst.result_id is not None and inst.result_type is not None:
+            value_types[inst.result_id] = inst.result_type
+
+    def lookup(type_or_value: int) -> tuple[int, bool, bool] | None:
+        if type_or_value < 0:
+            type_id = value_types.get(-type_or_value)
+            return widths.get(type_id) if type_id is not None else None
+        return widths.get(type_or_value)
+
+    encoder = _Encoder(lookup)
+    words = [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, 0]
+    for inst in instructions:
+        words.extend(encoder.instruction(inst))
+    return words
