@@ -19,7 +19,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command")
     gen = sub.add_parser("generate", help="render generated/ from grammars/")
-    gen.add_argument("--grammars", type=Path, default=None, help="grammar folder (default: grammars/)")
+    gen.add_argument(
+        "--grammars", type=Path, default=None, help="grammar folder (default: grammars/)"
+    )
     gen.add_argument("--out", type=Path, default=None, help="output folder (default: generated/)")
     chk = sub.add_parser("check", help="fail if generated/ is not what grammars/ produce")
     chk.add_argument("--grammars", type=Path, default=None)
@@ -34,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
             written = run_import(args.headers)
             print(f"import-khronos: {len(written)} grammar files written")
             return 0
-        from codegen.render import GENERATED_DIR, check_generated, generate
         from codegen.loader import GRAMMARS_DIR
+        from codegen.render import GENERATED_DIR, check_generated, generate
 
         grammars = getattr(args, "grammars", None) or GRAMMARS_DIR
         if command == "check":

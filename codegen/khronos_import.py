@@ -46,7 +46,11 @@ HAND_KEYS = (
 EXT_SET_NAMES: dict[str, tuple[str, str, str]] = {
     # json stem: (yaml file stem, import name, python name)
     "debuginfo": ("debuginfo", "DebugInfo", "debug_info"),
-    "opencl.debuginfo.100": ("opencl.debuginfo.100", "OpenCL.DebugInfo.100", "opencl_debug_info_100"),
+    "opencl.debuginfo.100": (
+        "opencl.debuginfo.100",
+        "OpenCL.DebugInfo.100",
+        "opencl_debug_info_100",
+    ),
     "nonsemantic.shader.debuginfo.100": (
         "nonsemantic.shader.debuginfo.100",
         "NonSemantic.Shader.DebugInfo.100",
@@ -54,7 +58,11 @@ EXT_SET_NAMES: dict[str, tuple[str, str, str]] = {
     ),
     "glsl.std.450": ("glsl.std.450", "GLSL.std.450", "glsl"),
     "opencl.std.100": ("opencl.std.100", "OpenCL.std", "opencl"),
-    "nonsemantic.debugprintf": ("nonsemantic.debugprintf", "NonSemantic.DebugPrintf", "debug_printf"),
+    "nonsemantic.debugprintf": (
+        "nonsemantic.debugprintf",
+        "NonSemantic.DebugPrintf",
+        "debug_printf",
+    ),
     "nonsemantic.debugbreak": ("nonsemantic.debugbreak", "NonSemantic.DebugBreak", "debug_break"),
     "nonsemantic.clspvreflection": (
         "nonsemantic.clspvreflection",
@@ -67,7 +75,11 @@ EXT_SET_NAMES: dict[str, tuple[str, str, str]] = {
         "vksp_reflection",
     ),
     "spv-amd-gcn-shader": ("spv-amd-gcn-shader", "SPV_AMD_gcn_shader", "amd_gcn_shader"),
-    "spv-amd-shader-ballot": ("spv-amd-shader-ballot", "SPV_AMD_shader_ballot", "amd_shader_ballot"),
+    "spv-amd-shader-ballot": (
+        "spv-amd-shader-ballot",
+        "SPV_AMD_shader_ballot",
+        "amd_shader_ballot",
+    ),
     "spv-amd-shader-explicit-vertex-parameter": (
         "spv-amd-shader-explicit-vertex-parameter",
         "SPV_AMD_shader_explicit_vertex_parameter",
@@ -78,7 +90,11 @@ EXT_SET_NAMES: dict[str, tuple[str, str, str]] = {
         "SPV_AMD_shader_trinary_minmax",
         "amd_shader_trinary_minmax",
     ),
-    "arm.motion-engine.100": ("arm.motion-engine.100", "Arm.MotionEngine.100", "arm_motion_engine_100"),
+    "arm.motion-engine.100": (
+        "arm.motion-engine.100",
+        "Arm.MotionEngine.100",
+        "arm_motion_engine_100",
+    ),
     "tosa.001000.1": ("tosa.001000.1", "TOSA.001000.1", "tosa_001000_1"),
 }
 
@@ -94,7 +110,11 @@ DEFAULT_LAYOUT: list[dict[str, Any]] = [
         "doc": "7a: OpString, OpSourceExtension, OpSource, OpSourceContinued",
         "instructions": ["OpString", "OpSourceExtension", "OpSource", "OpSourceContinued"],
     },
-    {"section": "debug_names", "doc": "7b: OpName, OpMemberName", "instructions": ["OpName", "OpMemberName"]},
+    {
+        "section": "debug_names",
+        "doc": "7b: OpName, OpMemberName",
+        "instructions": ["OpName", "OpMemberName"],
+    },
     {"section": "debug_module_processed", "doc": "7c", "instructions": ["OpModuleProcessed"]},
     {"section": "annotations", "classes": ["Annotation"]},
     {
@@ -172,7 +192,9 @@ def instruction_dict(raw: dict[str, Any], default_version: str) -> dict[str, Any
 
 def enumerant_dict(raw: dict[str, Any], default_version: str, hex_value: bool) -> dict[str, Any]:
     """One enumerant as the YAML mapping body."""
-    out: dict[str, Any] = {"value": HexInt(parse_value(raw["value"])) if hex_value else parse_value(raw["value"])}
+    out: dict[str, Any] = {
+        "value": HexInt(parse_value(raw["value"])) if hex_value else parse_value(raw["value"])
+    }
     if raw.get("parameters"):
         out["parameters"] = _operands(raw["parameters"])
     out.update(_common(raw, default_version))
@@ -291,7 +313,7 @@ def build_files(headers: Path) -> dict[str, dict[str, Any]]:
         else:
             ext_file(home)["instructions"][inst["opname"]] = instruction_dict(inst, "None")
 
-    for path, body in files.items():
+    for body in files.values():
         if body["unit"] != "extension":
             continue
         versions = set()
@@ -330,7 +352,8 @@ def build_files(headers: Path) -> dict[str, dict[str, Any]]:
                 body = {"category": kind["category"]}
                 hex_value = kind["category"] == "BitEnum"
                 body["enumerants"] = {
-                    e["enumerant"]: enumerant_dict(e, "None", hex_value) for e in kind.get("enumerants", [])
+                    e["enumerant"]: enumerant_dict(e, "None", hex_value)
+                    for e in kind.get("enumerants", [])
                 }
                 ext_set["operand_kinds"][kind["kind"]] = body
         ext_set["instructions"] = {}
@@ -352,8 +375,10 @@ def _item_slot(body: dict[str, Any], item: str) -> tuple[dict[str, Any], str] | 
     """The (mapping, key) holding ``item`` in a file body, if the file has it."""
     if "." in item:
         kind, name = item.split(".", 1)
-        for container in (body.get("operand_kinds", {}).get(kind, {}).get("enumerants"),
-                          body.get("enumerants", {}).get(kind)):
+        for container in (
+            body.get("operand_kinds", {}).get(kind, {}).get("enumerants"),
+            body.get("enumerants", {}).get(kind),
+        ):
             if container is not None and name in container:
                 return container, name
         return None
@@ -449,7 +474,11 @@ def _emit(value: Any, indent: int, out: list[str]) -> None:
             _emit_entry(pad, scalar(key), item, indent, out)
     elif isinstance(value, list):
         for item in value:
-            if isinstance(item, dict) and all(not isinstance(v, dict) for v in item.values()) and len(item) <= 4:
+            if (
+                isinstance(item, dict)
+                and all(not isinstance(v, dict) for v in item.values())
+                and len(item) <= 4
+            ):
                 out.append(f"{pad}- {_flow(item)}")
             elif isinstance(item, dict):
                 lines: list[str] = []
@@ -466,7 +495,10 @@ def _emit_entry(pad: str, key: str, item: Any, indent: int, out: list[str]) -> N
         if not item:
             out.append(f"{pad}{key}: {{}}")
             return
-        nested = any(isinstance(v, dict) or (isinstance(v, list) and not _is_simple_list(v)) for v in item.values())
+        nested = any(
+            isinstance(v, dict) or (isinstance(v, list) and not _is_simple_list(v))
+            for v in item.values()
+        )
         flow = _flow(item)
         if not nested and len(pad) + len(key) + len(flow) < 100:
             out.append(f"{pad}{key}: {flow}")
@@ -494,10 +526,27 @@ HEADER = (
 
 
 TOP_KEY_ORDER = (
-    "unit", "extension", "import_name", "python_name", "source", "spec", "core_in",
-    "requires_version", "depends", "magic_number", "major_version", "minor_version", "version",
-    "revision", "logical_layout", "instruction_classes", "operand_kinds", "enumerants",
-    "instructions", "rules", "errata",
+    "unit",
+    "extension",
+    "import_name",
+    "python_name",
+    "source",
+    "spec",
+    "core_in",
+    "requires_version",
+    "depends",
+    "magic_number",
+    "major_version",
+    "minor_version",
+    "version",
+    "revision",
+    "logical_layout",
+    "instruction_classes",
+    "operand_kinds",
+    "enumerants",
+    "instructions",
+    "rules",
+    "errata",
 )
 
 

@@ -75,13 +75,17 @@ class _Loader:
     def read(self, relative: str) -> YMap:
         record = self.checker.schema.record_for(relative)
         if record is None:
-            raise GrammarError(Mark(relative, 1, 1), "-", "a file matching a pattern in schema.yaml")
+            raise GrammarError(
+                Mark(relative, 1, 1), "-", "a file matching a pattern in schema.yaml"
+            )
         raw = load_yaml(self.root / relative, display_name=relative)
         self.checker.check_file(raw, record, Mark(relative, 1, 1))
         assert isinstance(raw, YMap)
         return raw
 
-    def enumerant(self, name: str, raw: YMap, file: str, mark: Mark, default_version: str) -> Enumerant:
+    def enumerant(
+        self, name: str, raw: YMap, file: str, mark: Mark, default_version: str
+    ) -> Enumerant:
         return Enumerant(
             name=name,
             value=raw["value"],
@@ -97,7 +101,9 @@ class _Loader:
             mark=mark,
         )
 
-    def operand_kind(self, name: str, raw: YMap, file: str, mark: Mark, default_version: str) -> OperandKind:
+    def operand_kind(
+        self, name: str, raw: YMap, file: str, mark: Mark, default_version: str
+    ) -> OperandKind:
         enumerants_raw: YMap = raw.get("enumerants") or YMap()
         enumerants = [
             self.enumerant(e, enumerants_raw[e], file, enumerants_raw.mark_of(e), default_version)
@@ -113,7 +119,9 @@ class _Loader:
             mark=mark,
         )
 
-    def instruction(self, name: str, raw: YMap, file: str, mark: Mark, default_version: str) -> Instruction:
+    def instruction(
+        self, name: str, raw: YMap, file: str, mark: Mark, default_version: str
+    ) -> Instruction:
         return Instruction(
             name=name,
             opcode=raw["opcode"],
@@ -143,23 +151,33 @@ class _Loader:
         def add_instruction(inst: Instruction) -> None:
             if inst.name in instructions:
                 first = instructions[inst.name].mark
-                raise GrammarError(inst.mark, inst.name, f"a new instruction name (already defined at {first})")
+                raise GrammarError(
+                    inst.mark, inst.name, f"a new instruction name (already defined at {first})"
+                )
             instructions[inst.name] = inst
 
         def add_kind(kind: OperandKind) -> None:
             if kind.name in kinds:
                 first = kinds[kind.name].mark
-                raise GrammarError(kind.mark, kind.name, f"a new operand kind (already defined at {first})")
+                raise GrammarError(
+                    kind.mark, kind.name, f"a new operand kind (already defined at {first})"
+                )
             kinds[kind.name] = kind
             for e in kind.enumerants:
                 enumerant_homes[(kind.name, e.name)] = e.mark
 
         core_kinds: YMap = core["operand_kinds"]
         for name in core_kinds:
-            add_kind(self.operand_kind(name, core_kinds[name], CORE_FILE, core_kinds.mark_of(name), "1.0"))
+            add_kind(
+                self.operand_kind(
+                    name, core_kinds[name], CORE_FILE, core_kinds.mark_of(name), "1.0"
+                )
+            )
         core_insts: YMap = core["instructions"]
         for name in core_insts:
-            add_instruction(self.instruction(name, core_insts[name], CORE_FILE, core_insts.mark_of(name), "1.0"))
+            add_instruction(
+                self.instruction(name, core_insts[name], CORE_FILE, core_insts.mark_of(name), "1.0")
+            )
 
         extensions: dict[str, Extension] = {}
         pending_enumerants: list[tuple[str, Mark, Enumerant]] = []
@@ -170,11 +188,19 @@ class _Loader:
             name = raw["extension"]
             if name in extensions:
                 first = extensions[name].file
-                raise GrammarError(raw.mark_of("extension"), "extension", f"a new extension name (already described in {first})")
+                raise GrammarError(
+                    raw.mark_of("extension"),
+                    "extension",
+                    f"a new extension name (already described in {first})",
+                )
             expected_file = f"extensions/{name}.yaml"
             if relative != expected_file:
-                raise GrammarError(raw.value_mark_of("extension"), "extension",
-                                   f"the extension named like its file ({Path(relative).stem})", repr(name))
+                raise GrammarError(
+                    raw.value_mark_of("extension"),
+                    "extension",
+                    f"the extension named like its file ({Path(relative).stem})",
+                    repr(name),
+                )
             ext = Extension(
                 name=name,
                 file=relative,
@@ -187,28 +213,47 @@ class _Loader:
             extensions[name] = ext
             ext_kinds: YMap = raw.get("operand_kinds") or YMap()
             for kname in ext_kinds:
-                add_kind(self.operand_kind(kname, ext_kinds[kname], relative, ext_kinds.mark_of(kname), ANY_VERSION))
+                add_kind(
+                    self.operand_kind(
+                        kname, ext_kinds[kname], relative, ext_kinds.mark_of(kname), ANY_VERSION
+                    )
+                )
                 ext.operand_kinds.append(kname)
             ext_insts: YMap = raw.get("instructions") or YMap()
             for iname in ext_insts:
-                add_instruction(self.instruction(iname, ext_insts[iname], relative, ext_insts.mark_of(iname), ANY_VERSION))
+                add_instruction(
+                    self.instruction(
+                        iname, ext_insts[iname], relative, ext_insts.mark_of(iname), ANY_VERSION
+                    )
+                )
                 ext.instructions.append(iname)
             added: YMap = raw.get("enumerants") or YMap()
             for kname in added:
                 group: YMap = added[kname]
                 for ename in group:
-                    e = self.enumerant(ename, group[ename], relative, group.mark_of(ename), ANY_VERSION)
+                    e = self.enumerant(
+                        ename, group[ename], relative, group.mark_of(ename), ANY_VERSION
+                    )
                     pending_enumerants.append((kname, added.mark_of(kname), e))
                     ext.enumerants.append((kname, ename))
 
         for kname, kmark, e in pending_enumerants:
             if kname not in kinds:
-                raise GrammarError(kmark, kname, "an operand kind defined in core.yaml or an extension file")
+                raise GrammarError(
+                    kmark, kname, "an operand kind defined in core.yaml or an extension file"
+                )
             if not kinds[kname].is_enum:
-                raise GrammarError(kmark, kname, "an enum operand kind (ValueEnum or BitEnum)", kinds[kname].category)
+                raise GrammarError(
+                    kmark,
+                    kname,
+                    "an enum operand kind (ValueEnum or BitEnum)",
+                    kinds[kname].category,
+                )
             if (kname, e.name) in enumerant_homes:
-                first = enumerant_homes[(kname, e.name)]
-                raise GrammarError(e.mark, e.name, f"a new {kname} enumerant (already defined at {first})")
+                home = enumerant_homes[(kname, e.name)]
+                raise GrammarError(
+                    e.mark, e.name, f"a new {kname} enumerant (already defined at {home})"
+                )
             enumerant_homes[(kname, e.name)] = e.mark
             kinds[kname].enumerants.append(e)
         for kind in kinds.values():
@@ -219,8 +264,11 @@ class _Loader:
             if relative.startswith("extinst/"):
                 s = self.ext_inst_set(relative)
                 if s.import_name in ext_sets:
-                    raise GrammarError(Mark(relative, 1, 1), "import_name",
-                                       f"a new import name (already used by {ext_sets[s.import_name].file})")
+                    raise GrammarError(
+                        Mark(relative, 1, 1),
+                        "import_name",
+                        f"a new import name (already used by {ext_sets[s.import_name].file})",
+                    )
                 ext_sets[s.import_name] = s
 
         errata = self.errata() if ERRATA_FILE in files else []
@@ -239,7 +287,9 @@ class _Loader:
             minor_version=core["minor_version"],
             revision=core["revision"],
             layout=layout,
-            instruction_classes=[(c["tag"], c.get("heading", c["tag"])) for c in core.get("instruction_classes", [])],
+            instruction_classes=[
+                (c["tag"], c.get("heading", c["tag"])) for c in core.get("instruction_classes", [])
+            ],
             instructions=sorted(instructions.values(), key=lambda i: (i.opcode, i.name)),
             operand_kinds=kinds,
             extensions=extensions,
@@ -255,15 +305,27 @@ class _Loader:
             return []
         rules = []
         for index, item in enumerate(raw):
-            data = {k: _plain(v) for k, v in item.items() if k not in ("id", "check", "source", "text")}
-            rules.append(Rule(item["id"], item["check"], item["source"], item["text"], data, raw.mark_of(index)))
+            data = {
+                k: _plain(v) for k, v in item.items() if k not in ("id", "check", "source", "text")
+            }
+            rules.append(
+                Rule(
+                    item["id"],
+                    item["check"],
+                    item["source"],
+                    item["text"],
+                    data,
+                    raw.mark_of(index),
+                )
+            )
         return rules
 
     def ext_inst_set(self, relative: str) -> ExtInstSet:
         raw = self.read(relative)
         kinds_raw: YMap = raw.get("operand_kinds") or YMap()
         kinds = {
-            k: self.operand_kind(k, kinds_raw[k], relative, kinds_raw.mark_of(k), ANY_VERSION) for k in kinds_raw
+            k: self.operand_kind(k, kinds_raw[k], relative, kinds_raw.mark_of(k), ANY_VERSION)
+            for k in kinds_raw
         }
         insts_raw: YMap = raw["instructions"]
         insts = []
@@ -305,8 +367,15 @@ class _Loader:
         for index, item in enumerate(raw["errata"]):
             file = item["file"]
             if not (self.root / file).exists():
-                raise GrammarError(raw["errata"].mark_of(index), "file", "a grammar file under grammars/", repr(file))
-            result.append(Erratum(file, item["item"], _strings(item, "fields"), item["source"], item["why"]))
+                raise GrammarError(
+                    raw["errata"].mark_of(index),
+                    "file",
+                    "a grammar file under grammars/",
+                    repr(file),
+                )
+            result.append(
+                Erratum(file, item["item"], _strings(item, "fields"), item["source"], item["why"])
+            )
         return result
 
 
@@ -337,8 +406,11 @@ class _Consistency:
         for inst in g.instructions:
             other = by_opcode.get(inst.opcode)
             if other is not None:
-                raise GrammarError(inst.mark, inst.name,
-                                   f"a new opcode (opcode {inst.opcode} is already {other.name} at {other.mark})")
+                raise GrammarError(
+                    inst.mark,
+                    inst.name,
+                    f"a new opcode (opcode {inst.opcode} is already {other.name} at {other.mark})",
+                )
             by_opcode[inst.opcode] = inst
             self.operands(inst.operands, g.operand_kinds, inst.name)
             self.requirements(inst.capabilities, inst.extensions, inst.mark, inst.name)
@@ -350,8 +422,11 @@ class _Consistency:
             seen: dict[int, Instruction] = {}
             for inst in s.instructions:
                 if inst.opcode in seen:
-                    raise GrammarError(inst.mark, inst.name,
-                                       f"a new ext-inst number ({inst.opcode} is already {seen[inst.opcode].name})")
+                    raise GrammarError(
+                        inst.mark,
+                        inst.name,
+                        f"a new ext-inst number ({inst.opcode} is already {seen[inst.opcode].name})",
+                    )
                 seen[inst.opcode] = inst
                 self.operands(inst.operands, scope, inst.name)
                 self.requirements(inst.capabilities, inst.extensions, inst.mark, inst.name)
@@ -360,7 +435,9 @@ class _Consistency:
         names = {i.name for i in g.instructions}
         layout_names = {sec.name for sec in g.layout}
         if len(layout_names) != len(g.layout):
-            raise GrammarError(self.core.mark_of("logical_layout"), "logical_layout", "unique section names")
+            raise GrammarError(
+                self.core.mark_of("logical_layout"), "logical_layout", "unique section names"
+            )
         for index, sec in enumerate(g.layout):
             for name in sec.instructions:
                 if name not in names:
@@ -369,7 +446,9 @@ class _Consistency:
         for ext in g.extensions.values():
             for dep in ext.depends:
                 if dep not in g.extensions:
-                    raise GrammarError(Mark(ext.file, 1, 1), "depends", "a known extension", repr(dep))
+                    raise GrammarError(
+                        Mark(ext.file, 1, 1), "depends", "a known extension", repr(dep)
+                    )
             for rule in ext.rules:
                 self.rule(rule, ext)
 
@@ -378,8 +457,11 @@ class _Consistency:
         for e in kind.enumerants:
             if e.value in seen and kind.category == "ValueEnum":
                 first = seen[e.value]
-                raise GrammarError(e.mark, e.name,
-                                   f"a new {kind.name} value ({e.value} is already {first.name} at {first.mark})")
+                raise GrammarError(
+                    e.mark,
+                    e.name,
+                    f"a new {kind.name} value ({e.value} is already {first.name} at {first.mark})",
+                )
             seen.setdefault(e.value, e)
             self.operands(e.parameters, scope, f"{kind.name}.{e.name}")
             self.requirements(e.capabilities, e.extensions, e.mark, e.name)
@@ -391,55 +473,94 @@ class _Consistency:
         optional_seen = False
         for op in operands:
             if op.kind not in scope:
-                raise GrammarError(op.mark, "kind", f"a known operand kind (in {owner})", repr(op.kind))
+                raise GrammarError(
+                    op.mark, "kind", f"a known operand kind (in {owner})", repr(op.kind)
+                )
             if op.quantifier:
                 optional_seen = True
             elif optional_seen:
-                raise GrammarError(op.mark, "quantifier",
-                                   f"'?' or '*' (in {owner}, operands after an optional one must be optional)")
+                raise GrammarError(
+                    op.mark,
+                    "quantifier",
+                    f"'?' or '*' (in {owner}, operands after an optional one must be optional)",
+                )
 
-    def requirements(self, capabilities: list[str], extensions: list[str], mark: Mark, owner: str) -> None:
+    def requirements(
+        self, capabilities: list[str], extensions: list[str], mark: Mark, owner: str
+    ) -> None:
         for cap in capabilities:
             if cap not in self.capabilities:
-                raise GrammarError(mark, "capabilities", f"a known Capability (in {owner})", repr(cap))
+                raise GrammarError(
+                    mark, "capabilities", f"a known Capability (in {owner})", repr(cap)
+                )
         for ext in extensions:
             if ext not in self.g.extensions:
-                raise GrammarError(mark, "extensions",
-                                   f"an extension described under grammars/extensions/ (in {owner})", repr(ext))
+                raise GrammarError(
+                    mark,
+                    "extensions",
+                    f"an extension described under grammars/extensions/ (in {owner})",
+                    repr(ext),
+                )
 
     def rule(self, rule: Rule, ext: Extension) -> None:
         names = {i.name: i for i in self.g.instructions}
         data = rule.data
-        for name in list(data.get("instructions", [])) + [data.get("instruction")] + [data.get("type_opcode")]:  # type: ignore[operator]
+        for name in [
+            *data.get("instructions", []),
+            data.get("instruction"),
+            data.get("type_opcode"),
+        ]:
             if name is not None and name not in names:
-                raise GrammarError(rule.mark, "instructions", f"a known instruction (rule {rule.id})", repr(name))
+                raise GrammarError(
+                    rule.mark, "instructions", f"a known instruction (rule {rule.id})", repr(name)
+                )
         for table in ("allowed", "forbidden"):
-            for name, operands in dict(data.get(table, {})).items():  # type: ignore[call-overload]
+            for name, operands in data.get(table, {}).items():
                 if name not in names:
-                    raise GrammarError(rule.mark, table, f"a known instruction (rule {rule.id})", repr(name))
+                    raise GrammarError(
+                        rule.mark, table, f"a known instruction (rule {rule.id})", repr(name)
+                    )
                 known = {op.name for op in names[name].operands} | {"Result Type"}
                 for op_name in operands:
                     if op_name not in known:
-                        raise GrammarError(rule.mark, table,
-                                           f"an operand of {name} (rule {rule.id}): {sorted(known)}", repr(op_name))
-        for set_name, ext_names in dict(data.get("ext_instructions", {})).items():  # type: ignore[call-overload]
+                        raise GrammarError(
+                            rule.mark,
+                            table,
+                            f"an operand of {name} (rule {rule.id}): {sorted(known)}",
+                            repr(op_name),
+                        )
+        for set_name, ext_names in data.get("ext_instructions", {}).items():
             s = self.g.ext_inst_sets.get(set_name)
             if s is None:
-                raise GrammarError(rule.mark, "ext_instructions", f"a known ext-inst set (rule {rule.id})", repr(set_name))
+                raise GrammarError(
+                    rule.mark,
+                    "ext_instructions",
+                    f"a known ext-inst set (rule {rule.id})",
+                    repr(set_name),
+                )
             known_ext = {i.name for i in s.instructions}
             for n in ext_names:
                 if n not in known_ext:
-                    raise GrammarError(rule.mark, "ext_instructions", f"an instruction of {set_name}", repr(n))
+                    raise GrammarError(
+                        rule.mark, "ext_instructions", f"an instruction of {set_name}", repr(n)
+                    )
         decoration = data.get("decoration")
         if decoration is not None:
             decorations = {e.name for e in self.g.operand_kinds["Decoration"].enumerants}
             if decoration not in decorations:
-                raise GrammarError(rule.mark, "decoration", f"a known Decoration (rule {rule.id})", repr(decoration))
+                raise GrammarError(
+                    rule.mark,
+                    "decoration",
+                    f"a known Decoration (rule {rule.id})",
+                    repr(decoration),
+                )
         sc = data.get("storage_class")
         if sc is not None:
             classes = {e.name for e in self.g.operand_kinds["StorageClass"].enumerants}
             if sc not in classes:
-                raise GrammarError(rule.mark, "storage_class", f"a known StorageClass (rule {rule.id})", repr(sc))
+                raise GrammarError(
+                    rule.mark, "storage_class", f"a known StorageClass (rule {rule.id})", repr(sc)
+                )
 
 
 def load_grammar(root: Path = GRAMMARS_DIR) -> Grammar:

@@ -9,6 +9,7 @@ naming for Python lives in :mod:`codegen.naming`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from codegen.yaml_source import Mark
 
@@ -116,7 +117,7 @@ class Rule:
     check: str
     source: str
     text: str
-    data: dict[str, object]
+    data: dict[str, Any]
     mark: Mark
 
 

@@ -78,7 +78,9 @@ def parameter_name(name: str, kind: str, quantifier: str) -> str:
         if len(parts) > 1 or quantifier == "*":
             words: list[str] = []
             for part in parts:
-                cleaned = "_".join(w for w in _clean_words(part).split("_") if w and not w.isdigit())
+                cleaned = "_".join(
+                    w for w in _clean_words(part).split("_") if w and not w.isdigit()
+                )
                 if cleaned and cleaned not in words:
                     words.append(cleaned)
             base = "_".join(words) or _clean_words(parts[0] if parts else kind)

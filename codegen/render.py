@@ -95,7 +95,9 @@ def _version_text(version: str | None) -> str:
 class Namer:
     """Type annotations for operand kinds within one namespace (core or an ext set)."""
 
-    def __init__(self, kinds: dict[str, OperandKind], core_kinds: dict[str, OperandKind], local: set[str]):
+    def __init__(
+        self, kinds: dict[str, OperandKind], core_kinds: dict[str, OperandKind], local: set[str]
+    ):
         self.kinds = kinds
         self.core_kinds = core_kinds
         self.local = local  # kinds defined in the module being rendered
@@ -141,7 +143,9 @@ def _params(operands: list[Operand], namer: Namer, type_rule: bool) -> list[Para
         if op.quantifier == "?":
             params.append(ParamView(name, f"{annotation} | None", "None", name, described))
         elif op.quantifier == "*":
-            params.append(ParamView(name, f"Sequence[{annotation}]", "()", f"tuple({name})", described))
+            params.append(
+                ParamView(name, f"Sequence[{annotation}]", "()", f"tuple({name})", described)
+            )
         else:
             params.append(ParamView(name, annotation, None, name, described))
     return params
@@ -177,8 +181,15 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
     params = _params(rest, namer, type_rule=True)
     if rest and rest[-1].kind == "LiteralSpecConstantOpInteger":
         # Grammar wart: the embedded opcode's operands follow but the grammar lists none.
-        params.append(ParamView("operands", "Sequence[Id | int]", "()", "tuple(operands)",
-                                "the embedded opcode's operands (ids or literals)"))
+        params.append(
+            ParamView(
+                "operands",
+                "Sequence[Id | int]",
+                "()",
+                "tuple(operands)",
+                "the embedded opcode's operands (ids or literals)",
+            )
+        )
     values = ", ".join(p.value for p in params)
     operands = f"({values},)" if len(params) == 1 else f"({values})"
     is_type = inst.cls == "Type-Declaration" and has_result and not result_type
@@ -193,8 +204,15 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
         params.insert(0, ParamView("result_type", "TypeId", None, "result_type", "IdResultType"))
     if has_result:
         # Keyword-only: an id reserved earlier with new_id()/new_type_id() (forward references).
-        params.append(ParamView("*, result_id", f"{returns} | None", "None", "result_id",
-                                "an id reserved earlier (new_id / new_type_id) to define here"))
+        params.append(
+            ParamView(
+                "*, result_id",
+                f"{returns} | None",
+                "None",
+                "result_id",
+                "an id reserved earlier (new_id / new_type_id) to define here",
+            )
+        )
     doc = [f"{inst.name} (opcode {inst.opcode}, class {inst.cls or 'none'}, section {section})."]
     doc.append("")
     if params:
@@ -228,7 +246,13 @@ def ext_method(inst: Instruction, namer: Namer, import_name: str) -> MethodView:
     if inst.extensions:
         doc.append("Extensions (any of): " + ", ".join(inst.extensions) + ".")
     doc.append("Returns the result id.")
-    return MethodView(method_name(inst.name), params, "Id", f"self._inst({inst.opcode}, result_type, {operands})", doc)
+    return MethodView(
+        method_name(inst.name),
+        params,
+        "Id",
+        f"self._inst({inst.opcode}, result_type, {operands})",
+        doc,
+    )
 
 
 def kind_view(kind: OperandKind, namer: Namer) -> KindView:
@@ -242,9 +266,13 @@ def kind_view(kind: OperandKind, namer: Namer) -> KindView:
         params_class = f"{kind.name}{member.rstrip('_')}" if e.parameters else None
         doc_parts = _requirement_lines(e)
         if e.parameters:
-            doc_parts.insert(0, "Parameters: " + "; ".join(f"{p.name}: {p.doc}" for p in params) + ".")
+            doc_parts.insert(
+                0, "Parameters: " + "; ".join(f"{p.name}: {p.doc}" for p in params) + "."
+            )
         enumerants.append(
-            EnumerantView(member, e.value, f"0x{e.value:x}", params_class, params, " ".join(doc_parts))
+            EnumerantView(
+                member, e.value, f"0x{e.value:x}", params_class, params, " ".join(doc_parts)
+            )
         )
         members_seen.add(member)
         for alias in e.aliases:
@@ -253,7 +281,9 @@ def kind_view(kind: OperandKind, namer: Namer) -> KindView:
                 members_seen.add(alias_member)
                 alias_members.append(alias_member)
                 enumerants.append(
-                    EnumerantView(alias_member, e.value, f"0x{e.value:x}", None, [], f"Alias of {member}.")
+                    EnumerantView(
+                        alias_member, e.value, f"0x{e.value:x}", None, [], f"Alias of {member}."
+                    )
                 )
     view = KindView(
         name=kind.name,
@@ -268,7 +298,11 @@ def kind_view(kind: OperandKind, namer: Namer) -> KindView:
 
 
 def _banner(template: str, files: list[str]) -> str:
-    shown = files if len(files) <= 6 else files[:3] + [f"... and {len(files) - 3} more (see spvbuild.generated.GRAMMAR_FILES)"]
+    shown = (
+        files
+        if len(files) <= 6
+        else files[:3] + [f"... and {len(files) - 3} more (see spvbuild.generated.GRAMMAR_FILES)"]
+    )
     lines = [
         f"# Generated by `python -m codegen` (codegen/render.py, template codegen/templates/{template}).",
         "# Do not edit: change grammars/ or the template and regenerate.",
@@ -296,12 +330,20 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
     """Every generated file: path relative to generated/ → text."""
     env = _environment()
     out: dict[str, str] = {}
-    core_files = [f"grammars/{f}" for f in grammar.files if f == "core.yaml" or f.startswith("extensions/")]
+    core_files = [
+        f"grammars/{f}" for f in grammar.files if f == "core.yaml" or f.startswith("extensions/")
+    ]
 
     core_kinds = grammar.operand_kinds
     namer = Namer(core_kinds, core_kinds, set(core_kinds))
     enum_kinds = [kind_view(k, namer) for k in core_kinds.values() if k.is_enum]
-    _check_unique([k.name for k in enum_kinds] + [e.params_class for k in enum_kinds for e in k.enumerants if e.params_class] + [k.operand_type for k in enum_kinds if k.has_params] + ["Op"], "core enum names")
+    _check_unique(
+        [k.name for k in enum_kinds]
+        + [e.params_class for k in enum_kinds for e in k.enumerants if e.params_class]
+        + [k.operand_type for k in enum_kinds if k.has_params]
+        + ["Op"],
+        "core enum names",
+    )
     ops = []
     op_members: set[str] = set()
     for inst in grammar.instructions:
@@ -314,7 +356,10 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
                 op_members.add(alias_member)
                 ops.append((alias_member, inst.opcode, alias))
     out["core/enums.py"] = env.get_template("core_enums.py.j2").render(
-        banner=_banner("core_enums.py.j2", core_files), kinds=enum_kinds, ops=ops, grammar=grammar,
+        banner=_banner("core_enums.py.j2", core_files),
+        kinds=enum_kinds,
+        ops=ops,
+        grammar=grammar,
     )
     sections = {inst.name: grammar.section_of(inst) for inst in grammar.instructions}
     methods = [core_method(inst, namer, sections[inst.name]) for inst in grammar.instructions]
@@ -322,7 +367,9 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
     _check_reserved([m.name for m in methods])
     used_types = sorted({k.operand_type for k in enum_kinds} | {"Op"})
     out["core/builder.py"] = env.get_template("core_builder.py.j2").render(
-        banner=_banner("core_builder.py.j2", core_files), methods=methods, enum_types=used_types,
+        banner=_banner("core_builder.py.j2", core_files),
+        methods=methods,
+        enum_types=used_types,
     )
     out["core/tables.py"] = env.get_template("core_tables.py.j2").render(
         banner=_banner("core_tables.py.j2", core_files),
@@ -348,7 +395,14 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         _check_unique([m.name for m in set_methods], f"{s.import_name} method names")
         _check_reserved([m.name for m in set_methods])
         class_name = "".join(w.capitalize() for w in s.python_name.split("_")) + "Instructions"
-        sets.append({"python_name": s.python_name, "class_name": class_name, "import_name": s.import_name, "file": s.file})
+        sets.append(
+            {
+                "python_name": s.python_name,
+                "class_name": class_name,
+                "import_name": s.import_name,
+                "file": s.file,
+            }
+        )
         out[f"extinst/{s.python_name}.py"] = env.get_template("extinst_module.py.j2").render(
             banner=_banner("extinst_module.py.j2", [f"grammars/{s.file}"]),
             set=s,
@@ -359,14 +413,17 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
             version_text=_version_text,
         )
     out["extinst/__init__.py"] = env.get_template("extinst_init.py.j2").render(
-        banner=_banner("extinst_init.py.j2", [f"grammars/{s['file']}" for s in sets]), sets=sets,
+        banner=_banner("extinst_init.py.j2", [f"grammars/{s['file']}" for s in sets]),
+        sets=sets,
     )
     hashes = []
     for f in grammar.files:
         digest = hashlib.sha256((grammars_root / f).read_bytes()).hexdigest()[:16]
         hashes.append((f"grammars/{f}", digest))
     out["__init__.py"] = env.get_template("generated_init.py.j2").render(
-        banner=_banner("generated_init.py.j2", [h[0] for h in hashes]), files=hashes, sets=sets,
+        banner=_banner("generated_init.py.j2", [h[0] for h in hashes]),
+        files=hashes,
+        sets=sets,
     )
     return out
 
@@ -375,7 +432,9 @@ def _check_unique(names: list[str], what: str) -> None:
     seen: set[str] = set()
     for name in names:
         if name in seen:
-            raise ValueError(f"codegen: two grammar items map to the same Python name {name!r} ({what})")
+            raise ValueError(
+                f"codegen: two grammar items map to the same Python name {name!r} ({what})"
+            )
         seen.add(name)
 
 
@@ -430,7 +489,14 @@ def check_generated(grammars_root: Path, generated_dir: Path) -> list[str]:
             new = (Path(tmp) / relative).read_text()
             old = (generated_dir / relative).read_text()
             if new != old:
-                diff = difflib.unified_diff(old.splitlines(), new.splitlines(), f"generated/{relative}", "codegen", lineterm="", n=1)
+                diff = difflib.unified_diff(
+                    old.splitlines(),
+                    new.splitlines(),
+                    f"generated/{relative}",
+                    "codegen",
+                    lineterm="",
+                    n=1,
+                )
                 diffs.extend(list(diff)[:20])
         return diffs
 

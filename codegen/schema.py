@@ -131,19 +131,24 @@ class SchemaChecker:
             if spec is None:
                 allowed = ", ".join(sorted(keys))
                 raise GrammarError(
-                    value.mark_of(name), name, f"one of the keys of {record}: {allowed}",
+                    value.mark_of(name),
+                    name,
+                    f"one of the keys of {record}: {allowed}",
                     "an unknown key",
                 )
             self._check(item, spec.type, value.value_mark_of(name), name)
             if spec.enum is not None and item not in spec.enum:
                 raise GrammarError(
-                    value.value_mark_of(name), name, "one of " + ", ".join(spec.enum),
+                    value.value_mark_of(name),
+                    name,
+                    "one of " + ", ".join(spec.enum),
                     _describe(item),
                 )
         for name, spec in keys.items():
             if spec.required and name not in value:
-                raise GrammarError(value.mark, name, f"the required key '{name}' in {record}",
-                                   "it missing")
+                raise GrammarError(
+                    value.mark, name, f"the required key '{name}' in {record}", "it missing"
+                )
 
     @staticmethod
     def _check_scalar(value: Any, type_name: str, mark: Mark, key: str) -> None:

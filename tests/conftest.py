@@ -34,7 +34,9 @@ def spirv_val() -> Callable[[list[int], str], subprocess.CompletedProcess[str]]:
     def run(words: list[int], target_env: str) -> subprocess.CompletedProcess[str]:
         data = struct.pack(f"<{len(words)}I", *words)
         done = subprocess.run(
-            [str(tool), "--target-env", target_env, "-"], input=data, capture_output=True,
+            [str(tool), "--target-env", target_env, "-"],
+            input=data,
+            capture_output=True,
         )
         return subprocess.CompletedProcess(
             done.args, done.returncode, done.stdout.decode(), done.stderr.decode()
@@ -53,7 +55,10 @@ def spirv_dis() -> Callable[[list[int]], str]:
     def run(words: list[int]) -> str:
         data = struct.pack(f"<{len(words)}I", *words)
         done = subprocess.run(
-            [str(tool), "--raw-id", "--no-header", "-"], input=data, capture_output=True, check=True,
+            [str(tool), "--raw-id", "--no-header", "-"],
+            input=data,
+            capture_output=True,
+            check=True,
         )
         return done.stdout.decode()
 

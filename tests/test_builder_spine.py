@@ -25,8 +25,8 @@ from spvbuild.enums import (
     DecorationDescriptorSet,
     DecorationOffset,
     ExecutionMode,
-    ExecutionModeLocalSize,
     ExecutionModel,
+    ExecutionModeLocalSize,
     FunctionControl,
     MemoryAccess,
     MemoryAccessAligned,
@@ -75,7 +75,9 @@ def compute_shader(b: Builder) -> None:
 
 
 @pytest.mark.spirv_val
-def test_compute_shader_validates(spirv_val: Validator, spirv_dis: Callable[[list[int]], str]) -> None:
+def test_compute_shader_validates(
+    spirv_val: Validator, spirv_dis: Callable[[list[int]], str]
+) -> None:
     b = Builder()
     compute_shader(b)
     words = b.to_words((1, 3))
@@ -90,7 +92,9 @@ def test_compute_shader_validates(spirv_val: Validator, spirv_dis: Callable[[lis
 
 
 @pytest.mark.spirv_val
-def test_structured_selection_and_phi(spirv_val: Validator, spirv_dis: Callable[[list[int]], str]) -> None:
+def test_structured_selection_and_phi(
+    spirv_val: Validator, spirv_dis: Callable[[list[int]], str]
+) -> None:
     b = Builder()
     b.capability(Capability.Shader).capability(Capability.Int64)
     b.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
@@ -139,7 +143,9 @@ def test_missing_enumerant_parameter_is_an_encode_error() -> None:
     f32 = b.type_float(32)
     var = b.undef(f32)
     b.decorate(var, Decoration.BuiltIn)  # type: ignore[arg-type]
-    with pytest.raises(EncodeError, match=r"OpDecorate operand 'Decoration': Decoration.BuiltIn needs"):
+    with pytest.raises(
+        EncodeError, match=r"OpDecorate operand 'Decoration': Decoration.BuiltIn needs"
+    ):
         b.to_words()
 
 

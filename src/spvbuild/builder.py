@@ -8,10 +8,9 @@ inference, serialization) is built on top of it.
 from __future__ import annotations
 
 from spvbuild.encoder import encode_module
-from spvbuild.instruction import Instruction
 from spvbuild.generated.core.builder import CoreInstructions
 from spvbuild.generated.extinst import ExtInstSets
-
+from spvbuild.instruction import Instruction
 
 OP_VARIABLE = 59
 FUNCTION_STORAGE = 7
@@ -38,7 +37,11 @@ class Builder(CoreInstructions, ExtInstSets):
         functions = rank["functions"]
 
         def section(inst: Instruction) -> int:
-            if inst.opcode == OP_VARIABLE and inst.operands and inst.operands[0] == FUNCTION_STORAGE:
+            if (
+                inst.opcode == OP_VARIABLE
+                and inst.operands
+                and inst.operands[0] == FUNCTION_STORAGE
+            ):
                 return functions
             info = INSTRUCTIONS.get(inst.opcode)
             return rank[info.section] if info is not None else functions

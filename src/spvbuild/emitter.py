@@ -55,21 +55,28 @@ class Emitter:
         self.instructions.append(instruction)
 
     def _value(
-        self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...],
+        self,
+        opcode: int,
+        result_type: TypeId | None,
+        operands: tuple[Any, ...],
         result_id: Id | None = None,
     ) -> Id:
         rid = self.new_id() if result_id is None else self._reserved(result_id)
         self._record(Instruction(opcode, result_type, rid, operands))
         return rid
 
-    def _type(self, opcode: int, operands: tuple[Any, ...], result_id: TypeId | None = None) -> TypeId:
+    def _type(
+        self, opcode: int, operands: tuple[Any, ...], result_id: TypeId | None = None
+    ) -> TypeId:
         rid = self.new_type_id() if result_id is None else self._reserved(result_id)
         self._record(Instruction(opcode, None, rid, operands))
         return rid
 
     def _reserved(self, result_id: _AnyId) -> _AnyId:
         if not isinstance(result_id, Id) or not 0 < result_id < self._bound:
-            raise BuildError(f"result_id {result_id!r} was not reserved with new_id()/new_type_id()")
+            raise BuildError(
+                f"result_id {result_id!r} was not reserved with new_id()/new_type_id()"
+            )
         return result_id
 
     def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:

@@ -98,7 +98,7 @@ class _Encoder:
                 self._operand(words, op, value, kinds, where, context_width)
         if len(operands) > len(layout):
             # Operands beyond the grammar's list: OpSpecConstantOp's embedded operands.
-            for extra in operands[len(layout):]:
+            for extra in operands[len(layout) :]:
                 for item in extra if isinstance(extra, tuple) else (extra,):
                     words.append(self._literal(item, where, "operands"))
         if len(words) > 0xFFFF:
@@ -165,7 +165,9 @@ class _Encoder:
         elif category == "Composite":
             assert kind is not None
             if not isinstance(value, tuple) or len(value) != len(kind.bases):
-                raise EncodeError(f"{where} operand '{name}': expected a {len(kind.bases)}-tuple, got {value!r}")
+                raise EncodeError(
+                    f"{where} operand '{name}': expected a {len(kind.bases)}-tuple, got {value!r}"
+                )
             for base, item in zip(kind.bases, value, strict=True):
                 if base == "LiteralInteger" and op.kind.startswith("PairLiteralInteger"):
                     words.extend(_number_words(item, context, where, name))
@@ -190,13 +192,22 @@ class _Encoder:
         return int(value)
 
     def _params(
-        self, words: list[int], kind: KindInfo, number: int, params: Sequence[Any],
-        kinds: dict[str, KindInfo], where: str, name: str, context: tuple[int, bool, bool],
+        self,
+        words: list[int],
+        kind: KindInfo,
+        number: int,
+        params: Sequence[Any],
+        kinds: dict[str, KindInfo],
+        where: str,
+        name: str,
+        context: tuple[int, bool, bool],
     ) -> None:
         enumerant = kind.enumerants.get(number)
         layout = enumerant.parameters if enumerant is not None else ()
         if len(params) != len(layout):
-            raise EncodeError(f"{where} operand '{name}': {len(layout)} parameters expected, got {len(params)}")
+            raise EncodeError(
+                f"{where} operand '{name}': {len(layout)} parameters expected, got {len(params)}"
+            )
         for op, item in zip(layout, params, strict=True):
             labelled = op._replace(name=f"{name}.{op.name or op.kind}")
             if op.quantifier == "*":
@@ -214,8 +225,14 @@ class _Encoder:
             )
 
     def _value_enum(
-        self, words: list[int], kind: KindInfo, value: Any, kinds: dict[str, KindInfo],
-        where: str, name: str, context: tuple[int, bool, bool],
+        self,
+        words: list[int],
+        kind: KindInfo,
+        value: Any,
+        kinds: dict[str, KindInfo],
+        where: str,
+        name: str,
+        context: tuple[int, bool, bool],
     ) -> None:
         if isinstance(value, EnumerantParameters):
             number = self._enum_value(kind, value.enumerant, where, name)
@@ -227,8 +244,14 @@ class _Encoder:
         words.append(number)
 
     def _bit_enum(
-        self, words: list[int], kind: KindInfo, value: Any, kinds: dict[str, KindInfo],
-        where: str, name: str, context: tuple[int, bool, bool],
+        self,
+        words: list[int],
+        kind: KindInfo,
+        value: Any,
+        kinds: dict[str, KindInfo],
+        where: str,
+        name: str,
+        context: tuple[int, bool, bool],
     ) -> None:
         parts: Iterable[Any] = value if isinstance(value, list | tuple) else (value,)
         mask = 0
@@ -245,7 +268,9 @@ class _Encoder:
         while bit <= mask:
             if mask & bit:
                 if bit in with_params:
-                    self._params(words, kind, bit, with_params[bit].parameters, kinds, where, name, context)
+                    self._params(
+                        words, kind, bit, with_params[bit].parameters, kinds, where, name, context
+                    )
                 else:
                     self._check_no_params_needed(kind, bit, where, name)
             bit <<= 1
@@ -274,7 +299,9 @@ def _number_words(value: Any, context: tuple[int, bool, bool], where: str, name:
 
 
 def encode_module(
-    instructions: Sequence[Instruction], bound: int, version: tuple[int, int] = (1, 0),
+    instructions: Sequence[Instruction],
+    bound: int,
+    version: tuple[int, int] = (1, 0),
     generator: int = GENERATOR,
 ) -> list[int]:
     """Header plus every instruction in the given order, as words."""
