@@ -388,8 +388,16 @@ def _item_slot(body: dict[str, Any], item: str) -> tuple[dict[str, Any], str] | 
     return None
 
 
-def _remove_item(files: dict[str, dict[str, Any]], item: str) -> None:
-    for body in files.values():
+def _namespace(relative: str) -> str:
+    """Items share a namespace across core.yaml and extensions/; each ext set has its own."""
+    return relative if relative.startswith("extinst/") else "core"
+
+
+def _remove_item(files: dict[str, dict[str, Any]], item: str, namespace: str) -> None:
+    """Drop ``item`` from every file of ``namespace`` (the importer may have placed it anywhere)."""
+    for relative, body in files.items():
+        if _namespace(relative) != namespace:
+            continue
         slot = _item_slot(body, item)
         if slot is not None:
             del slot[0][slot[1]]
@@ -418,7 +426,7 @@ def merge_hand_written(files: dict[str, dict[str, Any]], root: Path) -> None:
         if slot is None:
             continue
         kept = slot[0][slot[1]]
-        _remove_item(files, erratum["item"])
+        _remove_item(files, erratum["item"], _namespace(erratum["file"]))
         target = files.setdefault(erratum["file"], old)
         if "." in erratum["item"]:
             kind, name = erratum["item"].split(".", 1)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from ..core.enums import (
         SourceLanguage,
+        StorageClass,
     )
 
 IMPORT_NAME = 'OpenCL.DebugInfo.100'
@@ -202,6 +203,11 @@ INSTRUCTIONS: dict[int, I] = {
         (O('IdRef', 'Name', ''), O('IdRef', 'Size', ''), O('DebugBaseTypeAttributeEncoding', 'Encoding', ''), ),
         "functions", (), (), None, None,
     ),
+    3: I(
+        'DebugTypePointer', 3, "ExtInst",
+        (O('IdRef', 'Base Type', ''), O('StorageClass', 'Storage Class', ''), O('DebugInfoFlags', 'Flags', ''), ),
+        "functions", (), (), None, None,
+    ),
     4: I(
         'DebugTypeQualifier', 4, "ExtInst",
         (O('IdRef', 'Base Type', ''), O('DebugTypeQualifier', 'Type Qualifier', ''), ),
@@ -220,6 +226,11 @@ INSTRUCTIONS: dict[int, I] = {
     7: I(
         'DebugTypedef', 7, "ExtInst",
         (O('IdRef', 'Name', ''), O('IdRef', 'Base Type', ''), O('IdRef', 'Source', ''), O('LiteralInteger', 'Line', ''), O('LiteralInteger', 'Column', ''), O('IdRef', 'Parent', ''), ),
+        "functions", (), (), None, None,
+    ),
+    8: I(
+        'DebugTypeFunction', 8, "ExtInst",
+        (O('DebugInfoFlags', 'Flags', ''), O('IdRef', 'Return Type', ''), O('IdRef', 'Parameter Types', '*'), ),
         "functions", (), (), None, None,
     ),
     9: I(
@@ -287,6 +298,11 @@ INSTRUCTIONS: dict[int, I] = {
         (O('IdRef', 'Source', ''), O('LiteralInteger', 'Line', ''), O('LiteralInteger', 'Column', ''), O('IdRef', 'Parent', ''), O('IdRef', 'Name', '?'), ),
         "functions", (), (), None, None,
     ),
+    22: I(
+        'DebugLexicalBlockDiscriminator', 22, "ExtInst",
+        (O('IdRef', 'Source', ''), O('LiteralInteger', 'Discriminator', ''), O('IdRef', 'Parent', ''), ),
+        "functions", (), (), None, None,
+    ),
     23: I(
         'DebugScope', 23, "ExtInst",
         (O('IdRef', 'Scope', ''), O('IdRef', 'Inlined At', '?'), ),
@@ -317,9 +333,19 @@ INSTRUCTIONS: dict[int, I] = {
         (O('IdRef', 'Local Variable', ''), O('IdRef', 'Variable', ''), O('IdRef', 'Expression', ''), ),
         "functions", (), (), None, None,
     ),
+    29: I(
+        'DebugValue', 29, "ExtInst",
+        (O('IdRef', 'Local Variable', ''), O('IdRef', 'Value', ''), O('IdRef', 'Expression', ''), O('IdRef', 'Indexes', '*'), ),
+        "functions", (), (), None, None,
+    ),
     30: I(
         'DebugOperation', 30, "ExtInst",
         (O('DebugOperation', 'OpCode', ''), O('LiteralInteger', 'Operands ...', '*'), ),
+        "functions", (), (), None, None,
+    ),
+    31: I(
+        'DebugExpression', 31, "ExtInst",
+        (O('IdRef', 'Operands ...', '*'), ),
         "functions", (), (), None, None,
     ),
     32: I(
@@ -455,6 +481,19 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
         """
         return self._inst(2, result_type, (name, size, encoding))
 
+    def debug_type_pointer(self, result_type: TypeId, base_type: Id, storage_class: StorageClass, flags: DebugInfoFlags) -> Id:
+        """OpenCL.DebugInfo.100 DebugTypePointer (instruction 3), emitted as OpExtInst.
+
+        Operands:
+            result_type: IdResultType
+            base_type: IdRef 'Base Type'
+            storage_class: StorageClass 'Storage Class'
+            flags: DebugInfoFlags 'Flags'
+
+        Returns the result id.
+        """
+        return self._inst(3, result_type, (base_type, storage_class, flags))
+
     def debug_type_qualifier(self, result_type: TypeId, base_type: Id, type_qualifier: DebugTypeQualifier) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeQualifier (instruction 4), emitted as OpExtInst.
 
@@ -506,6 +545,19 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
         Returns the result id.
         """
         return self._inst(7, result_type, (name, base_type, source, line, column, parent))
+
+    def debug_type_function(self, result_type: TypeId, flags: DebugInfoFlags, return_type: Id, parameter_types: Sequence[Id] = ()) -> Id:
+        """OpenCL.DebugInfo.100 DebugTypeFunction (instruction 8), emitted as OpExtInst.
+
+        Operands:
+            result_type: IdResultType
+            flags: DebugInfoFlags 'Flags'
+            return_type: IdRef 'Return Type'
+            parameter_types: IdRef* 'Parameter Types'
+
+        Returns the result id.
+        """
+        return self._inst(8, result_type, (flags, return_type, tuple(parameter_types)))
 
     def debug_type_enum(self, result_type: TypeId, name: Id, underlying_type: Id, source: Id, line: int, column: int, parent: Id, size: Id, flags: DebugInfoFlags, value_names: Sequence[tuple[Id, Id]] = ()) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeEnum (instruction 9), emitted as OpExtInst.
@@ -725,6 +777,19 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
         """
         return self._inst(21, result_type, (source, line, column, parent, name))
 
+    def debug_lexical_block_discriminator(self, result_type: TypeId, source: Id, discriminator: int, parent: Id) -> Id:
+        """OpenCL.DebugInfo.100 DebugLexicalBlockDiscriminator (instruction 22), emitted as OpExtInst.
+
+        Operands:
+            result_type: IdResultType
+            source: IdRef 'Source'
+            discriminator: LiteralInteger 'Discriminator'
+            parent: IdRef 'Parent'
+
+        Returns the result id.
+        """
+        return self._inst(22, result_type, (source, discriminator, parent))
+
     def debug_scope(self, result_type: TypeId, scope: Id, inlined_at: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugScope (instruction 23), emitted as OpExtInst.
 
@@ -803,6 +868,20 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
         """
         return self._inst(28, result_type, (local_variable, variable, expression))
 
+    def debug_value(self, result_type: TypeId, local_variable: Id, value: Id, expression: Id, indexes: Sequence[Id] = ()) -> Id:
+        """OpenCL.DebugInfo.100 DebugValue (instruction 29), emitted as OpExtInst.
+
+        Operands:
+            result_type: IdResultType
+            local_variable: IdRef 'Local Variable'
+            value: IdRef 'Value'
+            expression: IdRef 'Expression'
+            indexes: IdRef* 'Indexes'
+
+        Returns the result id.
+        """
+        return self._inst(29, result_type, (local_variable, value, expression, tuple(indexes)))
+
     def debug_operation(self, result_type: TypeId, opcode: DebugOperationOperand, operands: Sequence[int] = ()) -> Id:
         """OpenCL.DebugInfo.100 DebugOperation (instruction 30), emitted as OpExtInst.
 
@@ -814,6 +893,17 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
         Returns the result id.
         """
         return self._inst(30, result_type, (opcode, tuple(operands)))
+
+    def debug_expression(self, result_type: TypeId, operands: Sequence[Id] = ()) -> Id:
+        """OpenCL.DebugInfo.100 DebugExpression (instruction 31), emitted as OpExtInst.
+
+        Operands:
+            result_type: IdResultType
+            operands: IdRef* 'Operands ...'
+
+        Returns the result id.
+        """
+        return self._inst(31, result_type, (tuple(operands),))
 
     def debug_macro_def(self, result_type: TypeId, source: Id, line: int, name: Id, value: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugMacroDef (instruction 32), emitted as OpExtInst.

@@ -203,6 +203,11 @@ INSTRUCTIONS: dict[int, I] = {
         (O('IdRef', 'Name', ''), O('IdRef', 'Size', ''), O('IdRef', 'Encoding', ''), O('IdRef', 'Flags', ''), ),
         "functions", (), (), None, None,
     ),
+    3: I(
+        'DebugTypePointer', 3, "ExtInst",
+        (O('IdRef', 'Base Type', ''), O('IdRef', 'Storage Class', ''), O('IdRef', 'Flags', ''), ),
+        "functions", (), (), None, None,
+    ),
     4: I(
         'DebugTypeQualifier', 4, "ExtInst",
         (O('IdRef', 'Base Type', ''), O('IdRef', 'Type Qualifier', ''), ),
@@ -221,6 +226,11 @@ INSTRUCTIONS: dict[int, I] = {
     7: I(
         'DebugTypedef', 7, "ExtInst",
         (O('IdRef', 'Name', ''), O('IdRef', 'Base Type', ''), O('IdRef', 'Source', ''), O('IdRef', 'Line', ''), O('IdRef', 'Column', ''), O('IdRef', 'Parent', ''), ),
+        "functions", (), (), None, None,
+    ),
+    8: I(
+        'DebugTypeFunction', 8, "ExtInst",
+        (O('IdRef', 'Flags', ''), O('IdRef', 'Return Type', ''), O('IdRef', 'Parameter Types', '*'), ),
         "functions", (), (), None, None,
     ),
     9: I(
@@ -288,6 +298,11 @@ INSTRUCTIONS: dict[int, I] = {
         (O('IdRef', 'Source', ''), O('IdRef', 'Line', ''), O('IdRef', 'Column', ''), O('IdRef', 'Parent', ''), O('IdRef', 'Name', '?'), ),
         "functions", (), (), None, None,
     ),
+    22: I(
+        'DebugLexicalBlockDiscriminator', 22, "ExtInst",
+        (O('IdRef', 'Source', ''), O('IdRef', 'Discriminator', ''), O('IdRef', 'Parent', ''), ),
+        "functions", (), (), None, None,
+    ),
     23: I(
         'DebugScope', 23, "ExtInst",
         (O('IdRef', 'Scope', ''), O('IdRef', 'Inlined At', '?'), ),
@@ -318,9 +333,19 @@ INSTRUCTIONS: dict[int, I] = {
         (O('IdRef', 'Local Variable', ''), O('IdRef', 'Variable', ''), O('IdRef', 'Expression', ''), O('IdRef', 'Indexes', '*'), ),
         "functions", (), (), None, None,
     ),
+    29: I(
+        'DebugValue', 29, "ExtInst",
+        (O('IdRef', 'Local Variable', ''), O('IdRef', 'Value', ''), O('IdRef', 'Expression', ''), O('IdRef', 'Indexes', '*'), ),
+        "functions", (), (), None, None,
+    ),
     30: I(
         'DebugOperation', 30, "ExtInst",
         (O('IdRef', 'OpCode', ''), O('IdRef', 'Operands ...', '*'), ),
+        "functions", (), (), None, None,
+    ),
+    31: I(
+        'DebugExpression', 31, "ExtInst",
+        (O('IdRef', 'Operands ...', '*'), ),
         "functions", (), (), None, None,
     ),
     32: I(
@@ -496,6 +521,19 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
         """
         return self._inst(2, result_type, (name, size, encoding, flags))
 
+    def debug_type_pointer(self, result_type: TypeId, base_type: Id, storage_class: Id, flags: Id) -> Id:
+        """NonSemantic.Shader.DebugInfo.100 DebugTypePointer (instruction 3), emitted as OpExtInst.
+
+        Operands:
+            result_type: IdResultType
+            base_type: IdRef 'Base Type'
+            storage_class: IdRef 'Storage Class'
+            flags: IdRef 'Flags'
+
+        Returns the result id.
+        """
+        return self._inst(3, result_type, (base_type, storage_class, flags))
+
     def debug_type_qualifier(self, result_type: TypeId, base_type: Id, type_qualifier: Id) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeQualifier (instruction 4), emitted as OpExtInst.
 
@@ -547,6 +585,19 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
         Returns the result id.
         """
         return self._inst(7, result_type, (name, base_type, source, line, column, parent))
+
+    def debug_type_function(self, result_type: TypeId, flags: Id, return_type: Id, parameter_types: Sequence[Id] = ()) -> Id:
+        """NonSemantic.Shader.DebugInfo.100 DebugTypeFunction (instruction 8), emitted as OpExtInst.
+
+        Operands:
+            result_type: IdResultType
+            flags: IdRef 'Flags'
+            return_type: IdRef 'Return Type'
+            parameter_types: IdRef* 'Parameter Types'
+
+        Returns the result id.
+        """
+        return self._inst(8, result_type, (flags, return_type, tuple(parameter_types)))
 
     def debug_type_enum(self, result_type: TypeId, name: Id, underlying_type: Id, source: Id, line: Id, column: Id, parent: Id, size: Id, flags: Id, value_names: Sequence[tuple[Id, Id]] = ()) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeEnum (instruction 9), emitted as OpExtInst.
@@ -763,6 +814,19 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
         """
         return self._inst(21, result_type, (source, line, column, parent, name))
 
+    def debug_lexical_block_discriminator(self, result_type: TypeId, source: Id, discriminator: Id, parent: Id) -> Id:
+        """NonSemantic.Shader.DebugInfo.100 DebugLexicalBlockDiscriminator (instruction 22), emitted as OpExtInst.
+
+        Operands:
+            result_type: IdResultType
+            source: IdRef 'Source'
+            discriminator: IdRef 'Discriminator'
+            parent: IdRef 'Parent'
+
+        Returns the result id.
+        """
+        return self._inst(22, result_type, (source, discriminator, parent))
+
     def debug_scope(self, result_type: TypeId, scope: Id, inlined_at: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugScope (instruction 23), emitted as OpExtInst.
 
@@ -842,6 +906,20 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
         """
         return self._inst(28, result_type, (local_variable, variable, expression, tuple(indexes)))
 
+    def debug_value(self, result_type: TypeId, local_variable: Id, value: Id, expression: Id, indexes: Sequence[Id] = ()) -> Id:
+        """NonSemantic.Shader.DebugInfo.100 DebugValue (instruction 29), emitted as OpExtInst.
+
+        Operands:
+            result_type: IdResultType
+            local_variable: IdRef 'Local Variable'
+            value: IdRef 'Value'
+            expression: IdRef 'Expression'
+            indexes: IdRef* 'Indexes'
+
+        Returns the result id.
+        """
+        return self._inst(29, result_type, (local_variable, value, expression, tuple(indexes)))
+
     def debug_operation(self, result_type: TypeId, opcode: Id, operands: Sequence[Id] = ()) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugOperation (instruction 30), emitted as OpExtInst.
 
@@ -853,6 +931,17 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
         Returns the result id.
         """
         return self._inst(30, result_type, (opcode, tuple(operands)))
+
+    def debug_expression(self, result_type: TypeId, operands: Sequence[Id] = ()) -> Id:
+        """NonSemantic.Shader.DebugInfo.100 DebugExpression (instruction 31), emitted as OpExtInst.
+
+        Operands:
+            result_type: IdResultType
+            operands: IdRef* 'Operands ...'
+
+        Returns the result id.
+        """
+        return self._inst(31, result_type, (tuple(operands),))
 
     def debug_macro_def(self, result_type: TypeId, source: Id, line: Id, name: Id, value: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugMacroDef (instruction 32), emitted as OpExtInst.
