@@ -70,6 +70,7 @@ class _Loader:
         self.checker = SchemaChecker(load_schema(root / "schema.yaml"))
         # Marks of names, for "where was it first defined" messages and reference checks.
         self.reference_marks: list[tuple[str, str, Mark, str]] = []  # (what, name, mark, key)
+        self.import_name_marks: dict[str, Mark] = {}  # ext-inst file -> its import_name value
 
     # -- reading --------------------------------------------------------------------------
     def read(self, relative: str) -> YMap:
@@ -181,6 +182,7 @@ class _Loader:
 
         extensions: dict[str, Extension] = {}
         pending_enumerants: list[tuple[str, Mark, Enumerant]] = []
+        depends_refs: list[tuple[str, Mark]] = []  # (extension named in depends, where)
         for relative in files:
             if not relative.startswith("extensions/"):
                 continue
@@ -211,6 +213,8 @@ class _Loader:
                 rules=self.rules(raw.get("rules"), relative),
             )
             extensions[name] = ext
+            depends_raw: YList = raw.get("depends") or YList()
+            depends_refs += [(str(d), depends_raw.mark_of(i)) for i, d in enumerate(depends_raw)]
             ext_kinds: YMap = raw.get("operand_kinds") or YMap()
             for kname in ext_kinds:
                 add_kind(
@@ -237,6 +241,9 @@ class _Loader:
                     pending_enumerants.append((kname, added.mark_of(kname), e))
                     ext.enumerants.append((kname, ename))
 
+        for dep, dmark in depends_refs:
+            if dep not in extensions:
+                raise GrammarError(dmark, "depends", "a known extension", repr(dep))
         for kname, kmark, e in pending_enumerants:
             if kname not in kinds:
                 raise GrammarError(
@@ -265,7 +272,7 @@ class _Loader:
                 s = self.ext_inst_set(relative)
                 if s.import_name in ext_sets:
                     raise GrammarError(
-                        Mark(relative, 1, 1),
+                        self.import_name_marks[relative],
                         "import_name",
                         f"a new import name (already used by {ext_sets[s.import_name].file})",
                     )
@@ -322,6 +329,7 @@ class _Loader:
 
     def ext_inst_set(self, relative: str) -> ExtInstSet:
         raw = self.read(relative)
+        self.import_name_marks[relative] = raw.value_mark_of("import_name")
         kinds_raw: YMap = raw.get("operand_kinds") or YMap()
         kinds = {
             k: self.operand_kind(k, kinds_raw[k], relative, kinds_raw.mark_of(k), ANY_VERSION)
@@ -406,10 +414,12 @@ class _Consistency:
         for inst in g.instructions:
             other = by_opcode.get(inst.opcode)
             if other is not None:
+                # g.instructions is sorted by (opcode, name): blame the one read later.
+                first, later = sorted((other, inst), key=self.read_order)
                 raise GrammarError(
-                    inst.mark,
-                    inst.name,
-                    f"a new opcode (opcode {inst.opcode} is already {other.name} at {other.mark})",
+                    later.mark,
+                    later.name,
+                    f"a new opcode (opcode {inst.opcode} is already {first.name} at {first.mark})",
                 )
             by_opcode[inst.opcode] = inst
             self.operands(inst.operands, g.operand_kinds, inst.name)
@@ -444,13 +454,12 @@ class _Consistency:
                     mark = self.core["logical_layout"].mark_of(index)
                     raise GrammarError(mark, name, "a known instruction in logical_layout")
         for ext in g.extensions.values():
-            for dep in ext.depends:
-                if dep not in g.extensions:
-                    raise GrammarError(
-                        Mark(ext.file, 1, 1), "depends", "a known extension", repr(dep)
-                    )
             for rule in ext.rules:
                 self.rule(rule, ext)
+
+    def read_order(self, inst: Instruction) -> tuple[int, int, int]:
+        """Where an instruction comes in the order the loader reads the files."""
+        return (self.g.files.index(inst.file), inst.mark.line, inst.mark.col)
 
     def kind(self, kind: OperandKind, scope: dict[str, OperandKind]) -> None:
         seen: dict[int, Enumerant] = {}
@@ -505,14 +514,12 @@ class _Consistency:
     def rule(self, rule: Rule, ext: Extension) -> None:
         names = {i.name: i for i in self.g.instructions}
         data = rule.data
-        for name in [
-            *data.get("instructions", []),
-            data.get("instruction"),
-            data.get("type_opcode"),
-        ]:
-            if name is not None and name not in names:
+        refs = [("instructions", name) for name in data.get("instructions", [])]
+        refs += [(key, data[key]) for key in ("instruction", "type_opcode") if key in data]
+        for key, name in refs:
+            if name not in names:
                 raise GrammarError(
-                    rule.mark, "instructions", f"a known instruction (rule {rule.id})", repr(name)
+                    rule.mark, key, f"a known instruction (rule {rule.id})", repr(name)
                 )
         for table in ("allowed", "forbidden"):
             for name, operands in data.get(table, {}).items():
@@ -546,7 +553,8 @@ class _Consistency:
                     )
         decoration = data.get("decoration")
         if decoration is not None:
-            decorations = {e.name for e in self.g.operand_kinds["Decoration"].enumerants}
+            kind = self.g.operand_kinds.get("Decoration")
+            decorations = {e.name for e in kind.enumerants} if kind is not None else set()
             if decoration not in decorations:
                 raise GrammarError(
                     rule.mark,
@@ -556,7 +564,8 @@ class _Consistency:
                 )
         sc = data.get("storage_class")
         if sc is not None:
-            classes = {e.name for e in self.g.operand_kinds["StorageClass"].enumerants}
+            kind = self.g.operand_kinds.get("StorageClass")
+            classes = {e.name for e in kind.enumerants} if kind is not None else set()
             if sc not in classes:
                 raise GrammarError(
                     rule.mark, "storage_class", f"a known StorageClass (rule {rule.id})", repr(sc)

@@ -63,9 +63,21 @@ def enum_member_name(kind: str, enumerant: str) -> str:
     return escape(enumerant)
 
 
+_XREF = re.compile(r"<<[^,>]*,([^>]*)>>")  # AsciiDoc cross reference: <<Target,text>>
+
+
 def _clean_words(text: str) -> str:
+    text = _XREF.sub(r"\1", text)
     text = text.replace("<id>", " ").replace("'", " ").replace('"', " ")
-    return _NON_WORD.sub("_", text).strip("_").lower()
+    return snake_case(text)
+
+
+def _plural(word: str) -> str:
+    if word.endswith("s"):
+        return word
+    if word.endswith(("x", "ch", "sh")):
+        return word + "es"
+    return word + "s"
 
 
 def parameter_name(name: str, kind: str, quantifier: str) -> str:
@@ -84,14 +96,14 @@ def parameter_name(name: str, kind: str, quantifier: str) -> str:
                 if cleaned and cleaned not in words:
                     words.append(cleaned)
             base = "_".join(words) or _clean_words(parts[0] if parts else kind)
-            if quantifier == "*" and not base.endswith("s"):
-                base += "s"
+            if quantifier == "*":
+                base = _plural(base)
         else:
             base = _clean_words(name)
     else:
         base = _KIND_PARAM_NAMES.get(kind) or snake_case(kind)
-        if quantifier == "*" and not base.endswith("s"):
-            base += "s"
+        if quantifier == "*":
+            base = _plural(base)
     if not base:
         base = snake_case(kind)
     if base[0].isdigit():

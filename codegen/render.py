@@ -68,6 +68,13 @@ class EnumerantView:
     params_class: str | None
     params: list[ParamView]
     doc: str
+    alias_class: str | None = None  # for an alias of an enumerant with parameters
+    alias_target: str | None = None  # ... the parameter class it names
+
+    @property
+    def bare(self) -> bool:
+        """True when the member may be passed without parameters."""
+        return self.params_class is None and self.alias_class is None
 
 
 @dataclass
@@ -237,9 +244,18 @@ def ext_method(inst: Instruction, namer: Namer, import_name: str) -> MethodView:
     values = ", ".join(p.value for p in params)
     operands = f"({values},)" if len(params) == 1 else f"({values})"
     params.insert(0, ParamView("result_type", "TypeId", None, "result_type", "IdResultType"))
+    params.append(
+        ParamView(
+            "*, result_id",
+            "Id | None",
+            "None",
+            "result_id",
+            "an id reserved earlier (new_id) to define here",
+        )
+    )
     doc = [f"{import_name} {inst.name} (instruction {inst.opcode}), emitted as OpExtInst.", ""]
     doc.append("Operands:")
-    doc.extend(f"    {p.name}: {p.doc}" for p in params)
+    doc.extend(f"    {p.name.removeprefix('*, ')}: {p.doc}" for p in params)
     doc.append("")
     if inst.capabilities:
         doc.append("Capabilities (any of): " + ", ".join(inst.capabilities) + ".")
@@ -250,7 +266,7 @@ def ext_method(inst: Instruction, namer: Namer, import_name: str) -> MethodView:
         method_name(inst.name),
         params,
         "Id",
-        f"self._inst({inst.opcode}, result_type, {operands})",
+        f"self._inst({inst.opcode}, result_type, {operands}, result_id)",
         doc,
     )
 
@@ -280,11 +296,13 @@ def kind_view(kind: OperandKind, namer: Namer) -> KindView:
             if alias_member not in members_seen:
                 members_seen.add(alias_member)
                 alias_members.append(alias_member)
-                enumerants.append(
-                    EnumerantView(
-                        alias_member, e.value, f"0x{e.value:x}", None, [], f"Alias of {member}."
-                    )
+                view_alias = EnumerantView(
+                    alias_member, e.value, f"0x{e.value:x}", None, [], f"Alias of {member}."
                 )
+                if params_class is not None:
+                    view_alias.alias_class = f"{kind.name}{alias_member.rstrip('_')}"
+                    view_alias.alias_target = params_class
+                enumerants.append(view_alias)
     view = KindView(
         name=kind.name,
         category=kind.category,
@@ -340,6 +358,7 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
     _check_unique(
         [k.name for k in enum_kinds]
         + [e.params_class for k in enum_kinds for e in k.enumerants if e.params_class]
+        + [e.alias_class for k in enum_kinds for e in k.enumerants if e.alias_class]
         + [k.operand_type for k in enum_kinds if k.has_params]
         + ["Op"],
         "core enum names",

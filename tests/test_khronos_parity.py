@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -34,18 +33,15 @@ from typing import Any
 import pytest
 import yaml
 
-# `codegen` is a top-level folder of the repository, not an installed package.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from codegen import khronos_import  # noqa: E402
-from codegen.khronos_import import (  # noqa: E402
+from codegen import khronos_import
+from codegen.khronos_import import (
     EXT_SET_NAMES,
     clean_name,
     find_khronos_headers,
     parse_value,
 )
-from codegen.loader import GRAMMARS_DIR, load_grammar  # noqa: E402
-from codegen.model import (  # noqa: E402
+from codegen.loader import GRAMMARS_DIR, load_grammar
+from codegen.model import (
     Enumerant,
     ExtInstSet,
     Grammar,
@@ -419,10 +415,9 @@ def _compare_ext_set(parity: Parity, stem: str, s: ExtInstSet | None) -> None:
     parity.counts.ext_sets += 1
 
 
-@cache
-def parity() -> Parity:
-    """Every difference between the loaded grammars/ and the JSON (computed once)."""
-    result = Parity(load_grammar(GRAMMARS_DIR))
+def compute_parity(root: Path) -> Parity:
+    """Every difference between the grammar tree under ``root`` and the JSON."""
+    result = Parity(load_grammar(root))
     _compare_core(result)
     sets_by_file = {s.file: s for s in result.grammar.ext_inst_sets.values()}
     result.json_stems = json_ext_stems()
@@ -431,6 +426,12 @@ def parity() -> Parity:
     for s in sets_by_file.values():  # sets no JSON file produces
         result.add(s.file, s.file, "(ext inst set)", {"file": s.file}, None)
     return result
+
+
+@cache
+def parity() -> Parity:
+    """The differences of grammars/ itself (computed once for all tests)."""
+    return compute_parity(GRAMMARS_DIR)
 
 
 def allowed_keys(g: Grammar) -> set[tuple[str, str, str]]:
@@ -481,16 +482,19 @@ def test_every_ext_inst_set_has_a_json_file() -> None:
     assert not extra
 
 
-def test_no_stale_errata() -> None:
-    p = parity()
+def stale_errata(p: Parity) -> list[str]:
     real = {d.key for d in p.differences}
-    stale = [
-        f"{e.file}: {e.item} field {f!r} is listed in errata.yaml but matches the Khronos JSON"
-        + (" (or the item is not in that file)" if f != "added" else " (or is not in that file)")
+    return [
+        f"{e.file}: {e.item} field {f!r} is listed in errata.yaml, but there is no such "
+        "difference from the Khronos JSON (or the item is not in that file)"
         for e in p.grammar.errata
         for f in e.fields
         if (e.file, e.item, f) not in real
     ]
+
+
+def test_no_stale_errata() -> None:
+    stale = stale_errata(parity())
     assert not stale, "stale errata:\n" + "\n".join(stale)
 
 
@@ -602,3 +606,47 @@ def test_import_keeps_errata_items_in_their_own_ext_inst_set() -> None:
                 assert e.item in files[file]["instructions"], (
                     f"the importer dropped {e.item} from {file} (erratum is for {e.file} only)"
                 )
+
+
+def test_parity_check_catches_changes(grammar_copy: Path) -> None:
+    """The comparison itself: changed facts, missing and added items, stale errata."""
+    root = grammar_copy
+    _replace_once(
+        root / "core.yaml", "  OpIAdd:\n    opcode: 128\n", "  OpIAdd:\n    opcode: 9128\n"
+    )
+    ext = root / "extensions" / "SPV_KHR_expect_assume.yaml"
+    _replace_once(
+        ext,
+        "ExpectAssumeKHR: {value: 5629, extensions: [SPV_KHR_expect_assume]}",
+        'ExpectAssumeKHR: {value: 5629, extensions: [SPV_KHR_expect_assume], version: "1.6"}',
+    )
+    _replace_once(
+        ext,
+        "instructions:\n",
+        "instructions:\n  OpMadeUpTEST: {opcode: 65000, class: Miscellaneous}\n",
+    )
+    _replace_once(
+        root / "extinst" / "opencl.debuginfo.100.yaml", "  DebugInfoNone: {opcode: 0}\n", ""
+    )
+    # Undo an erratum's fix: the listed difference is gone, so the erratum is stale.
+    _replace_once(
+        root / "extinst" / "debuginfo.yaml",
+        "      - {kind: DebugInfoFlags, name: Flags}\n  DebugTypeQualifier:",
+        "      - {kind: DebugInfoFlags, name: Literal Flags}\n  DebugTypeQualifier:",
+    )
+
+    p = compute_parity(root)
+    found = {d.key for d in p.differences}
+    assert ("core.yaml", "OpIAdd", "opcode") in found
+    assert (
+        "extensions/SPV_KHR_expect_assume.yaml",
+        "Capability.ExpectAssumeKHR",
+        "version",
+    ) in found
+    assert ("extensions/SPV_KHR_expect_assume.yaml", "OpMadeUpTEST", "added") in found
+    assert ("extinst/opencl.debuginfo.100.yaml", "DebugInfoNone", "missing") in found
+    assert len(unexplained(p.differences, p.grammar)) == 4
+    assert stale_errata(p) == [
+        "extinst/debuginfo.yaml: DebugTypePointer field 'operands' is listed in errata.yaml, but "
+        "there is no such difference from the Khronos JSON (or the item is not in that file)"
+    ]

@@ -1922,20 +1922,20 @@ class CoreInstructions(Emitter):
         """
         return self._value(145, result_type, (matrix, vector), result_id)
 
-    def matrix_times_matrix(self, result_type: TypeId, leftmatrix: Id, rightmatrix: Id, *, result_id: Id | None = None) -> Id:
+    def matrix_times_matrix(self, result_type: TypeId, left_matrix: Id, right_matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpMatrixTimesMatrix (opcode 146, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
-            leftmatrix: IdRef 'LeftMatrix'
-            rightmatrix: IdRef 'RightMatrix'
+            left_matrix: IdRef 'LeftMatrix'
+            right_matrix: IdRef 'RightMatrix'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Matrix.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(146, result_type, (leftmatrix, rightmatrix), result_id)
+        return self._value(146, result_type, (left_matrix, right_matrix), result_id)
 
     def outer_product(self, result_type: TypeId, vector_1: Id, vector_2: Id, *, result_id: Id | None = None) -> Id:
         """OpOuterProduct (opcode 147, class Arithmetic, section functions).
@@ -3392,21 +3392,21 @@ class CoreInstructions(Emitter):
         """
         return self._value(262, result_type, (execution, predicate), result_id)
 
-    def group_broadcast(self, result_type: TypeId, execution: Id, value: Id, localid: Id, *, result_id: Id | None = None) -> Id:
+    def group_broadcast(self, result_type: TypeId, execution: Id, value: Id, local_id: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupBroadcast (opcode 263, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             execution: IdScope 'Execution'
             value: IdRef 'Value'
-            localid: IdRef 'LocalId'
+            local_id: IdRef 'LocalId'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): Groups.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(263, result_type, (execution, value, localid), result_id)
+        return self._value(263, result_type, (execution, value, local_id), result_id)
 
     def group_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupIAdd (opcode 264, class Group, section functions).
@@ -3988,21 +3988,21 @@ class CoreInstructions(Emitter):
         """
         return self._value(303, result_type, (), result_id)
 
-    def build_nd_range(self, result_type: TypeId, globalworksize: Id, localworksize: Id, globalworkoffset: Id, *, result_id: Id | None = None) -> Id:
+    def build_nd_range(self, result_type: TypeId, global_work_size: Id, local_work_size: Id, global_work_offset: Id, *, result_id: Id | None = None) -> Id:
         """OpBuildNDRange (opcode 304, class Device-Side_Enqueue, section functions).
 
         Operands:
             result_type: IdResultType
-            globalworksize: IdRef 'GlobalWorkSize'
-            localworksize: IdRef 'LocalWorkSize'
-            globalworkoffset: IdRef 'GlobalWorkOffset'
+            global_work_size: IdRef 'GlobalWorkSize'
+            local_work_size: IdRef 'LocalWorkSize'
+            global_work_offset: IdRef 'GlobalWorkOffset'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): DeviceEnqueue.
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(304, result_type, (globalworksize, localworksize, globalworkoffset), result_id)
+        return self._value(304, result_type, (global_work_size, local_work_size, global_work_offset), result_id)
 
     def image_sparse_sample_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleImplicitLod (opcode 305, class Image, section functions).
@@ -4668,7 +4668,7 @@ class CoreInstructions(Emitter):
         """
         return self._value(348, result_type, (execution, value, delta), result_id)
 
-    def group_non_uniform_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformIAdd (opcode 349, class Non-Uniform, section functions).
 
         Operands:
@@ -4676,16 +4676,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(349, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(349, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFAdd (opcode 350, class Non-Uniform, section functions).
 
         Operands:
@@ -4693,16 +4693,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(350, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(350, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_i_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_i_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformIMul (opcode 351, class Non-Uniform, section functions).
 
         Operands:
@@ -4710,16 +4710,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(351, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(351, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_f_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_f_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFMul (opcode 352, class Non-Uniform, section functions).
 
         Operands:
@@ -4727,16 +4727,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(352, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(352, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformSMin (opcode 353, class Non-Uniform, section functions).
 
         Operands:
@@ -4744,16 +4744,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(353, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(353, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformUMin (opcode 354, class Non-Uniform, section functions).
 
         Operands:
@@ -4761,16 +4761,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(354, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(354, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFMin (opcode 355, class Non-Uniform, section functions).
 
         Operands:
@@ -4778,16 +4778,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(355, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(355, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformSMax (opcode 356, class Non-Uniform, section functions).
 
         Operands:
@@ -4795,16 +4795,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(356, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(356, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformUMax (opcode 357, class Non-Uniform, section functions).
 
         Operands:
@@ -4812,16 +4812,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(357, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(357, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFMax (opcode 358, class Non-Uniform, section functions).
 
         Operands:
@@ -4829,16 +4829,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(358, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(358, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_bitwise_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_bitwise_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBitwiseAnd (opcode 359, class Non-Uniform, section functions).
 
         Operands:
@@ -4846,16 +4846,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(359, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(359, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_bitwise_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_bitwise_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBitwiseOr (opcode 360, class Non-Uniform, section functions).
 
         Operands:
@@ -4863,16 +4863,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(360, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(360, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_bitwise_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_bitwise_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBitwiseXor (opcode 361, class Non-Uniform, section functions).
 
         Operands:
@@ -4880,16 +4880,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(361, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(361, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_logical_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_logical_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformLogicalAnd (opcode 362, class Non-Uniform, section functions).
 
         Operands:
@@ -4897,16 +4897,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(362, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(362, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_logical_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_logical_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformLogicalOr (opcode 363, class Non-Uniform, section functions).
 
         Operands:
@@ -4914,16 +4914,16 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(363, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(363, result_type, (execution, operation, value, cluster_size), result_id)
 
-    def group_non_uniform_logical_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_logical_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformLogicalXor (opcode 364, class Non-Uniform, section functions).
 
         Operands:
@@ -4931,14 +4931,14 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             operation: GroupOperation 'Operation'
             value: IdRef 'Value'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV.
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(364, result_type, (execution, operation, value, clustersize), result_id)
+        return self._value(364, result_type, (execution, operation, value, cluster_size), result_id)
 
     def group_non_uniform_quad_broadcast(self, result_type: TypeId, execution: Id, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformQuadBroadcast (opcode 365, class Non-Uniform, section functions).
@@ -5132,19 +5132,19 @@ class CoreInstructions(Emitter):
         """
         return self._value(4166, result_type, (tensor, dimension), result_id)
 
-    def graph_constant_arm(self, result_type: TypeId, graphconstantid: int, *, result_id: Id | None = None) -> Id:
+    def graph_constant_arm(self, result_type: TypeId, graph_constant_id: int, *, result_id: Id | None = None) -> Id:
         """OpGraphConstantARM (opcode 4181, class Graph, section functions).
 
         Operands:
             result_type: IdResultType
-            graphconstantid: LiteralInteger 'GraphConstantID'
+            graph_constant_id: LiteralInteger 'GraphConstantID'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GraphARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4181, result_type, (graphconstantid,), result_id)
+        return self._value(4181, result_type, (graph_constant_id,), result_id)
 
     def graph_entry_point_arm(self, graph: Id, name: str, interfaces: Sequence[Id] = ()) -> Self:
         """OpGraphEntryPointARM (opcode 4182, class Graph, section functions).
@@ -5173,34 +5173,34 @@ class CoreInstructions(Emitter):
         """
         return self._value(4183, result_type, (), result_id)
 
-    def graph_input_arm(self, result_type: TypeId, inputindex: Id, elementindexs: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
+    def graph_input_arm(self, result_type: TypeId, input_index: Id, element_indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpGraphInputARM (opcode 4184, class Graph, section functions).
 
         Operands:
             result_type: IdResultType
-            inputindex: IdRef 'InputIndex'
-            elementindexs: IdRef* 'ElementIndex'
+            input_index: IdRef 'InputIndex'
+            element_indexes: IdRef* 'ElementIndex'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GraphARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4184, result_type, (inputindex, tuple(elementindexs)), result_id)
+        return self._value(4184, result_type, (input_index, tuple(element_indexes)), result_id)
 
-    def graph_set_output_arm(self, value: Id, outputindex: Id, elementindexs: Sequence[Id] = ()) -> Self:
+    def graph_set_output_arm(self, value: Id, output_index: Id, element_indexes: Sequence[Id] = ()) -> Self:
         """OpGraphSetOutputARM (opcode 4185, class Graph, section functions).
 
         Operands:
             value: IdRef 'Value'
-            outputindex: IdRef 'OutputIndex'
-            elementindexs: IdRef* 'ElementIndex'
+            output_index: IdRef 'OutputIndex'
+            element_indexes: IdRef* 'ElementIndex'
 
         Capabilities (any of): GraphARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4185, (value, outputindex, tuple(elementindexs)))
+        return self._void(4185, (value, output_index, tuple(element_indexes)))
 
     def graph_end_arm(self) -> Self:
         """OpGraphEndARM (opcode 4186, class Graph, section functions).
@@ -5212,19 +5212,19 @@ class CoreInstructions(Emitter):
         """
         return self._void(4186, ())
 
-    def type_graph_arm(self, numinputs: int, inouttypes: Sequence[Id] = (), *, result_id: TypeId | None = None) -> TypeId:
+    def type_graph_arm(self, num_inputs: int, in_out_types: Sequence[Id] = (), *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeGraphARM (opcode 4190, class Type-Declaration, section types_globals).
 
         Operands:
-            numinputs: LiteralInteger 'NumInputs'
-            inouttypes: IdRef* 'InOutTypes'
+            num_inputs: LiteralInteger 'NumInputs'
+            in_out_types: IdRef* 'InOutTypes'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GraphARM.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4190, (numinputs, tuple(inouttypes)), result_id)
+        return self._type(4190, (num_inputs, tuple(in_out_types)), result_id)
 
     def terminate_invocation(self) -> Self:
         """OpTerminateInvocation (opcode 4416, class Control-Flow, section functions).
@@ -5455,7 +5455,7 @@ class CoreInstructions(Emitter):
         """
         return self._value(4430, result_type, (predicate,), result_id)
 
-    def group_non_uniform_rotate_khr(self, result_type: TypeId, execution: Id, value: Id, delta: Id, clustersize: Id | None = None, *, result_id: Id | None = None) -> Id:
+    def group_non_uniform_rotate_khr(self, result_type: TypeId, execution: Id, value: Id, delta: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformRotateKHR (opcode 4431, class Group, section functions).
 
         Operands:
@@ -5463,14 +5463,14 @@ class CoreInstructions(Emitter):
             execution: IdScope 'Execution'
             value: IdRef 'Value'
             delta: IdRef 'Delta'
-            clustersize: IdRef? 'ClusterSize'
+            cluster_size: IdRef? 'ClusterSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): GroupNonUniformRotateKHR.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4431, result_type, (execution, value, delta, clustersize), result_id)
+        return self._value(4431, result_type, (execution, value, delta, cluster_size), result_id)
 
     def subgroup_read_invocation_khr(self, result_type: TypeId, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupReadInvocationKHR (opcode 4432, class Group, section functions).
@@ -5728,13 +5728,13 @@ class CoreInstructions(Emitter):
         """
         return self._type(4456, (component_type, scope, rows, columns, use), result_id)
 
-    def cooperative_matrix_load_khr(self, result_type: TypeId, pointer: Id, memorylayout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
+    def cooperative_matrix_load_khr(self, result_type: TypeId, pointer: Id, memory_layout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLoadKHR (opcode 4457, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
-            memorylayout: IdRef 'MemoryLayout'
+            memory_layout: IdRef 'MemoryLayout'
             stride: IdRef? 'Stride'
             memory_operand: MemoryAccess? 'Memory Operand'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -5743,15 +5743,15 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4457, result_type, (pointer, memorylayout, stride, memory_operand), result_id)
+        return self._value(4457, result_type, (pointer, memory_layout, stride, memory_operand), result_id)
 
-    def cooperative_matrix_store_khr(self, pointer: Id, object: Id, memorylayout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None) -> Self:
+    def cooperative_matrix_store_khr(self, pointer: Id, object: Id, memory_layout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None) -> Self:
         """OpCooperativeMatrixStoreKHR (opcode 4458, class Memory, section functions).
 
         Operands:
             pointer: IdRef 'Pointer'
             object: IdRef 'Object'
-            memorylayout: IdRef 'MemoryLayout'
+            memory_layout: IdRef 'MemoryLayout'
             stride: IdRef? 'Stride'
             memory_operand: MemoryAccess? 'Memory Operand'
 
@@ -5759,7 +5759,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4458, (pointer, object, memorylayout, stride, memory_operand))
+        return self._void(4458, (pointer, object, memory_layout, stride, memory_operand))
 
     def cooperative_matrix_mul_add_khr(self, result_type: TypeId, a: Id, b: Id, c: Id, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixMulAddKHR (opcode 4459, class Arithmetic, section functions).
@@ -5847,72 +5847,72 @@ class CoreInstructions(Emitter):
         """
         return self._type(4472, (), result_id)
 
-    def ray_query_initialize_khr(self, rayquery: Id, accel: Id, rayflags: Id, cullmask: Id, rayorigin: Id, raytmin: Id, raydirection: Id, raytmax: Id) -> Self:
+    def ray_query_initialize_khr(self, ray_query: Id, accel: Id, ray_flags: Id, cull_mask: Id, ray_origin: Id, ray_t_min: Id, ray_direction: Id, ray_t_max: Id) -> Self:
         """OpRayQueryInitializeKHR (opcode 4473, class Reserved, section functions).
 
         Operands:
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             accel: IdRef 'Accel'
-            rayflags: IdRef 'RayFlags'
-            cullmask: IdRef 'CullMask'
-            rayorigin: IdRef 'RayOrigin'
-            raytmin: IdRef 'RayTMin'
-            raydirection: IdRef 'RayDirection'
-            raytmax: IdRef 'RayTMax'
+            ray_flags: IdRef 'RayFlags'
+            cull_mask: IdRef 'CullMask'
+            ray_origin: IdRef 'RayOrigin'
+            ray_t_min: IdRef 'RayTMin'
+            ray_direction: IdRef 'RayDirection'
+            ray_t_max: IdRef 'RayTMax'
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4473, (rayquery, accel, rayflags, cullmask, rayorigin, raytmin, raydirection, raytmax))
+        return self._void(4473, (ray_query, accel, ray_flags, cull_mask, ray_origin, ray_t_min, ray_direction, ray_t_max))
 
-    def ray_query_terminate_khr(self, rayquery: Id) -> Self:
+    def ray_query_terminate_khr(self, ray_query: Id) -> Self:
         """OpRayQueryTerminateKHR (opcode 4474, class Reserved, section functions).
 
         Operands:
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4474, (rayquery,))
+        return self._void(4474, (ray_query,))
 
-    def ray_query_generate_intersection_khr(self, rayquery: Id, hitt: Id) -> Self:
+    def ray_query_generate_intersection_khr(self, ray_query: Id, hit_t: Id) -> Self:
         """OpRayQueryGenerateIntersectionKHR (opcode 4475, class Reserved, section functions).
 
         Operands:
-            rayquery: IdRef 'RayQuery'
-            hitt: IdRef 'HitT'
+            ray_query: IdRef 'RayQuery'
+            hit_t: IdRef 'HitT'
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4475, (rayquery, hitt))
+        return self._void(4475, (ray_query, hit_t))
 
-    def ray_query_confirm_intersection_khr(self, rayquery: Id) -> Self:
+    def ray_query_confirm_intersection_khr(self, ray_query: Id) -> Self:
         """OpRayQueryConfirmIntersectionKHR (opcode 4476, class Reserved, section functions).
 
         Operands:
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
 
         Capabilities (any of): RayQueryKHR.
         Extensions (any of): SPV_KHR_ray_query.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4476, (rayquery,))
+        return self._void(4476, (ray_query,))
 
-    def ray_query_proceed_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_proceed_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryProceedKHR (opcode 4477, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
@@ -5920,14 +5920,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4477, result_type, (rayquery,), result_id)
+        return self._value(4477, result_type, (ray_query,), result_id)
 
-    def ray_query_get_intersection_type_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_type_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionTypeKHR (opcode 4479, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -5936,7 +5936,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4479, result_type, (rayquery, intersection), result_id)
+        return self._value(4479, result_type, (ray_query, intersection), result_id)
 
     def image_sample_weighted_qcom(self, result_type: TypeId, texture: Id, coordinates: Id, weights: Id, *, result_id: Id | None = None) -> Id:
         """OpImageSampleWeightedQCOM (opcode 4480, class Image, section functions).
@@ -6464,72 +6464,72 @@ class CoreInstructions(Emitter):
         """
         return self._value(5111, result_type, (predicate,), result_id)
 
-    def hit_object_record_hit_motion_nv(self, hit_object: Id, acceleration_structure: Id, instanceid: Id, primitiveid: Id, geometryindex: Id, hit_kind: Id, sbt_record_offset: Id, sbt_record_stride: Id, origin: Id, tmin: Id, direction: Id, tmax: Id, current_time: Id, hitobject_attributes: Id) -> Self:
+    def hit_object_record_hit_motion_nv(self, hit_object: Id, acceleration_structure: Id, instance_id: Id, primitive_id: Id, geometry_index: Id, hit_kind: Id, sbt_record_offset: Id, sbt_record_stride: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, current_time: Id, hit_object_attributes: Id) -> Self:
         """OpHitObjectRecordHitMotionNV (opcode 5249, class Reserved, section functions).
 
         Operands:
             hit_object: IdRef 'Hit Object'
             acceleration_structure: IdRef 'Acceleration Structure'
-            instanceid: IdRef 'InstanceId'
-            primitiveid: IdRef 'PrimitiveId'
-            geometryindex: IdRef 'GeometryIndex'
+            instance_id: IdRef 'InstanceId'
+            primitive_id: IdRef 'PrimitiveId'
+            geometry_index: IdRef 'GeometryIndex'
             hit_kind: IdRef 'Hit Kind'
             sbt_record_offset: IdRef 'SBT Record Offset'
             sbt_record_stride: IdRef 'SBT Record Stride'
             origin: IdRef 'Origin'
-            tmin: IdRef 'TMin'
+            t_min: IdRef 'TMin'
             direction: IdRef 'Direction'
-            tmax: IdRef 'TMax'
+            t_max: IdRef 'TMax'
             current_time: IdRef 'Current Time'
-            hitobject_attributes: IdRef 'HitObject Attributes'
+            hit_object_attributes: IdRef 'HitObject Attributes'
 
         Capabilities (any of): ShaderInvocationReorderNV, RayTracingMotionBlurNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5249, (hit_object, acceleration_structure, instanceid, primitiveid, geometryindex, hit_kind, sbt_record_offset, sbt_record_stride, origin, tmin, direction, tmax, current_time, hitobject_attributes))
+        return self._void(5249, (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, current_time, hit_object_attributes))
 
-    def hit_object_record_hit_with_index_motion_nv(self, hit_object: Id, acceleration_structure: Id, instanceid: Id, primitiveid: Id, geometryindex: Id, hit_kind: Id, sbt_record_index: Id, origin: Id, tmin: Id, direction: Id, tmax: Id, current_time: Id, hitobject_attributes: Id) -> Self:
+    def hit_object_record_hit_with_index_motion_nv(self, hit_object: Id, acceleration_structure: Id, instance_id: Id, primitive_id: Id, geometry_index: Id, hit_kind: Id, sbt_record_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, current_time: Id, hit_object_attributes: Id) -> Self:
         """OpHitObjectRecordHitWithIndexMotionNV (opcode 5250, class Reserved, section functions).
 
         Operands:
             hit_object: IdRef 'Hit Object'
             acceleration_structure: IdRef 'Acceleration Structure'
-            instanceid: IdRef 'InstanceId'
-            primitiveid: IdRef 'PrimitiveId'
-            geometryindex: IdRef 'GeometryIndex'
+            instance_id: IdRef 'InstanceId'
+            primitive_id: IdRef 'PrimitiveId'
+            geometry_index: IdRef 'GeometryIndex'
             hit_kind: IdRef 'Hit Kind'
             sbt_record_index: IdRef 'SBT Record Index'
             origin: IdRef 'Origin'
-            tmin: IdRef 'TMin'
+            t_min: IdRef 'TMin'
             direction: IdRef 'Direction'
-            tmax: IdRef 'TMax'
+            t_max: IdRef 'TMax'
             current_time: IdRef 'Current Time'
-            hitobject_attributes: IdRef 'HitObject Attributes'
+            hit_object_attributes: IdRef 'HitObject Attributes'
 
         Capabilities (any of): ShaderInvocationReorderNV, RayTracingMotionBlurNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5250, (hit_object, acceleration_structure, instanceid, primitiveid, geometryindex, hit_kind, sbt_record_index, origin, tmin, direction, tmax, current_time, hitobject_attributes))
+        return self._void(5250, (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, current_time, hit_object_attributes))
 
-    def hit_object_record_miss_motion_nv(self, hit_object: Id, sbt_index: Id, origin: Id, tmin: Id, direction: Id, tmax: Id, current_time: Id) -> Self:
+    def hit_object_record_miss_motion_nv(self, hit_object: Id, sbt_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, current_time: Id) -> Self:
         """OpHitObjectRecordMissMotionNV (opcode 5251, class Reserved, section functions).
 
         Operands:
             hit_object: IdRef 'Hit Object'
             sbt_index: IdRef 'SBT Index'
             origin: IdRef 'Origin'
-            tmin: IdRef 'TMin'
+            t_min: IdRef 'TMin'
             direction: IdRef 'Direction'
-            tmax: IdRef 'TMax'
+            t_max: IdRef 'TMax'
             current_time: IdRef 'Current Time'
 
         Capabilities (any of): ShaderInvocationReorderNV, RayTracingMotionBlurNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5251, (hit_object, sbt_index, origin, tmin, direction, tmax, current_time))
+        return self._void(5251, (hit_object, sbt_index, origin, t_min, direction, t_max, current_time))
 
     def hit_object_get_world_to_object_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldToObjectNV (opcode 5252, class Reserved, section functions).
@@ -6587,21 +6587,21 @@ class CoreInstructions(Emitter):
         """
         return self._value(5255, result_type, (hit_object,), result_id)
 
-    def hit_object_trace_ray_motion_nv(self, hit_object: Id, acceleration_structure: Id, rayflags: Id, cullmask: Id, sbt_record_offset: Id, sbt_record_stride: Id, miss_index: Id, origin: Id, tmin: Id, direction: Id, tmax: Id, time: Id, payload: Id) -> Self:
+    def hit_object_trace_ray_motion_nv(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cullmask: Id, sbt_record_offset: Id, sbt_record_stride: Id, miss_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, time: Id, payload: Id) -> Self:
         """OpHitObjectTraceRayMotionNV (opcode 5256, class Reserved, section functions).
 
         Operands:
             hit_object: IdRef 'Hit Object'
             acceleration_structure: IdRef 'Acceleration Structure'
-            rayflags: IdRef 'RayFlags'
+            ray_flags: IdRef 'RayFlags'
             cullmask: IdRef 'Cullmask'
             sbt_record_offset: IdRef 'SBT Record Offset'
             sbt_record_stride: IdRef 'SBT Record Stride'
             miss_index: IdRef 'Miss Index'
             origin: IdRef 'Origin'
-            tmin: IdRef 'TMin'
+            t_min: IdRef 'TMin'
             direction: IdRef 'Direction'
-            tmax: IdRef 'TMax'
+            t_max: IdRef 'TMax'
             time: IdRef 'Time'
             payload: IdRef 'Payload'
 
@@ -6609,7 +6609,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5256, (hit_object, acceleration_structure, rayflags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, tmin, direction, tmax, time, payload))
+        return self._void(5256, (hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, time, payload))
 
     def hit_object_get_shader_record_buffer_handle_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetShaderRecordBufferHandleNV (opcode 5257, class Reserved, section functions).
@@ -6651,92 +6651,92 @@ class CoreInstructions(Emitter):
         """
         return self._void(5259, (hit_object,))
 
-    def hit_object_trace_ray_nv(self, hit_object: Id, acceleration_structure: Id, rayflags: Id, cullmask: Id, sbt_record_offset: Id, sbt_record_stride: Id, miss_index: Id, origin: Id, tmin: Id, direction: Id, tmax: Id, payload: Id) -> Self:
+    def hit_object_trace_ray_nv(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cullmask: Id, sbt_record_offset: Id, sbt_record_stride: Id, miss_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, payload: Id) -> Self:
         """OpHitObjectTraceRayNV (opcode 5260, class Reserved, section functions).
 
         Operands:
             hit_object: IdRef 'Hit Object'
             acceleration_structure: IdRef 'Acceleration Structure'
-            rayflags: IdRef 'RayFlags'
+            ray_flags: IdRef 'RayFlags'
             cullmask: IdRef 'Cullmask'
             sbt_record_offset: IdRef 'SBT Record Offset'
             sbt_record_stride: IdRef 'SBT Record Stride'
             miss_index: IdRef 'Miss Index'
             origin: IdRef 'Origin'
-            tmin: IdRef 'TMin'
+            t_min: IdRef 'TMin'
             direction: IdRef 'Direction'
-            tmax: IdRef 'TMax'
+            t_max: IdRef 'TMax'
             payload: IdRef 'Payload'
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5260, (hit_object, acceleration_structure, rayflags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, tmin, direction, tmax, payload))
+        return self._void(5260, (hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, payload))
 
-    def hit_object_record_hit_nv(self, hit_object: Id, acceleration_structure: Id, instanceid: Id, primitiveid: Id, geometryindex: Id, hit_kind: Id, sbt_record_offset: Id, sbt_record_stride: Id, origin: Id, tmin: Id, direction: Id, tmax: Id, hitobject_attributes: Id) -> Self:
+    def hit_object_record_hit_nv(self, hit_object: Id, acceleration_structure: Id, instance_id: Id, primitive_id: Id, geometry_index: Id, hit_kind: Id, sbt_record_offset: Id, sbt_record_stride: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, hit_object_attributes: Id) -> Self:
         """OpHitObjectRecordHitNV (opcode 5261, class Reserved, section functions).
 
         Operands:
             hit_object: IdRef 'Hit Object'
             acceleration_structure: IdRef 'Acceleration Structure'
-            instanceid: IdRef 'InstanceId'
-            primitiveid: IdRef 'PrimitiveId'
-            geometryindex: IdRef 'GeometryIndex'
+            instance_id: IdRef 'InstanceId'
+            primitive_id: IdRef 'PrimitiveId'
+            geometry_index: IdRef 'GeometryIndex'
             hit_kind: IdRef 'Hit Kind'
             sbt_record_offset: IdRef 'SBT Record Offset'
             sbt_record_stride: IdRef 'SBT Record Stride'
             origin: IdRef 'Origin'
-            tmin: IdRef 'TMin'
+            t_min: IdRef 'TMin'
             direction: IdRef 'Direction'
-            tmax: IdRef 'TMax'
-            hitobject_attributes: IdRef 'HitObject Attributes'
+            t_max: IdRef 'TMax'
+            hit_object_attributes: IdRef 'HitObject Attributes'
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5261, (hit_object, acceleration_structure, instanceid, primitiveid, geometryindex, hit_kind, sbt_record_offset, sbt_record_stride, origin, tmin, direction, tmax, hitobject_attributes))
+        return self._void(5261, (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, hit_object_attributes))
 
-    def hit_object_record_hit_with_index_nv(self, hit_object: Id, acceleration_structure: Id, instanceid: Id, primitiveid: Id, geometryindex: Id, hit_kind: Id, sbt_record_index: Id, origin: Id, tmin: Id, direction: Id, tmax: Id, hitobject_attributes: Id) -> Self:
+    def hit_object_record_hit_with_index_nv(self, hit_object: Id, acceleration_structure: Id, instance_id: Id, primitive_id: Id, geometry_index: Id, hit_kind: Id, sbt_record_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, hit_object_attributes: Id) -> Self:
         """OpHitObjectRecordHitWithIndexNV (opcode 5262, class Reserved, section functions).
 
         Operands:
             hit_object: IdRef 'Hit Object'
             acceleration_structure: IdRef 'Acceleration Structure'
-            instanceid: IdRef 'InstanceId'
-            primitiveid: IdRef 'PrimitiveId'
-            geometryindex: IdRef 'GeometryIndex'
+            instance_id: IdRef 'InstanceId'
+            primitive_id: IdRef 'PrimitiveId'
+            geometry_index: IdRef 'GeometryIndex'
             hit_kind: IdRef 'Hit Kind'
             sbt_record_index: IdRef 'SBT Record Index'
             origin: IdRef 'Origin'
-            tmin: IdRef 'TMin'
+            t_min: IdRef 'TMin'
             direction: IdRef 'Direction'
-            tmax: IdRef 'TMax'
-            hitobject_attributes: IdRef 'HitObject Attributes'
+            t_max: IdRef 'TMax'
+            hit_object_attributes: IdRef 'HitObject Attributes'
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5262, (hit_object, acceleration_structure, instanceid, primitiveid, geometryindex, hit_kind, sbt_record_index, origin, tmin, direction, tmax, hitobject_attributes))
+        return self._void(5262, (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, hit_object_attributes))
 
-    def hit_object_record_miss_nv(self, hit_object: Id, sbt_index: Id, origin: Id, tmin: Id, direction: Id, tmax: Id) -> Self:
+    def hit_object_record_miss_nv(self, hit_object: Id, sbt_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id) -> Self:
         """OpHitObjectRecordMissNV (opcode 5263, class Reserved, section functions).
 
         Operands:
             hit_object: IdRef 'Hit Object'
             sbt_index: IdRef 'SBT Index'
             origin: IdRef 'Origin'
-            tmin: IdRef 'TMin'
+            t_min: IdRef 'TMin'
             direction: IdRef 'Direction'
-            tmax: IdRef 'TMax'
+            t_max: IdRef 'TMax'
 
         Capabilities (any of): ShaderInvocationReorderNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5263, (hit_object, sbt_index, origin, tmin, direction, tmax))
+        return self._void(5263, (hit_object, sbt_index, origin, t_min, direction, t_max))
 
     def hit_object_execute_shader_nv(self, hit_object: Id, payload: Id) -> Self:
         """OpHitObjectExecuteShaderNV (opcode 5264, class Reserved, section functions).
@@ -7018,21 +7018,21 @@ class CoreInstructions(Emitter):
         """
         return self._type(5288, (component_type, component_count), result_id)
 
-    def cooperative_vector_matrix_mul_nv(self, result_type: TypeId, input: Id, inputinterpretation: Id, matrix: Id, matrixoffset: Id, matrixinterpretation: Id, m: Id, k: Id, memorylayout: Id, transpose: Id, matrixstride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
+    def cooperative_vector_matrix_mul_nv(self, result_type: TypeId, input: Id, input_interpretation: Id, matrix: Id, matrix_offset: Id, matrix_interpretation: Id, m: Id, k: Id, memory_layout: Id, transpose: Id, matrix_stride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeVectorMatrixMulNV (opcode 5289, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             input: IdRef 'Input'
-            inputinterpretation: IdRef 'InputInterpretation'
+            input_interpretation: IdRef 'InputInterpretation'
             matrix: IdRef 'Matrix'
-            matrixoffset: IdRef 'MatrixOffset'
-            matrixinterpretation: IdRef 'MatrixInterpretation'
+            matrix_offset: IdRef 'MatrixOffset'
+            matrix_interpretation: IdRef 'MatrixInterpretation'
             m: IdRef 'M'
             k: IdRef 'K'
-            memorylayout: IdRef 'MemoryLayout'
+            memory_layout: IdRef 'MemoryLayout'
             transpose: IdRef 'Transpose'
-            matrixstride: IdRef? 'MatrixStride'
+            matrix_stride: IdRef? 'MatrixStride'
             cooperative_matrix_operands: CooperativeMatrixOperands?
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -7040,9 +7040,9 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5289, result_type, (input, inputinterpretation, matrix, matrixoffset, matrixinterpretation, m, k, memorylayout, transpose, matrixstride, cooperative_matrix_operands), result_id)
+        return self._value(5289, result_type, (input, input_interpretation, matrix, matrix_offset, matrix_interpretation, m, k, memory_layout, transpose, matrix_stride, cooperative_matrix_operands), result_id)
 
-    def cooperative_vector_outer_product_accumulate_nv(self, pointer: Id, offset: Id, a: Id, b: Id, memorylayout: Id, matrixinterpretation: Id, matrixstride: Id | None = None) -> Self:
+    def cooperative_vector_outer_product_accumulate_nv(self, pointer: Id, offset: Id, a: Id, b: Id, memory_layout: Id, matrix_interpretation: Id, matrix_stride: Id | None = None) -> Self:
         """OpCooperativeVectorOuterProductAccumulateNV (opcode 5290, class Reserved, section functions).
 
         Operands:
@@ -7050,15 +7050,15 @@ class CoreInstructions(Emitter):
             offset: IdRef 'Offset'
             a: IdRef 'A'
             b: IdRef 'B'
-            memorylayout: IdRef 'MemoryLayout'
-            matrixinterpretation: IdRef 'MatrixInterpretation'
-            matrixstride: IdRef? 'MatrixStride'
+            memory_layout: IdRef 'MemoryLayout'
+            matrix_interpretation: IdRef 'MatrixInterpretation'
+            matrix_stride: IdRef? 'MatrixStride'
 
         Capabilities (any of): CooperativeVectorTrainingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5290, (pointer, offset, a, b, memorylayout, matrixinterpretation, matrixstride))
+        return self._void(5290, (pointer, offset, a, b, memory_layout, matrix_interpretation, matrix_stride))
 
     def cooperative_vector_reduce_sum_accumulate_nv(self, pointer: Id, offset: Id, v: Id) -> Self:
         """OpCooperativeVectorReduceSumAccumulateNV (opcode 5291, class Reserved, section functions).
@@ -7074,24 +7074,24 @@ class CoreInstructions(Emitter):
         """
         return self._void(5291, (pointer, offset, v))
 
-    def cooperative_vector_matrix_mul_add_nv(self, result_type: TypeId, input: Id, inputinterpretation: Id, matrix: Id, matrixoffset: Id, matrixinterpretation: Id, bias: Id, biasoffset: Id, biasinterpretation: Id, m: Id, k: Id, memorylayout: Id, transpose: Id, matrixstride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
+    def cooperative_vector_matrix_mul_add_nv(self, result_type: TypeId, input: Id, input_interpretation: Id, matrix: Id, matrix_offset: Id, matrix_interpretation: Id, bias: Id, bias_offset: Id, bias_interpretation: Id, m: Id, k: Id, memory_layout: Id, transpose: Id, matrix_stride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeVectorMatrixMulAddNV (opcode 5292, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             input: IdRef 'Input'
-            inputinterpretation: IdRef 'InputInterpretation'
+            input_interpretation: IdRef 'InputInterpretation'
             matrix: IdRef 'Matrix'
-            matrixoffset: IdRef 'MatrixOffset'
-            matrixinterpretation: IdRef 'MatrixInterpretation'
+            matrix_offset: IdRef 'MatrixOffset'
+            matrix_interpretation: IdRef 'MatrixInterpretation'
             bias: IdRef 'Bias'
-            biasoffset: IdRef 'BiasOffset'
-            biasinterpretation: IdRef 'BiasInterpretation'
+            bias_offset: IdRef 'BiasOffset'
+            bias_interpretation: IdRef 'BiasInterpretation'
             m: IdRef 'M'
             k: IdRef 'K'
-            memorylayout: IdRef 'MemoryLayout'
+            memory_layout: IdRef 'MemoryLayout'
             transpose: IdRef 'Transpose'
-            matrixstride: IdRef? 'MatrixStride'
+            matrix_stride: IdRef? 'MatrixStride'
             cooperative_matrix_operands: CooperativeMatrixOperands?
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -7099,7 +7099,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5292, result_type, (input, inputinterpretation, matrix, matrixoffset, matrixinterpretation, bias, biasoffset, biasinterpretation, m, k, memorylayout, transpose, matrixstride, cooperative_matrix_operands), result_id)
+        return self._value(5292, result_type, (input, input_interpretation, matrix, matrix_offset, matrix_interpretation, bias, bias_offset, bias_interpretation, m, k, memory_layout, transpose, matrix_stride, cooperative_matrix_operands), result_id)
 
     def cooperative_matrix_convert_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixConvertNV (opcode 5293, class Conversion, section functions).
@@ -7704,13 +7704,13 @@ class CoreInstructions(Emitter):
         """
         return self._value(5333, result_type, (hit_object,), result_id)
 
-    def report_intersection_khr(self, result_type: TypeId, hit: Id, hitkind: Id, *, result_id: Id | None = None) -> Id:
+    def report_intersection_khr(self, result_type: TypeId, hit: Id, hit_kind: Id, *, result_id: Id | None = None) -> Id:
         """OpReportIntersectionKHR (opcode 5334, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
             hit: IdRef 'Hit'
-            hitkind: IdRef 'HitKind'
+            hit_kind: IdRef 'HitKind'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayTracingNV, RayTracingKHR.
@@ -7719,7 +7719,7 @@ class CoreInstructions(Emitter):
         Aliases: OpReportIntersectionNV.
         Returns the result id.
         """
-        return self._value(5334, result_type, (hit, hitkind), result_id)
+        return self._value(5334, result_type, (hit, hit_kind), result_id)
 
     def ignore_intersection_nv(self) -> Self:
         """OpIgnoreIntersectionNV (opcode 5335, class Reserved, section functions).
@@ -7743,7 +7743,7 @@ class CoreInstructions(Emitter):
         """
         return self._void(5336, ())
 
-    def trace_nv(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payloadid: Id) -> Self:
+    def trace_nv(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payload_id: Id) -> Self:
         """OpTraceNV (opcode 5337, class Reserved, section functions).
 
         Operands:
@@ -7757,16 +7757,16 @@ class CoreInstructions(Emitter):
             ray_tmin: IdRef 'Ray Tmin'
             ray_direction: IdRef 'Ray Direction'
             ray_tmax: IdRef 'Ray Tmax'
-            payloadid: IdRef 'PayloadId'
+            payload_id: IdRef 'PayloadId'
 
         Capabilities (any of): RayTracingNV.
         Extensions (any of): SPV_NV_ray_tracing.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5337, (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payloadid))
+        return self._void(5337, (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload_id))
 
-    def trace_motion_nv(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, time: Id, payloadid: Id) -> Self:
+    def trace_motion_nv(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, time: Id, payload_id: Id) -> Self:
         """OpTraceMotionNV (opcode 5338, class Reserved, section functions).
 
         Operands:
@@ -7781,14 +7781,14 @@ class CoreInstructions(Emitter):
             ray_direction: IdRef 'Ray Direction'
             ray_tmax: IdRef 'Ray Tmax'
             time: IdRef 'Time'
-            payloadid: IdRef 'PayloadId'
+            payload_id: IdRef 'PayloadId'
 
         Capabilities (any of): RayTracingMotionBlurNV.
         Extensions (any of): SPV_NV_ray_tracing_motion_blur.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5338, (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payloadid))
+        return self._void(5338, (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload_id))
 
     def trace_ray_motion_nv(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, time: Id, payload: Id) -> Self:
         """OpTraceRayMotionNV (opcode 5339, class Reserved, section functions).
@@ -7814,12 +7814,12 @@ class CoreInstructions(Emitter):
         """
         return self._void(5339, (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload))
 
-    def ray_query_get_intersection_triangle_vertex_positions_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_triangle_vertex_positions_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionTriangleVertexPositionsKHR (opcode 5340, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -7827,7 +7827,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5340, result_type, (rayquery, intersection), result_id)
+        return self._value(5340, result_type, (ray_query, intersection), result_id)
 
     def type_acceleration_structure_khr(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeAccelerationStructureKHR (opcode 5341, class Type-Declaration, section types_globals).
@@ -7843,26 +7843,26 @@ class CoreInstructions(Emitter):
         """
         return self._type(5341, (), result_id)
 
-    def execute_callable_nv(self, sbt_index: Id, callable_dataid: Id) -> Self:
+    def execute_callable_nv(self, sbt_index: Id, callable_data_id: Id) -> Self:
         """OpExecuteCallableNV (opcode 5344, class Reserved, section functions).
 
         Operands:
             sbt_index: IdRef 'SBT Index'
-            callable_dataid: IdRef 'Callable DataId'
+            callable_data_id: IdRef 'Callable DataId'
 
         Capabilities (any of): RayTracingNV.
         Extensions (any of): SPV_NV_ray_tracing.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5344, (sbt_index, callable_dataid))
+        return self._void(5344, (sbt_index, callable_data_id))
 
-    def ray_query_get_intersection_cluster_id_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_cluster_id_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionClusterIdNV (opcode 5345, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -7871,7 +7871,7 @@ class CoreInstructions(Emitter):
         Aliases: OpRayQueryGetClusterIdNV.
         Returns the result id.
         """
-        return self._value(5345, result_type, (rayquery, intersection), result_id)
+        return self._value(5345, result_type, (ray_query, intersection), result_id)
 
     def hit_object_get_cluster_id_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetClusterIdNV (opcode 5346, class Reserved, section functions).
@@ -8077,30 +8077,30 @@ class CoreInstructions(Emitter):
         """
         return self._void(5365, ())
 
-    def cooperative_matrix_reduce_nv(self, result_type: TypeId, matrix: Id, reduce: CooperativeMatrixReduce, combinefunc: Id, *, result_id: Id | None = None) -> Id:
+    def cooperative_matrix_reduce_nv(self, result_type: TypeId, matrix: Id, reduce: CooperativeMatrixReduce, combine_func: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixReduceNV (opcode 5366, class Arithmetic, section functions).
 
         Operands:
             result_type: IdResultType
             matrix: IdRef 'Matrix'
             reduce: CooperativeMatrixReduce 'Reduce'
-            combinefunc: IdRef 'CombineFunc'
+            combine_func: IdRef 'CombineFunc'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): CooperativeMatrixReductionsNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5366, result_type, (matrix, reduce, combinefunc), result_id)
+        return self._value(5366, result_type, (matrix, reduce, combine_func), result_id)
 
-    def cooperative_matrix_load_tensor_nv(self, result_type: TypeId, pointer: Id, object: Id, tensorlayout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand, *, result_id: Id | None = None) -> Id:
+    def cooperative_matrix_load_tensor_nv(self, result_type: TypeId, pointer: Id, object: Id, tensor_layout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLoadTensorNV (opcode 5367, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
             pointer: IdRef 'Pointer'
             object: IdRef 'Object'
-            tensorlayout: IdRef 'TensorLayout'
+            tensor_layout: IdRef 'TensorLayout'
             memory_operand: MemoryAccess 'Memory Operand'
             tensor_addressing_operands: TensorAddressingOperands 'Tensor Addressing Operands'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -8109,15 +8109,15 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5367, result_type, (pointer, object, tensorlayout, memory_operand, tensor_addressing_operands), result_id)
+        return self._value(5367, result_type, (pointer, object, tensor_layout, memory_operand, tensor_addressing_operands), result_id)
 
-    def cooperative_matrix_store_tensor_nv(self, pointer: Id, object: Id, tensorlayout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand) -> Self:
+    def cooperative_matrix_store_tensor_nv(self, pointer: Id, object: Id, tensor_layout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand) -> Self:
         """OpCooperativeMatrixStoreTensorNV (opcode 5368, class Memory, section functions).
 
         Operands:
             pointer: IdRef 'Pointer'
             object: IdRef 'Object'
-            tensorlayout: IdRef 'TensorLayout'
+            tensor_layout: IdRef 'TensorLayout'
             memory_operand: MemoryAccess 'Memory Operand'
             tensor_addressing_operands: TensorAddressingOperands 'Tensor Addressing Operands'
 
@@ -8125,7 +8125,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5368, (pointer, object, tensorlayout, memory_operand, tensor_addressing_operands))
+        return self._void(5368, (pointer, object, tensor_layout, memory_operand, tensor_addressing_operands))
 
     def cooperative_matrix_per_element_op_nv(self, result_type: TypeId, matrix: Id, func: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixPerElementOpNV (opcode 5369, class Function, section functions).
@@ -8143,26 +8143,26 @@ class CoreInstructions(Emitter):
         """
         return self._value(5369, result_type, (matrix, func, tuple(operands)), result_id)
 
-    def type_tensor_layout_nv(self, dim: Id, clampmode: Id, *, result_id: TypeId | None = None) -> TypeId:
+    def type_tensor_layout_nv(self, dim: Id, clamp_mode: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeTensorLayoutNV (opcode 5370, class Type-Declaration, section types_globals).
 
         Operands:
             dim: IdRef 'Dim'
-            clampmode: IdRef 'ClampMode'
+            clamp_mode: IdRef 'ClampMode'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5370, (dim, clampmode), result_id)
+        return self._type(5370, (dim, clamp_mode), result_id)
 
-    def type_tensor_view_nv(self, dim: Id, hasdimensions: Id, ps: Sequence[Id] = (), *, result_id: TypeId | None = None) -> TypeId:
+    def type_tensor_view_nv(self, dim: Id, has_dimensions: Id, ps: Sequence[Id] = (), *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeTensorViewNV (opcode 5371, class Type-Declaration, section types_globals).
 
         Operands:
             dim: IdRef 'Dim'
-            hasdimensions: IdRef 'HasDimensions'
+            has_dimensions: IdRef 'HasDimensions'
             ps: IdRef* 'p'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8170,7 +8170,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5371, (dim, hasdimensions, tuple(ps)), result_id)
+        return self._type(5371, (dim, has_dimensions, tuple(ps)), result_id)
 
     def create_tensor_layout_nv(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCreateTensorLayoutNV (opcode 5372, class Reserved, section functions).
@@ -8185,12 +8185,12 @@ class CoreInstructions(Emitter):
         """
         return self._value(5372, result_type, (), result_id)
 
-    def tensor_layout_set_dimension_nv(self, result_type: TypeId, tensorlayout: Id, dims: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
+    def tensor_layout_set_dimension_nv(self, result_type: TypeId, tensor_layout: Id, dims: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetDimensionNV (opcode 5373, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            tensorlayout: IdRef 'TensorLayout'
+            tensor_layout: IdRef 'TensorLayout'
             dims: IdRef* 'Dim'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8198,14 +8198,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5373, result_type, (tensorlayout, tuple(dims)), result_id)
+        return self._value(5373, result_type, (tensor_layout, tuple(dims)), result_id)
 
-    def tensor_layout_set_stride_nv(self, result_type: TypeId, tensorlayout: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
+    def tensor_layout_set_stride_nv(self, result_type: TypeId, tensor_layout: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetStrideNV (opcode 5374, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            tensorlayout: IdRef 'TensorLayout'
+            tensor_layout: IdRef 'TensorLayout'
             strides: IdRef* 'Stride'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8213,14 +8213,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5374, result_type, (tensorlayout, tuple(strides)), result_id)
+        return self._value(5374, result_type, (tensor_layout, tuple(strides)), result_id)
 
-    def tensor_layout_slice_nv(self, result_type: TypeId, tensorlayout: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
+    def tensor_layout_slice_nv(self, result_type: TypeId, tensor_layout: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSliceNV (opcode 5375, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            tensorlayout: IdRef 'TensorLayout'
+            tensor_layout: IdRef 'TensorLayout'
             operands: IdRef* 'Operands'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8228,14 +8228,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5375, result_type, (tensorlayout, tuple(operands)), result_id)
+        return self._value(5375, result_type, (tensor_layout, tuple(operands)), result_id)
 
-    def tensor_layout_set_clamp_value_nv(self, result_type: TypeId, tensorlayout: Id, value: Id, *, result_id: Id | None = None) -> Id:
+    def tensor_layout_set_clamp_value_nv(self, result_type: TypeId, tensor_layout: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetClampValueNV (opcode 5376, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            tensorlayout: IdRef 'TensorLayout'
+            tensor_layout: IdRef 'TensorLayout'
             value: IdRef 'Value'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8243,7 +8243,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5376, result_type, (tensorlayout, value), result_id)
+        return self._value(5376, result_type, (tensor_layout, value), result_id)
 
     def create_tensor_view_nv(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCreateTensorViewNV (opcode 5377, class Reserved, section functions).
@@ -8258,12 +8258,12 @@ class CoreInstructions(Emitter):
         """
         return self._value(5377, result_type, (), result_id)
 
-    def tensor_view_set_dimension_nv(self, result_type: TypeId, tensorview: Id, dims: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
+    def tensor_view_set_dimension_nv(self, result_type: TypeId, tensor_view: Id, dims: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorViewSetDimensionNV (opcode 5378, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            tensorview: IdRef 'TensorView'
+            tensor_view: IdRef 'TensorView'
             dims: IdRef* 'Dim'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8271,14 +8271,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5378, result_type, (tensorview, tuple(dims)), result_id)
+        return self._value(5378, result_type, (tensor_view, tuple(dims)), result_id)
 
-    def tensor_view_set_stride_nv(self, result_type: TypeId, tensorview: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
+    def tensor_view_set_stride_nv(self, result_type: TypeId, tensor_view: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorViewSetStrideNV (opcode 5379, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            tensorview: IdRef 'TensorView'
+            tensor_view: IdRef 'TensorView'
             strides: IdRef* 'Stride'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8286,7 +8286,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5379, result_type, (tensorview, tuple(strides)), result_id)
+        return self._value(5379, result_type, (tensor_view, tuple(strides)), result_id)
 
     def demote_to_helper_invocation(self) -> Self:
         """OpDemoteToHelperInvocation (opcode 5380, class Control-Flow, section functions).
@@ -8313,38 +8313,38 @@ class CoreInstructions(Emitter):
         """
         return self._value(5381, result_type, (), result_id)
 
-    def tensor_view_set_clip_nv(self, result_type: TypeId, tensorview: Id, cliprowoffset: Id, cliprowspan: Id, clipcoloffset: Id, clipcolspan: Id, *, result_id: Id | None = None) -> Id:
+    def tensor_view_set_clip_nv(self, result_type: TypeId, tensor_view: Id, clip_row_offset: Id, clip_row_span: Id, clip_col_offset: Id, clip_col_span: Id, *, result_id: Id | None = None) -> Id:
         """OpTensorViewSetClipNV (opcode 5382, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            tensorview: IdRef 'TensorView'
-            cliprowoffset: IdRef 'ClipRowOffset'
-            cliprowspan: IdRef 'ClipRowSpan'
-            clipcoloffset: IdRef 'ClipColOffset'
-            clipcolspan: IdRef 'ClipColSpan'
+            tensor_view: IdRef 'TensorView'
+            clip_row_offset: IdRef 'ClipRowOffset'
+            clip_row_span: IdRef 'ClipRowSpan'
+            clip_col_offset: IdRef 'ClipColOffset'
+            clip_col_span: IdRef 'ClipColSpan'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5382, result_type, (tensorview, cliprowoffset, cliprowspan, clipcoloffset, clipcolspan), result_id)
+        return self._value(5382, result_type, (tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span), result_id)
 
-    def tensor_layout_set_block_size_nv(self, result_type: TypeId, tensorlayout: Id, blocksizes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
+    def tensor_layout_set_block_size_nv(self, result_type: TypeId, tensor_layout: Id, block_sizes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetBlockSizeNV (opcode 5384, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            tensorlayout: IdRef 'TensorLayout'
-            blocksizes: IdRef* 'BlockSize'
+            tensor_layout: IdRef 'TensorLayout'
+            block_sizes: IdRef* 'BlockSize'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TensorAddressingNV.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5384, result_type, (tensorlayout, tuple(blocksizes)), result_id)
+        return self._value(5384, result_type, (tensor_layout, tuple(block_sizes)), result_id)
 
     def cooperative_matrix_transpose_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixTransposeNV (opcode 5390, class Conversion, section functions).
@@ -8474,12 +8474,12 @@ class CoreInstructions(Emitter):
         """
         return self._value(5398, result_type, (base, byte_stride, element_index, byte_offset, raw_access_chain_operands), result_id)
 
-    def ray_query_get_intersection_sphere_position_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_sphere_position_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionSpherePositionNV (opcode 5427, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8487,14 +8487,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5427, result_type, (rayquery, intersection), result_id)
+        return self._value(5427, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_sphere_radius_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_sphere_radius_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionSphereRadiusNV (opcode 5428, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8502,14 +8502,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5428, result_type, (rayquery, intersection), result_id)
+        return self._value(5428, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_lss_positions_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_lss_positions_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionLSSPositionsNV (opcode 5429, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8517,14 +8517,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5429, result_type, (rayquery, intersection), result_id)
+        return self._value(5429, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_lss_radii_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_lss_radii_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionLSSRadiiNV (opcode 5430, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8532,14 +8532,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5430, result_type, (rayquery, intersection), result_id)
+        return self._value(5430, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_lss_hit_value_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_lss_hit_value_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionLSSHitValueNV (opcode 5431, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8547,7 +8547,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5431, result_type, (rayquery, intersection), result_id)
+        return self._value(5431, result_type, (ray_query, intersection), result_id)
 
     def hit_object_get_sphere_position_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetSpherePositionNV (opcode 5432, class Reserved, section functions).
@@ -8633,12 +8633,12 @@ class CoreInstructions(Emitter):
         """
         return self._value(5437, result_type, (hit_object,), result_id)
 
-    def ray_query_is_sphere_hit_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_is_sphere_hit_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryIsSphereHitNV (opcode 5438, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8646,14 +8646,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5438, result_type, (rayquery, intersection), result_id)
+        return self._value(5438, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_is_lss_hit_nv(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_is_lss_hit_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryIsLSSHitNV (opcode 5439, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -8661,22 +8661,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5439, result_type, (rayquery, intersection), result_id)
+        return self._value(5439, result_type, (ray_query, intersection), result_id)
 
-    def subgroup_shuffle_intel(self, result_type: TypeId, data: Id, invocationid: Id, *, result_id: Id | None = None) -> Id:
+    def subgroup_shuffle_intel(self, result_type: TypeId, data: Id, invocation_id: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupShuffleINTEL (opcode 5571, class Group, section functions).
 
         Operands:
             result_type: IdResultType
             data: IdRef 'Data'
-            invocationid: IdRef 'InvocationId'
+            invocation_id: IdRef 'InvocationId'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): SubgroupShuffleINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5571, result_type, (data, invocationid), result_id)
+        return self._value(5571, result_type, (data, invocation_id), result_id)
 
     def subgroup_shuffle_down_intel(self, result_type: TypeId, current: Id, next: Id, delta: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupShuffleDownINTEL (opcode 5572, class Group, section functions).
@@ -9145,13 +9145,13 @@ class CoreInstructions(Emitter):
         """
         return self._void(5630, (condition,))
 
-    def expect_khr(self, result_type: TypeId, value: Id, expectedvalue: Id, *, result_id: Id | None = None) -> Id:
+    def expect_khr(self, result_type: TypeId, value: Id, expected_value: Id, *, result_id: Id | None = None) -> Id:
         """OpExpectKHR (opcode 5631, class Miscellaneous, section functions).
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
-            expectedvalue: IdRef 'ExpectedValue'
+            expected_value: IdRef 'ExpectedValue'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ExpectAssumeKHR.
@@ -9159,7 +9159,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5631, result_type, (value, expectedvalue), result_id)
+        return self._value(5631, result_type, (value, expected_value), result_id)
 
     def decorate_string(self, target: Id, decoration: DecorationOperand) -> Self:
         """OpDecorateString (opcode 5632, class Annotation, section annotations).
@@ -10982,17 +10982,17 @@ class CoreInstructions(Emitter):
         """
         return self._void(5820, (ptr,))
 
-    def arbitrary_float_sin_cos_pi_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, roundingaccuracy: int, *, result_id: Id | None = None) -> Id:
+    def arbitrary_float_sin_cos_pi_altera(self, result_type: TypeId, a: Id, ma: int, m_result: int, subnormal: int, rounding: int, rounding_accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSinCosPiALTERA (opcode 5840, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             a: IdRef 'A'
             ma: LiteralInteger 'Ma'
-            mresult: LiteralInteger 'MResult'
+            m_result: LiteralInteger 'MResult'
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
-            roundingaccuracy: LiteralInteger 'RoundingAccuracy'
+            rounding_accuracy: LiteralInteger 'RoundingAccuracy'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
@@ -11000,7 +11000,7 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatSinCosPiINTEL.
         Returns the result id.
         """
-        return self._value(5840, result_type, (a, ma, mresult, subnormal, rounding, roundingaccuracy), result_id)
+        return self._value(5840, result_type, (a, ma, m_result, subnormal, rounding, rounding_accuracy), result_id)
 
     def arbitrary_float_cast_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCastALTERA (opcode 5841, class @exclude, section functions).
@@ -11022,14 +11022,14 @@ class CoreInstructions(Emitter):
         """
         return self._value(5841, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_cast_from_int_altera(self, result_type: TypeId, a: Id, mresult: int, fromsign: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
+    def arbitrary_float_cast_from_int_altera(self, result_type: TypeId, a: Id, mresult: int, from_sign: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCastFromIntALTERA (opcode 5842, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             a: IdRef 'A'
             mresult: LiteralInteger 'Mresult'
-            fromsign: LiteralInteger 'FromSign'
+            from_sign: LiteralInteger 'FromSign'
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
@@ -11040,16 +11040,16 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatCastFromIntINTEL.
         Returns the result id.
         """
-        return self._value(5842, result_type, (a, mresult, fromsign, subnormal, rounding, accuracy), result_id)
+        return self._value(5842, result_type, (a, mresult, from_sign, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_cast_to_int_altera(self, result_type: TypeId, a: Id, ma: int, tosign: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
+    def arbitrary_float_cast_to_int_altera(self, result_type: TypeId, a: Id, ma: int, to_sign: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCastToIntALTERA (opcode 5843, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             a: IdRef 'A'
             ma: LiteralInteger 'Ma'
-            tosign: LiteralInteger 'ToSign'
+            to_sign: LiteralInteger 'ToSign'
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
@@ -11060,9 +11060,9 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatCastToIntINTEL.
         Returns the result id.
         """
-        return self._value(5843, result_type, (a, ma, tosign, subnormal, rounding, accuracy), result_id)
+        return self._value(5843, result_type, (a, ma, to_sign, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_add_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
+    def arbitrary_float_add_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, m_result: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatAddALTERA (opcode 5846, class @exclude, section functions).
 
         Operands:
@@ -11071,7 +11071,7 @@ class CoreInstructions(Emitter):
             ma: LiteralInteger 'Ma'
             b: IdRef 'B'
             mb: LiteralInteger 'Mb'
-            mresult: LiteralInteger 'MResult'
+            m_result: LiteralInteger 'MResult'
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
             accuracy: LiteralInteger 'Accuracy'
@@ -11082,7 +11082,7 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatAddINTEL.
         Returns the result id.
         """
-        return self._value(5846, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
+        return self._value(5846, result_type, (a, ma, b, mb, m_result, subnormal, rounding, accuracy), result_id)
 
     def arbitrary_float_sub_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSubALTERA (opcode 5847, class @exclude, section functions).
@@ -11627,7 +11627,7 @@ class CoreInstructions(Emitter):
         """
         return self._value(5874, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_a_cos_intel(self, result_type: TypeId, a: Id, m1: int, mout: int, enablesubnormals: int, roundingmode: int, roundingaccuracy: int, *, result_id: Id | None = None) -> Id:
+    def arbitrary_float_a_cos_intel(self, result_type: TypeId, a: Id, m1: int, mout: int, enable_subnormals: int, rounding_mode: int, rounding_accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatACosINTEL (opcode 5875, class @exclude, section functions).
 
         Operands:
@@ -11635,16 +11635,16 @@ class CoreInstructions(Emitter):
             a: IdRef 'A'
             m1: LiteralInteger 'M1'
             mout: LiteralInteger 'Mout'
-            enablesubnormals: LiteralInteger 'EnableSubnormals'
-            roundingmode: LiteralInteger 'RoundingMode'
-            roundingaccuracy: LiteralInteger 'RoundingAccuracy'
+            enable_subnormals: LiteralInteger 'EnableSubnormals'
+            rounding_mode: LiteralInteger 'RoundingMode'
+            rounding_accuracy: LiteralInteger 'RoundingAccuracy'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): ArbitraryPrecisionFloatingPointALTERA.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5875, result_type, (a, m1, mout, enablesubnormals, roundingmode, roundingaccuracy), result_id)
+        return self._value(5875, result_type, (a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy), result_id)
 
     def arbitrary_float_a_cos_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatACosPiINTEL (opcode 5876, class @exclude, section functions).
@@ -11766,7 +11766,7 @@ class CoreInstructions(Emitter):
         """
         return self._value(5881, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
 
-    def arbitrary_float_pow_nintel(self, result_type: TypeId, a: Id, ma: int, b: Id, signofb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
+    def arbitrary_float_pow_nintel(self, result_type: TypeId, a: Id, ma: int, b: Id, sign_of_b: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatPowNINTEL (opcode 5882, class @exclude, section functions).
 
         Operands:
@@ -11774,7 +11774,7 @@ class CoreInstructions(Emitter):
             a: IdRef 'A'
             ma: LiteralInteger 'Ma'
             b: IdRef 'B'
-            signofb: LiteralInteger 'SignOfB'
+            sign_of_b: LiteralInteger 'SignOfB'
             mresult: LiteralInteger 'Mresult'
             subnormal: LiteralInteger 'Subnormal'
             rounding: LiteralInteger 'Rounding'
@@ -11785,7 +11785,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5882, result_type, (a, ma, b, signofb, mresult, subnormal, rounding, accuracy), result_id)
+        return self._value(5882, result_type, (a, ma, b, sign_of_b, mresult, subnormal, rounding, accuracy), result_id)
 
     def loop_control_intel(self, loop_control_parameters: Sequence[int] = ()) -> Self:
         """OpLoopControlINTEL (opcode 5887, class Reserved, section functions).
@@ -11829,11 +11829,11 @@ class CoreInstructions(Emitter):
         """
         return self._value(5912, None, (alias_domain, name), result_id)
 
-    def alias_scope_list_decl_intel(self, aliasscopes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
+    def alias_scope_list_decl_intel(self, alias_scopes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpAliasScopeListDeclINTEL (opcode 5913, class @exclude, section functions).
 
         Operands:
-            aliasscopes: IdRef* 'AliasScope 1, AliasScope 2, ...'
+            alias_scopes: IdRef* 'AliasScope 1, AliasScope 2, ...'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): MemoryAccessAliasingINTEL.
@@ -11841,9 +11841,9 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5913, None, (tuple(aliasscopes),), result_id)
+        return self._value(5913, None, (tuple(alias_scopes),), result_id)
 
-    def fixed_sqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_sqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSqrtALTERA (opcode 5923, class @exclude, section functions).
 
         Operands:
@@ -11851,7 +11851,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -11861,9 +11861,9 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedSqrtINTEL.
         Returns the result id.
         """
-        return self._value(5923, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5923, result_type, (input, s, i, r_i, q, o), result_id)
 
-    def fixed_recip_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_recip_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedRecipALTERA (opcode 5924, class @exclude, section functions).
 
         Operands:
@@ -11871,7 +11871,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -11881,9 +11881,9 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedRecipINTEL.
         Returns the result id.
         """
-        return self._value(5924, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5924, result_type, (input, s, i, r_i, q, o), result_id)
 
-    def fixed_rsqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_rsqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedRsqrtALTERA (opcode 5925, class @exclude, section functions).
 
         Operands:
@@ -11891,7 +11891,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -11901,9 +11901,9 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedRsqrtINTEL.
         Returns the result id.
         """
-        return self._value(5925, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5925, result_type, (input, s, i, r_i, q, o), result_id)
 
-    def fixed_sin_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_sin_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinALTERA (opcode 5926, class @exclude, section functions).
 
         Operands:
@@ -11911,7 +11911,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -11921,9 +11921,9 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedSinINTEL.
         Returns the result id.
         """
-        return self._value(5926, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5926, result_type, (input, s, i, r_i, q, o), result_id)
 
-    def fixed_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedCosALTERA (opcode 5927, class @exclude, section functions).
 
         Operands:
@@ -11931,7 +11931,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -11941,9 +11941,9 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedCosINTEL.
         Returns the result id.
         """
-        return self._value(5927, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5927, result_type, (input, s, i, r_i, q, o), result_id)
 
-    def fixed_sin_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_sin_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinCosALTERA (opcode 5928, class @exclude, section functions).
 
         Operands:
@@ -11951,7 +11951,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -11961,9 +11961,9 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedSinCosINTEL.
         Returns the result id.
         """
-        return self._value(5928, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5928, result_type, (input, s, i, r_i, q, o), result_id)
 
-    def fixed_sin_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_sin_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinPiALTERA (opcode 5929, class @exclude, section functions).
 
         Operands:
@@ -11971,7 +11971,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -11981,9 +11981,9 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedSinPiINTEL.
         Returns the result id.
         """
-        return self._value(5929, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5929, result_type, (input, s, i, r_i, q, o), result_id)
 
-    def fixed_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedCosPiALTERA (opcode 5930, class @exclude, section functions).
 
         Operands:
@@ -11991,7 +11991,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -12001,9 +12001,9 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedCosPiINTEL.
         Returns the result id.
         """
-        return self._value(5930, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5930, result_type, (input, s, i, r_i, q, o), result_id)
 
-    def fixed_sin_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_sin_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinCosPiALTERA (opcode 5931, class @exclude, section functions).
 
         Operands:
@@ -12011,7 +12011,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -12021,9 +12021,9 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedSinCosPiINTEL.
         Returns the result id.
         """
-        return self._value(5931, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5931, result_type, (input, s, i, r_i, q, o), result_id)
 
-    def fixed_log_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_log_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedLogALTERA (opcode 5932, class @exclude, section functions).
 
         Operands:
@@ -12031,7 +12031,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -12041,9 +12041,9 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedLogINTEL.
         Returns the result id.
         """
-        return self._value(5932, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5932, result_type, (input, s, i, r_i, q, o), result_id)
 
-    def fixed_exp_altera(self, result_type: TypeId, input: Id, s: int, i: int, ri: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
+    def fixed_exp_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedExpALTERA (opcode 5933, class @exclude, section functions).
 
         Operands:
@@ -12051,7 +12051,7 @@ class CoreInstructions(Emitter):
             input: IdRef 'Input'
             s: LiteralInteger 'S'
             i: LiteralInteger 'I'
-            ri: LiteralInteger 'rI'
+            r_i: LiteralInteger 'rI'
             q: LiteralInteger 'Q'
             o: LiteralInteger 'O'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
@@ -12061,7 +12061,7 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedExpINTEL.
         Returns the result id.
         """
-        return self._value(5933, result_type, (input, s, i, ri, q, o), result_id)
+        return self._value(5933, result_type, (input, s, i, r_i, q, o), result_id)
 
     def ptr_cast_to_cross_workgroup_altera(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrCastToCrossWorkgroupALTERA (opcode 5934, class @exclude, section functions).
@@ -12140,12 +12140,12 @@ class CoreInstructions(Emitter):
         """
         return self._value(5949, result_type, (input,), result_id)
 
-    def ray_query_get_ray_t_min_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_ray_t_min_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetRayTMinKHR (opcode 6016, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
@@ -12153,14 +12153,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6016, result_type, (rayquery,), result_id)
+        return self._value(6016, result_type, (ray_query,), result_id)
 
-    def ray_query_get_ray_flags_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_ray_flags_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetRayFlagsKHR (opcode 6017, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
@@ -12168,14 +12168,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6017, result_type, (rayquery,), result_id)
+        return self._value(6017, result_type, (ray_query,), result_id)
 
-    def ray_query_get_intersection_tkhr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_tkhr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionTKHR (opcode 6018, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12184,14 +12184,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6018, result_type, (rayquery, intersection), result_id)
+        return self._value(6018, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_instance_custom_index_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_instance_custom_index_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionInstanceCustomIndexKHR (opcode 6019, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12200,14 +12200,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6019, result_type, (rayquery, intersection), result_id)
+        return self._value(6019, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_instance_id_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_instance_id_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionInstanceIdKHR (opcode 6020, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12216,14 +12216,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6020, result_type, (rayquery, intersection), result_id)
+        return self._value(6020, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_instance_shader_binding_table_record_offset_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_instance_shader_binding_table_record_offset_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR (opcode 6021, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12232,14 +12232,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6021, result_type, (rayquery, intersection), result_id)
+        return self._value(6021, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_geometry_index_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_geometry_index_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionGeometryIndexKHR (opcode 6022, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12248,14 +12248,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6022, result_type, (rayquery, intersection), result_id)
+        return self._value(6022, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_primitive_index_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_primitive_index_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionPrimitiveIndexKHR (opcode 6023, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12264,14 +12264,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6023, result_type, (rayquery, intersection), result_id)
+        return self._value(6023, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_barycentrics_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_barycentrics_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionBarycentricsKHR (opcode 6024, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12280,14 +12280,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6024, result_type, (rayquery, intersection), result_id)
+        return self._value(6024, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_front_face_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_front_face_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionFrontFaceKHR (opcode 6025, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12296,14 +12296,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6025, result_type, (rayquery, intersection), result_id)
+        return self._value(6025, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_candidate_aabb_opaque_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_candidate_aabb_opaque_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionCandidateAABBOpaqueKHR (opcode 6026, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
@@ -12311,14 +12311,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6026, result_type, (rayquery,), result_id)
+        return self._value(6026, result_type, (ray_query,), result_id)
 
-    def ray_query_get_intersection_object_ray_direction_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_object_ray_direction_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionObjectRayDirectionKHR (opcode 6027, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12327,14 +12327,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6027, result_type, (rayquery, intersection), result_id)
+        return self._value(6027, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_object_ray_origin_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_object_ray_origin_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionObjectRayOriginKHR (opcode 6028, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12343,14 +12343,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6028, result_type, (rayquery, intersection), result_id)
+        return self._value(6028, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_world_ray_direction_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_world_ray_direction_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetWorldRayDirectionKHR (opcode 6029, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
@@ -12358,14 +12358,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6029, result_type, (rayquery,), result_id)
+        return self._value(6029, result_type, (ray_query,), result_id)
 
-    def ray_query_get_world_ray_origin_khr(self, result_type: TypeId, rayquery: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_world_ray_origin_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetWorldRayOriginKHR (opcode 6030, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): RayQueryKHR.
@@ -12373,14 +12373,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6030, result_type, (rayquery,), result_id)
+        return self._value(6030, result_type, (ray_query,), result_id)
 
-    def ray_query_get_intersection_object_to_world_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_object_to_world_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionObjectToWorldKHR (opcode 6031, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12389,14 +12389,14 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6031, result_type, (rayquery, intersection), result_id)
+        return self._value(6031, result_type, (ray_query, intersection), result_id)
 
-    def ray_query_get_intersection_world_to_object_khr(self, result_type: TypeId, rayquery: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
+    def ray_query_get_intersection_world_to_object_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionWorldToObjectKHR (opcode 6032, class Reserved, section functions).
 
         Operands:
             result_type: IdResultType
-            rayquery: IdRef 'RayQuery'
+            ray_query: IdRef 'RayQuery'
             intersection: IdRef 'Intersection'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
@@ -12405,7 +12405,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6032, result_type, (rayquery, intersection), result_id)
+        return self._value(6032, result_type, (ray_query, intersection), result_id)
 
     def atomic_f_add_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicFAddEXT (opcode 6035, class Atomic, section functions).
@@ -12425,18 +12425,18 @@ class CoreInstructions(Emitter):
         """
         return self._value(6035, result_type, (pointer, memory, semantics, value), result_id)
 
-    def type_buffer_surface_intel(self, accessqualifier: AccessQualifier, *, result_id: TypeId | None = None) -> TypeId:
+    def type_buffer_surface_intel(self, access_qualifier: AccessQualifier, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeBufferSurfaceINTEL (opcode 6086, class Type-Declaration, section types_globals).
 
         Operands:
-            accessqualifier: AccessQualifier 'AccessQualifier'
+            access_qualifier: AccessQualifier 'AccessQualifier'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): VectorComputeINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(6086, (accessqualifier,), result_id)
+        return self._type(6086, (access_qualifier,), result_id)
 
     def type_struct_continued_intel(self, member_types: Sequence[TypeId] = ()) -> Self:
         """OpTypeStructContinuedINTEL (opcode 6090, class Type-Declaration, section types_globals).
@@ -12502,19 +12502,19 @@ class CoreInstructions(Emitter):
         """
         return self._value(6116, result_type, (float_value,), result_id)
 
-    def convert_bf16_to_fintel(self, result_type: TypeId, bfloat16_value: Id, *, result_id: Id | None = None) -> Id:
+    def convert_bf16_to_fintel(self, result_type: TypeId, b_float16_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertBF16ToFINTEL (opcode 6117, class Conversion, section functions).
 
         Operands:
             result_type: IdResultType
-            bfloat16_value: IdRef 'BFloat16 Value'
+            b_float16_value: IdRef 'BFloat16 Value'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): BFloat16ConversionINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6117, result_type, (bfloat16_value,), result_id)
+        return self._value(6117, result_type, (b_float16_value,), result_id)
 
     def control_barrier_arrive_intel(self, execution: Id, memory: Id, semantics: Id) -> Self:
         """OpControlBarrierArriveINTEL (opcode 6142, class Barrier, section functions).
@@ -12558,16 +12558,16 @@ class CoreInstructions(Emitter):
         """
         return self._value(6145, result_type, (target,), result_id)
 
-    def task_sequence_create_altera(self, result_type: TypeId, function: Id, pipelined: int, usestallenableclusters: int, getcapacity: int, asynccapacity: int, *, result_id: Id | None = None) -> Id:
+    def task_sequence_create_altera(self, result_type: TypeId, function: Id, pipelined: int, use_stall_enable_clusters: int, get_capacity: int, async_capacity: int, *, result_id: Id | None = None) -> Id:
         """OpTaskSequenceCreateALTERA (opcode 6163, class @exclude, section functions).
 
         Operands:
             result_type: IdResultType
             function: IdRef 'Function'
             pipelined: LiteralInteger 'Pipelined'
-            usestallenableclusters: LiteralInteger 'UseStallEnableClusters'
-            getcapacity: LiteralInteger 'GetCapacity'
-            asynccapacity: LiteralInteger 'AsyncCapacity'
+            use_stall_enable_clusters: LiteralInteger 'UseStallEnableClusters'
+            get_capacity: LiteralInteger 'GetCapacity'
+            async_capacity: LiteralInteger 'AsyncCapacity'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TaskSequenceALTERA.
@@ -12575,7 +12575,7 @@ class CoreInstructions(Emitter):
         Aliases: OpTaskSequenceCreateINTEL.
         Returns the result id.
         """
-        return self._value(6163, result_type, (function, pipelined, usestallenableclusters, getcapacity, asynccapacity), result_id)
+        return self._value(6163, result_type, (function, pipelined, use_stall_enable_clusters, get_capacity, async_capacity), result_id)
 
     def task_sequence_async_altera(self, sequence: Id, arguments: Sequence[Id] = ()) -> Self:
         """OpTaskSequenceAsyncALTERA (opcode 6164, class @exclude, section functions).
@@ -12632,19 +12632,19 @@ class CoreInstructions(Emitter):
         """
         return self._value(6199, None, (), result_id)
 
-    def subgroup_block_prefetch_intel(self, ptr: Id, numbytes: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
+    def subgroup_block_prefetch_intel(self, ptr: Id, num_bytes: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
         """OpSubgroupBlockPrefetchINTEL (opcode 6221, class Group, section functions).
 
         Operands:
             ptr: IdRef 'Ptr'
-            numbytes: IdRef 'NumBytes'
+            num_bytes: IdRef 'NumBytes'
             memory_access: MemoryAccess?
 
         Capabilities (any of): SubgroupBufferPrefetchINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6221, (ptr, numbytes, memory_access))
+        return self._void(6221, (ptr, num_bytes, memory_access))
 
     def subgroup2_d_block_load_intel(self, element_size: Id, block_width: Id, block_height: Id, block_count: Id, src_base_pointer: Id, memory_width: Id, memory_height: Id, memory_pitch: Id, coordinate: Id, dst_pointer: Id) -> Self:
         """OpSubgroup2DBlockLoadINTEL (opcode 6231, class Group, section functions).
@@ -12768,7 +12768,7 @@ class CoreInstructions(Emitter):
         """
         return self._value(6237, result_type, (k_dim, matrix_a, matrix_b, matrix_c, matrix_multiply_accumulate_operands), result_id)
 
-    def bitwise_function_intel(self, result_type: TypeId, a: Id, b: Id, c: Id, lutindex: Id, *, result_id: Id | None = None) -> Id:
+    def bitwise_function_intel(self, result_type: TypeId, a: Id, b: Id, c: Id, lut_index: Id, *, result_id: Id | None = None) -> Id:
         """OpBitwiseFunctionINTEL (opcode 6242, class Bit, section functions).
 
         Operands:
@@ -12776,14 +12776,14 @@ class CoreInstructions(Emitter):
             a: IdRef 'A'
             b: IdRef 'B'
             c: IdRef 'C'
-            lutindex: IdRef 'LUTIndex'
+            lut_index: IdRef 'LUTIndex'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): TernaryBitwiseFunctionINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6242, result_type, (a, b, c, lutindex), result_id)
+        return self._value(6242, result_type, (a, b, c, lut_index), result_id)
 
     def untyped_variable_length_array_intel(self, result_type: TypeId, element_type: TypeId, length: Id, *, result_id: Id | None = None) -> Id:
         """OpUntypedVariableLengthArrayINTEL (opcode 6244, class Memory, section functions).
@@ -13053,29 +13053,29 @@ Condition 1, Operand 1, +
         """
         return self._value(6426, result_type, (float_value,), result_id)
 
-    def masked_gather_intel(self, result_type: TypeId, ptrvector: Id, alignment: int, mask: Id, fillempty: Id, *, result_id: Id | None = None) -> Id:
+    def masked_gather_intel(self, result_type: TypeId, ptr_vector: Id, alignment: int, mask: Id, fill_empty: Id, *, result_id: Id | None = None) -> Id:
         """OpMaskedGatherINTEL (opcode 6428, class Memory, section functions).
 
         Operands:
             result_type: IdResultType
-            ptrvector: IdRef 'PtrVector'
+            ptr_vector: IdRef 'PtrVector'
             alignment: LiteralInteger 'Alignment'
             mask: IdRef 'Mask'
-            fillempty: IdRef 'FillEmpty'
+            fill_empty: IdRef 'FillEmpty'
             result_id: an id reserved earlier (new_id / new_type_id) to define here
 
         Capabilities (any of): MaskedGatherScatterINTEL.
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6428, result_type, (ptrvector, alignment, mask, fillempty), result_id)
+        return self._value(6428, result_type, (ptr_vector, alignment, mask, fill_empty), result_id)
 
-    def masked_scatter_intel(self, inputvector: Id, ptrvector: Id, alignment: int, mask: Id) -> Self:
+    def masked_scatter_intel(self, input_vector: Id, ptr_vector: Id, alignment: int, mask: Id) -> Self:
         """OpMaskedScatterINTEL (opcode 6429, class Memory, section functions).
 
         Operands:
-            inputvector: IdRef 'InputVector'
-            ptrvector: IdRef 'PtrVector'
+            input_vector: IdRef 'InputVector'
+            ptr_vector: IdRef 'PtrVector'
             alignment: LiteralInteger 'Alignment'
             mask: IdRef 'Mask'
 
@@ -13083,7 +13083,7 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6429, (inputvector, ptrvector, alignment, mask))
+        return self._void(6429, (input_vector, ptr_vector, alignment, mask))
 
     def convert_handle_to_image_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertHandleToImageINTEL (opcode 6529, class Image, section functions).

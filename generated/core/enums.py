@@ -14,14 +14,12 @@ naming what a builder method accepts.  Enum member names follow codegen/naming.p
 from __future__ import annotations
 
 from enum import IntEnum, IntFlag
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
 
 from spvbuild.params import EnumerantParameters
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias
-
     from spvbuild.ids import Id
 
 
@@ -1128,23 +1126,32 @@ class ImageOperandsOffsets(EnumerantParameters):
         self.operand = operand
 
 
-if TYPE_CHECKING:
-    ImageOperandsPart: TypeAlias = (
-        ImageOperands
-        | ImageOperandsBias
-        | ImageOperandsLod
-        | ImageOperandsGrad
-        | ImageOperandsConstOffset
-        | ImageOperandsOffset
-        | ImageOperandsConstOffsets
-        | ImageOperandsSample
-        | ImageOperandsMinLod
-        | ImageOperandsMakeTexelAvailable
-        | ImageOperandsMakeTexelVisible
-        | ImageOperandsOffsets
-    )
-    ImageOperandsOperand: TypeAlias = ImageOperandsPart | Sequence[ImageOperandsPart]
-    """ImageOperands bits, a bit with its parameters, or a sequence mixing both."""
+ImageOperandsMakeTexelAvailableKHR = ImageOperandsMakeTexelAvailable
+"""Alias of ImageOperandsMakeTexelAvailable (ImageOperands.MakeTexelAvailableKHR)."""
+ImageOperandsMakeTexelVisibleKHR = ImageOperandsMakeTexelVisible
+"""Alias of ImageOperandsMakeTexelVisible (ImageOperands.MakeTexelVisibleKHR)."""
+
+
+ImageOperandsPart: TypeAlias = (
+    ImageOperands
+    | ImageOperandsBias
+    | ImageOperandsLod
+    | ImageOperandsGrad
+    | ImageOperandsConstOffset
+    | ImageOperandsOffset
+    | ImageOperandsConstOffsets
+    | ImageOperandsSample
+    | ImageOperandsMinLod
+    | ImageOperandsMakeTexelAvailable
+    | ImageOperandsMakeTexelVisible
+    | ImageOperandsOffsets
+)
+ImageOperandsOperand: TypeAlias = ImageOperandsPart | Sequence[ImageOperandsPart]
+"""What a ImageOperands operand accepts: bits, a bit with its parameters, or a sequence of both.
+
+A bit that takes parameters must come as its class; given as a bare bit it is rejected
+when encoding (EncodeError), since a type checker cannot see inside combined flags.
+"""
 
 
 class FPFastMathMode(IntFlag):
@@ -1433,27 +1440,50 @@ class LoopControlMaxReinvocationDelayALTERA(EnumerantParameters):
         self.value = value
 
 
-if TYPE_CHECKING:
-    LoopControlPart: TypeAlias = (
-        LoopControl
-        | LoopControlDependencyLength
-        | LoopControlMinIterations
-        | LoopControlMaxIterations
-        | LoopControlIterationMultiple
-        | LoopControlPeelCount
-        | LoopControlPartialCount
-        | LoopControlInitiationIntervalALTERA
-        | LoopControlMaxConcurrencyALTERA
-        | LoopControlDependencyArrayALTERA
-        | LoopControlPipelineEnableALTERA
-        | LoopControlLoopCoalesceALTERA
-        | LoopControlMaxInterleavingALTERA
-        | LoopControlSpeculatedIterationsALTERA
-        | LoopControlLoopCountALTERA
-        | LoopControlMaxReinvocationDelayALTERA
-    )
-    LoopControlOperand: TypeAlias = LoopControlPart | Sequence[LoopControlPart]
-    """LoopControl bits, a bit with its parameters, or a sequence mixing both."""
+LoopControlInitiationIntervalINTEL = LoopControlInitiationIntervalALTERA
+"""Alias of LoopControlInitiationIntervalALTERA (LoopControl.InitiationIntervalINTEL)."""
+LoopControlMaxConcurrencyINTEL = LoopControlMaxConcurrencyALTERA
+"""Alias of LoopControlMaxConcurrencyALTERA (LoopControl.MaxConcurrencyINTEL)."""
+LoopControlDependencyArrayINTEL = LoopControlDependencyArrayALTERA
+"""Alias of LoopControlDependencyArrayALTERA (LoopControl.DependencyArrayINTEL)."""
+LoopControlPipelineEnableINTEL = LoopControlPipelineEnableALTERA
+"""Alias of LoopControlPipelineEnableALTERA (LoopControl.PipelineEnableINTEL)."""
+LoopControlLoopCoalesceINTEL = LoopControlLoopCoalesceALTERA
+"""Alias of LoopControlLoopCoalesceALTERA (LoopControl.LoopCoalesceINTEL)."""
+LoopControlMaxInterleavingINTEL = LoopControlMaxInterleavingALTERA
+"""Alias of LoopControlMaxInterleavingALTERA (LoopControl.MaxInterleavingINTEL)."""
+LoopControlSpeculatedIterationsINTEL = LoopControlSpeculatedIterationsALTERA
+"""Alias of LoopControlSpeculatedIterationsALTERA (LoopControl.SpeculatedIterationsINTEL)."""
+LoopControlLoopCountINTEL = LoopControlLoopCountALTERA
+"""Alias of LoopControlLoopCountALTERA (LoopControl.LoopCountINTEL)."""
+LoopControlMaxReinvocationDelayINTEL = LoopControlMaxReinvocationDelayALTERA
+"""Alias of LoopControlMaxReinvocationDelayALTERA (LoopControl.MaxReinvocationDelayINTEL)."""
+
+
+LoopControlPart: TypeAlias = (
+    LoopControl
+    | LoopControlDependencyLength
+    | LoopControlMinIterations
+    | LoopControlMaxIterations
+    | LoopControlIterationMultiple
+    | LoopControlPeelCount
+    | LoopControlPartialCount
+    | LoopControlInitiationIntervalALTERA
+    | LoopControlMaxConcurrencyALTERA
+    | LoopControlDependencyArrayALTERA
+    | LoopControlPipelineEnableALTERA
+    | LoopControlLoopCoalesceALTERA
+    | LoopControlMaxInterleavingALTERA
+    | LoopControlSpeculatedIterationsALTERA
+    | LoopControlLoopCountALTERA
+    | LoopControlMaxReinvocationDelayALTERA
+)
+LoopControlOperand: TypeAlias = LoopControlPart | Sequence[LoopControlPart]
+"""What a LoopControl operand accepts: bits, a bit with its parameters, or a sequence of both.
+
+A bit that takes parameters must come as its class; given as a bare bit it is rejected
+when encoding (EncodeError), since a type checker cannot see inside combined flags.
+"""
 
 
 class FunctionControl(IntFlag):
@@ -1587,17 +1617,26 @@ class MemoryAccessNoAliasINTELMask(EnumerantParameters):
         self.operand = operand
 
 
-if TYPE_CHECKING:
-    MemoryAccessPart: TypeAlias = (
-        MemoryAccess
-        | MemoryAccessAligned
-        | MemoryAccessMakePointerAvailable
-        | MemoryAccessMakePointerVisible
-        | MemoryAccessAliasScopeINTELMask
-        | MemoryAccessNoAliasINTELMask
-    )
-    MemoryAccessOperand: TypeAlias = MemoryAccessPart | Sequence[MemoryAccessPart]
-    """MemoryAccess bits, a bit with its parameters, or a sequence mixing both."""
+MemoryAccessMakePointerAvailableKHR = MemoryAccessMakePointerAvailable
+"""Alias of MemoryAccessMakePointerAvailable (MemoryAccess.MakePointerAvailableKHR)."""
+MemoryAccessMakePointerVisibleKHR = MemoryAccessMakePointerVisible
+"""Alias of MemoryAccessMakePointerVisible (MemoryAccess.MakePointerVisibleKHR)."""
+
+
+MemoryAccessPart: TypeAlias = (
+    MemoryAccess
+    | MemoryAccessAligned
+    | MemoryAccessMakePointerAvailable
+    | MemoryAccessMakePointerVisible
+    | MemoryAccessAliasScopeINTELMask
+    | MemoryAccessNoAliasINTELMask
+)
+MemoryAccessOperand: TypeAlias = MemoryAccessPart | Sequence[MemoryAccessPart]
+"""What a MemoryAccess operand accepts: bits, a bit with its parameters, or a sequence of both.
+
+A bit that takes parameters must come as its class; given as a bare bit it is rejected
+when encoding (EncodeError), since a type checker cannot see inside combined flags.
+"""
 
 
 class KernelProfilingInfo(IntFlag):
@@ -2346,33 +2385,33 @@ class ExecutionModeFPFastMathDefault(EnumerantParameters):
 class ExecutionModeStreamingInterfaceINTEL(EnumerantParameters):
     """ExecutionMode.StreamingInterfaceINTEL (6154) with its parameters.
 
-    Parameters: stallfreereturn: LiteralInteger 'StallFreeReturn'. Capabilities (any
+    Parameters: stall_free_return: LiteralInteger 'StallFreeReturn'. Capabilities (any
     of): FPGAKernelAttributesINTEL. Version: not core in any SPIR-V version (extension
     only).
     """
 
-    __slots__ = ("stallfreereturn", )
+    __slots__ = ("stall_free_return", )
     fields = __slots__
     enumerant: ClassVar[ExecutionMode] = ExecutionMode.StreamingInterfaceINTEL
 
-    def __init__(self, stallfreereturn: int) -> None:
-        self.stallfreereturn = stallfreereturn
+    def __init__(self, stall_free_return: int) -> None:
+        self.stall_free_return = stall_free_return
 
 
 class ExecutionModeRegisterMapInterfaceINTEL(EnumerantParameters):
     """ExecutionMode.RegisterMapInterfaceINTEL (6160) with its parameters.
 
-    Parameters: waitfordonewrite: LiteralInteger 'WaitForDoneWrite'. Capabilities (any
-    of): FPGAKernelAttributesv2INTEL. Version: not core in any SPIR-V version (extension
-    only).
+    Parameters: wait_for_done_write: LiteralInteger 'WaitForDoneWrite'. Capabilities
+    (any of): FPGAKernelAttributesv2INTEL. Version: not core in any SPIR-V version
+    (extension only).
     """
 
-    __slots__ = ("waitfordonewrite", )
+    __slots__ = ("wait_for_done_write", )
     fields = __slots__
     enumerant: ClassVar[ExecutionMode] = ExecutionMode.RegisterMapInterfaceINTEL
 
-    def __init__(self, waitfordonewrite: int) -> None:
-        self.waitfordonewrite = waitfordonewrite
+    def __init__(self, wait_for_done_write: int) -> None:
+        self.wait_for_done_write = wait_for_done_write
 
 
 class ExecutionModeNamedBarrierCountINTEL(EnumerantParameters):
@@ -2437,114 +2476,116 @@ class ExecutionModeNamedMaximumRegistersINTEL(EnumerantParameters):
         self.named_maximum_number_of_registers = named_maximum_number_of_registers
 
 
-if TYPE_CHECKING:
-    ExecutionModeOperand: TypeAlias = (
-        Literal[
-            ExecutionMode.SpacingEqual,
-            ExecutionMode.SpacingFractionalEven,
-            ExecutionMode.SpacingFractionalOdd,
-            ExecutionMode.VertexOrderCw,
-            ExecutionMode.VertexOrderCcw,
-            ExecutionMode.PixelCenterInteger,
-            ExecutionMode.OriginUpperLeft,
-            ExecutionMode.OriginLowerLeft,
-            ExecutionMode.EarlyFragmentTests,
-            ExecutionMode.PointMode,
-            ExecutionMode.Xfb,
-            ExecutionMode.DepthReplacing,
-            ExecutionMode.DepthGreater,
-            ExecutionMode.DepthLess,
-            ExecutionMode.DepthUnchanged,
-            ExecutionMode.InputPoints,
-            ExecutionMode.InputLines,
-            ExecutionMode.InputLinesAdjacency,
-            ExecutionMode.Triangles,
-            ExecutionMode.InputTrianglesAdjacency,
-            ExecutionMode.Quads,
-            ExecutionMode.Isolines,
-            ExecutionMode.OutputPoints,
-            ExecutionMode.OutputLineStrip,
-            ExecutionMode.OutputTriangleStrip,
-            ExecutionMode.ContractionOff,
-            ExecutionMode.Initializer,
-            ExecutionMode.Finalizer,
-            ExecutionMode.NonCoherentColorAttachmentReadEXT,
-            ExecutionMode.NonCoherentDepthAttachmentReadEXT,
-            ExecutionMode.NonCoherentStencilAttachmentReadEXT,
-            ExecutionMode.SubgroupUniformControlFlowKHR,
-            ExecutionMode.PostDepthCoverage,
-            ExecutionMode.NonCoherentTileAttachmentReadQCOM,
-            ExecutionMode.EarlyAndLateFragmentTestsAMD,
-            ExecutionMode.StencilRefReplacingEXT,
-            ExecutionMode.CoalescingAMDX,
-            ExecutionMode.StencilRefUnchangedFrontAMD,
-            ExecutionMode.StencilRefGreaterFrontAMD,
-            ExecutionMode.StencilRefLessFrontAMD,
-            ExecutionMode.StencilRefUnchangedBackAMD,
-            ExecutionMode.StencilRefGreaterBackAMD,
-            ExecutionMode.StencilRefLessBackAMD,
-            ExecutionMode.QuadDerivativesKHR,
-            ExecutionMode.RequireFullQuadsKHR,
-            ExecutionMode.OutputLinesEXT,
-            ExecutionMode.OutputLinesNV,
-            ExecutionMode.OutputPrimitivesNV,
-            ExecutionMode.DerivativeGroupQuadsKHR,
-            ExecutionMode.DerivativeGroupQuadsNV,
-            ExecutionMode.DerivativeGroupLinearKHR,
-            ExecutionMode.DerivativeGroupLinearNV,
-            ExecutionMode.OutputTrianglesEXT,
-            ExecutionMode.OutputTrianglesNV,
-            ExecutionMode.PixelInterlockOrderedEXT,
-            ExecutionMode.PixelInterlockUnorderedEXT,
-            ExecutionMode.SampleInterlockOrderedEXT,
-            ExecutionMode.SampleInterlockUnorderedEXT,
-            ExecutionMode.ShadingRateInterlockOrderedEXT,
-            ExecutionMode.ShadingRateInterlockUnorderedEXT,
-            ExecutionMode.Shader64BitIndexingEXT,
-            ExecutionMode.NoGlobalOffsetINTEL,
-            ExecutionMode.MaximallyReconvergesKHR,
-        ]
-        | ExecutionModeInvocations
-        | ExecutionModeLocalSize
-        | ExecutionModeLocalSizeHint
-        | ExecutionModeOutputVertices
-        | ExecutionModeVecTypeHint
-        | ExecutionModeSubgroupSize
-        | ExecutionModeSubgroupsPerWorkgroup
-        | ExecutionModeSubgroupsPerWorkgroupId
-        | ExecutionModeLocalSizeId
-        | ExecutionModeLocalSizeHintId
-        | ExecutionModeDenormPreserve
-        | ExecutionModeDenormFlushToZero
-        | ExecutionModeSignedZeroInfNanPreserve
-        | ExecutionModeRoundingModeRTE
-        | ExecutionModeRoundingModeRTZ
-        | ExecutionModeTileShadingRateQCOM
-        | ExecutionModeIsApiEntryAMDX
-        | ExecutionModeMaxNodeRecursionAMDX
-        | ExecutionModeStaticNumWorkgroupsAMDX
-        | ExecutionModeShaderIndexAMDX
-        | ExecutionModeMaxNumWorkgroupsAMDX
-        | ExecutionModeSharesInputWithAMDX
-        | ExecutionModeOutputPrimitivesEXT
-        | ExecutionModeSharedLocalMemorySizeINTEL
-        | ExecutionModeRoundingModeRTPINTEL
-        | ExecutionModeRoundingModeRTNINTEL
-        | ExecutionModeFloatingPointModeALTINTEL
-        | ExecutionModeFloatingPointModeIEEEINTEL
-        | ExecutionModeMaxWorkgroupSizeINTEL
-        | ExecutionModeMaxWorkDimINTEL
-        | ExecutionModeNumSIMDWorkitemsINTEL
-        | ExecutionModeSchedulerTargetFmaxMhzINTEL
-        | ExecutionModeFPFastMathDefault
-        | ExecutionModeStreamingInterfaceINTEL
-        | ExecutionModeRegisterMapInterfaceINTEL
-        | ExecutionModeNamedBarrierCountINTEL
-        | ExecutionModeMaximumRegistersINTEL
-        | ExecutionModeMaximumRegistersIdINTEL
-        | ExecutionModeNamedMaximumRegistersINTEL
-    )
-    """A ExecutionMode without parameters, or one of the parameter classes."""
+ExecutionModeOutputPrimitivesNV = ExecutionModeOutputPrimitivesEXT
+"""Alias of ExecutionModeOutputPrimitivesEXT (ExecutionMode.OutputPrimitivesNV)."""
+
+
+ExecutionModeOperand: TypeAlias = (
+    Literal[
+        ExecutionMode.SpacingEqual,
+        ExecutionMode.SpacingFractionalEven,
+        ExecutionMode.SpacingFractionalOdd,
+        ExecutionMode.VertexOrderCw,
+        ExecutionMode.VertexOrderCcw,
+        ExecutionMode.PixelCenterInteger,
+        ExecutionMode.OriginUpperLeft,
+        ExecutionMode.OriginLowerLeft,
+        ExecutionMode.EarlyFragmentTests,
+        ExecutionMode.PointMode,
+        ExecutionMode.Xfb,
+        ExecutionMode.DepthReplacing,
+        ExecutionMode.DepthGreater,
+        ExecutionMode.DepthLess,
+        ExecutionMode.DepthUnchanged,
+        ExecutionMode.InputPoints,
+        ExecutionMode.InputLines,
+        ExecutionMode.InputLinesAdjacency,
+        ExecutionMode.Triangles,
+        ExecutionMode.InputTrianglesAdjacency,
+        ExecutionMode.Quads,
+        ExecutionMode.Isolines,
+        ExecutionMode.OutputPoints,
+        ExecutionMode.OutputLineStrip,
+        ExecutionMode.OutputTriangleStrip,
+        ExecutionMode.ContractionOff,
+        ExecutionMode.Initializer,
+        ExecutionMode.Finalizer,
+        ExecutionMode.NonCoherentColorAttachmentReadEXT,
+        ExecutionMode.NonCoherentDepthAttachmentReadEXT,
+        ExecutionMode.NonCoherentStencilAttachmentReadEXT,
+        ExecutionMode.SubgroupUniformControlFlowKHR,
+        ExecutionMode.PostDepthCoverage,
+        ExecutionMode.NonCoherentTileAttachmentReadQCOM,
+        ExecutionMode.EarlyAndLateFragmentTestsAMD,
+        ExecutionMode.StencilRefReplacingEXT,
+        ExecutionMode.CoalescingAMDX,
+        ExecutionMode.StencilRefUnchangedFrontAMD,
+        ExecutionMode.StencilRefGreaterFrontAMD,
+        ExecutionMode.StencilRefLessFrontAMD,
+        ExecutionMode.StencilRefUnchangedBackAMD,
+        ExecutionMode.StencilRefGreaterBackAMD,
+        ExecutionMode.StencilRefLessBackAMD,
+        ExecutionMode.QuadDerivativesKHR,
+        ExecutionMode.RequireFullQuadsKHR,
+        ExecutionMode.OutputLinesEXT,
+        ExecutionMode.OutputLinesNV,
+        ExecutionMode.DerivativeGroupQuadsKHR,
+        ExecutionMode.DerivativeGroupQuadsNV,
+        ExecutionMode.DerivativeGroupLinearKHR,
+        ExecutionMode.DerivativeGroupLinearNV,
+        ExecutionMode.OutputTrianglesEXT,
+        ExecutionMode.OutputTrianglesNV,
+        ExecutionMode.PixelInterlockOrderedEXT,
+        ExecutionMode.PixelInterlockUnorderedEXT,
+        ExecutionMode.SampleInterlockOrderedEXT,
+        ExecutionMode.SampleInterlockUnorderedEXT,
+        ExecutionMode.ShadingRateInterlockOrderedEXT,
+        ExecutionMode.ShadingRateInterlockUnorderedEXT,
+        ExecutionMode.Shader64BitIndexingEXT,
+        ExecutionMode.NoGlobalOffsetINTEL,
+        ExecutionMode.MaximallyReconvergesKHR,
+    ]
+    | ExecutionModeInvocations
+    | ExecutionModeLocalSize
+    | ExecutionModeLocalSizeHint
+    | ExecutionModeOutputVertices
+    | ExecutionModeVecTypeHint
+    | ExecutionModeSubgroupSize
+    | ExecutionModeSubgroupsPerWorkgroup
+    | ExecutionModeSubgroupsPerWorkgroupId
+    | ExecutionModeLocalSizeId
+    | ExecutionModeLocalSizeHintId
+    | ExecutionModeDenormPreserve
+    | ExecutionModeDenormFlushToZero
+    | ExecutionModeSignedZeroInfNanPreserve
+    | ExecutionModeRoundingModeRTE
+    | ExecutionModeRoundingModeRTZ
+    | ExecutionModeTileShadingRateQCOM
+    | ExecutionModeIsApiEntryAMDX
+    | ExecutionModeMaxNodeRecursionAMDX
+    | ExecutionModeStaticNumWorkgroupsAMDX
+    | ExecutionModeShaderIndexAMDX
+    | ExecutionModeMaxNumWorkgroupsAMDX
+    | ExecutionModeSharesInputWithAMDX
+    | ExecutionModeOutputPrimitivesEXT
+    | ExecutionModeSharedLocalMemorySizeINTEL
+    | ExecutionModeRoundingModeRTPINTEL
+    | ExecutionModeRoundingModeRTNINTEL
+    | ExecutionModeFloatingPointModeALTINTEL
+    | ExecutionModeFloatingPointModeIEEEINTEL
+    | ExecutionModeMaxWorkgroupSizeINTEL
+    | ExecutionModeMaxWorkDimINTEL
+    | ExecutionModeNumSIMDWorkitemsINTEL
+    | ExecutionModeSchedulerTargetFmaxMhzINTEL
+    | ExecutionModeFPFastMathDefault
+    | ExecutionModeStreamingInterfaceINTEL
+    | ExecutionModeRegisterMapInterfaceINTEL
+    | ExecutionModeNamedBarrierCountINTEL
+    | ExecutionModeMaximumRegistersINTEL
+    | ExecutionModeMaximumRegistersIdINTEL
+    | ExecutionModeNamedMaximumRegistersINTEL
+)
+"""What a ExecutionMode operand accepts: a member without parameters, or a parameter class."""
 
 
 class StorageClass(IntEnum):
@@ -3936,33 +3977,33 @@ class DecorationLatencyControlConstraintALTERA(EnumerantParameters):
 class DecorationMMHostInterfaceAddressWidthALTERA(EnumerantParameters):
     """Decoration.MMHostInterfaceAddressWidthALTERA (6177) with its parameters.
 
-    Parameters: addresswidth: LiteralInteger 'AddressWidth'. Capabilities (any of):
+    Parameters: address_width: LiteralInteger 'AddressWidth'. Capabilities (any of):
     FPGAArgumentInterfacesALTERA. Version: not core in any SPIR-V version (extension
     only). Aliases: MMHostInterfaceAddressWidthINTEL.
     """
 
-    __slots__ = ("addresswidth", )
+    __slots__ = ("address_width", )
     fields = __slots__
     enumerant: ClassVar[Decoration] = Decoration.MMHostInterfaceAddressWidthALTERA
 
-    def __init__(self, addresswidth: int) -> None:
-        self.addresswidth = addresswidth
+    def __init__(self, address_width: int) -> None:
+        self.address_width = address_width
 
 
 class DecorationMMHostInterfaceDataWidthALTERA(EnumerantParameters):
     """Decoration.MMHostInterfaceDataWidthALTERA (6178) with its parameters.
 
-    Parameters: datawidth: LiteralInteger 'DataWidth'. Capabilities (any of):
+    Parameters: data_width: LiteralInteger 'DataWidth'. Capabilities (any of):
     FPGAArgumentInterfacesALTERA. Version: not core in any SPIR-V version (extension
     only). Aliases: MMHostInterfaceDataWidthINTEL.
     """
 
-    __slots__ = ("datawidth", )
+    __slots__ = ("data_width", )
     fields = __slots__
     enumerant: ClassVar[Decoration] = Decoration.MMHostInterfaceDataWidthALTERA
 
-    def __init__(self, datawidth: int) -> None:
-        self.datawidth = datawidth
+    def __init__(self, data_width: int) -> None:
+        self.data_width = data_width
 
 
 class DecorationMMHostInterfaceLatencyALTERA(EnumerantParameters):
@@ -3984,33 +4025,33 @@ class DecorationMMHostInterfaceLatencyALTERA(EnumerantParameters):
 class DecorationMMHostInterfaceReadWriteModeALTERA(EnumerantParameters):
     """Decoration.MMHostInterfaceReadWriteModeALTERA (6180) with its parameters.
 
-    Parameters: readwritemode: AccessQualifier 'ReadWriteMode'. Capabilities (any of):
+    Parameters: read_write_mode: AccessQualifier 'ReadWriteMode'. Capabilities (any of):
     FPGAArgumentInterfacesALTERA. Version: not core in any SPIR-V version (extension
     only). Aliases: MMHostInterfaceReadWriteModeINTEL.
     """
 
-    __slots__ = ("readwritemode", )
+    __slots__ = ("read_write_mode", )
     fields = __slots__
     enumerant: ClassVar[Decoration] = Decoration.MMHostInterfaceReadWriteModeALTERA
 
-    def __init__(self, readwritemode: AccessQualifier) -> None:
-        self.readwritemode = readwritemode
+    def __init__(self, read_write_mode: AccessQualifier) -> None:
+        self.read_write_mode = read_write_mode
 
 
 class DecorationMMHostInterfaceMaxBurstALTERA(EnumerantParameters):
     """Decoration.MMHostInterfaceMaxBurstALTERA (6181) with its parameters.
 
-    Parameters: maxburstcount: LiteralInteger 'MaxBurstCount'. Capabilities (any of):
+    Parameters: max_burst_count: LiteralInteger 'MaxBurstCount'. Capabilities (any of):
     FPGAArgumentInterfacesALTERA. Version: not core in any SPIR-V version (extension
     only). Aliases: MMHostInterfaceMaxBurstINTEL.
     """
 
-    __slots__ = ("maxburstcount", )
+    __slots__ = ("max_burst_count", )
     fields = __slots__
     enumerant: ClassVar[Decoration] = Decoration.MMHostInterfaceMaxBurstALTERA
 
-    def __init__(self, maxburstcount: int) -> None:
-        self.maxburstcount = maxburstcount
+    def __init__(self, max_burst_count: int) -> None:
+        self.max_burst_count = max_burst_count
 
 
 class DecorationMMHostInterfaceWaitRequestALTERA(EnumerantParameters):
@@ -4146,206 +4187,237 @@ class DecorationCacheControlStoreINTEL(EnumerantParameters):
         self.cache_control = cache_control
 
 
-if TYPE_CHECKING:
-    DecorationOperand: TypeAlias = (
-        Literal[
-            Decoration.RelaxedPrecision,
-            Decoration.Block,
-            Decoration.BufferBlock,
-            Decoration.RowMajor,
-            Decoration.ColMajor,
-            Decoration.GLSLShared,
-            Decoration.GLSLPacked,
-            Decoration.CPacked,
-            Decoration.NoPerspective,
-            Decoration.Flat,
-            Decoration.Patch,
-            Decoration.Centroid,
-            Decoration.Sample,
-            Decoration.Invariant,
-            Decoration.Restrict,
-            Decoration.Aliased,
-            Decoration.Volatile,
-            Decoration.Constant,
-            Decoration.Coherent,
-            Decoration.NonWritable,
-            Decoration.NonReadable,
-            Decoration.Uniform,
-            Decoration.SaturatedConversion,
-            Decoration.NoContraction,
-            Decoration.SaturatedToLargestFloat8NormalConversionEXT,
-            Decoration.NoSignedWrap,
-            Decoration.NoUnsignedWrap,
-            Decoration.WeightTextureQCOM,
-            Decoration.BlockMatchTextureQCOM,
-            Decoration.BlockMatchSamplerQCOM,
-            Decoration.ExplicitInterpAMD,
-            Decoration.TrackFinishWritingAMDX,
-            Decoration.PayloadNodeSparseArrayAMDX,
-            Decoration.PayloadDispatchIndirectAMDX,
-            Decoration.OverrideCoverageNV,
-            Decoration.PassthroughNV,
-            Decoration.ViewportRelativeNV,
-            Decoration.PerPrimitiveEXT,
-            Decoration.PerPrimitiveNV,
-            Decoration.PerViewNV,
-            Decoration.PerTaskNV,
-            Decoration.PerVertexKHR,
-            Decoration.PerVertexNV,
-            Decoration.NonUniform,
-            Decoration.NonUniformEXT,
-            Decoration.RestrictPointer,
-            Decoration.RestrictPointerEXT,
-            Decoration.AliasedPointer,
-            Decoration.AliasedPointerEXT,
-            Decoration.HitObjectShaderRecordBufferNV,
-            Decoration.HitObjectShaderRecordBufferEXT,
-            Decoration.BindlessSamplerNV,
-            Decoration.BindlessImageNV,
-            Decoration.BoundSamplerNV,
-            Decoration.BoundImageNV,
-            Decoration.ReferencedIndirectlyINTEL,
-            Decoration.SideEffectsINTEL,
-            Decoration.VectorComputeVariableINTEL,
-            Decoration.VectorComputeFunctionINTEL,
-            Decoration.StackCallINTEL,
-            Decoration.HlslCounterBufferGOOGLE,
-            Decoration.HlslSemanticGOOGLE,
-            Decoration.RegisterALTERA,
-            Decoration.RegisterINTEL,
-            Decoration.MemoryINTEL,
-            Decoration.NumbanksINTEL,
-            Decoration.BankwidthINTEL,
-            Decoration.MaxPrivateCopiesINTEL,
-            Decoration.SinglepumpALTERA,
-            Decoration.SinglepumpINTEL,
-            Decoration.DoublepumpALTERA,
-            Decoration.DoublepumpINTEL,
-            Decoration.MaxReplicatesINTEL,
-            Decoration.SimpleDualPortALTERA,
-            Decoration.SimpleDualPortINTEL,
-            Decoration.MergeINTEL,
-            Decoration.BankBitsINTEL,
-            Decoration.ForcePow2DepthINTEL,
-            Decoration.StridesizeINTEL,
-            Decoration.WordsizeINTEL,
-            Decoration.TrueDualPortALTERA,
-            Decoration.TrueDualPortINTEL,
-            Decoration.BurstCoalesceALTERA,
-            Decoration.BurstCoalesceINTEL,
-            Decoration.CacheSizeINTEL,
-            Decoration.DontStaticallyCoalesceALTERA,
-            Decoration.DontStaticallyCoalesceINTEL,
-            Decoration.PrefetchINTEL,
-            Decoration.StallEnableALTERA,
-            Decoration.StallEnableINTEL,
-            Decoration.FuseLoopsInFunctionALTERA,
-            Decoration.FuseLoopsInFunctionINTEL,
-            Decoration.MathOpDSPModeINTEL,
-            Decoration.InitiationIntervalINTEL,
-            Decoration.MaxConcurrencyINTEL,
-            Decoration.PipelineEnableINTEL,
-            Decoration.BufferLocationINTEL,
-            Decoration.IOPipeStorageINTEL,
-            Decoration.SingleElementVectorINTEL,
-            Decoration.VectorComputeCallableFunctionINTEL,
-            Decoration.MediaBlockIOINTEL,
-            Decoration.StallFreeALTERA,
-            Decoration.StallFreeINTEL,
-            Decoration.LatencyControlLabelINTEL,
-            Decoration.LatencyControlConstraintINTEL,
-            Decoration.ConduitKernelArgumentALTERA,
-            Decoration.ConduitKernelArgumentINTEL,
-            Decoration.RegisterMapKernelArgumentALTERA,
-            Decoration.RegisterMapKernelArgumentINTEL,
-            Decoration.MMHostInterfaceAddressWidthINTEL,
-            Decoration.MMHostInterfaceDataWidthINTEL,
-            Decoration.MMHostInterfaceLatencyINTEL,
-            Decoration.MMHostInterfaceReadWriteModeINTEL,
-            Decoration.MMHostInterfaceMaxBurstINTEL,
-            Decoration.MMHostInterfaceWaitRequestINTEL,
-            Decoration.StableKernelArgumentALTERA,
-            Decoration.StableKernelArgumentINTEL,
-            Decoration.InitModeINTEL,
-            Decoration.ImplementInRegisterMapINTEL,
-        ]
-        | DecorationSpecId
-        | DecorationArrayStride
-        | DecorationMatrixStride
-        | DecorationBuiltIn
-        | DecorationUniformId
-        | DecorationStream
-        | DecorationLocation
-        | DecorationComponent
-        | DecorationIndex
-        | DecorationBinding
-        | DecorationDescriptorSet
-        | DecorationOffset
-        | DecorationXfbBuffer
-        | DecorationXfbStride
-        | DecorationFuncParamAttr
-        | DecorationFPRoundingMode
-        | DecorationFPFastMathMode
-        | DecorationLinkageAttributes
-        | DecorationInputAttachmentIndex
-        | DecorationAlignment
-        | DecorationMaxByteOffset
-        | DecorationAlignmentId
-        | DecorationMaxByteOffsetId
-        | DecorationNodeSharesPayloadLimitsWithAMDX
-        | DecorationNodeMaxPayloadsAMDX
-        | DecorationPayloadNodeNameAMDX
-        | DecorationPayloadNodeBaseIndexAMDX
-        | DecorationPayloadNodeArraySizeAMDX
-        | DecorationSecondaryViewportRelativeNV
-        | DecorationSIMTCallINTEL
-        | DecorationClobberINTEL
-        | DecorationFuncParamIOKindINTEL
-        | DecorationGlobalVariableOffsetINTEL
-        | DecorationCounterBuffer
-        | DecorationUserSemantic
-        | DecorationUserTypeGOOGLE
-        | DecorationFunctionRoundingModeINTEL
-        | DecorationFunctionDenormModeINTEL
-        | DecorationMemoryALTERA
-        | DecorationNumbanksALTERA
-        | DecorationBankwidthALTERA
-        | DecorationMaxPrivateCopiesALTERA
-        | DecorationMaxReplicatesALTERA
-        | DecorationMergeALTERA
-        | DecorationBankBitsALTERA
-        | DecorationForcePow2DepthALTERA
-        | DecorationStridesizeALTERA
-        | DecorationWordsizeALTERA
-        | DecorationCacheSizeALTERA
-        | DecorationPrefetchALTERA
-        | DecorationMathOpDSPModeALTERA
-        | DecorationAliasScopeINTEL
-        | DecorationNoAliasINTEL
-        | DecorationInitiationIntervalALTERA
-        | DecorationMaxConcurrencyALTERA
-        | DecorationPipelineEnableALTERA
-        | DecorationBufferLocationALTERA
-        | DecorationIOPipeStorageALTERA
-        | DecorationFunctionFloatingPointModeINTEL
-        | DecorationFPMaxErrorDecorationINTEL
-        | DecorationLatencyControlLabelALTERA
-        | DecorationLatencyControlConstraintALTERA
-        | DecorationMMHostInterfaceAddressWidthALTERA
-        | DecorationMMHostInterfaceDataWidthALTERA
-        | DecorationMMHostInterfaceLatencyALTERA
-        | DecorationMMHostInterfaceReadWriteModeALTERA
-        | DecorationMMHostInterfaceMaxBurstALTERA
-        | DecorationMMHostInterfaceWaitRequestALTERA
-        | DecorationHostAccessINTEL
-        | DecorationInitModeALTERA
-        | DecorationImplementInRegisterMapALTERA
-        | DecorationConditionalINTEL
-        | DecorationArgumentAttributeINTEL
-        | DecorationCacheControlLoadINTEL
-        | DecorationCacheControlStoreINTEL
-    )
-    """A Decoration without parameters, or one of the parameter classes."""
+DecorationHlslCounterBufferGOOGLE = DecorationCounterBuffer
+"""Alias of DecorationCounterBuffer (Decoration.HlslCounterBufferGOOGLE)."""
+DecorationHlslSemanticGOOGLE = DecorationUserSemantic
+"""Alias of DecorationUserSemantic (Decoration.HlslSemanticGOOGLE)."""
+DecorationMemoryINTEL = DecorationMemoryALTERA
+"""Alias of DecorationMemoryALTERA (Decoration.MemoryINTEL)."""
+DecorationNumbanksINTEL = DecorationNumbanksALTERA
+"""Alias of DecorationNumbanksALTERA (Decoration.NumbanksINTEL)."""
+DecorationBankwidthINTEL = DecorationBankwidthALTERA
+"""Alias of DecorationBankwidthALTERA (Decoration.BankwidthINTEL)."""
+DecorationMaxPrivateCopiesINTEL = DecorationMaxPrivateCopiesALTERA
+"""Alias of DecorationMaxPrivateCopiesALTERA (Decoration.MaxPrivateCopiesINTEL)."""
+DecorationMaxReplicatesINTEL = DecorationMaxReplicatesALTERA
+"""Alias of DecorationMaxReplicatesALTERA (Decoration.MaxReplicatesINTEL)."""
+DecorationMergeINTEL = DecorationMergeALTERA
+"""Alias of DecorationMergeALTERA (Decoration.MergeINTEL)."""
+DecorationBankBitsINTEL = DecorationBankBitsALTERA
+"""Alias of DecorationBankBitsALTERA (Decoration.BankBitsINTEL)."""
+DecorationForcePow2DepthINTEL = DecorationForcePow2DepthALTERA
+"""Alias of DecorationForcePow2DepthALTERA (Decoration.ForcePow2DepthINTEL)."""
+DecorationStridesizeINTEL = DecorationStridesizeALTERA
+"""Alias of DecorationStridesizeALTERA (Decoration.StridesizeINTEL)."""
+DecorationWordsizeINTEL = DecorationWordsizeALTERA
+"""Alias of DecorationWordsizeALTERA (Decoration.WordsizeINTEL)."""
+DecorationCacheSizeINTEL = DecorationCacheSizeALTERA
+"""Alias of DecorationCacheSizeALTERA (Decoration.CacheSizeINTEL)."""
+DecorationPrefetchINTEL = DecorationPrefetchALTERA
+"""Alias of DecorationPrefetchALTERA (Decoration.PrefetchINTEL)."""
+DecorationMathOpDSPModeINTEL = DecorationMathOpDSPModeALTERA
+"""Alias of DecorationMathOpDSPModeALTERA (Decoration.MathOpDSPModeINTEL)."""
+DecorationInitiationIntervalINTEL = DecorationInitiationIntervalALTERA
+"""Alias of DecorationInitiationIntervalALTERA (Decoration.InitiationIntervalINTEL)."""
+DecorationMaxConcurrencyINTEL = DecorationMaxConcurrencyALTERA
+"""Alias of DecorationMaxConcurrencyALTERA (Decoration.MaxConcurrencyINTEL)."""
+DecorationPipelineEnableINTEL = DecorationPipelineEnableALTERA
+"""Alias of DecorationPipelineEnableALTERA (Decoration.PipelineEnableINTEL)."""
+DecorationBufferLocationINTEL = DecorationBufferLocationALTERA
+"""Alias of DecorationBufferLocationALTERA (Decoration.BufferLocationINTEL)."""
+DecorationIOPipeStorageINTEL = DecorationIOPipeStorageALTERA
+"""Alias of DecorationIOPipeStorageALTERA (Decoration.IOPipeStorageINTEL)."""
+DecorationLatencyControlLabelINTEL = DecorationLatencyControlLabelALTERA
+"""Alias of DecorationLatencyControlLabelALTERA (Decoration.LatencyControlLabelINTEL)."""
+DecorationLatencyControlConstraintINTEL = DecorationLatencyControlConstraintALTERA
+"""Alias of DecorationLatencyControlConstraintALTERA (Decoration.LatencyControlConstraintINTEL)."""
+DecorationMMHostInterfaceAddressWidthINTEL = DecorationMMHostInterfaceAddressWidthALTERA
+"""Alias of DecorationMMHostInterfaceAddressWidthALTERA (Decoration.MMHostInterfaceAddressWidthINTEL)."""
+DecorationMMHostInterfaceDataWidthINTEL = DecorationMMHostInterfaceDataWidthALTERA
+"""Alias of DecorationMMHostInterfaceDataWidthALTERA (Decoration.MMHostInterfaceDataWidthINTEL)."""
+DecorationMMHostInterfaceLatencyINTEL = DecorationMMHostInterfaceLatencyALTERA
+"""Alias of DecorationMMHostInterfaceLatencyALTERA (Decoration.MMHostInterfaceLatencyINTEL)."""
+DecorationMMHostInterfaceReadWriteModeINTEL = DecorationMMHostInterfaceReadWriteModeALTERA
+"""Alias of DecorationMMHostInterfaceReadWriteModeALTERA (Decoration.MMHostInterfaceReadWriteModeINTEL)."""
+DecorationMMHostInterfaceMaxBurstINTEL = DecorationMMHostInterfaceMaxBurstALTERA
+"""Alias of DecorationMMHostInterfaceMaxBurstALTERA (Decoration.MMHostInterfaceMaxBurstINTEL)."""
+DecorationMMHostInterfaceWaitRequestINTEL = DecorationMMHostInterfaceWaitRequestALTERA
+"""Alias of DecorationMMHostInterfaceWaitRequestALTERA (Decoration.MMHostInterfaceWaitRequestINTEL)."""
+DecorationInitModeINTEL = DecorationInitModeALTERA
+"""Alias of DecorationInitModeALTERA (Decoration.InitModeINTEL)."""
+DecorationImplementInRegisterMapINTEL = DecorationImplementInRegisterMapALTERA
+"""Alias of DecorationImplementInRegisterMapALTERA (Decoration.ImplementInRegisterMapINTEL)."""
+
+
+DecorationOperand: TypeAlias = (
+    Literal[
+        Decoration.RelaxedPrecision,
+        Decoration.Block,
+        Decoration.BufferBlock,
+        Decoration.RowMajor,
+        Decoration.ColMajor,
+        Decoration.GLSLShared,
+        Decoration.GLSLPacked,
+        Decoration.CPacked,
+        Decoration.NoPerspective,
+        Decoration.Flat,
+        Decoration.Patch,
+        Decoration.Centroid,
+        Decoration.Sample,
+        Decoration.Invariant,
+        Decoration.Restrict,
+        Decoration.Aliased,
+        Decoration.Volatile,
+        Decoration.Constant,
+        Decoration.Coherent,
+        Decoration.NonWritable,
+        Decoration.NonReadable,
+        Decoration.Uniform,
+        Decoration.SaturatedConversion,
+        Decoration.NoContraction,
+        Decoration.SaturatedToLargestFloat8NormalConversionEXT,
+        Decoration.NoSignedWrap,
+        Decoration.NoUnsignedWrap,
+        Decoration.WeightTextureQCOM,
+        Decoration.BlockMatchTextureQCOM,
+        Decoration.BlockMatchSamplerQCOM,
+        Decoration.ExplicitInterpAMD,
+        Decoration.TrackFinishWritingAMDX,
+        Decoration.PayloadNodeSparseArrayAMDX,
+        Decoration.PayloadDispatchIndirectAMDX,
+        Decoration.OverrideCoverageNV,
+        Decoration.PassthroughNV,
+        Decoration.ViewportRelativeNV,
+        Decoration.PerPrimitiveEXT,
+        Decoration.PerPrimitiveNV,
+        Decoration.PerViewNV,
+        Decoration.PerTaskNV,
+        Decoration.PerVertexKHR,
+        Decoration.PerVertexNV,
+        Decoration.NonUniform,
+        Decoration.NonUniformEXT,
+        Decoration.RestrictPointer,
+        Decoration.RestrictPointerEXT,
+        Decoration.AliasedPointer,
+        Decoration.AliasedPointerEXT,
+        Decoration.HitObjectShaderRecordBufferNV,
+        Decoration.HitObjectShaderRecordBufferEXT,
+        Decoration.BindlessSamplerNV,
+        Decoration.BindlessImageNV,
+        Decoration.BoundSamplerNV,
+        Decoration.BoundImageNV,
+        Decoration.ReferencedIndirectlyINTEL,
+        Decoration.SideEffectsINTEL,
+        Decoration.VectorComputeVariableINTEL,
+        Decoration.VectorComputeFunctionINTEL,
+        Decoration.StackCallINTEL,
+        Decoration.RegisterALTERA,
+        Decoration.RegisterINTEL,
+        Decoration.SinglepumpALTERA,
+        Decoration.SinglepumpINTEL,
+        Decoration.DoublepumpALTERA,
+        Decoration.DoublepumpINTEL,
+        Decoration.SimpleDualPortALTERA,
+        Decoration.SimpleDualPortINTEL,
+        Decoration.TrueDualPortALTERA,
+        Decoration.TrueDualPortINTEL,
+        Decoration.BurstCoalesceALTERA,
+        Decoration.BurstCoalesceINTEL,
+        Decoration.DontStaticallyCoalesceALTERA,
+        Decoration.DontStaticallyCoalesceINTEL,
+        Decoration.StallEnableALTERA,
+        Decoration.StallEnableINTEL,
+        Decoration.FuseLoopsInFunctionALTERA,
+        Decoration.FuseLoopsInFunctionINTEL,
+        Decoration.SingleElementVectorINTEL,
+        Decoration.VectorComputeCallableFunctionINTEL,
+        Decoration.MediaBlockIOINTEL,
+        Decoration.StallFreeALTERA,
+        Decoration.StallFreeINTEL,
+        Decoration.ConduitKernelArgumentALTERA,
+        Decoration.ConduitKernelArgumentINTEL,
+        Decoration.RegisterMapKernelArgumentALTERA,
+        Decoration.RegisterMapKernelArgumentINTEL,
+        Decoration.StableKernelArgumentALTERA,
+        Decoration.StableKernelArgumentINTEL,
+    ]
+    | DecorationSpecId
+    | DecorationArrayStride
+    | DecorationMatrixStride
+    | DecorationBuiltIn
+    | DecorationUniformId
+    | DecorationStream
+    | DecorationLocation
+    | DecorationComponent
+    | DecorationIndex
+    | DecorationBinding
+    | DecorationDescriptorSet
+    | DecorationOffset
+    | DecorationXfbBuffer
+    | DecorationXfbStride
+    | DecorationFuncParamAttr
+    | DecorationFPRoundingMode
+    | DecorationFPFastMathMode
+    | DecorationLinkageAttributes
+    | DecorationInputAttachmentIndex
+    | DecorationAlignment
+    | DecorationMaxByteOffset
+    | DecorationAlignmentId
+    | DecorationMaxByteOffsetId
+    | DecorationNodeSharesPayloadLimitsWithAMDX
+    | DecorationNodeMaxPayloadsAMDX
+    | DecorationPayloadNodeNameAMDX
+    | DecorationPayloadNodeBaseIndexAMDX
+    | DecorationPayloadNodeArraySizeAMDX
+    | DecorationSecondaryViewportRelativeNV
+    | DecorationSIMTCallINTEL
+    | DecorationClobberINTEL
+    | DecorationFuncParamIOKindINTEL
+    | DecorationGlobalVariableOffsetINTEL
+    | DecorationCounterBuffer
+    | DecorationUserSemantic
+    | DecorationUserTypeGOOGLE
+    | DecorationFunctionRoundingModeINTEL
+    | DecorationFunctionDenormModeINTEL
+    | DecorationMemoryALTERA
+    | DecorationNumbanksALTERA
+    | DecorationBankwidthALTERA
+    | DecorationMaxPrivateCopiesALTERA
+    | DecorationMaxReplicatesALTERA
+    | DecorationMergeALTERA
+    | DecorationBankBitsALTERA
+    | DecorationForcePow2DepthALTERA
+    | DecorationStridesizeALTERA
+    | DecorationWordsizeALTERA
+    | DecorationCacheSizeALTERA
+    | DecorationPrefetchALTERA
+    | DecorationMathOpDSPModeALTERA
+    | DecorationAliasScopeINTEL
+    | DecorationNoAliasINTEL
+    | DecorationInitiationIntervalALTERA
+    | DecorationMaxConcurrencyALTERA
+    | DecorationPipelineEnableALTERA
+    | DecorationBufferLocationALTERA
+    | DecorationIOPipeStorageALTERA
+    | DecorationFunctionFloatingPointModeINTEL
+    | DecorationFPMaxErrorDecorationINTEL
+    | DecorationLatencyControlLabelALTERA
+    | DecorationLatencyControlConstraintALTERA
+    | DecorationMMHostInterfaceAddressWidthALTERA
+    | DecorationMMHostInterfaceDataWidthALTERA
+    | DecorationMMHostInterfaceLatencyALTERA
+    | DecorationMMHostInterfaceReadWriteModeALTERA
+    | DecorationMMHostInterfaceMaxBurstALTERA
+    | DecorationMMHostInterfaceWaitRequestALTERA
+    | DecorationHostAccessINTEL
+    | DecorationInitModeALTERA
+    | DecorationImplementInRegisterMapALTERA
+    | DecorationConditionalINTEL
+    | DecorationArgumentAttributeINTEL
+    | DecorationCacheControlLoadINTEL
+    | DecorationCacheControlStoreINTEL
+)
+"""What a Decoration operand accepts: a member without parameters, or a parameter class."""
 
 
 class BuiltIn(IntEnum):
@@ -4950,14 +5022,17 @@ class TensorAddressingOperandsDecodeFunc(EnumerantParameters):
         self.operand = operand
 
 
-if TYPE_CHECKING:
-    TensorAddressingOperandsPart: TypeAlias = (
-        TensorAddressingOperands
-        | TensorAddressingOperandsTensorView
-        | TensorAddressingOperandsDecodeFunc
-    )
-    TensorAddressingOperandsOperand: TypeAlias = TensorAddressingOperandsPart | Sequence[TensorAddressingOperandsPart]
-    """TensorAddressingOperands bits, a bit with its parameters, or a sequence mixing both."""
+TensorAddressingOperandsPart: TypeAlias = (
+    TensorAddressingOperands
+    | TensorAddressingOperandsTensorView
+    | TensorAddressingOperandsDecodeFunc
+)
+TensorAddressingOperandsOperand: TypeAlias = TensorAddressingOperandsPart | Sequence[TensorAddressingOperandsPart]
+"""What a TensorAddressingOperands operand accepts: bits, a bit with its parameters, or a sequence of both.
+
+A bit that takes parameters must come as its class; given as a bare bit it is rejected
+when encoding (EncodeError), since a type checker cannot see inside combined flags.
+"""
 
 
 class MatrixMultiplyAccumulateOperands(IntFlag):
@@ -5104,15 +5179,18 @@ class TensorOperandsMakeElementVisibleARM(EnumerantParameters):
         self.operand = operand
 
 
-if TYPE_CHECKING:
-    TensorOperandsPart: TypeAlias = (
-        TensorOperands
-        | TensorOperandsOutOfBoundsValueARM
-        | TensorOperandsMakeElementAvailableARM
-        | TensorOperandsMakeElementVisibleARM
-    )
-    TensorOperandsOperand: TypeAlias = TensorOperandsPart | Sequence[TensorOperandsPart]
-    """TensorOperands bits, a bit with its parameters, or a sequence mixing both."""
+TensorOperandsPart: TypeAlias = (
+    TensorOperands
+    | TensorOperandsOutOfBoundsValueARM
+    | TensorOperandsMakeElementAvailableARM
+    | TensorOperandsMakeElementVisibleARM
+)
+TensorOperandsOperand: TypeAlias = TensorOperandsPart | Sequence[TensorOperandsPart]
+"""What a TensorOperands operand accepts: bits, a bit with its parameters, or a sequence of both.
+
+A bit that takes parameters must come as its class; given as a bare bit it is rejected
+when encoding (EncodeError), since a type checker cannot see inside combined flags.
+"""
 
 
 class LoadCacheControl(IntEnum):
@@ -5204,6 +5282,8 @@ class RayQueryCandidateIntersectionType(IntEnum):
 __all__ = [
     "Op",
     'ImageOperands',
+    'ImageOperandsOperand',
+    'ImageOperandsPart',
     'ImageOperandsBias',
     'ImageOperandsLod',
     'ImageOperandsGrad',
@@ -5213,11 +5293,15 @@ __all__ = [
     'ImageOperandsSample',
     'ImageOperandsMinLod',
     'ImageOperandsMakeTexelAvailable',
+    'ImageOperandsMakeTexelAvailableKHR',
     'ImageOperandsMakeTexelVisible',
+    'ImageOperandsMakeTexelVisibleKHR',
     'ImageOperandsOffsets',
     'FPFastMathMode',
     'SelectionControl',
     'LoopControl',
+    'LoopControlOperand',
+    'LoopControlPart',
     'LoopControlDependencyLength',
     'LoopControlMinIterations',
     'LoopControlMaxIterations',
@@ -5225,20 +5309,33 @@ __all__ = [
     'LoopControlPeelCount',
     'LoopControlPartialCount',
     'LoopControlInitiationIntervalALTERA',
+    'LoopControlInitiationIntervalINTEL',
     'LoopControlMaxConcurrencyALTERA',
+    'LoopControlMaxConcurrencyINTEL',
     'LoopControlDependencyArrayALTERA',
+    'LoopControlDependencyArrayINTEL',
     'LoopControlPipelineEnableALTERA',
+    'LoopControlPipelineEnableINTEL',
     'LoopControlLoopCoalesceALTERA',
+    'LoopControlLoopCoalesceINTEL',
     'LoopControlMaxInterleavingALTERA',
+    'LoopControlMaxInterleavingINTEL',
     'LoopControlSpeculatedIterationsALTERA',
+    'LoopControlSpeculatedIterationsINTEL',
     'LoopControlLoopCountALTERA',
+    'LoopControlLoopCountINTEL',
     'LoopControlMaxReinvocationDelayALTERA',
+    'LoopControlMaxReinvocationDelayINTEL',
     'FunctionControl',
     'MemorySemantics',
     'MemoryAccess',
+    'MemoryAccessOperand',
+    'MemoryAccessPart',
     'MemoryAccessAligned',
     'MemoryAccessMakePointerAvailable',
+    'MemoryAccessMakePointerAvailableKHR',
     'MemoryAccessMakePointerVisible',
+    'MemoryAccessMakePointerVisibleKHR',
     'MemoryAccessAliasScopeINTELMask',
     'MemoryAccessNoAliasINTELMask',
     'KernelProfilingInfo',
@@ -5249,6 +5346,7 @@ __all__ = [
     'AddressingModel',
     'MemoryModel',
     'ExecutionMode',
+    'ExecutionModeOperand',
     'ExecutionModeInvocations',
     'ExecutionModeLocalSize',
     'ExecutionModeLocalSizeHint',
@@ -5272,6 +5370,7 @@ __all__ = [
     'ExecutionModeMaxNumWorkgroupsAMDX',
     'ExecutionModeSharesInputWithAMDX',
     'ExecutionModeOutputPrimitivesEXT',
+    'ExecutionModeOutputPrimitivesNV',
     'ExecutionModeSharedLocalMemorySizeINTEL',
     'ExecutionModeRoundingModeRTPINTEL',
     'ExecutionModeRoundingModeRTNINTEL',
@@ -5300,6 +5399,7 @@ __all__ = [
     'AccessQualifier',
     'FunctionParameterAttribute',
     'Decoration',
+    'DecorationOperand',
     'DecorationSpecId',
     'DecorationArrayStride',
     'DecorationMatrixStride',
@@ -5334,43 +5434,73 @@ __all__ = [
     'DecorationFuncParamIOKindINTEL',
     'DecorationGlobalVariableOffsetINTEL',
     'DecorationCounterBuffer',
+    'DecorationHlslCounterBufferGOOGLE',
     'DecorationUserSemantic',
+    'DecorationHlslSemanticGOOGLE',
     'DecorationUserTypeGOOGLE',
     'DecorationFunctionRoundingModeINTEL',
     'DecorationFunctionDenormModeINTEL',
     'DecorationMemoryALTERA',
+    'DecorationMemoryINTEL',
     'DecorationNumbanksALTERA',
+    'DecorationNumbanksINTEL',
     'DecorationBankwidthALTERA',
+    'DecorationBankwidthINTEL',
     'DecorationMaxPrivateCopiesALTERA',
+    'DecorationMaxPrivateCopiesINTEL',
     'DecorationMaxReplicatesALTERA',
+    'DecorationMaxReplicatesINTEL',
     'DecorationMergeALTERA',
+    'DecorationMergeINTEL',
     'DecorationBankBitsALTERA',
+    'DecorationBankBitsINTEL',
     'DecorationForcePow2DepthALTERA',
+    'DecorationForcePow2DepthINTEL',
     'DecorationStridesizeALTERA',
+    'DecorationStridesizeINTEL',
     'DecorationWordsizeALTERA',
+    'DecorationWordsizeINTEL',
     'DecorationCacheSizeALTERA',
+    'DecorationCacheSizeINTEL',
     'DecorationPrefetchALTERA',
+    'DecorationPrefetchINTEL',
     'DecorationMathOpDSPModeALTERA',
+    'DecorationMathOpDSPModeINTEL',
     'DecorationAliasScopeINTEL',
     'DecorationNoAliasINTEL',
     'DecorationInitiationIntervalALTERA',
+    'DecorationInitiationIntervalINTEL',
     'DecorationMaxConcurrencyALTERA',
+    'DecorationMaxConcurrencyINTEL',
     'DecorationPipelineEnableALTERA',
+    'DecorationPipelineEnableINTEL',
     'DecorationBufferLocationALTERA',
+    'DecorationBufferLocationINTEL',
     'DecorationIOPipeStorageALTERA',
+    'DecorationIOPipeStorageINTEL',
     'DecorationFunctionFloatingPointModeINTEL',
     'DecorationFPMaxErrorDecorationINTEL',
     'DecorationLatencyControlLabelALTERA',
+    'DecorationLatencyControlLabelINTEL',
     'DecorationLatencyControlConstraintALTERA',
+    'DecorationLatencyControlConstraintINTEL',
     'DecorationMMHostInterfaceAddressWidthALTERA',
+    'DecorationMMHostInterfaceAddressWidthINTEL',
     'DecorationMMHostInterfaceDataWidthALTERA',
+    'DecorationMMHostInterfaceDataWidthINTEL',
     'DecorationMMHostInterfaceLatencyALTERA',
+    'DecorationMMHostInterfaceLatencyINTEL',
     'DecorationMMHostInterfaceReadWriteModeALTERA',
+    'DecorationMMHostInterfaceReadWriteModeINTEL',
     'DecorationMMHostInterfaceMaxBurstALTERA',
+    'DecorationMMHostInterfaceMaxBurstINTEL',
     'DecorationMMHostInterfaceWaitRequestALTERA',
+    'DecorationMMHostInterfaceWaitRequestINTEL',
     'DecorationHostAccessINTEL',
     'DecorationInitModeALTERA',
+    'DecorationInitModeINTEL',
     'DecorationImplementInRegisterMapALTERA',
+    'DecorationImplementInRegisterMapINTEL',
     'DecorationConditionalINTEL',
     'DecorationArgumentAttributeINTEL',
     'DecorationCacheControlLoadINTEL',
@@ -5386,6 +5516,8 @@ __all__ = [
     'CooperativeMatrixReduce',
     'TensorClampMode',
     'TensorAddressingOperands',
+    'TensorAddressingOperandsOperand',
+    'TensorAddressingOperandsPart',
     'TensorAddressingOperandsTensorView',
     'TensorAddressingOperandsDecodeFunc',
     'MatrixMultiplyAccumulateOperands',
@@ -5396,6 +5528,8 @@ __all__ = [
     'OverflowModes',
     'InitializationModeQualifier',
     'TensorOperands',
+    'TensorOperandsOperand',
+    'TensorOperandsPart',
     'TensorOperandsOutOfBoundsValueARM',
     'TensorOperandsMakeElementAvailableARM',
     'TensorOperandsMakeElementVisibleARM',

@@ -9,8 +9,9 @@ Use through a builder: ``builder.amd_gcn_shader.<method>(result_type, ...)`` emi
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'SPV_AMD_gcn_shader'
@@ -57,37 +55,40 @@ class AmdGcnShaderInstructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def cube_face_index_amd(self, result_type: TypeId, p: Id) -> Id:
+    def cube_face_index_amd(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_gcn_shader CubeFaceIndexAMD (instruction 1), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_gcn_shader.
         Returns the result id.
         """
-        return self._inst(1, result_type, (p,))
+        return self._inst(1, result_type, (p,), result_id)
 
-    def cube_face_coord_amd(self, result_type: TypeId, p: Id) -> Id:
+    def cube_face_coord_amd(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_gcn_shader CubeFaceCoordAMD (instruction 2), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p: IdRef 'P'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_gcn_shader.
         Returns the result id.
         """
-        return self._inst(2, result_type, (p,))
+        return self._inst(2, result_type, (p,), result_id)
 
-    def time_amd(self, result_type: TypeId) -> Id:
+    def time_amd(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_gcn_shader TimeAMD (instruction 3), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_gcn_shader.
         Returns the result id.
         """
-        return self._inst(3, result_type, ())
+        return self._inst(3, result_type, (), result_id)

@@ -9,8 +9,9 @@ Use through a builder: ``builder.amd_shader_ballot.<method>(result_type, ...)`` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'SPV_AMD_shader_ballot'
@@ -62,54 +60,58 @@ class AmdShaderBallotInstructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def swizzle_invocations_amd(self, result_type: TypeId, data: Id, offset: Id) -> Id:
+    def swizzle_invocations_amd(self, result_type: TypeId, data: Id, offset: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_ballot SwizzleInvocationsAMD (instruction 1), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             data: IdRef 'data'
             offset: IdRef 'offset'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_ballot.
         Returns the result id.
         """
-        return self._inst(1, result_type, (data, offset))
+        return self._inst(1, result_type, (data, offset), result_id)
 
-    def swizzle_invocations_masked_amd(self, result_type: TypeId, data: Id, mask: Id) -> Id:
+    def swizzle_invocations_masked_amd(self, result_type: TypeId, data: Id, mask: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_ballot SwizzleInvocationsMaskedAMD (instruction 2), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             data: IdRef 'data'
             mask: IdRef 'mask'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_ballot.
         Returns the result id.
         """
-        return self._inst(2, result_type, (data, mask))
+        return self._inst(2, result_type, (data, mask), result_id)
 
-    def write_invocation_amd(self, result_type: TypeId, inputvalue: Id, writevalue: Id, invocationindex: Id) -> Id:
+    def write_invocation_amd(self, result_type: TypeId, input_value: Id, write_value: Id, invocation_index: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_ballot WriteInvocationAMD (instruction 3), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            inputvalue: IdRef 'inputValue'
-            writevalue: IdRef 'writeValue'
-            invocationindex: IdRef 'invocationIndex'
+            input_value: IdRef 'inputValue'
+            write_value: IdRef 'writeValue'
+            invocation_index: IdRef 'invocationIndex'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_ballot.
         Returns the result id.
         """
-        return self._inst(3, result_type, (inputvalue, writevalue, invocationindex))
+        return self._inst(3, result_type, (input_value, write_value, invocation_index), result_id)
 
-    def mbcnt_amd(self, result_type: TypeId, mask: Id) -> Id:
+    def mbcnt_amd(self, result_type: TypeId, mask: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_ballot MbcntAMD (instruction 4), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             mask: IdRef 'mask'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_ballot.
         Returns the result id.
         """
-        return self._inst(4, result_type, (mask,))
+        return self._inst(4, result_type, (mask,), result_id)

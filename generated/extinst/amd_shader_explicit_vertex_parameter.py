@@ -9,8 +9,9 @@ Use through a builder: ``builder.amd_shader_explicit_vertex_parameter.<method>(r
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'SPV_AMD_shader_explicit_vertex_parameter'
@@ -47,15 +45,16 @@ class AmdShaderExplicitVertexParameterInstructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def interpolate_at_vertex_amd(self, result_type: TypeId, interpolant: Id, vertexidx: Id) -> Id:
+    def interpolate_at_vertex_amd(self, result_type: TypeId, interpolant: Id, vertex_idx: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_explicit_vertex_parameter InterpolateAtVertexAMD (instruction 1), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             interpolant: IdRef 'interpolant'
-            vertexidx: IdRef 'vertexIdx'
+            vertex_idx: IdRef 'vertexIdx'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_explicit_vertex_parameter.
         Returns the result id.
         """
-        return self._inst(1, result_type, (interpolant, vertexidx))
+        return self._inst(1, result_type, (interpolant, vertex_idx), result_id)

@@ -9,8 +9,9 @@ Use through a builder: ``builder.amd_shader_trinary_minmax.<method>(result_type,
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'SPV_AMD_shader_trinary_minmax'
@@ -87,7 +85,7 @@ class AmdShaderTrinaryMinmaxInstructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def f_min3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def f_min3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_trinary_minmax FMin3AMD (instruction 1), emitted as OpExtInst.
 
         Operands:
@@ -95,13 +93,14 @@ class AmdShaderTrinaryMinmaxInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_trinary_minmax.
         Returns the result id.
         """
-        return self._inst(1, result_type, (x, y, z))
+        return self._inst(1, result_type, (x, y, z), result_id)
 
-    def u_min3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def u_min3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_trinary_minmax UMin3AMD (instruction 2), emitted as OpExtInst.
 
         Operands:
@@ -109,13 +108,14 @@ class AmdShaderTrinaryMinmaxInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_trinary_minmax.
         Returns the result id.
         """
-        return self._inst(2, result_type, (x, y, z))
+        return self._inst(2, result_type, (x, y, z), result_id)
 
-    def s_min3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def s_min3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_trinary_minmax SMin3AMD (instruction 3), emitted as OpExtInst.
 
         Operands:
@@ -123,13 +123,14 @@ class AmdShaderTrinaryMinmaxInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_trinary_minmax.
         Returns the result id.
         """
-        return self._inst(3, result_type, (x, y, z))
+        return self._inst(3, result_type, (x, y, z), result_id)
 
-    def f_max3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def f_max3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_trinary_minmax FMax3AMD (instruction 4), emitted as OpExtInst.
 
         Operands:
@@ -137,13 +138,14 @@ class AmdShaderTrinaryMinmaxInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_trinary_minmax.
         Returns the result id.
         """
-        return self._inst(4, result_type, (x, y, z))
+        return self._inst(4, result_type, (x, y, z), result_id)
 
-    def u_max3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def u_max3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_trinary_minmax UMax3AMD (instruction 5), emitted as OpExtInst.
 
         Operands:
@@ -151,13 +153,14 @@ class AmdShaderTrinaryMinmaxInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_trinary_minmax.
         Returns the result id.
         """
-        return self._inst(5, result_type, (x, y, z))
+        return self._inst(5, result_type, (x, y, z), result_id)
 
-    def s_max3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def s_max3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_trinary_minmax SMax3AMD (instruction 6), emitted as OpExtInst.
 
         Operands:
@@ -165,13 +168,14 @@ class AmdShaderTrinaryMinmaxInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_trinary_minmax.
         Returns the result id.
         """
-        return self._inst(6, result_type, (x, y, z))
+        return self._inst(6, result_type, (x, y, z), result_id)
 
-    def f_mid3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def f_mid3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_trinary_minmax FMid3AMD (instruction 7), emitted as OpExtInst.
 
         Operands:
@@ -179,13 +183,14 @@ class AmdShaderTrinaryMinmaxInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_trinary_minmax.
         Returns the result id.
         """
-        return self._inst(7, result_type, (x, y, z))
+        return self._inst(7, result_type, (x, y, z), result_id)
 
-    def u_mid3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def u_mid3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_trinary_minmax UMid3AMD (instruction 8), emitted as OpExtInst.
 
         Operands:
@@ -193,13 +198,14 @@ class AmdShaderTrinaryMinmaxInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_trinary_minmax.
         Returns the result id.
         """
-        return self._inst(8, result_type, (x, y, z))
+        return self._inst(8, result_type, (x, y, z), result_id)
 
-    def s_mid3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def s_mid3_amd(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """SPV_AMD_shader_trinary_minmax SMid3AMD (instruction 9), emitted as OpExtInst.
 
         Operands:
@@ -207,8 +213,9 @@ class AmdShaderTrinaryMinmaxInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Extensions (any of): SPV_AMD_shader_trinary_minmax.
         Returns the result id.
         """
-        return self._inst(9, result_type, (x, y, z))
+        return self._inst(9, result_type, (x, y, z), result_id)

@@ -9,8 +9,9 @@ Use through a builder: ``builder.arm_motion_engine_100.<method>(result_type, ...
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'Arm.MotionEngine.100'
@@ -57,7 +55,7 @@ class ArmMotionEngine100Instructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def min_sad(self, result_type: TypeId, kernel_sizes: Id, search_window_sizes: Id, input_strides: Id, window_strides: Id, window_offsets: Id, padding: Id, search_pattern: Id, input0: Id, input1: Id) -> Id:
+    def min_sad(self, result_type: TypeId, kernel_sizes: Id, search_window_sizes: Id, input_strides: Id, window_strides: Id, window_offsets: Id, padding: Id, search_pattern: Id, input0: Id, input1: Id, *, result_id: Id | None = None) -> Id:
         """Arm.MotionEngine.100 MIN_SAD (instruction 0), emitted as OpExtInst.
 
         Operands:
@@ -71,12 +69,13 @@ class ArmMotionEngine100Instructions(ExtInstSetBuilder):
             search_pattern: IdRef 'search_pattern'
             input0: IdRef 'input0'
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(0, result_type, (kernel_sizes, search_window_sizes, input_strides, window_strides, window_offsets, padding, search_pattern, input0, input1))
+        return self._inst(0, result_type, (kernel_sizes, search_window_sizes, input_strides, window_strides, window_offsets, padding, search_pattern, input0, input1), result_id)
 
-    def min_sad_cost(self, result_type: TypeId, kernel_sizes: Id, search_window_sizes: Id, input_strides: Id, window_strides: Id, window_offsets: Id, padding: Id, search_pattern: Id, input0: Id, input1: Id) -> Id:
+    def min_sad_cost(self, result_type: TypeId, kernel_sizes: Id, search_window_sizes: Id, input_strides: Id, window_strides: Id, window_offsets: Id, padding: Id, search_pattern: Id, input0: Id, input1: Id, *, result_id: Id | None = None) -> Id:
         """Arm.MotionEngine.100 MIN_SAD_COST (instruction 1), emitted as OpExtInst.
 
         Operands:
@@ -90,12 +89,13 @@ class ArmMotionEngine100Instructions(ExtInstSetBuilder):
             search_pattern: IdRef 'search_pattern'
             input0: IdRef 'input0'
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(1, result_type, (kernel_sizes, search_window_sizes, input_strides, window_strides, window_offsets, padding, search_pattern, input0, input1))
+        return self._inst(1, result_type, (kernel_sizes, search_window_sizes, input_strides, window_strides, window_offsets, padding, search_pattern, input0, input1), result_id)
 
-    def raw_sad(self, result_type: TypeId, kernel_sizes: Id, search_window_sizes: Id, input_strides: Id, window_strides: Id, window_offsets: Id, padding: Id, input0: Id, input1: Id) -> Id:
+    def raw_sad(self, result_type: TypeId, kernel_sizes: Id, search_window_sizes: Id, input_strides: Id, window_strides: Id, window_offsets: Id, padding: Id, input0: Id, input1: Id, *, result_id: Id | None = None) -> Id:
         """Arm.MotionEngine.100 RAW_SAD (instruction 2), emitted as OpExtInst.
 
         Operands:
@@ -108,7 +108,8 @@ class ArmMotionEngine100Instructions(ExtInstSetBuilder):
             padding: IdRef 'padding'
             input0: IdRef 'input0'
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(2, result_type, (kernel_sizes, search_window_sizes, input_strides, window_strides, window_offsets, padding, input0, input1))
+        return self._inst(2, result_type, (kernel_sizes, search_window_sizes, input_strides, window_strides, window_offsets, padding, input0, input1), result_id)

@@ -9,8 +9,9 @@ Use through a builder: ``builder.clspv_reflection.<method>(result_type, ...)`` e
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'NonSemantic.ClspvReflection.6'
@@ -263,22 +261,23 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def kernel(self, result_type: TypeId, kernel: Id, name: Id, numarguments: Id | None = None, flags: Id | None = None, attributes: Id | None = None) -> Id:
+    def kernel(self, result_type: TypeId, kernel: Id, name: Id, num_arguments: Id | None = None, flags: Id | None = None, attributes: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 Kernel (instruction 1), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             kernel: IdRef 'Kernel'
             name: IdRef 'Name'
-            numarguments: IdRef? 'NumArguments'
+            num_arguments: IdRef? 'NumArguments'
             flags: IdRef? 'Flags'
             attributes: IdRef? 'Attributes'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(1, result_type, (kernel, name, numarguments, flags, attributes))
+        return self._inst(1, result_type, (kernel, name, num_arguments, flags, attributes), result_id)
 
-    def argument_info(self, result_type: TypeId, name: Id, type_name: Id | None = None, address_qualifier: Id | None = None, access_qualifier: Id | None = None, type_qualifier: Id | None = None) -> Id:
+    def argument_info(self, result_type: TypeId, name: Id, type_name: Id | None = None, address_qualifier: Id | None = None, access_qualifier: Id | None = None, type_qualifier: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentInfo (instruction 2), emitted as OpExtInst.
 
         Operands:
@@ -288,76 +287,81 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             address_qualifier: IdRef? 'Address Qualifier'
             access_qualifier: IdRef? 'Access Qualifier'
             type_qualifier: IdRef? 'Type Qualifier'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(2, result_type, (name, type_name, address_qualifier, access_qualifier, type_qualifier))
+        return self._inst(2, result_type, (name, type_name, address_qualifier, access_qualifier, type_qualifier), result_id)
 
-    def argument_storage_buffer(self, result_type: TypeId, decl: Id, ordinal: Id, descriptorset: Id, binding: Id, arginfo: Id | None = None) -> Id:
+    def argument_storage_buffer(self, result_type: TypeId, decl: Id, ordinal: Id, descriptor_set: Id, binding: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentStorageBuffer (instruction 3), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             decl: IdRef 'Decl'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(3, result_type, (decl, ordinal, descriptorset, binding, arginfo))
+        return self._inst(3, result_type, (decl, ordinal, descriptor_set, binding, arg_info), result_id)
 
-    def argument_uniform(self, result_type: TypeId, decl: Id, ordinal: Id, descriptorset: Id, binding: Id, arginfo: Id | None = None) -> Id:
+    def argument_uniform(self, result_type: TypeId, decl: Id, ordinal: Id, descriptor_set: Id, binding: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentUniform (instruction 4), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             decl: IdRef 'Decl'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(4, result_type, (decl, ordinal, descriptorset, binding, arginfo))
+        return self._inst(4, result_type, (decl, ordinal, descriptor_set, binding, arg_info), result_id)
 
-    def argument_pod_storage_buffer(self, result_type: TypeId, decl: Id, ordinal: Id, descriptorset: Id, binding: Id, offset: Id, size: Id, arginfo: Id | None = None) -> Id:
+    def argument_pod_storage_buffer(self, result_type: TypeId, decl: Id, ordinal: Id, descriptor_set: Id, binding: Id, offset: Id, size: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentPodStorageBuffer (instruction 5), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             decl: IdRef 'Decl'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
             offset: IdRef 'Offset'
             size: IdRef 'Size'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(5, result_type, (decl, ordinal, descriptorset, binding, offset, size, arginfo))
+        return self._inst(5, result_type, (decl, ordinal, descriptor_set, binding, offset, size, arg_info), result_id)
 
-    def argument_pod_uniform(self, result_type: TypeId, decl: Id, ordinal: Id, descriptorset: Id, binding: Id, offset: Id, size: Id, arginfo: Id | None = None) -> Id:
+    def argument_pod_uniform(self, result_type: TypeId, decl: Id, ordinal: Id, descriptor_set: Id, binding: Id, offset: Id, size: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentPodUniform (instruction 6), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             decl: IdRef 'Decl'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
             offset: IdRef 'Offset'
             size: IdRef 'Size'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(6, result_type, (decl, ordinal, descriptorset, binding, offset, size, arginfo))
+        return self._inst(6, result_type, (decl, ordinal, descriptor_set, binding, offset, size, arg_info), result_id)
 
-    def argument_pod_push_constant(self, result_type: TypeId, decl: Id, ordinal: Id, offset: Id, size: Id, arginfo: Id | None = None) -> Id:
+    def argument_pod_push_constant(self, result_type: TypeId, decl: Id, ordinal: Id, offset: Id, size: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentPodPushConstant (instruction 7), emitted as OpExtInst.
 
         Operands:
@@ -366,73 +370,78 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             ordinal: IdRef 'Ordinal'
             offset: IdRef 'Offset'
             size: IdRef 'Size'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(7, result_type, (decl, ordinal, offset, size, arginfo))
+        return self._inst(7, result_type, (decl, ordinal, offset, size, arg_info), result_id)
 
-    def argument_sampled_image(self, result_type: TypeId, decl: Id, ordinal: Id, descriptorset: Id, binding: Id, arginfo: Id | None = None) -> Id:
+    def argument_sampled_image(self, result_type: TypeId, decl: Id, ordinal: Id, descriptor_set: Id, binding: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentSampledImage (instruction 8), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             decl: IdRef 'Decl'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(8, result_type, (decl, ordinal, descriptorset, binding, arginfo))
+        return self._inst(8, result_type, (decl, ordinal, descriptor_set, binding, arg_info), result_id)
 
-    def argument_storage_image(self, result_type: TypeId, decl: Id, ordinal: Id, descriptorset: Id, binding: Id, arginfo: Id | None = None) -> Id:
+    def argument_storage_image(self, result_type: TypeId, decl: Id, ordinal: Id, descriptor_set: Id, binding: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentStorageImage (instruction 9), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             decl: IdRef 'Decl'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(9, result_type, (decl, ordinal, descriptorset, binding, arginfo))
+        return self._inst(9, result_type, (decl, ordinal, descriptor_set, binding, arg_info), result_id)
 
-    def argument_sampler(self, result_type: TypeId, decl: Id, ordinal: Id, descriptorset: Id, binding: Id, arginfo: Id | None = None) -> Id:
+    def argument_sampler(self, result_type: TypeId, decl: Id, ordinal: Id, descriptor_set: Id, binding: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentSampler (instruction 10), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             decl: IdRef 'Decl'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(10, result_type, (decl, ordinal, descriptorset, binding, arginfo))
+        return self._inst(10, result_type, (decl, ordinal, descriptor_set, binding, arg_info), result_id)
 
-    def argument_workgroup(self, result_type: TypeId, decl: Id, ordinal: Id, specid: Id, elemsize: Id, arginfo: Id | None = None) -> Id:
+    def argument_workgroup(self, result_type: TypeId, decl: Id, ordinal: Id, spec_id: Id, elem_size: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentWorkgroup (instruction 11), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             decl: IdRef 'Decl'
             ordinal: IdRef 'Ordinal'
-            specid: IdRef 'SpecId'
-            elemsize: IdRef 'ElemSize'
-            arginfo: IdRef? 'ArgInfo'
+            spec_id: IdRef 'SpecId'
+            elem_size: IdRef 'ElemSize'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(11, result_type, (decl, ordinal, specid, elemsize, arginfo))
+        return self._inst(11, result_type, (decl, ordinal, spec_id, elem_size, arg_info), result_id)
 
-    def spec_constant_workgroup_size(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def spec_constant_workgroup_size(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 SpecConstantWorkgroupSize (instruction 12), emitted as OpExtInst.
 
         Operands:
@@ -440,12 +449,13 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             x: IdRef 'X'
             y: IdRef 'Y'
             z: IdRef 'Z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(12, result_type, (x, y, z))
+        return self._inst(12, result_type, (x, y, z), result_id)
 
-    def spec_constant_global_offset(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def spec_constant_global_offset(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 SpecConstantGlobalOffset (instruction 13), emitted as OpExtInst.
 
         Operands:
@@ -453,134 +463,145 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             x: IdRef 'X'
             y: IdRef 'Y'
             z: IdRef 'Z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(13, result_type, (x, y, z))
+        return self._inst(13, result_type, (x, y, z), result_id)
 
-    def spec_constant_work_dim(self, result_type: TypeId, dim: Id) -> Id:
+    def spec_constant_work_dim(self, result_type: TypeId, dim: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 SpecConstantWorkDim (instruction 14), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             dim: IdRef 'Dim'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(14, result_type, (dim,))
+        return self._inst(14, result_type, (dim,), result_id)
 
-    def push_constant_global_offset(self, result_type: TypeId, offset: Id, size: Id) -> Id:
+    def push_constant_global_offset(self, result_type: TypeId, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PushConstantGlobalOffset (instruction 15), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(15, result_type, (offset, size))
+        return self._inst(15, result_type, (offset, size), result_id)
 
-    def push_constant_enqueued_local_size(self, result_type: TypeId, offset: Id, size: Id) -> Id:
+    def push_constant_enqueued_local_size(self, result_type: TypeId, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PushConstantEnqueuedLocalSize (instruction 16), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(16, result_type, (offset, size))
+        return self._inst(16, result_type, (offset, size), result_id)
 
-    def push_constant_global_size(self, result_type: TypeId, offset: Id, size: Id) -> Id:
+    def push_constant_global_size(self, result_type: TypeId, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PushConstantGlobalSize (instruction 17), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(17, result_type, (offset, size))
+        return self._inst(17, result_type, (offset, size), result_id)
 
-    def push_constant_region_offset(self, result_type: TypeId, offset: Id, size: Id) -> Id:
+    def push_constant_region_offset(self, result_type: TypeId, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PushConstantRegionOffset (instruction 18), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(18, result_type, (offset, size))
+        return self._inst(18, result_type, (offset, size), result_id)
 
-    def push_constant_num_workgroups(self, result_type: TypeId, offset: Id, size: Id) -> Id:
+    def push_constant_num_workgroups(self, result_type: TypeId, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PushConstantNumWorkgroups (instruction 19), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(19, result_type, (offset, size))
+        return self._inst(19, result_type, (offset, size), result_id)
 
-    def push_constant_region_group_offset(self, result_type: TypeId, offset: Id, size: Id) -> Id:
+    def push_constant_region_group_offset(self, result_type: TypeId, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PushConstantRegionGroupOffset (instruction 20), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(20, result_type, (offset, size))
+        return self._inst(20, result_type, (offset, size), result_id)
 
-    def constant_data_storage_buffer(self, result_type: TypeId, descriptorset: Id, binding: Id, data: Id) -> Id:
+    def constant_data_storage_buffer(self, result_type: TypeId, descriptor_set: Id, binding: Id, data: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ConstantDataStorageBuffer (instruction 21), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
             data: IdRef 'Data'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(21, result_type, (descriptorset, binding, data))
+        return self._inst(21, result_type, (descriptor_set, binding, data), result_id)
 
-    def constant_data_uniform(self, result_type: TypeId, descriptorset: Id, binding: Id, data: Id) -> Id:
+    def constant_data_uniform(self, result_type: TypeId, descriptor_set: Id, binding: Id, data: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ConstantDataUniform (instruction 22), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
             data: IdRef 'Data'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(22, result_type, (descriptorset, binding, data))
+        return self._inst(22, result_type, (descriptor_set, binding, data), result_id)
 
-    def literal_sampler(self, result_type: TypeId, descriptorset: Id, binding: Id, mask: Id) -> Id:
+    def literal_sampler(self, result_type: TypeId, descriptor_set: Id, binding: Id, mask: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 LiteralSampler (instruction 23), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
             mask: IdRef 'Mask'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(23, result_type, (descriptorset, binding, mask))
+        return self._inst(23, result_type, (descriptor_set, binding, mask), result_id)
 
-    def property_required_workgroup_size(self, result_type: TypeId, kernel: Id, x: Id, y: Id, z: Id) -> Id:
+    def property_required_workgroup_size(self, result_type: TypeId, kernel: Id, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PropertyRequiredWorkgroupSize (instruction 24), emitted as OpExtInst.
 
         Operands:
@@ -589,23 +610,25 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             x: IdRef 'X'
             y: IdRef 'Y'
             z: IdRef 'Z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(24, result_type, (kernel, x, y, z))
+        return self._inst(24, result_type, (kernel, x, y, z), result_id)
 
-    def spec_constant_subgroup_max_size(self, result_type: TypeId, size: Id) -> Id:
+    def spec_constant_subgroup_max_size(self, result_type: TypeId, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 SpecConstantSubgroupMaxSize (instruction 25), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(25, result_type, (size,))
+        return self._inst(25, result_type, (size,), result_id)
 
-    def argument_pointer_push_constant(self, result_type: TypeId, kernel: Id, ordinal: Id, offset: Id, size: Id, arginfo: Id | None = None) -> Id:
+    def argument_pointer_push_constant(self, result_type: TypeId, kernel: Id, ordinal: Id, offset: Id, size: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentPointerPushConstant (instruction 26), emitted as OpExtInst.
 
         Operands:
@@ -614,56 +637,60 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             ordinal: IdRef 'Ordinal'
             offset: IdRef 'Offset'
             size: IdRef 'Size'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(26, result_type, (kernel, ordinal, offset, size, arginfo))
+        return self._inst(26, result_type, (kernel, ordinal, offset, size, arg_info), result_id)
 
-    def argument_pointer_uniform(self, result_type: TypeId, kernel: Id, ordinal: Id, descriptorset: Id, binding: Id, offset: Id, size: Id, arginfo: Id | None = None) -> Id:
+    def argument_pointer_uniform(self, result_type: TypeId, kernel: Id, ordinal: Id, descriptor_set: Id, binding: Id, offset: Id, size: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentPointerUniform (instruction 27), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             kernel: IdRef 'Kernel'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
             offset: IdRef 'Offset'
             size: IdRef 'Size'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(27, result_type, (kernel, ordinal, descriptorset, binding, offset, size, arginfo))
+        return self._inst(27, result_type, (kernel, ordinal, descriptor_set, binding, offset, size, arg_info), result_id)
 
-    def program_scope_variables_storage_buffer(self, result_type: TypeId, descriptorset: Id, binding: Id, data: Id) -> Id:
+    def program_scope_variables_storage_buffer(self, result_type: TypeId, descriptor_set: Id, binding: Id, data: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ProgramScopeVariablesStorageBuffer (instruction 28), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
             data: IdRef 'Data'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(28, result_type, (descriptorset, binding, data))
+        return self._inst(28, result_type, (descriptor_set, binding, data), result_id)
 
-    def program_scope_variable_pointer_relocation(self, result_type: TypeId, objectoffset: Id, pointeroffset: Id, pointersize: Id) -> Id:
+    def program_scope_variable_pointer_relocation(self, result_type: TypeId, object_offset: Id, pointer_offset: Id, pointer_size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ProgramScopeVariablePointerRelocation (instruction 29), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            objectoffset: IdRef 'ObjectOffset'
-            pointeroffset: IdRef 'PointerOffset'
-            pointersize: IdRef 'PointerSize'
+            object_offset: IdRef 'ObjectOffset'
+            pointer_offset: IdRef 'PointerOffset'
+            pointer_size: IdRef 'PointerSize'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(29, result_type, (objectoffset, pointeroffset, pointersize))
+        return self._inst(29, result_type, (object_offset, pointer_offset, pointer_size), result_id)
 
-    def image_argument_info_channel_order_push_constant(self, result_type: TypeId, kernel: Id, ordinal: Id, offset: Id, size: Id) -> Id:
+    def image_argument_info_channel_order_push_constant(self, result_type: TypeId, kernel: Id, ordinal: Id, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ImageArgumentInfoChannelOrderPushConstant (instruction 30), emitted as OpExtInst.
 
         Operands:
@@ -672,12 +699,13 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             ordinal: IdRef 'Ordinal'
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(30, result_type, (kernel, ordinal, offset, size))
+        return self._inst(30, result_type, (kernel, ordinal, offset, size), result_id)
 
-    def image_argument_info_channel_data_type_push_constant(self, result_type: TypeId, kernel: Id, ordinal: Id, offset: Id, size: Id) -> Id:
+    def image_argument_info_channel_data_type_push_constant(self, result_type: TypeId, kernel: Id, ordinal: Id, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ImageArgumentInfoChannelDataTypePushConstant (instruction 31), emitted as OpExtInst.
 
         Operands:
@@ -686,74 +714,79 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             ordinal: IdRef 'Ordinal'
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(31, result_type, (kernel, ordinal, offset, size))
+        return self._inst(31, result_type, (kernel, ordinal, offset, size), result_id)
 
-    def image_argument_info_channel_order_uniform(self, result_type: TypeId, kernel: Id, ordinal: Id, descriptorset: Id, binding: Id, offset: Id, size: Id) -> Id:
+    def image_argument_info_channel_order_uniform(self, result_type: TypeId, kernel: Id, ordinal: Id, descriptor_set: Id, binding: Id, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ImageArgumentInfoChannelOrderUniform (instruction 32), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             kernel: IdRef 'Kernel'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(32, result_type, (kernel, ordinal, descriptorset, binding, offset, size))
+        return self._inst(32, result_type, (kernel, ordinal, descriptor_set, binding, offset, size), result_id)
 
-    def image_argument_info_channel_data_type_uniform(self, result_type: TypeId, kernel: Id, ordinal: Id, descriptorset: Id, binding: Id, offset: Id, size: Id) -> Id:
+    def image_argument_info_channel_data_type_uniform(self, result_type: TypeId, kernel: Id, ordinal: Id, descriptor_set: Id, binding: Id, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ImageArgumentInfoChannelDataTypeUniform (instruction 33), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             kernel: IdRef 'Kernel'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(33, result_type, (kernel, ordinal, descriptorset, binding, offset, size))
+        return self._inst(33, result_type, (kernel, ordinal, descriptor_set, binding, offset, size), result_id)
 
-    def argument_storage_texel_buffer(self, result_type: TypeId, decl: Id, ordinal: Id, descriptorset: Id, binding: Id, arginfo: Id | None = None) -> Id:
+    def argument_storage_texel_buffer(self, result_type: TypeId, decl: Id, ordinal: Id, descriptor_set: Id, binding: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentStorageTexelBuffer (instruction 34), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             decl: IdRef 'Decl'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(34, result_type, (decl, ordinal, descriptorset, binding, arginfo))
+        return self._inst(34, result_type, (decl, ordinal, descriptor_set, binding, arg_info), result_id)
 
-    def argument_uniform_texel_buffer(self, result_type: TypeId, decl: Id, ordinal: Id, descriptorset: Id, binding: Id, arginfo: Id | None = None) -> Id:
+    def argument_uniform_texel_buffer(self, result_type: TypeId, decl: Id, ordinal: Id, descriptor_set: Id, binding: Id, arg_info: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ArgumentUniformTexelBuffer (instruction 35), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             decl: IdRef 'Decl'
             ordinal: IdRef 'Ordinal'
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
-            arginfo: IdRef? 'ArgInfo'
+            arg_info: IdRef? 'ArgInfo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(35, result_type, (decl, ordinal, descriptorset, binding, arginfo))
+        return self._inst(35, result_type, (decl, ordinal, descriptor_set, binding, arg_info), result_id)
 
-    def constant_data_pointer_push_constant(self, result_type: TypeId, offset: Id, size: Id, data: Id) -> Id:
+    def constant_data_pointer_push_constant(self, result_type: TypeId, offset: Id, size: Id, data: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ConstantDataPointerPushConstant (instruction 36), emitted as OpExtInst.
 
         Operands:
@@ -761,12 +794,13 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             offset: IdRef 'Offset'
             size: IdRef 'Size'
             data: IdRef 'Data'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(36, result_type, (offset, size, data))
+        return self._inst(36, result_type, (offset, size, data), result_id)
 
-    def program_scope_variable_pointer_push_constant(self, result_type: TypeId, offset: Id, size: Id, data: Id) -> Id:
+    def program_scope_variable_pointer_push_constant(self, result_type: TypeId, offset: Id, size: Id, data: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 ProgramScopeVariablePointerPushConstant (instruction 37), emitted as OpExtInst.
 
         Operands:
@@ -774,51 +808,55 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             offset: IdRef 'Offset'
             size: IdRef 'Size'
             data: IdRef 'Data'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(37, result_type, (offset, size, data))
+        return self._inst(37, result_type, (offset, size, data), result_id)
 
-    def printf_info(self, result_type: TypeId, printfid: Id, formatstring: Id, argumentsizes: Sequence[Id] = ()) -> Id:
+    def printf_info(self, result_type: TypeId, printf_id: Id, format_string: Id, argument_sizes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PrintfInfo (instruction 38), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            printfid: IdRef 'PrintfID'
-            formatstring: IdRef 'FormatString'
-            argumentsizes: IdRef* 'ArgumentSizes'
+            printf_id: IdRef 'PrintfID'
+            format_string: IdRef 'FormatString'
+            argument_sizes: IdRef* 'ArgumentSizes'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(38, result_type, (printfid, formatstring, tuple(argumentsizes)))
+        return self._inst(38, result_type, (printf_id, format_string, tuple(argument_sizes)), result_id)
 
-    def printf_buffer_storage_buffer(self, result_type: TypeId, descriptorset: Id, binding: Id, buffersize: Id) -> Id:
+    def printf_buffer_storage_buffer(self, result_type: TypeId, descriptor_set: Id, binding: Id, buffer_size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PrintfBufferStorageBuffer (instruction 39), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            descriptorset: IdRef 'DescriptorSet'
+            descriptor_set: IdRef 'DescriptorSet'
             binding: IdRef 'Binding'
-            buffersize: IdRef 'BufferSize'
+            buffer_size: IdRef 'BufferSize'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(39, result_type, (descriptorset, binding, buffersize))
+        return self._inst(39, result_type, (descriptor_set, binding, buffer_size), result_id)
 
-    def printf_buffer_pointer_push_constant(self, result_type: TypeId, offset: Id, size: Id, buffersize: Id) -> Id:
+    def printf_buffer_pointer_push_constant(self, result_type: TypeId, offset: Id, size: Id, buffer_size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PrintfBufferPointerPushConstant (instruction 40), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             offset: IdRef 'Offset'
             size: IdRef 'Size'
-            buffersize: IdRef 'BufferSize'
+            buffer_size: IdRef 'BufferSize'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(40, result_type, (offset, size, buffersize))
+        return self._inst(40, result_type, (offset, size, buffer_size), result_id)
 
-    def normalized_sampler_mask_push_constant(self, result_type: TypeId, kernel: Id, ordinal: Id, offset: Id, size: Id) -> Id:
+    def normalized_sampler_mask_push_constant(self, result_type: TypeId, kernel: Id, ordinal: Id, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 NormalizedSamplerMaskPushConstant (instruction 41), emitted as OpExtInst.
 
         Operands:
@@ -827,19 +865,21 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
             ordinal: IdRef 'Ordinal'
             offset: IdRef 'Offset'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(41, result_type, (kernel, ordinal, offset, size))
+        return self._inst(41, result_type, (kernel, ordinal, offset, size), result_id)
 
-    def workgroup_variable_size(self, result_type: TypeId, variable: Id, size: Id) -> Id:
+    def workgroup_variable_size(self, result_type: TypeId, variable: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 WorkgroupVariableSize (instruction 42), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             variable: IdRef 'Variable'
             size: IdRef 'Size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(42, result_type, (variable, size))
+        return self._inst(42, result_type, (variable, size), result_id)

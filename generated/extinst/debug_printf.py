@@ -9,8 +9,9 @@ Use through a builder: ``builder.debug_printf.<method>(result_type, ...)`` emits
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'NonSemantic.DebugPrintf'
@@ -47,14 +45,15 @@ class DebugPrintfInstructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def debug_printf(self, result_type: TypeId, format: Id, operands: Sequence[Id] = ()) -> Id:
+    def debug_printf(self, result_type: TypeId, format: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.DebugPrintf DebugPrintf (instruction 1), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             format: IdRef 'Format'
             operands: IdRef*
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(1, result_type, (format, tuple(operands)))
+        return self._inst(1, result_type, (format, tuple(operands)), result_id)

@@ -9,8 +9,9 @@ Use through a builder: ``builder.glsl.<method>(result_type, ...)`` emits
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'GLSL.std.450'
@@ -447,517 +445,562 @@ class GlslInstructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def round(self, result_type: TypeId, x: Id) -> Id:
+    def round(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Round (instruction 1), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(1, result_type, (x,))
+        return self._inst(1, result_type, (x,), result_id)
 
-    def round_even(self, result_type: TypeId, x: Id) -> Id:
+    def round_even(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 RoundEven (instruction 2), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(2, result_type, (x,))
+        return self._inst(2, result_type, (x,), result_id)
 
-    def trunc(self, result_type: TypeId, x: Id) -> Id:
+    def trunc(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Trunc (instruction 3), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(3, result_type, (x,))
+        return self._inst(3, result_type, (x,), result_id)
 
-    def f_abs(self, result_type: TypeId, x: Id) -> Id:
+    def f_abs(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FAbs (instruction 4), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(4, result_type, (x,))
+        return self._inst(4, result_type, (x,), result_id)
 
-    def s_abs(self, result_type: TypeId, x: Id) -> Id:
+    def s_abs(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 SAbs (instruction 5), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(5, result_type, (x,))
+        return self._inst(5, result_type, (x,), result_id)
 
-    def f_sign(self, result_type: TypeId, x: Id) -> Id:
+    def f_sign(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FSign (instruction 6), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(6, result_type, (x,))
+        return self._inst(6, result_type, (x,), result_id)
 
-    def s_sign(self, result_type: TypeId, x: Id) -> Id:
+    def s_sign(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 SSign (instruction 7), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(7, result_type, (x,))
+        return self._inst(7, result_type, (x,), result_id)
 
-    def floor(self, result_type: TypeId, x: Id) -> Id:
+    def floor(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Floor (instruction 8), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(8, result_type, (x,))
+        return self._inst(8, result_type, (x,), result_id)
 
-    def ceil(self, result_type: TypeId, x: Id) -> Id:
+    def ceil(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Ceil (instruction 9), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(9, result_type, (x,))
+        return self._inst(9, result_type, (x,), result_id)
 
-    def fract(self, result_type: TypeId, x: Id) -> Id:
+    def fract(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Fract (instruction 10), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(10, result_type, (x,))
+        return self._inst(10, result_type, (x,), result_id)
 
-    def radians(self, result_type: TypeId, degrees: Id) -> Id:
+    def radians(self, result_type: TypeId, degrees: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Radians (instruction 11), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             degrees: IdRef 'degrees'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(11, result_type, (degrees,))
+        return self._inst(11, result_type, (degrees,), result_id)
 
-    def degrees(self, result_type: TypeId, radians: Id) -> Id:
+    def degrees(self, result_type: TypeId, radians: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Degrees (instruction 12), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             radians: IdRef 'radians'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(12, result_type, (radians,))
+        return self._inst(12, result_type, (radians,), result_id)
 
-    def sin(self, result_type: TypeId, x: Id) -> Id:
+    def sin(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Sin (instruction 13), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(13, result_type, (x,))
+        return self._inst(13, result_type, (x,), result_id)
 
-    def cos(self, result_type: TypeId, x: Id) -> Id:
+    def cos(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Cos (instruction 14), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(14, result_type, (x,))
+        return self._inst(14, result_type, (x,), result_id)
 
-    def tan(self, result_type: TypeId, x: Id) -> Id:
+    def tan(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Tan (instruction 15), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(15, result_type, (x,))
+        return self._inst(15, result_type, (x,), result_id)
 
-    def asin(self, result_type: TypeId, x: Id) -> Id:
+    def asin(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Asin (instruction 16), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(16, result_type, (x,))
+        return self._inst(16, result_type, (x,), result_id)
 
-    def acos(self, result_type: TypeId, x: Id) -> Id:
+    def acos(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Acos (instruction 17), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(17, result_type, (x,))
+        return self._inst(17, result_type, (x,), result_id)
 
-    def atan(self, result_type: TypeId, y_over_x: Id) -> Id:
+    def atan(self, result_type: TypeId, y_over_x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Atan (instruction 18), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             y_over_x: IdRef 'y_over_x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(18, result_type, (y_over_x,))
+        return self._inst(18, result_type, (y_over_x,), result_id)
 
-    def sinh(self, result_type: TypeId, x: Id) -> Id:
+    def sinh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Sinh (instruction 19), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(19, result_type, (x,))
+        return self._inst(19, result_type, (x,), result_id)
 
-    def cosh(self, result_type: TypeId, x: Id) -> Id:
+    def cosh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Cosh (instruction 20), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(20, result_type, (x,))
+        return self._inst(20, result_type, (x,), result_id)
 
-    def tanh(self, result_type: TypeId, x: Id) -> Id:
+    def tanh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Tanh (instruction 21), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(21, result_type, (x,))
+        return self._inst(21, result_type, (x,), result_id)
 
-    def asinh(self, result_type: TypeId, x: Id) -> Id:
+    def asinh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Asinh (instruction 22), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(22, result_type, (x,))
+        return self._inst(22, result_type, (x,), result_id)
 
-    def acosh(self, result_type: TypeId, x: Id) -> Id:
+    def acosh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Acosh (instruction 23), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(23, result_type, (x,))
+        return self._inst(23, result_type, (x,), result_id)
 
-    def atanh(self, result_type: TypeId, x: Id) -> Id:
+    def atanh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Atanh (instruction 24), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(24, result_type, (x,))
+        return self._inst(24, result_type, (x,), result_id)
 
-    def atan2(self, result_type: TypeId, y: Id, x: Id) -> Id:
+    def atan2(self, result_type: TypeId, y: Id, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Atan2 (instruction 25), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             y: IdRef 'y'
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(25, result_type, (y, x))
+        return self._inst(25, result_type, (y, x), result_id)
 
-    def pow(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def pow(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Pow (instruction 26), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(26, result_type, (x, y))
+        return self._inst(26, result_type, (x, y), result_id)
 
-    def exp(self, result_type: TypeId, x: Id) -> Id:
+    def exp(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Exp (instruction 27), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(27, result_type, (x,))
+        return self._inst(27, result_type, (x,), result_id)
 
-    def log(self, result_type: TypeId, x: Id) -> Id:
+    def log(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Log (instruction 28), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(28, result_type, (x,))
+        return self._inst(28, result_type, (x,), result_id)
 
-    def exp2(self, result_type: TypeId, x: Id) -> Id:
+    def exp2(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Exp2 (instruction 29), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(29, result_type, (x,))
+        return self._inst(29, result_type, (x,), result_id)
 
-    def log2(self, result_type: TypeId, x: Id) -> Id:
+    def log2(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Log2 (instruction 30), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(30, result_type, (x,))
+        return self._inst(30, result_type, (x,), result_id)
 
-    def sqrt(self, result_type: TypeId, x: Id) -> Id:
+    def sqrt(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Sqrt (instruction 31), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(31, result_type, (x,))
+        return self._inst(31, result_type, (x,), result_id)
 
-    def inverse_sqrt(self, result_type: TypeId, x: Id) -> Id:
+    def inverse_sqrt(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 InverseSqrt (instruction 32), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(32, result_type, (x,))
+        return self._inst(32, result_type, (x,), result_id)
 
-    def determinant(self, result_type: TypeId, x: Id) -> Id:
+    def determinant(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Determinant (instruction 33), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(33, result_type, (x,))
+        return self._inst(33, result_type, (x,), result_id)
 
-    def matrix_inverse(self, result_type: TypeId, x: Id) -> Id:
+    def matrix_inverse(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 MatrixInverse (instruction 34), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(34, result_type, (x,))
+        return self._inst(34, result_type, (x,), result_id)
 
-    def modf(self, result_type: TypeId, x: Id, i: Id) -> Id:
+    def modf(self, result_type: TypeId, x: Id, i: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Modf (instruction 35), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             i: IdRef 'i'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(35, result_type, (x, i))
+        return self._inst(35, result_type, (x, i), result_id)
 
-    def modf_struct(self, result_type: TypeId, x: Id) -> Id:
+    def modf_struct(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 ModfStruct (instruction 36), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(36, result_type, (x,))
+        return self._inst(36, result_type, (x,), result_id)
 
-    def f_min(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def f_min(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FMin (instruction 37), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(37, result_type, (x, y))
+        return self._inst(37, result_type, (x, y), result_id)
 
-    def u_min(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_min(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 UMin (instruction 38), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(38, result_type, (x, y))
+        return self._inst(38, result_type, (x, y), result_id)
 
-    def s_min(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_min(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 SMin (instruction 39), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(39, result_type, (x, y))
+        return self._inst(39, result_type, (x, y), result_id)
 
-    def f_max(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def f_max(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FMax (instruction 40), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(40, result_type, (x, y))
+        return self._inst(40, result_type, (x, y), result_id)
 
-    def u_max(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_max(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 UMax (instruction 41), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(41, result_type, (x, y))
+        return self._inst(41, result_type, (x, y), result_id)
 
-    def s_max(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_max(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 SMax (instruction 42), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(42, result_type, (x, y))
+        return self._inst(42, result_type, (x, y), result_id)
 
-    def f_clamp(self, result_type: TypeId, x: Id, minval: Id, maxval: Id) -> Id:
+    def f_clamp(self, result_type: TypeId, x: Id, min_val: Id, max_val: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FClamp (instruction 43), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
-            minval: IdRef 'minVal'
-            maxval: IdRef 'maxVal'
+            min_val: IdRef 'minVal'
+            max_val: IdRef 'maxVal'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(43, result_type, (x, minval, maxval))
+        return self._inst(43, result_type, (x, min_val, max_val), result_id)
 
-    def u_clamp(self, result_type: TypeId, x: Id, minval: Id, maxval: Id) -> Id:
+    def u_clamp(self, result_type: TypeId, x: Id, min_val: Id, max_val: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 UClamp (instruction 44), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
-            minval: IdRef 'minVal'
-            maxval: IdRef 'maxVal'
+            min_val: IdRef 'minVal'
+            max_val: IdRef 'maxVal'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(44, result_type, (x, minval, maxval))
+        return self._inst(44, result_type, (x, min_val, max_val), result_id)
 
-    def s_clamp(self, result_type: TypeId, x: Id, minval: Id, maxval: Id) -> Id:
+    def s_clamp(self, result_type: TypeId, x: Id, min_val: Id, max_val: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 SClamp (instruction 45), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
-            minval: IdRef 'minVal'
-            maxval: IdRef 'maxVal'
+            min_val: IdRef 'minVal'
+            max_val: IdRef 'maxVal'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(45, result_type, (x, minval, maxval))
+        return self._inst(45, result_type, (x, min_val, max_val), result_id)
 
-    def f_mix(self, result_type: TypeId, x: Id, y: Id, a: Id) -> Id:
+    def f_mix(self, result_type: TypeId, x: Id, y: Id, a: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FMix (instruction 46), emitted as OpExtInst.
 
         Operands:
@@ -965,12 +1008,13 @@ class GlslInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             a: IdRef 'a'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(46, result_type, (x, y, a))
+        return self._inst(46, result_type, (x, y, a), result_id)
 
-    def i_mix(self, result_type: TypeId, x: Id, y: Id, a: Id) -> Id:
+    def i_mix(self, result_type: TypeId, x: Id, y: Id, a: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 IMix (instruction 47), emitted as OpExtInst.
 
         Operands:
@@ -978,24 +1022,26 @@ class GlslInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             a: IdRef 'a'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(47, result_type, (x, y, a))
+        return self._inst(47, result_type, (x, y, a), result_id)
 
-    def step(self, result_type: TypeId, edge: Id, x: Id) -> Id:
+    def step(self, result_type: TypeId, edge: Id, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Step (instruction 48), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             edge: IdRef 'edge'
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(48, result_type, (edge, x))
+        return self._inst(48, result_type, (edge, x), result_id)
 
-    def smooth_step(self, result_type: TypeId, edge0: Id, edge1: Id, x: Id) -> Id:
+    def smooth_step(self, result_type: TypeId, edge0: Id, edge1: Id, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 SmoothStep (instruction 49), emitted as OpExtInst.
 
         Operands:
@@ -1003,12 +1049,13 @@ class GlslInstructions(ExtInstSetBuilder):
             edge0: IdRef 'edge0'
             edge1: IdRef 'edge1'
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(49, result_type, (edge0, edge1, x))
+        return self._inst(49, result_type, (edge0, edge1, x), result_id)
 
-    def fma(self, result_type: TypeId, a: Id, b: Id, c: Id) -> Id:
+    def fma(self, result_type: TypeId, a: Id, b: Id, c: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Fma (instruction 50), emitted as OpExtInst.
 
         Operands:
@@ -1016,227 +1063,247 @@ class GlslInstructions(ExtInstSetBuilder):
             a: IdRef 'a'
             b: IdRef 'b'
             c: IdRef 'c'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(50, result_type, (a, b, c))
+        return self._inst(50, result_type, (a, b, c), result_id)
 
-    def frexp(self, result_type: TypeId, x: Id, exp: Id) -> Id:
+    def frexp(self, result_type: TypeId, x: Id, exp: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Frexp (instruction 51), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             exp: IdRef 'exp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(51, result_type, (x, exp))
+        return self._inst(51, result_type, (x, exp), result_id)
 
-    def frexp_struct(self, result_type: TypeId, x: Id) -> Id:
+    def frexp_struct(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FrexpStruct (instruction 52), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(52, result_type, (x,))
+        return self._inst(52, result_type, (x,), result_id)
 
-    def ldexp(self, result_type: TypeId, x: Id, exp: Id) -> Id:
+    def ldexp(self, result_type: TypeId, x: Id, exp: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Ldexp (instruction 53), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             exp: IdRef 'exp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(53, result_type, (x, exp))
+        return self._inst(53, result_type, (x, exp), result_id)
 
-    def pack_snorm4x8(self, result_type: TypeId, v: Id) -> Id:
+    def pack_snorm4x8(self, result_type: TypeId, v: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 PackSnorm4x8 (instruction 54), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             v: IdRef 'v'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(54, result_type, (v,))
+        return self._inst(54, result_type, (v,), result_id)
 
-    def pack_unorm4x8(self, result_type: TypeId, v: Id) -> Id:
+    def pack_unorm4x8(self, result_type: TypeId, v: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 PackUnorm4x8 (instruction 55), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             v: IdRef 'v'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(55, result_type, (v,))
+        return self._inst(55, result_type, (v,), result_id)
 
-    def pack_snorm2x16(self, result_type: TypeId, v: Id) -> Id:
+    def pack_snorm2x16(self, result_type: TypeId, v: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 PackSnorm2x16 (instruction 56), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             v: IdRef 'v'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(56, result_type, (v,))
+        return self._inst(56, result_type, (v,), result_id)
 
-    def pack_unorm2x16(self, result_type: TypeId, v: Id) -> Id:
+    def pack_unorm2x16(self, result_type: TypeId, v: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 PackUnorm2x16 (instruction 57), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             v: IdRef 'v'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(57, result_type, (v,))
+        return self._inst(57, result_type, (v,), result_id)
 
-    def pack_half2x16(self, result_type: TypeId, v: Id) -> Id:
+    def pack_half2x16(self, result_type: TypeId, v: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 PackHalf2x16 (instruction 58), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             v: IdRef 'v'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(58, result_type, (v,))
+        return self._inst(58, result_type, (v,), result_id)
 
-    def pack_double2x32(self, result_type: TypeId, v: Id) -> Id:
+    def pack_double2x32(self, result_type: TypeId, v: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 PackDouble2x32 (instruction 59), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             v: IdRef 'v'
+            result_id: an id reserved earlier (new_id) to define here
 
         Capabilities (any of): Float64.
         Returns the result id.
         """
-        return self._inst(59, result_type, (v,))
+        return self._inst(59, result_type, (v,), result_id)
 
-    def unpack_snorm2x16(self, result_type: TypeId, p: Id) -> Id:
+    def unpack_snorm2x16(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 UnpackSnorm2x16 (instruction 60), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(60, result_type, (p,))
+        return self._inst(60, result_type, (p,), result_id)
 
-    def unpack_unorm2x16(self, result_type: TypeId, p: Id) -> Id:
+    def unpack_unorm2x16(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 UnpackUnorm2x16 (instruction 61), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(61, result_type, (p,))
+        return self._inst(61, result_type, (p,), result_id)
 
-    def unpack_half2x16(self, result_type: TypeId, v: Id) -> Id:
+    def unpack_half2x16(self, result_type: TypeId, v: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 UnpackHalf2x16 (instruction 62), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             v: IdRef 'v'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(62, result_type, (v,))
+        return self._inst(62, result_type, (v,), result_id)
 
-    def unpack_snorm4x8(self, result_type: TypeId, p: Id) -> Id:
+    def unpack_snorm4x8(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 UnpackSnorm4x8 (instruction 63), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(63, result_type, (p,))
+        return self._inst(63, result_type, (p,), result_id)
 
-    def unpack_unorm4x8(self, result_type: TypeId, p: Id) -> Id:
+    def unpack_unorm4x8(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 UnpackUnorm4x8 (instruction 64), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(64, result_type, (p,))
+        return self._inst(64, result_type, (p,), result_id)
 
-    def unpack_double2x32(self, result_type: TypeId, v: Id) -> Id:
+    def unpack_double2x32(self, result_type: TypeId, v: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 UnpackDouble2x32 (instruction 65), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             v: IdRef 'v'
+            result_id: an id reserved earlier (new_id) to define here
 
         Capabilities (any of): Float64.
         Returns the result id.
         """
-        return self._inst(65, result_type, (v,))
+        return self._inst(65, result_type, (v,), result_id)
 
-    def length(self, result_type: TypeId, x: Id) -> Id:
+    def length(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Length (instruction 66), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(66, result_type, (x,))
+        return self._inst(66, result_type, (x,), result_id)
 
-    def distance(self, result_type: TypeId, p0: Id, p1: Id) -> Id:
+    def distance(self, result_type: TypeId, p0: Id, p1: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Distance (instruction 67), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p0: IdRef 'p0'
             p1: IdRef 'p1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(67, result_type, (p0, p1))
+        return self._inst(67, result_type, (p0, p1), result_id)
 
-    def cross(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def cross(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Cross (instruction 68), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(68, result_type, (x, y))
+        return self._inst(68, result_type, (x, y), result_id)
 
-    def normalize(self, result_type: TypeId, x: Id) -> Id:
+    def normalize(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Normalize (instruction 69), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(69, result_type, (x,))
+        return self._inst(69, result_type, (x,), result_id)
 
-    def face_forward(self, result_type: TypeId, n: Id, i: Id, nref: Id) -> Id:
+    def face_forward(self, result_type: TypeId, n: Id, i: Id, nref: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FaceForward (instruction 70), emitted as OpExtInst.
 
         Operands:
@@ -1244,24 +1311,26 @@ class GlslInstructions(ExtInstSetBuilder):
             n: IdRef 'N'
             i: IdRef 'I'
             nref: IdRef 'Nref'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(70, result_type, (n, i, nref))
+        return self._inst(70, result_type, (n, i, nref), result_id)
 
-    def reflect(self, result_type: TypeId, i: Id, n: Id) -> Id:
+    def reflect(self, result_type: TypeId, i: Id, n: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Reflect (instruction 71), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             i: IdRef 'I'
             n: IdRef 'N'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(71, result_type, (i, n))
+        return self._inst(71, result_type, (i, n), result_id)
 
-    def refract(self, result_type: TypeId, i: Id, n: Id, eta: Id) -> Id:
+    def refract(self, result_type: TypeId, i: Id, n: Id, eta: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 Refract (instruction 72), emitted as OpExtInst.
 
         Operands:
@@ -1269,115 +1338,125 @@ class GlslInstructions(ExtInstSetBuilder):
             i: IdRef 'I'
             n: IdRef 'N'
             eta: IdRef 'eta'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(72, result_type, (i, n, eta))
+        return self._inst(72, result_type, (i, n, eta), result_id)
 
-    def find_i_lsb(self, result_type: TypeId, value: Id) -> Id:
+    def find_i_lsb(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FindILsb (instruction 73), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(73, result_type, (value,))
+        return self._inst(73, result_type, (value,), result_id)
 
-    def find_s_msb(self, result_type: TypeId, value: Id) -> Id:
+    def find_s_msb(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FindSMsb (instruction 74), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(74, result_type, (value,))
+        return self._inst(74, result_type, (value,), result_id)
 
-    def find_u_msb(self, result_type: TypeId, value: Id) -> Id:
+    def find_u_msb(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 FindUMsb (instruction 75), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             value: IdRef 'Value'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(75, result_type, (value,))
+        return self._inst(75, result_type, (value,), result_id)
 
-    def interpolate_at_centroid(self, result_type: TypeId, interpolant: Id) -> Id:
+    def interpolate_at_centroid(self, result_type: TypeId, interpolant: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 InterpolateAtCentroid (instruction 76), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             interpolant: IdRef 'interpolant'
+            result_id: an id reserved earlier (new_id) to define here
 
         Capabilities (any of): InterpolationFunction.
         Returns the result id.
         """
-        return self._inst(76, result_type, (interpolant,))
+        return self._inst(76, result_type, (interpolant,), result_id)
 
-    def interpolate_at_sample(self, result_type: TypeId, interpolant: Id, sample: Id) -> Id:
+    def interpolate_at_sample(self, result_type: TypeId, interpolant: Id, sample: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 InterpolateAtSample (instruction 77), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             interpolant: IdRef 'interpolant'
             sample: IdRef 'sample'
+            result_id: an id reserved earlier (new_id) to define here
 
         Capabilities (any of): InterpolationFunction.
         Returns the result id.
         """
-        return self._inst(77, result_type, (interpolant, sample))
+        return self._inst(77, result_type, (interpolant, sample), result_id)
 
-    def interpolate_at_offset(self, result_type: TypeId, interpolant: Id, offset: Id) -> Id:
+    def interpolate_at_offset(self, result_type: TypeId, interpolant: Id, offset: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 InterpolateAtOffset (instruction 78), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             interpolant: IdRef 'interpolant'
             offset: IdRef 'offset'
+            result_id: an id reserved earlier (new_id) to define here
 
         Capabilities (any of): InterpolationFunction.
         Returns the result id.
         """
-        return self._inst(78, result_type, (interpolant, offset))
+        return self._inst(78, result_type, (interpolant, offset), result_id)
 
-    def n_min(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def n_min(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 NMin (instruction 79), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(79, result_type, (x, y))
+        return self._inst(79, result_type, (x, y), result_id)
 
-    def n_max(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def n_max(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 NMax (instruction 80), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(80, result_type, (x, y))
+        return self._inst(80, result_type, (x, y), result_id)
 
-    def n_clamp(self, result_type: TypeId, x: Id, minval: Id, maxval: Id) -> Id:
+    def n_clamp(self, result_type: TypeId, x: Id, min_val: Id, max_val: Id, *, result_id: Id | None = None) -> Id:
         """GLSL.std.450 NClamp (instruction 81), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
-            minval: IdRef 'minVal'
-            maxval: IdRef 'maxVal'
+            min_val: IdRef 'minVal'
+            max_val: IdRef 'maxVal'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(81, result_type, (x, minval, maxval))
+        return self._inst(81, result_type, (x, min_val, max_val), result_id)

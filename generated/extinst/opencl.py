@@ -9,8 +9,9 @@ Use through a builder: ``builder.opencl.<method>(result_type, ...)`` emits
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
     from ..core.enums import (
@@ -856,297 +854,323 @@ class OpenclInstructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def acos(self, result_type: TypeId, x: Id) -> Id:
+    def acos(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std acos (instruction 0), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(0, result_type, (x,))
+        return self._inst(0, result_type, (x,), result_id)
 
-    def acosh(self, result_type: TypeId, x: Id) -> Id:
+    def acosh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std acosh (instruction 1), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(1, result_type, (x,))
+        return self._inst(1, result_type, (x,), result_id)
 
-    def acospi(self, result_type: TypeId, x: Id) -> Id:
+    def acospi(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std acospi (instruction 2), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(2, result_type, (x,))
+        return self._inst(2, result_type, (x,), result_id)
 
-    def asin(self, result_type: TypeId, x: Id) -> Id:
+    def asin(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std asin (instruction 3), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(3, result_type, (x,))
+        return self._inst(3, result_type, (x,), result_id)
 
-    def asinh(self, result_type: TypeId, x: Id) -> Id:
+    def asinh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std asinh (instruction 4), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(4, result_type, (x,))
+        return self._inst(4, result_type, (x,), result_id)
 
-    def asinpi(self, result_type: TypeId, x: Id) -> Id:
+    def asinpi(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std asinpi (instruction 5), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(5, result_type, (x,))
+        return self._inst(5, result_type, (x,), result_id)
 
-    def atan(self, result_type: TypeId, x: Id) -> Id:
+    def atan(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std atan (instruction 6), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(6, result_type, (x,))
+        return self._inst(6, result_type, (x,), result_id)
 
-    def atan2(self, result_type: TypeId, y: Id, x: Id) -> Id:
+    def atan2(self, result_type: TypeId, y: Id, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std atan2 (instruction 7), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             y: IdRef 'y'
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(7, result_type, (y, x))
+        return self._inst(7, result_type, (y, x), result_id)
 
-    def atanh(self, result_type: TypeId, x: Id) -> Id:
+    def atanh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std atanh (instruction 8), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(8, result_type, (x,))
+        return self._inst(8, result_type, (x,), result_id)
 
-    def atanpi(self, result_type: TypeId, x: Id) -> Id:
+    def atanpi(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std atanpi (instruction 9), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(9, result_type, (x,))
+        return self._inst(9, result_type, (x,), result_id)
 
-    def atan2pi(self, result_type: TypeId, y: Id, x: Id) -> Id:
+    def atan2pi(self, result_type: TypeId, y: Id, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std atan2pi (instruction 10), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             y: IdRef 'y'
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(10, result_type, (y, x))
+        return self._inst(10, result_type, (y, x), result_id)
 
-    def cbrt(self, result_type: TypeId, x: Id) -> Id:
+    def cbrt(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std cbrt (instruction 11), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(11, result_type, (x,))
+        return self._inst(11, result_type, (x,), result_id)
 
-    def ceil(self, result_type: TypeId, x: Id) -> Id:
+    def ceil(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std ceil (instruction 12), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(12, result_type, (x,))
+        return self._inst(12, result_type, (x,), result_id)
 
-    def copysign(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def copysign(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std copysign (instruction 13), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(13, result_type, (x, y))
+        return self._inst(13, result_type, (x, y), result_id)
 
-    def cos(self, result_type: TypeId, x: Id) -> Id:
+    def cos(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std cos (instruction 14), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(14, result_type, (x,))
+        return self._inst(14, result_type, (x,), result_id)
 
-    def cosh(self, result_type: TypeId, x: Id) -> Id:
+    def cosh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std cosh (instruction 15), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(15, result_type, (x,))
+        return self._inst(15, result_type, (x,), result_id)
 
-    def cospi(self, result_type: TypeId, x: Id) -> Id:
+    def cospi(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std cospi (instruction 16), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(16, result_type, (x,))
+        return self._inst(16, result_type, (x,), result_id)
 
-    def erfc(self, result_type: TypeId, x: Id) -> Id:
+    def erfc(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std erfc (instruction 17), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(17, result_type, (x,))
+        return self._inst(17, result_type, (x,), result_id)
 
-    def erf(self, result_type: TypeId, x: Id) -> Id:
+    def erf(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std erf (instruction 18), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(18, result_type, (x,))
+        return self._inst(18, result_type, (x,), result_id)
 
-    def exp(self, result_type: TypeId, x: Id) -> Id:
+    def exp(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std exp (instruction 19), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(19, result_type, (x,))
+        return self._inst(19, result_type, (x,), result_id)
 
-    def exp2(self, result_type: TypeId, x: Id) -> Id:
+    def exp2(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std exp2 (instruction 20), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(20, result_type, (x,))
+        return self._inst(20, result_type, (x,), result_id)
 
-    def exp10(self, result_type: TypeId, x: Id) -> Id:
+    def exp10(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std exp10 (instruction 21), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(21, result_type, (x,))
+        return self._inst(21, result_type, (x,), result_id)
 
-    def expm1(self, result_type: TypeId, x: Id) -> Id:
+    def expm1(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std expm1 (instruction 22), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(22, result_type, (x,))
+        return self._inst(22, result_type, (x,), result_id)
 
-    def fabs(self, result_type: TypeId, x: Id) -> Id:
+    def fabs(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fabs (instruction 23), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(23, result_type, (x,))
+        return self._inst(23, result_type, (x,), result_id)
 
-    def fdim(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def fdim(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fdim (instruction 24), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(24, result_type, (x, y))
+        return self._inst(24, result_type, (x, y), result_id)
 
-    def floor(self, result_type: TypeId, x: Id) -> Id:
+    def floor(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std floor (instruction 25), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(25, result_type, (x,))
+        return self._inst(25, result_type, (x,), result_id)
 
-    def fma(self, result_type: TypeId, a: Id, b: Id, c: Id) -> Id:
+    def fma(self, result_type: TypeId, a: Id, b: Id, c: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fma (instruction 26), emitted as OpExtInst.
 
         Operands:
@@ -1154,185 +1178,201 @@ class OpenclInstructions(ExtInstSetBuilder):
             a: IdRef 'a'
             b: IdRef 'b'
             c: IdRef 'c'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(26, result_type, (a, b, c))
+        return self._inst(26, result_type, (a, b, c), result_id)
 
-    def fmax(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def fmax(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fmax (instruction 27), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(27, result_type, (x, y))
+        return self._inst(27, result_type, (x, y), result_id)
 
-    def fmin(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def fmin(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fmin (instruction 28), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(28, result_type, (x, y))
+        return self._inst(28, result_type, (x, y), result_id)
 
-    def fmod(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def fmod(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fmod (instruction 29), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(29, result_type, (x, y))
+        return self._inst(29, result_type, (x, y), result_id)
 
-    def fract(self, result_type: TypeId, x: Id, ptr: Id) -> Id:
+    def fract(self, result_type: TypeId, x: Id, ptr: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fract (instruction 30), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             ptr: IdRef 'ptr'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(30, result_type, (x, ptr))
+        return self._inst(30, result_type, (x, ptr), result_id)
 
-    def frexp(self, result_type: TypeId, x: Id, exp: Id) -> Id:
+    def frexp(self, result_type: TypeId, x: Id, exp: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std frexp (instruction 31), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             exp: IdRef 'exp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(31, result_type, (x, exp))
+        return self._inst(31, result_type, (x, exp), result_id)
 
-    def hypot(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def hypot(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std hypot (instruction 32), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(32, result_type, (x, y))
+        return self._inst(32, result_type, (x, y), result_id)
 
-    def ilogb(self, result_type: TypeId, x: Id) -> Id:
+    def ilogb(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std ilogb (instruction 33), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(33, result_type, (x,))
+        return self._inst(33, result_type, (x,), result_id)
 
-    def ldexp(self, result_type: TypeId, x: Id, k: Id) -> Id:
+    def ldexp(self, result_type: TypeId, x: Id, k: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std ldexp (instruction 34), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             k: IdRef 'k'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(34, result_type, (x, k))
+        return self._inst(34, result_type, (x, k), result_id)
 
-    def lgamma(self, result_type: TypeId, x: Id) -> Id:
+    def lgamma(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std lgamma (instruction 35), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(35, result_type, (x,))
+        return self._inst(35, result_type, (x,), result_id)
 
-    def lgamma_r(self, result_type: TypeId, x: Id, signp: Id) -> Id:
+    def lgamma_r(self, result_type: TypeId, x: Id, signp: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std lgamma_r (instruction 36), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             signp: IdRef 'signp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(36, result_type, (x, signp))
+        return self._inst(36, result_type, (x, signp), result_id)
 
-    def log(self, result_type: TypeId, x: Id) -> Id:
+    def log(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std log (instruction 37), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(37, result_type, (x,))
+        return self._inst(37, result_type, (x,), result_id)
 
-    def log2(self, result_type: TypeId, x: Id) -> Id:
+    def log2(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std log2 (instruction 38), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(38, result_type, (x,))
+        return self._inst(38, result_type, (x,), result_id)
 
-    def log10(self, result_type: TypeId, x: Id) -> Id:
+    def log10(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std log10 (instruction 39), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(39, result_type, (x,))
+        return self._inst(39, result_type, (x,), result_id)
 
-    def log1p(self, result_type: TypeId, x: Id) -> Id:
+    def log1p(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std log1p (instruction 40), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(40, result_type, (x,))
+        return self._inst(40, result_type, (x,), result_id)
 
-    def logb(self, result_type: TypeId, x: Id) -> Id:
+    def logb(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std logb (instruction 41), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(41, result_type, (x,))
+        return self._inst(41, result_type, (x,), result_id)
 
-    def mad(self, result_type: TypeId, a: Id, b: Id, c: Id) -> Id:
+    def mad(self, result_type: TypeId, a: Id, b: Id, c: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std mad (instruction 42), emitted as OpExtInst.
 
         Operands:
@@ -1340,119 +1380,129 @@ class OpenclInstructions(ExtInstSetBuilder):
             a: IdRef 'a'
             b: IdRef 'b'
             c: IdRef 'c'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(42, result_type, (a, b, c))
+        return self._inst(42, result_type, (a, b, c), result_id)
 
-    def maxmag(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def maxmag(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std maxmag (instruction 43), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(43, result_type, (x, y))
+        return self._inst(43, result_type, (x, y), result_id)
 
-    def minmag(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def minmag(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std minmag (instruction 44), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(44, result_type, (x, y))
+        return self._inst(44, result_type, (x, y), result_id)
 
-    def modf(self, result_type: TypeId, x: Id, iptr: Id) -> Id:
+    def modf(self, result_type: TypeId, x: Id, iptr: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std modf (instruction 45), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             iptr: IdRef 'iptr'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(45, result_type, (x, iptr))
+        return self._inst(45, result_type, (x, iptr), result_id)
 
-    def nan(self, result_type: TypeId, nancode: Id) -> Id:
+    def nan(self, result_type: TypeId, nancode: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std nan (instruction 46), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             nancode: IdRef 'nancode'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(46, result_type, (nancode,))
+        return self._inst(46, result_type, (nancode,), result_id)
 
-    def nextafter(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def nextafter(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std nextafter (instruction 47), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(47, result_type, (x, y))
+        return self._inst(47, result_type, (x, y), result_id)
 
-    def pow(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def pow(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std pow (instruction 48), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(48, result_type, (x, y))
+        return self._inst(48, result_type, (x, y), result_id)
 
-    def pown(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def pown(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std pown (instruction 49), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(49, result_type, (x, y))
+        return self._inst(49, result_type, (x, y), result_id)
 
-    def powr(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def powr(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std powr (instruction 50), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(50, result_type, (x, y))
+        return self._inst(50, result_type, (x, y), result_id)
 
-    def remainder(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def remainder(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std remainder (instruction 51), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(51, result_type, (x, y))
+        return self._inst(51, result_type, (x, y), result_id)
 
-    def remquo(self, result_type: TypeId, x: Id, y: Id, quo: Id) -> Id:
+    def remquo(self, result_type: TypeId, x: Id, y: Id, quo: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std remquo (instruction 52), emitted as OpExtInst.
 
         Operands:
@@ -1460,480 +1510,523 @@ class OpenclInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             quo: IdRef 'quo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(52, result_type, (x, y, quo))
+        return self._inst(52, result_type, (x, y, quo), result_id)
 
-    def rint(self, result_type: TypeId, x: Id) -> Id:
+    def rint(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std rint (instruction 53), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(53, result_type, (x,))
+        return self._inst(53, result_type, (x,), result_id)
 
-    def rootn(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def rootn(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std rootn (instruction 54), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(54, result_type, (x, y))
+        return self._inst(54, result_type, (x, y), result_id)
 
-    def round(self, result_type: TypeId, x: Id) -> Id:
+    def round(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std round (instruction 55), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(55, result_type, (x,))
+        return self._inst(55, result_type, (x,), result_id)
 
-    def rsqrt(self, result_type: TypeId, x: Id) -> Id:
+    def rsqrt(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std rsqrt (instruction 56), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(56, result_type, (x,))
+        return self._inst(56, result_type, (x,), result_id)
 
-    def sin(self, result_type: TypeId, x: Id) -> Id:
+    def sin(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std sin (instruction 57), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(57, result_type, (x,))
+        return self._inst(57, result_type, (x,), result_id)
 
-    def sincos(self, result_type: TypeId, x: Id, cosval: Id) -> Id:
+    def sincos(self, result_type: TypeId, x: Id, cosval: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std sincos (instruction 58), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             cosval: IdRef 'cosval'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(58, result_type, (x, cosval))
+        return self._inst(58, result_type, (x, cosval), result_id)
 
-    def sinh(self, result_type: TypeId, x: Id) -> Id:
+    def sinh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std sinh (instruction 59), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(59, result_type, (x,))
+        return self._inst(59, result_type, (x,), result_id)
 
-    def sinpi(self, result_type: TypeId, x: Id) -> Id:
+    def sinpi(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std sinpi (instruction 60), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(60, result_type, (x,))
+        return self._inst(60, result_type, (x,), result_id)
 
-    def sqrt(self, result_type: TypeId, x: Id) -> Id:
+    def sqrt(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std sqrt (instruction 61), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(61, result_type, (x,))
+        return self._inst(61, result_type, (x,), result_id)
 
-    def tan(self, result_type: TypeId, x: Id) -> Id:
+    def tan(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std tan (instruction 62), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(62, result_type, (x,))
+        return self._inst(62, result_type, (x,), result_id)
 
-    def tanh(self, result_type: TypeId, x: Id) -> Id:
+    def tanh(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std tanh (instruction 63), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(63, result_type, (x,))
+        return self._inst(63, result_type, (x,), result_id)
 
-    def tanpi(self, result_type: TypeId, x: Id) -> Id:
+    def tanpi(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std tanpi (instruction 64), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(64, result_type, (x,))
+        return self._inst(64, result_type, (x,), result_id)
 
-    def tgamma(self, result_type: TypeId, x: Id) -> Id:
+    def tgamma(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std tgamma (instruction 65), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(65, result_type, (x,))
+        return self._inst(65, result_type, (x,), result_id)
 
-    def trunc(self, result_type: TypeId, x: Id) -> Id:
+    def trunc(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std trunc (instruction 66), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(66, result_type, (x,))
+        return self._inst(66, result_type, (x,), result_id)
 
-    def half_cos(self, result_type: TypeId, x: Id) -> Id:
+    def half_cos(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_cos (instruction 67), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(67, result_type, (x,))
+        return self._inst(67, result_type, (x,), result_id)
 
-    def half_divide(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def half_divide(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_divide (instruction 68), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(68, result_type, (x, y))
+        return self._inst(68, result_type, (x, y), result_id)
 
-    def half_exp(self, result_type: TypeId, x: Id) -> Id:
+    def half_exp(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_exp (instruction 69), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(69, result_type, (x,))
+        return self._inst(69, result_type, (x,), result_id)
 
-    def half_exp2(self, result_type: TypeId, x: Id) -> Id:
+    def half_exp2(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_exp2 (instruction 70), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(70, result_type, (x,))
+        return self._inst(70, result_type, (x,), result_id)
 
-    def half_exp10(self, result_type: TypeId, x: Id) -> Id:
+    def half_exp10(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_exp10 (instruction 71), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(71, result_type, (x,))
+        return self._inst(71, result_type, (x,), result_id)
 
-    def half_log(self, result_type: TypeId, x: Id) -> Id:
+    def half_log(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_log (instruction 72), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(72, result_type, (x,))
+        return self._inst(72, result_type, (x,), result_id)
 
-    def half_log2(self, result_type: TypeId, x: Id) -> Id:
+    def half_log2(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_log2 (instruction 73), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(73, result_type, (x,))
+        return self._inst(73, result_type, (x,), result_id)
 
-    def half_log10(self, result_type: TypeId, x: Id) -> Id:
+    def half_log10(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_log10 (instruction 74), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(74, result_type, (x,))
+        return self._inst(74, result_type, (x,), result_id)
 
-    def half_powr(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def half_powr(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_powr (instruction 75), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(75, result_type, (x, y))
+        return self._inst(75, result_type, (x, y), result_id)
 
-    def half_recip(self, result_type: TypeId, x: Id) -> Id:
+    def half_recip(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_recip (instruction 76), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(76, result_type, (x,))
+        return self._inst(76, result_type, (x,), result_id)
 
-    def half_rsqrt(self, result_type: TypeId, x: Id) -> Id:
+    def half_rsqrt(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_rsqrt (instruction 77), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(77, result_type, (x,))
+        return self._inst(77, result_type, (x,), result_id)
 
-    def half_sin(self, result_type: TypeId, x: Id) -> Id:
+    def half_sin(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_sin (instruction 78), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(78, result_type, (x,))
+        return self._inst(78, result_type, (x,), result_id)
 
-    def half_sqrt(self, result_type: TypeId, x: Id) -> Id:
+    def half_sqrt(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_sqrt (instruction 79), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(79, result_type, (x,))
+        return self._inst(79, result_type, (x,), result_id)
 
-    def half_tan(self, result_type: TypeId, x: Id) -> Id:
+    def half_tan(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std half_tan (instruction 80), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(80, result_type, (x,))
+        return self._inst(80, result_type, (x,), result_id)
 
-    def native_cos(self, result_type: TypeId, x: Id) -> Id:
+    def native_cos(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_cos (instruction 81), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(81, result_type, (x,))
+        return self._inst(81, result_type, (x,), result_id)
 
-    def native_divide(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def native_divide(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_divide (instruction 82), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(82, result_type, (x, y))
+        return self._inst(82, result_type, (x, y), result_id)
 
-    def native_exp(self, result_type: TypeId, x: Id) -> Id:
+    def native_exp(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_exp (instruction 83), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(83, result_type, (x,))
+        return self._inst(83, result_type, (x,), result_id)
 
-    def native_exp2(self, result_type: TypeId, x: Id) -> Id:
+    def native_exp2(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_exp2 (instruction 84), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(84, result_type, (x,))
+        return self._inst(84, result_type, (x,), result_id)
 
-    def native_exp10(self, result_type: TypeId, x: Id) -> Id:
+    def native_exp10(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_exp10 (instruction 85), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(85, result_type, (x,))
+        return self._inst(85, result_type, (x,), result_id)
 
-    def native_log(self, result_type: TypeId, x: Id) -> Id:
+    def native_log(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_log (instruction 86), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(86, result_type, (x,))
+        return self._inst(86, result_type, (x,), result_id)
 
-    def native_log2(self, result_type: TypeId, x: Id) -> Id:
+    def native_log2(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_log2 (instruction 87), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(87, result_type, (x,))
+        return self._inst(87, result_type, (x,), result_id)
 
-    def native_log10(self, result_type: TypeId, x: Id) -> Id:
+    def native_log10(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_log10 (instruction 88), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(88, result_type, (x,))
+        return self._inst(88, result_type, (x,), result_id)
 
-    def native_powr(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def native_powr(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_powr (instruction 89), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(89, result_type, (x, y))
+        return self._inst(89, result_type, (x, y), result_id)
 
-    def native_recip(self, result_type: TypeId, x: Id) -> Id:
+    def native_recip(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_recip (instruction 90), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(90, result_type, (x,))
+        return self._inst(90, result_type, (x,), result_id)
 
-    def native_rsqrt(self, result_type: TypeId, x: Id) -> Id:
+    def native_rsqrt(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_rsqrt (instruction 91), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(91, result_type, (x,))
+        return self._inst(91, result_type, (x,), result_id)
 
-    def native_sin(self, result_type: TypeId, x: Id) -> Id:
+    def native_sin(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_sin (instruction 92), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(92, result_type, (x,))
+        return self._inst(92, result_type, (x,), result_id)
 
-    def native_sqrt(self, result_type: TypeId, x: Id) -> Id:
+    def native_sqrt(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_sqrt (instruction 93), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(93, result_type, (x,))
+        return self._inst(93, result_type, (x,), result_id)
 
-    def native_tan(self, result_type: TypeId, x: Id) -> Id:
+    def native_tan(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std native_tan (instruction 94), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(94, result_type, (x,))
+        return self._inst(94, result_type, (x,), result_id)
 
-    def fclamp(self, result_type: TypeId, x: Id, minval: Id, maxval: Id) -> Id:
+    def fclamp(self, result_type: TypeId, x: Id, minval: Id, maxval: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fclamp (instruction 95), emitted as OpExtInst.
 
         Operands:
@@ -1941,47 +2034,51 @@ class OpenclInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             minval: IdRef 'minval'
             maxval: IdRef 'maxval'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(95, result_type, (x, minval, maxval))
+        return self._inst(95, result_type, (x, minval, maxval), result_id)
 
-    def degrees(self, result_type: TypeId, radians: Id) -> Id:
+    def degrees(self, result_type: TypeId, radians: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std degrees (instruction 96), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             radians: IdRef 'radians'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(96, result_type, (radians,))
+        return self._inst(96, result_type, (radians,), result_id)
 
-    def fmax_common(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def fmax_common(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fmax_common (instruction 97), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(97, result_type, (x, y))
+        return self._inst(97, result_type, (x, y), result_id)
 
-    def fmin_common(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def fmin_common(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fmin_common (instruction 98), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(98, result_type, (x, y))
+        return self._inst(98, result_type, (x, y), result_id)
 
-    def mix(self, result_type: TypeId, x: Id, y: Id, a: Id) -> Id:
+    def mix(self, result_type: TypeId, x: Id, y: Id, a: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std mix (instruction 99), emitted as OpExtInst.
 
         Operands:
@@ -1989,35 +2086,38 @@ class OpenclInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             a: IdRef 'a'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(99, result_type, (x, y, a))
+        return self._inst(99, result_type, (x, y, a), result_id)
 
-    def radians(self, result_type: TypeId, degrees: Id) -> Id:
+    def radians(self, result_type: TypeId, degrees: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std radians (instruction 100), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             degrees: IdRef 'degrees'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(100, result_type, (degrees,))
+        return self._inst(100, result_type, (degrees,), result_id)
 
-    def step(self, result_type: TypeId, edge: Id, x: Id) -> Id:
+    def step(self, result_type: TypeId, edge: Id, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std step (instruction 101), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             edge: IdRef 'edge'
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(101, result_type, (edge, x))
+        return self._inst(101, result_type, (edge, x), result_id)
 
-    def smoothstep(self, result_type: TypeId, edge0: Id, edge1: Id, x: Id) -> Id:
+    def smoothstep(self, result_type: TypeId, edge0: Id, edge1: Id, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std smoothstep (instruction 102), emitted as OpExtInst.
 
         Operands:
@@ -2025,198 +2125,215 @@ class OpenclInstructions(ExtInstSetBuilder):
             edge0: IdRef 'edge0'
             edge1: IdRef 'edge1'
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(102, result_type, (edge0, edge1, x))
+        return self._inst(102, result_type, (edge0, edge1, x), result_id)
 
-    def sign(self, result_type: TypeId, x: Id) -> Id:
+    def sign(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std sign (instruction 103), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(103, result_type, (x,))
+        return self._inst(103, result_type, (x,), result_id)
 
-    def cross(self, result_type: TypeId, p0: Id, p1: Id) -> Id:
+    def cross(self, result_type: TypeId, p0: Id, p1: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std cross (instruction 104), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p0: IdRef 'p0'
             p1: IdRef 'p1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(104, result_type, (p0, p1))
+        return self._inst(104, result_type, (p0, p1), result_id)
 
-    def distance(self, result_type: TypeId, p0: Id, p1: Id) -> Id:
+    def distance(self, result_type: TypeId, p0: Id, p1: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std distance (instruction 105), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p0: IdRef 'p0'
             p1: IdRef 'p1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(105, result_type, (p0, p1))
+        return self._inst(105, result_type, (p0, p1), result_id)
 
-    def length(self, result_type: TypeId, p: Id) -> Id:
+    def length(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std length (instruction 106), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(106, result_type, (p,))
+        return self._inst(106, result_type, (p,), result_id)
 
-    def normalize(self, result_type: TypeId, p: Id) -> Id:
+    def normalize(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std normalize (instruction 107), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(107, result_type, (p,))
+        return self._inst(107, result_type, (p,), result_id)
 
-    def fast_distance(self, result_type: TypeId, p0: Id, p1: Id) -> Id:
+    def fast_distance(self, result_type: TypeId, p0: Id, p1: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fast_distance (instruction 108), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p0: IdRef 'p0'
             p1: IdRef 'p1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(108, result_type, (p0, p1))
+        return self._inst(108, result_type, (p0, p1), result_id)
 
-    def fast_length(self, result_type: TypeId, p: Id) -> Id:
+    def fast_length(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fast_length (instruction 109), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(109, result_type, (p,))
+        return self._inst(109, result_type, (p,), result_id)
 
-    def fast_normalize(self, result_type: TypeId, p: Id) -> Id:
+    def fast_normalize(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std fast_normalize (instruction 110), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(110, result_type, (p,))
+        return self._inst(110, result_type, (p,), result_id)
 
-    def s_abs(self, result_type: TypeId, x: Id) -> Id:
+    def s_abs(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_abs (instruction 141), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(141, result_type, (x,))
+        return self._inst(141, result_type, (x,), result_id)
 
-    def s_abs_diff(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_abs_diff(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_abs_diff (instruction 142), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(142, result_type, (x, y))
+        return self._inst(142, result_type, (x, y), result_id)
 
-    def s_add_sat(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_add_sat(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_add_sat (instruction 143), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(143, result_type, (x, y))
+        return self._inst(143, result_type, (x, y), result_id)
 
-    def u_add_sat(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_add_sat(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_add_sat (instruction 144), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(144, result_type, (x, y))
+        return self._inst(144, result_type, (x, y), result_id)
 
-    def s_hadd(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_hadd(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_hadd (instruction 145), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(145, result_type, (x, y))
+        return self._inst(145, result_type, (x, y), result_id)
 
-    def u_hadd(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_hadd(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_hadd (instruction 146), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(146, result_type, (x, y))
+        return self._inst(146, result_type, (x, y), result_id)
 
-    def s_rhadd(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_rhadd(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_rhadd (instruction 147), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(147, result_type, (x, y))
+        return self._inst(147, result_type, (x, y), result_id)
 
-    def u_rhadd(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_rhadd(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_rhadd (instruction 148), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(148, result_type, (x, y))
+        return self._inst(148, result_type, (x, y), result_id)
 
-    def s_clamp(self, result_type: TypeId, x: Id, minval: Id, maxval: Id) -> Id:
+    def s_clamp(self, result_type: TypeId, x: Id, minval: Id, maxval: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_clamp (instruction 149), emitted as OpExtInst.
 
         Operands:
@@ -2224,12 +2341,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             minval: IdRef 'minval'
             maxval: IdRef 'maxval'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(149, result_type, (x, minval, maxval))
+        return self._inst(149, result_type, (x, minval, maxval), result_id)
 
-    def u_clamp(self, result_type: TypeId, x: Id, minval: Id, maxval: Id) -> Id:
+    def u_clamp(self, result_type: TypeId, x: Id, minval: Id, maxval: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_clamp (instruction 150), emitted as OpExtInst.
 
         Operands:
@@ -2237,34 +2355,37 @@ class OpenclInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             minval: IdRef 'minval'
             maxval: IdRef 'maxval'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(150, result_type, (x, minval, maxval))
+        return self._inst(150, result_type, (x, minval, maxval), result_id)
 
-    def clz(self, result_type: TypeId, x: Id) -> Id:
+    def clz(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std clz (instruction 151), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(151, result_type, (x,))
+        return self._inst(151, result_type, (x,), result_id)
 
-    def ctz(self, result_type: TypeId, x: Id) -> Id:
+    def ctz(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std ctz (instruction 152), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(152, result_type, (x,))
+        return self._inst(152, result_type, (x,), result_id)
 
-    def s_mad_hi(self, result_type: TypeId, a: Id, b: Id, c: Id) -> Id:
+    def s_mad_hi(self, result_type: TypeId, a: Id, b: Id, c: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_mad_hi (instruction 153), emitted as OpExtInst.
 
         Operands:
@@ -2272,12 +2393,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             a: IdRef 'a'
             b: IdRef 'b'
             c: IdRef 'c'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(153, result_type, (a, b, c))
+        return self._inst(153, result_type, (a, b, c), result_id)
 
-    def u_mad_sat(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def u_mad_sat(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_mad_sat (instruction 154), emitted as OpExtInst.
 
         Operands:
@@ -2285,12 +2407,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(154, result_type, (x, y, z))
+        return self._inst(154, result_type, (x, y, z), result_id)
 
-    def s_mad_sat(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def s_mad_sat(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_mad_sat (instruction 155), emitted as OpExtInst.
 
         Operands:
@@ -2298,143 +2421,155 @@ class OpenclInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(155, result_type, (x, y, z))
+        return self._inst(155, result_type, (x, y, z), result_id)
 
-    def s_max(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_max(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_max (instruction 156), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(156, result_type, (x, y))
+        return self._inst(156, result_type, (x, y), result_id)
 
-    def u_max(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_max(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_max (instruction 157), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(157, result_type, (x, y))
+        return self._inst(157, result_type, (x, y), result_id)
 
-    def s_min(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_min(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_min (instruction 158), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(158, result_type, (x, y))
+        return self._inst(158, result_type, (x, y), result_id)
 
-    def u_min(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_min(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_min (instruction 159), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(159, result_type, (x, y))
+        return self._inst(159, result_type, (x, y), result_id)
 
-    def s_mul_hi(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_mul_hi(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_mul_hi (instruction 160), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(160, result_type, (x, y))
+        return self._inst(160, result_type, (x, y), result_id)
 
-    def rotate(self, result_type: TypeId, v: Id, i: Id) -> Id:
+    def rotate(self, result_type: TypeId, v: Id, i: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std rotate (instruction 161), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             v: IdRef 'v'
             i: IdRef 'i'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(161, result_type, (v, i))
+        return self._inst(161, result_type, (v, i), result_id)
 
-    def s_sub_sat(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_sub_sat(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_sub_sat (instruction 162), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(162, result_type, (x, y))
+        return self._inst(162, result_type, (x, y), result_id)
 
-    def u_sub_sat(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_sub_sat(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_sub_sat (instruction 163), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(163, result_type, (x, y))
+        return self._inst(163, result_type, (x, y), result_id)
 
-    def u_upsample(self, result_type: TypeId, hi: Id, lo: Id) -> Id:
+    def u_upsample(self, result_type: TypeId, hi: Id, lo: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_upsample (instruction 164), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             hi: IdRef 'hi'
             lo: IdRef 'lo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(164, result_type, (hi, lo))
+        return self._inst(164, result_type, (hi, lo), result_id)
 
-    def s_upsample(self, result_type: TypeId, hi: Id, lo: Id) -> Id:
+    def s_upsample(self, result_type: TypeId, hi: Id, lo: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_upsample (instruction 165), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             hi: IdRef 'hi'
             lo: IdRef 'lo'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(165, result_type, (hi, lo))
+        return self._inst(165, result_type, (hi, lo), result_id)
 
-    def popcount(self, result_type: TypeId, x: Id) -> Id:
+    def popcount(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std popcount (instruction 166), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(166, result_type, (x,))
+        return self._inst(166, result_type, (x,), result_id)
 
-    def s_mad24(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def s_mad24(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_mad24 (instruction 167), emitted as OpExtInst.
 
         Operands:
@@ -2442,12 +2577,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(167, result_type, (x, y, z))
+        return self._inst(167, result_type, (x, y, z), result_id)
 
-    def u_mad24(self, result_type: TypeId, x: Id, y: Id, z: Id) -> Id:
+    def u_mad24(self, result_type: TypeId, x: Id, y: Id, z: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_mad24 (instruction 168), emitted as OpExtInst.
 
         Operands:
@@ -2455,36 +2591,39 @@ class OpenclInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             z: IdRef 'z'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(168, result_type, (x, y, z))
+        return self._inst(168, result_type, (x, y, z), result_id)
 
-    def s_mul24(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def s_mul24(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std s_mul24 (instruction 169), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(169, result_type, (x, y))
+        return self._inst(169, result_type, (x, y), result_id)
 
-    def u_mul24(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_mul24(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_mul24 (instruction 170), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(170, result_type, (x, y))
+        return self._inst(170, result_type, (x, y), result_id)
 
-    def vloadn(self, result_type: TypeId, offset: Id, p: Id, n: int) -> Id:
+    def vloadn(self, result_type: TypeId, offset: Id, p: Id, n: int, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vloadn (instruction 171), emitted as OpExtInst.
 
         Operands:
@@ -2492,12 +2631,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             offset: IdRef 'offset'
             p: IdRef 'p'
             n: LiteralInteger 'n'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(171, result_type, (offset, p, n))
+        return self._inst(171, result_type, (offset, p, n), result_id)
 
-    def vstoren(self, result_type: TypeId, data: Id, offset: Id, p: Id) -> Id:
+    def vstoren(self, result_type: TypeId, data: Id, offset: Id, p: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vstoren (instruction 172), emitted as OpExtInst.
 
         Operands:
@@ -2505,24 +2645,26 @@ class OpenclInstructions(ExtInstSetBuilder):
             data: IdRef 'data'
             offset: IdRef 'offset'
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(172, result_type, (data, offset, p))
+        return self._inst(172, result_type, (data, offset, p), result_id)
 
-    def vload_half(self, result_type: TypeId, offset: Id, p: Id) -> Id:
+    def vload_half(self, result_type: TypeId, offset: Id, p: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vload_half (instruction 173), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             offset: IdRef 'offset'
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(173, result_type, (offset, p))
+        return self._inst(173, result_type, (offset, p), result_id)
 
-    def vload_halfn(self, result_type: TypeId, offset: Id, p: Id, n: int) -> Id:
+    def vload_halfn(self, result_type: TypeId, offset: Id, p: Id, n: int, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vload_halfn (instruction 174), emitted as OpExtInst.
 
         Operands:
@@ -2530,12 +2672,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             offset: IdRef 'offset'
             p: IdRef 'p'
             n: LiteralInteger 'n'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(174, result_type, (offset, p, n))
+        return self._inst(174, result_type, (offset, p, n), result_id)
 
-    def vstore_half(self, result_type: TypeId, data: Id, offset: Id, p: Id) -> Id:
+    def vstore_half(self, result_type: TypeId, data: Id, offset: Id, p: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vstore_half (instruction 175), emitted as OpExtInst.
 
         Operands:
@@ -2543,12 +2686,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             data: IdRef 'data'
             offset: IdRef 'offset'
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(175, result_type, (data, offset, p))
+        return self._inst(175, result_type, (data, offset, p), result_id)
 
-    def vstore_half_r(self, result_type: TypeId, data: Id, offset: Id, p: Id, mode: FPRoundingMode) -> Id:
+    def vstore_half_r(self, result_type: TypeId, data: Id, offset: Id, p: Id, mode: FPRoundingMode, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vstore_half_r (instruction 176), emitted as OpExtInst.
 
         Operands:
@@ -2557,12 +2701,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             offset: IdRef 'offset'
             p: IdRef 'p'
             mode: FPRoundingMode 'mode'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(176, result_type, (data, offset, p, mode))
+        return self._inst(176, result_type, (data, offset, p, mode), result_id)
 
-    def vstore_halfn(self, result_type: TypeId, data: Id, offset: Id, p: Id) -> Id:
+    def vstore_halfn(self, result_type: TypeId, data: Id, offset: Id, p: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vstore_halfn (instruction 177), emitted as OpExtInst.
 
         Operands:
@@ -2570,12 +2715,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             data: IdRef 'data'
             offset: IdRef 'offset'
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(177, result_type, (data, offset, p))
+        return self._inst(177, result_type, (data, offset, p), result_id)
 
-    def vstore_halfn_r(self, result_type: TypeId, data: Id, offset: Id, p: Id, mode: FPRoundingMode) -> Id:
+    def vstore_halfn_r(self, result_type: TypeId, data: Id, offset: Id, p: Id, mode: FPRoundingMode, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vstore_halfn_r (instruction 178), emitted as OpExtInst.
 
         Operands:
@@ -2584,12 +2730,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             offset: IdRef 'offset'
             p: IdRef 'p'
             mode: FPRoundingMode 'mode'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(178, result_type, (data, offset, p, mode))
+        return self._inst(178, result_type, (data, offset, p, mode), result_id)
 
-    def vloada_halfn(self, result_type: TypeId, offset: Id, p: Id, n: int) -> Id:
+    def vloada_halfn(self, result_type: TypeId, offset: Id, p: Id, n: int, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vloada_halfn (instruction 179), emitted as OpExtInst.
 
         Operands:
@@ -2597,12 +2744,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             offset: IdRef 'offset'
             p: IdRef 'p'
             n: LiteralInteger 'n'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(179, result_type, (offset, p, n))
+        return self._inst(179, result_type, (offset, p, n), result_id)
 
-    def vstorea_halfn(self, result_type: TypeId, data: Id, offset: Id, p: Id) -> Id:
+    def vstorea_halfn(self, result_type: TypeId, data: Id, offset: Id, p: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vstorea_halfn (instruction 180), emitted as OpExtInst.
 
         Operands:
@@ -2610,12 +2758,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             data: IdRef 'data'
             offset: IdRef 'offset'
             p: IdRef 'p'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(180, result_type, (data, offset, p))
+        return self._inst(180, result_type, (data, offset, p), result_id)
 
-    def vstorea_halfn_r(self, result_type: TypeId, data: Id, offset: Id, p: Id, mode: FPRoundingMode) -> Id:
+    def vstorea_halfn_r(self, result_type: TypeId, data: Id, offset: Id, p: Id, mode: FPRoundingMode, *, result_id: Id | None = None) -> Id:
         """OpenCL.std vstorea_halfn_r (instruction 181), emitted as OpExtInst.
 
         Operands:
@@ -2624,24 +2773,26 @@ class OpenclInstructions(ExtInstSetBuilder):
             offset: IdRef 'offset'
             p: IdRef 'p'
             mode: FPRoundingMode 'mode'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(181, result_type, (data, offset, p, mode))
+        return self._inst(181, result_type, (data, offset, p, mode), result_id)
 
-    def shuffle(self, result_type: TypeId, x: Id, shuffle_mask: Id) -> Id:
+    def shuffle(self, result_type: TypeId, x: Id, shuffle_mask: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std shuffle (instruction 182), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             shuffle_mask: IdRef 'shuffle mask'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(182, result_type, (x, shuffle_mask))
+        return self._inst(182, result_type, (x, shuffle_mask), result_id)
 
-    def shuffle2(self, result_type: TypeId, x: Id, y: Id, shuffle_mask: Id) -> Id:
+    def shuffle2(self, result_type: TypeId, x: Id, y: Id, shuffle_mask: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std shuffle2 (instruction 183), emitted as OpExtInst.
 
         Operands:
@@ -2649,36 +2800,39 @@ class OpenclInstructions(ExtInstSetBuilder):
             x: IdRef 'x'
             y: IdRef 'y'
             shuffle_mask: IdRef 'shuffle mask'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(183, result_type, (x, y, shuffle_mask))
+        return self._inst(183, result_type, (x, y, shuffle_mask), result_id)
 
-    def printf(self, result_type: TypeId, format: Id, additional_arguments: Sequence[Id] = ()) -> Id:
+    def printf(self, result_type: TypeId, format: Id, additional_arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpenCL.std printf (instruction 184), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             format: IdRef 'format'
             additional_arguments: IdRef* 'additional arguments'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(184, result_type, (format, tuple(additional_arguments)))
+        return self._inst(184, result_type, (format, tuple(additional_arguments)), result_id)
 
-    def prefetch(self, result_type: TypeId, ptr: Id, num_elements: Id) -> Id:
+    def prefetch(self, result_type: TypeId, ptr: Id, num_elements: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std prefetch (instruction 185), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             ptr: IdRef 'ptr'
             num_elements: IdRef 'num elements'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(185, result_type, (ptr, num_elements))
+        return self._inst(185, result_type, (ptr, num_elements), result_id)
 
-    def bitselect(self, result_type: TypeId, a: Id, b: Id, c: Id) -> Id:
+    def bitselect(self, result_type: TypeId, a: Id, b: Id, c: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std bitselect (instruction 186), emitted as OpExtInst.
 
         Operands:
@@ -2686,12 +2840,13 @@ class OpenclInstructions(ExtInstSetBuilder):
             a: IdRef 'a'
             b: IdRef 'b'
             c: IdRef 'c'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(186, result_type, (a, b, c))
+        return self._inst(186, result_type, (a, b, c), result_id)
 
-    def select(self, result_type: TypeId, a: Id, b: Id, c: Id) -> Id:
+    def select(self, result_type: TypeId, a: Id, b: Id, c: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std select (instruction 187), emitted as OpExtInst.
 
         Operands:
@@ -2699,47 +2854,51 @@ class OpenclInstructions(ExtInstSetBuilder):
             a: IdRef 'a'
             b: IdRef 'b'
             c: IdRef 'c'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(187, result_type, (a, b, c))
+        return self._inst(187, result_type, (a, b, c), result_id)
 
-    def u_abs(self, result_type: TypeId, x: Id) -> Id:
+    def u_abs(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_abs (instruction 201), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(201, result_type, (x,))
+        return self._inst(201, result_type, (x,), result_id)
 
-    def u_abs_diff(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_abs_diff(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_abs_diff (instruction 202), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(202, result_type, (x, y))
+        return self._inst(202, result_type, (x, y), result_id)
 
-    def u_mul_hi(self, result_type: TypeId, x: Id, y: Id) -> Id:
+    def u_mul_hi(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_mul_hi (instruction 203), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             x: IdRef 'x'
             y: IdRef 'y'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(203, result_type, (x, y))
+        return self._inst(203, result_type, (x, y), result_id)
 
-    def u_mad_hi(self, result_type: TypeId, a: Id, b: Id, c: Id) -> Id:
+    def u_mad_hi(self, result_type: TypeId, a: Id, b: Id, c: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std u_mad_hi (instruction 204), emitted as OpExtInst.
 
         Operands:
@@ -2747,7 +2906,8 @@ class OpenclInstructions(ExtInstSetBuilder):
             a: IdRef 'a'
             b: IdRef 'b'
             c: IdRef 'c'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(204, result_type, (a, b, c))
+        return self._inst(204, result_type, (a, b, c), result_id)

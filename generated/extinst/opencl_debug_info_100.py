@@ -9,8 +9,9 @@ Use through a builder: ``builder.opencl_debug_info_100.<method>(result_type, ...
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
     from ..core.enums import (
@@ -162,22 +160,21 @@ class DebugOperationFragment(EnumerantParameters):
         self.value_2 = value_2
 
 
-if TYPE_CHECKING:
-    DebugOperationOperand: TypeAlias = (
-        Literal[
-            DebugOperation.Deref,
-            DebugOperation.Plus,
-            DebugOperation.Minus,
-            DebugOperation.Swap,
-            DebugOperation.Xderef,
-            DebugOperation.StackValue,
-        ]
-        | DebugOperationPlusUconst
-        | DebugOperationBitPiece
-        | DebugOperationConstu
-        | DebugOperationFragment
-    )
-    """A DebugOperation without parameters, or one of the parameter classes."""
+DebugOperationOperand: TypeAlias = (
+    Literal[
+        DebugOperation.Deref,
+        DebugOperation.Plus,
+        DebugOperation.Minus,
+        DebugOperation.Swap,
+        DebugOperation.Xderef,
+        DebugOperation.StackValue,
+    ]
+    | DebugOperationPlusUconst
+    | DebugOperationBitPiece
+    | DebugOperationConstu
+    | DebugOperationFragment
+)
+"""What a DebugOperation operand accepts: a member without parameters, or a parameter class."""
 
 
 class DebugImportedEntity(IntEnum):
@@ -444,17 +441,18 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def debug_info_none(self, result_type: TypeId) -> Id:
+    def debug_info_none(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugInfoNone (instruction 0), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(0, result_type, ())
+        return self._inst(0, result_type, (), result_id)
 
-    def debug_compilation_unit(self, result_type: TypeId, version: int, dwarf_version: int, source: Id, language: SourceLanguage) -> Id:
+    def debug_compilation_unit(self, result_type: TypeId, version: int, dwarf_version: int, source: Id, language: SourceLanguage, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugCompilationUnit (instruction 1), emitted as OpExtInst.
 
         Operands:
@@ -463,12 +461,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             dwarf_version: LiteralInteger 'DWARF Version'
             source: IdRef 'Source'
             language: SourceLanguage 'Language'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(1, result_type, (version, dwarf_version, source, language))
+        return self._inst(1, result_type, (version, dwarf_version, source, language), result_id)
 
-    def debug_type_basic(self, result_type: TypeId, name: Id, size: Id, encoding: DebugBaseTypeAttributeEncoding) -> Id:
+    def debug_type_basic(self, result_type: TypeId, name: Id, size: Id, encoding: DebugBaseTypeAttributeEncoding, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeBasic (instruction 2), emitted as OpExtInst.
 
         Operands:
@@ -476,12 +475,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             name: IdRef 'Name'
             size: IdRef 'Size'
             encoding: DebugBaseTypeAttributeEncoding 'Encoding'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(2, result_type, (name, size, encoding))
+        return self._inst(2, result_type, (name, size, encoding), result_id)
 
-    def debug_type_pointer(self, result_type: TypeId, base_type: Id, storage_class: StorageClass, flags: DebugInfoFlags) -> Id:
+    def debug_type_pointer(self, result_type: TypeId, base_type: Id, storage_class: StorageClass, flags: DebugInfoFlags, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypePointer (instruction 3), emitted as OpExtInst.
 
         Operands:
@@ -489,48 +489,52 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             base_type: IdRef 'Base Type'
             storage_class: StorageClass 'Storage Class'
             flags: DebugInfoFlags 'Flags'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(3, result_type, (base_type, storage_class, flags))
+        return self._inst(3, result_type, (base_type, storage_class, flags), result_id)
 
-    def debug_type_qualifier(self, result_type: TypeId, base_type: Id, type_qualifier: DebugTypeQualifier) -> Id:
+    def debug_type_qualifier(self, result_type: TypeId, base_type: Id, type_qualifier: DebugTypeQualifier, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeQualifier (instruction 4), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             base_type: IdRef 'Base Type'
             type_qualifier: DebugTypeQualifier 'Type Qualifier'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(4, result_type, (base_type, type_qualifier))
+        return self._inst(4, result_type, (base_type, type_qualifier), result_id)
 
-    def debug_type_array(self, result_type: TypeId, base_type: Id, component_counts: Sequence[Id] = ()) -> Id:
+    def debug_type_array(self, result_type: TypeId, base_type: Id, component_counts: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeArray (instruction 5), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             base_type: IdRef 'Base Type'
             component_counts: IdRef* 'Component Counts'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(5, result_type, (base_type, tuple(component_counts)))
+        return self._inst(5, result_type, (base_type, tuple(component_counts)), result_id)
 
-    def debug_type_vector(self, result_type: TypeId, base_type: Id, component_count: int) -> Id:
+    def debug_type_vector(self, result_type: TypeId, base_type: Id, component_count: int, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeVector (instruction 6), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             base_type: IdRef 'Base Type'
             component_count: LiteralInteger 'Component Count'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(6, result_type, (base_type, component_count))
+        return self._inst(6, result_type, (base_type, component_count), result_id)
 
-    def debug_typedef(self, result_type: TypeId, name: Id, base_type: Id, source: Id, line: int, column: int, parent: Id) -> Id:
+    def debug_typedef(self, result_type: TypeId, name: Id, base_type: Id, source: Id, line: int, column: int, parent: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypedef (instruction 7), emitted as OpExtInst.
 
         Operands:
@@ -541,12 +545,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             line: LiteralInteger 'Line'
             column: LiteralInteger 'Column'
             parent: IdRef 'Parent'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(7, result_type, (name, base_type, source, line, column, parent))
+        return self._inst(7, result_type, (name, base_type, source, line, column, parent), result_id)
 
-    def debug_type_function(self, result_type: TypeId, flags: DebugInfoFlags, return_type: Id, parameter_types: Sequence[Id] = ()) -> Id:
+    def debug_type_function(self, result_type: TypeId, flags: DebugInfoFlags, return_type: Id, parameter_types: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeFunction (instruction 8), emitted as OpExtInst.
 
         Operands:
@@ -554,12 +559,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             flags: DebugInfoFlags 'Flags'
             return_type: IdRef 'Return Type'
             parameter_types: IdRef* 'Parameter Types'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(8, result_type, (flags, return_type, tuple(parameter_types)))
+        return self._inst(8, result_type, (flags, return_type, tuple(parameter_types)), result_id)
 
-    def debug_type_enum(self, result_type: TypeId, name: Id, underlying_type: Id, source: Id, line: int, column: int, parent: Id, size: Id, flags: DebugInfoFlags, value_names: Sequence[tuple[Id, Id]] = ()) -> Id:
+    def debug_type_enum(self, result_type: TypeId, name: Id, underlying_type: Id, source: Id, line: int, column: int, parent: Id, size: Id, flags: DebugInfoFlags, value_names: Sequence[tuple[Id, Id]] = (), *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeEnum (instruction 9), emitted as OpExtInst.
 
         Operands:
@@ -573,12 +579,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             size: IdRef 'Size'
             flags: DebugInfoFlags 'Flags'
             value_names: PairIdRefIdRef* 'Value, Name, Value, Name, ...'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(9, result_type, (name, underlying_type, source, line, column, parent, size, flags, tuple(value_names)))
+        return self._inst(9, result_type, (name, underlying_type, source, line, column, parent, size, flags, tuple(value_names)), result_id)
 
-    def debug_type_composite(self, result_type: TypeId, name: Id, tag: DebugCompositeType, source: Id, line: int, column: int, parent: Id, linkage_name: Id, size: Id, flags: DebugInfoFlags, members: Sequence[Id] = ()) -> Id:
+    def debug_type_composite(self, result_type: TypeId, name: Id, tag: DebugCompositeType, source: Id, line: int, column: int, parent: Id, linkage_name: Id, size: Id, flags: DebugInfoFlags, members: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeComposite (instruction 10), emitted as OpExtInst.
 
         Operands:
@@ -593,12 +600,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             size: IdRef 'Size'
             flags: DebugInfoFlags 'Flags'
             members: IdRef* 'Members'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(10, result_type, (name, tag, source, line, column, parent, linkage_name, size, flags, tuple(members)))
+        return self._inst(10, result_type, (name, tag, source, line, column, parent, linkage_name, size, flags, tuple(members)), result_id)
 
-    def debug_type_member(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, offset: Id, size: Id, flags: DebugInfoFlags, value: Id | None = None) -> Id:
+    def debug_type_member(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, offset: Id, size: Id, flags: DebugInfoFlags, value: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeMember (instruction 11), emitted as OpExtInst.
 
         Operands:
@@ -613,12 +621,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             size: IdRef 'Size'
             flags: DebugInfoFlags 'Flags'
             value: IdRef? 'Value'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(11, result_type, (name, type, source, line, column, parent, offset, size, flags, value))
+        return self._inst(11, result_type, (name, type, source, line, column, parent, offset, size, flags, value), result_id)
 
-    def debug_type_inheritance(self, result_type: TypeId, child: Id, parent: Id, offset: Id, size: Id, flags: DebugInfoFlags) -> Id:
+    def debug_type_inheritance(self, result_type: TypeId, child: Id, parent: Id, offset: Id, size: Id, flags: DebugInfoFlags, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeInheritance (instruction 12), emitted as OpExtInst.
 
         Operands:
@@ -628,36 +637,39 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             offset: IdRef 'Offset'
             size: IdRef 'Size'
             flags: DebugInfoFlags 'Flags'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(12, result_type, (child, parent, offset, size, flags))
+        return self._inst(12, result_type, (child, parent, offset, size, flags), result_id)
 
-    def debug_type_ptr_to_member(self, result_type: TypeId, member_type: Id, parent: Id) -> Id:
+    def debug_type_ptr_to_member(self, result_type: TypeId, member_type: Id, parent: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypePtrToMember (instruction 13), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             member_type: IdRef 'Member Type'
             parent: IdRef 'Parent'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(13, result_type, (member_type, parent))
+        return self._inst(13, result_type, (member_type, parent), result_id)
 
-    def debug_type_template(self, result_type: TypeId, target: Id, parameters: Sequence[Id] = ()) -> Id:
+    def debug_type_template(self, result_type: TypeId, target: Id, parameters: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeTemplate (instruction 14), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             target: IdRef 'Target'
             parameters: IdRef* 'Parameters'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(14, result_type, (target, tuple(parameters)))
+        return self._inst(14, result_type, (target, tuple(parameters)), result_id)
 
-    def debug_type_template_parameter(self, result_type: TypeId, name: Id, actual_type: Id, value: Id, source: Id, line: int, column: int) -> Id:
+    def debug_type_template_parameter(self, result_type: TypeId, name: Id, actual_type: Id, value: Id, source: Id, line: int, column: int, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeTemplateParameter (instruction 15), emitted as OpExtInst.
 
         Operands:
@@ -668,12 +680,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             source: IdRef 'Source'
             line: LiteralInteger 'Line'
             column: LiteralInteger 'Column'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(15, result_type, (name, actual_type, value, source, line, column))
+        return self._inst(15, result_type, (name, actual_type, value, source, line, column), result_id)
 
-    def debug_type_template_template_parameter(self, result_type: TypeId, name: Id, template_name: Id, source: Id, line: int, column: int) -> Id:
+    def debug_type_template_template_parameter(self, result_type: TypeId, name: Id, template_name: Id, source: Id, line: int, column: int, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeTemplateTemplateParameter (instruction 16), emitted as OpExtInst.
 
         Operands:
@@ -683,12 +696,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             source: IdRef 'Source'
             line: LiteralInteger 'Line'
             column: LiteralInteger 'Column'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(16, result_type, (name, template_name, source, line, column))
+        return self._inst(16, result_type, (name, template_name, source, line, column), result_id)
 
-    def debug_type_template_parameter_pack(self, result_type: TypeId, name: Id, source: Id, line: int, column: int, template_parameters: Sequence[Id] = ()) -> Id:
+    def debug_type_template_parameter_pack(self, result_type: TypeId, name: Id, source: Id, line: int, column: int, template_parameters: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugTypeTemplateParameterPack (instruction 17), emitted as OpExtInst.
 
         Operands:
@@ -698,12 +712,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             line: LiteralInteger 'Line'
             column: LiteralInteger 'Column'
             template_parameters: IdRef* 'Template Parameters'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(17, result_type, (name, source, line, column, tuple(template_parameters)))
+        return self._inst(17, result_type, (name, source, line, column, tuple(template_parameters)), result_id)
 
-    def debug_global_variable(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, linkage_name: Id, variable: Id, flags: DebugInfoFlags, static_member_declaration: Id | None = None) -> Id:
+    def debug_global_variable(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, linkage_name: Id, variable: Id, flags: DebugInfoFlags, static_member_declaration: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugGlobalVariable (instruction 18), emitted as OpExtInst.
 
         Operands:
@@ -718,12 +733,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             variable: IdRef 'Variable'
             flags: DebugInfoFlags 'Flags'
             static_member_declaration: IdRef? 'Static Member Declaration'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(18, result_type, (name, type, source, line, column, parent, linkage_name, variable, flags, static_member_declaration))
+        return self._inst(18, result_type, (name, type, source, line, column, parent, linkage_name, variable, flags, static_member_declaration), result_id)
 
-    def debug_function_declaration(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, linkage_name: Id, flags: DebugInfoFlags) -> Id:
+    def debug_function_declaration(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, linkage_name: Id, flags: DebugInfoFlags, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugFunctionDeclaration (instruction 19), emitted as OpExtInst.
 
         Operands:
@@ -736,12 +752,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             parent: IdRef 'Parent'
             linkage_name: IdRef 'Linkage Name'
             flags: DebugInfoFlags 'Flags'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(19, result_type, (name, type, source, line, column, parent, linkage_name, flags))
+        return self._inst(19, result_type, (name, type, source, line, column, parent, linkage_name, flags), result_id)
 
-    def debug_function(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, linkage_name: Id, flags: DebugInfoFlags, scope_line: int, function: Id, declaration: Id | None = None) -> Id:
+    def debug_function(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, linkage_name: Id, flags: DebugInfoFlags, scope_line: int, function: Id, declaration: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugFunction (instruction 20), emitted as OpExtInst.
 
         Operands:
@@ -757,12 +774,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             scope_line: LiteralInteger 'Scope Line'
             function: IdRef 'Function'
             declaration: IdRef? 'Declaration'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(20, result_type, (name, type, source, line, column, parent, linkage_name, flags, scope_line, function, declaration))
+        return self._inst(20, result_type, (name, type, source, line, column, parent, linkage_name, flags, scope_line, function, declaration), result_id)
 
-    def debug_lexical_block(self, result_type: TypeId, source: Id, line: int, column: int, parent: Id, name: Id | None = None) -> Id:
+    def debug_lexical_block(self, result_type: TypeId, source: Id, line: int, column: int, parent: Id, name: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugLexicalBlock (instruction 21), emitted as OpExtInst.
 
         Operands:
@@ -772,12 +790,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             column: LiteralInteger 'Column'
             parent: IdRef 'Parent'
             name: IdRef? 'Name'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(21, result_type, (source, line, column, parent, name))
+        return self._inst(21, result_type, (source, line, column, parent, name), result_id)
 
-    def debug_lexical_block_discriminator(self, result_type: TypeId, source: Id, discriminator: int, parent: Id) -> Id:
+    def debug_lexical_block_discriminator(self, result_type: TypeId, source: Id, discriminator: int, parent: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugLexicalBlockDiscriminator (instruction 22), emitted as OpExtInst.
 
         Operands:
@@ -785,34 +804,37 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             source: IdRef 'Source'
             discriminator: LiteralInteger 'Discriminator'
             parent: IdRef 'Parent'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(22, result_type, (source, discriminator, parent))
+        return self._inst(22, result_type, (source, discriminator, parent), result_id)
 
-    def debug_scope(self, result_type: TypeId, scope: Id, inlined_at: Id | None = None) -> Id:
+    def debug_scope(self, result_type: TypeId, scope: Id, inlined_at: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugScope (instruction 23), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             scope: IdRef 'Scope'
             inlined_at: IdRef? 'Inlined At'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(23, result_type, (scope, inlined_at))
+        return self._inst(23, result_type, (scope, inlined_at), result_id)
 
-    def debug_no_scope(self, result_type: TypeId) -> Id:
+    def debug_no_scope(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugNoScope (instruction 24), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(24, result_type, ())
+        return self._inst(24, result_type, (), result_id)
 
-    def debug_inlined_at(self, result_type: TypeId, line: int, scope: Id, inlined: Id | None = None) -> Id:
+    def debug_inlined_at(self, result_type: TypeId, line: int, scope: Id, inlined: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugInlinedAt (instruction 25), emitted as OpExtInst.
 
         Operands:
@@ -820,12 +842,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             line: LiteralInteger 'Line'
             scope: IdRef 'Scope'
             inlined: IdRef? 'Inlined'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(25, result_type, (line, scope, inlined))
+        return self._inst(25, result_type, (line, scope, inlined), result_id)
 
-    def debug_local_variable(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, flags: DebugInfoFlags, arg_number: int | None = None) -> Id:
+    def debug_local_variable(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, flags: DebugInfoFlags, arg_number: int | None = None, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugLocalVariable (instruction 26), emitted as OpExtInst.
 
         Operands:
@@ -838,24 +861,26 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             parent: IdRef 'Parent'
             flags: DebugInfoFlags 'Flags'
             arg_number: LiteralInteger? 'Arg Number'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(26, result_type, (name, type, source, line, column, parent, flags, arg_number))
+        return self._inst(26, result_type, (name, type, source, line, column, parent, flags, arg_number), result_id)
 
-    def debug_inlined_variable(self, result_type: TypeId, variable: Id, inlined: Id) -> Id:
+    def debug_inlined_variable(self, result_type: TypeId, variable: Id, inlined: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugInlinedVariable (instruction 27), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             variable: IdRef 'Variable'
             inlined: IdRef 'Inlined'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(27, result_type, (variable, inlined))
+        return self._inst(27, result_type, (variable, inlined), result_id)
 
-    def debug_declare(self, result_type: TypeId, local_variable: Id, variable: Id, expression: Id) -> Id:
+    def debug_declare(self, result_type: TypeId, local_variable: Id, variable: Id, expression: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugDeclare (instruction 28), emitted as OpExtInst.
 
         Operands:
@@ -863,12 +888,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             local_variable: IdRef 'Local Variable'
             variable: IdRef 'Variable'
             expression: IdRef 'Expression'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(28, result_type, (local_variable, variable, expression))
+        return self._inst(28, result_type, (local_variable, variable, expression), result_id)
 
-    def debug_value(self, result_type: TypeId, local_variable: Id, value: Id, expression: Id, indexes: Sequence[Id] = ()) -> Id:
+    def debug_value(self, result_type: TypeId, local_variable: Id, value: Id, expression: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugValue (instruction 29), emitted as OpExtInst.
 
         Operands:
@@ -877,35 +903,38 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             value: IdRef 'Value'
             expression: IdRef 'Expression'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(29, result_type, (local_variable, value, expression, tuple(indexes)))
+        return self._inst(29, result_type, (local_variable, value, expression, tuple(indexes)), result_id)
 
-    def debug_operation(self, result_type: TypeId, opcode: DebugOperationOperand, operands: Sequence[int] = ()) -> Id:
+    def debug_operation(self, result_type: TypeId, op_code: DebugOperationOperand, operands: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugOperation (instruction 30), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            opcode: DebugOperation 'OpCode'
+            op_code: DebugOperation 'OpCode'
             operands: LiteralInteger* 'Operands ...'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(30, result_type, (opcode, tuple(operands)))
+        return self._inst(30, result_type, (op_code, tuple(operands)), result_id)
 
-    def debug_expression(self, result_type: TypeId, operands: Sequence[Id] = ()) -> Id:
+    def debug_expression(self, result_type: TypeId, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugExpression (instruction 31), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             operands: IdRef* 'Operands ...'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(31, result_type, (tuple(operands),))
+        return self._inst(31, result_type, (tuple(operands),), result_id)
 
-    def debug_macro_def(self, result_type: TypeId, source: Id, line: int, name: Id, value: Id | None = None) -> Id:
+    def debug_macro_def(self, result_type: TypeId, source: Id, line: int, name: Id, value: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugMacroDef (instruction 32), emitted as OpExtInst.
 
         Operands:
@@ -914,12 +943,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             line: LiteralInteger 'Line'
             name: IdRef 'Name'
             value: IdRef? 'Value'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(32, result_type, (source, line, name, value))
+        return self._inst(32, result_type, (source, line, name, value), result_id)
 
-    def debug_macro_undef(self, result_type: TypeId, source: Id, line: int, macro: Id) -> Id:
+    def debug_macro_undef(self, result_type: TypeId, source: Id, line: int, macro: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugMacroUndef (instruction 33), emitted as OpExtInst.
 
         Operands:
@@ -927,12 +957,13 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             source: IdRef 'Source'
             line: LiteralInteger 'Line'
             macro: IdRef 'Macro'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(33, result_type, (source, line, macro))
+        return self._inst(33, result_type, (source, line, macro), result_id)
 
-    def debug_imported_entity(self, result_type: TypeId, name: Id, tag: DebugImportedEntity, source: Id, entity: Id, line: int, column: int, parent: Id) -> Id:
+    def debug_imported_entity(self, result_type: TypeId, name: Id, tag: DebugImportedEntity, source: Id, entity: Id, line: int, column: int, parent: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugImportedEntity (instruction 34), emitted as OpExtInst.
 
         Operands:
@@ -944,24 +975,26 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             line: LiteralInteger 'Line'
             column: LiteralInteger 'Column'
             parent: IdRef 'Parent'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(34, result_type, (name, tag, source, entity, line, column, parent))
+        return self._inst(34, result_type, (name, tag, source, entity, line, column, parent), result_id)
 
-    def debug_source(self, result_type: TypeId, file: Id, text: Id | None = None) -> Id:
+    def debug_source(self, result_type: TypeId, file: Id, text: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugSource (instruction 35), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             file: IdRef 'File'
             text: IdRef? 'Text'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(35, result_type, (file, text))
+        return self._inst(35, result_type, (file, text), result_id)
 
-    def debug_module_intel(self, result_type: TypeId, name: Id, source: Id, parent: Id, line: int, configurationmacros: Id, includepath: Id, apinotesfile: Id, isdeclaration: int) -> Id:
+    def debug_module_intel(self, result_type: TypeId, name: Id, source: Id, parent: Id, line: int, configuration_macros: Id, include_path: Id, api_notes_file: Id, is_declaration: int, *, result_id: Id | None = None) -> Id:
         """OpenCL.DebugInfo.100 DebugModuleINTEL (instruction 36), emitted as OpExtInst.
 
         Operands:
@@ -970,11 +1003,12 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             source: IdRef 'Source'
             parent: IdRef 'Parent'
             line: LiteralInteger 'Line'
-            configurationmacros: IdRef 'ConfigurationMacros'
-            includepath: IdRef 'IncludePath'
-            apinotesfile: IdRef 'APINotesFile'
-            isdeclaration: LiteralInteger 'IsDeclaration'
+            configuration_macros: IdRef 'ConfigurationMacros'
+            include_path: IdRef 'IncludePath'
+            api_notes_file: IdRef 'APINotesFile'
+            is_declaration: LiteralInteger 'IsDeclaration'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(36, result_type, (name, source, parent, line, configurationmacros, includepath, apinotesfile, isdeclaration))
+        return self._inst(36, result_type, (name, source, parent, line, configuration_macros, include_path, api_notes_file, is_declaration), result_id)

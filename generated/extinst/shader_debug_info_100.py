@@ -9,8 +9,9 @@ Use through a builder: ``builder.shader_debug_info_100.<method>(result_type, ...
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'NonSemantic.Shader.DebugInfo.100'
@@ -162,22 +160,21 @@ class DebugOperationFragment(EnumerantParameters):
         self.operand_2 = operand_2
 
 
-if TYPE_CHECKING:
-    DebugOperationOperand: TypeAlias = (
-        Literal[
-            DebugOperation.Deref,
-            DebugOperation.Plus,
-            DebugOperation.Minus,
-            DebugOperation.Swap,
-            DebugOperation.Xderef,
-            DebugOperation.StackValue,
-        ]
-        | DebugOperationPlusUconst
-        | DebugOperationBitPiece
-        | DebugOperationConstu
-        | DebugOperationFragment
-    )
-    """A DebugOperation without parameters, or one of the parameter classes."""
+DebugOperationOperand: TypeAlias = (
+    Literal[
+        DebugOperation.Deref,
+        DebugOperation.Plus,
+        DebugOperation.Minus,
+        DebugOperation.Swap,
+        DebugOperation.Xderef,
+        DebugOperation.StackValue,
+    ]
+    | DebugOperationPlusUconst
+    | DebugOperationBitPiece
+    | DebugOperationConstu
+    | DebugOperationFragment
+)
+"""What a DebugOperation operand accepts: a member without parameters, or a parameter class."""
 
 
 class DebugImportedEntity(IntEnum):
@@ -483,17 +480,18 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def debug_info_none(self, result_type: TypeId) -> Id:
+    def debug_info_none(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugInfoNone (instruction 0), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(0, result_type, ())
+        return self._inst(0, result_type, (), result_id)
 
-    def debug_compilation_unit(self, result_type: TypeId, version: Id, dwarf_version: Id, source: Id, language: Id) -> Id:
+    def debug_compilation_unit(self, result_type: TypeId, version: Id, dwarf_version: Id, source: Id, language: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugCompilationUnit (instruction 1), emitted as OpExtInst.
 
         Operands:
@@ -502,12 +500,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             dwarf_version: IdRef 'DWARF Version'
             source: IdRef 'Source'
             language: IdRef 'Language'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(1, result_type, (version, dwarf_version, source, language))
+        return self._inst(1, result_type, (version, dwarf_version, source, language), result_id)
 
-    def debug_type_basic(self, result_type: TypeId, name: Id, size: Id, encoding: Id, flags: Id) -> Id:
+    def debug_type_basic(self, result_type: TypeId, name: Id, size: Id, encoding: Id, flags: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeBasic (instruction 2), emitted as OpExtInst.
 
         Operands:
@@ -516,12 +515,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             size: IdRef 'Size'
             encoding: IdRef 'Encoding'
             flags: IdRef 'Flags'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(2, result_type, (name, size, encoding, flags))
+        return self._inst(2, result_type, (name, size, encoding, flags), result_id)
 
-    def debug_type_pointer(self, result_type: TypeId, base_type: Id, storage_class: Id, flags: Id) -> Id:
+    def debug_type_pointer(self, result_type: TypeId, base_type: Id, storage_class: Id, flags: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypePointer (instruction 3), emitted as OpExtInst.
 
         Operands:
@@ -529,48 +529,52 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             base_type: IdRef 'Base Type'
             storage_class: IdRef 'Storage Class'
             flags: IdRef 'Flags'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(3, result_type, (base_type, storage_class, flags))
+        return self._inst(3, result_type, (base_type, storage_class, flags), result_id)
 
-    def debug_type_qualifier(self, result_type: TypeId, base_type: Id, type_qualifier: Id) -> Id:
+    def debug_type_qualifier(self, result_type: TypeId, base_type: Id, type_qualifier: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeQualifier (instruction 4), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             base_type: IdRef 'Base Type'
             type_qualifier: IdRef 'Type Qualifier'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(4, result_type, (base_type, type_qualifier))
+        return self._inst(4, result_type, (base_type, type_qualifier), result_id)
 
-    def debug_type_array(self, result_type: TypeId, base_type: Id, component_counts: Sequence[Id] = ()) -> Id:
+    def debug_type_array(self, result_type: TypeId, base_type: Id, component_counts: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeArray (instruction 5), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             base_type: IdRef 'Base Type'
             component_counts: IdRef* 'Component Counts'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(5, result_type, (base_type, tuple(component_counts)))
+        return self._inst(5, result_type, (base_type, tuple(component_counts)), result_id)
 
-    def debug_type_vector(self, result_type: TypeId, base_type: Id, component_count: Id) -> Id:
+    def debug_type_vector(self, result_type: TypeId, base_type: Id, component_count: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeVector (instruction 6), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             base_type: IdRef 'Base Type'
             component_count: IdRef 'Component Count'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(6, result_type, (base_type, component_count))
+        return self._inst(6, result_type, (base_type, component_count), result_id)
 
-    def debug_typedef(self, result_type: TypeId, name: Id, base_type: Id, source: Id, line: Id, column: Id, parent: Id) -> Id:
+    def debug_typedef(self, result_type: TypeId, name: Id, base_type: Id, source: Id, line: Id, column: Id, parent: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypedef (instruction 7), emitted as OpExtInst.
 
         Operands:
@@ -581,12 +585,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             line: IdRef 'Line'
             column: IdRef 'Column'
             parent: IdRef 'Parent'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(7, result_type, (name, base_type, source, line, column, parent))
+        return self._inst(7, result_type, (name, base_type, source, line, column, parent), result_id)
 
-    def debug_type_function(self, result_type: TypeId, flags: Id, return_type: Id, parameter_types: Sequence[Id] = ()) -> Id:
+    def debug_type_function(self, result_type: TypeId, flags: Id, return_type: Id, parameter_types: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeFunction (instruction 8), emitted as OpExtInst.
 
         Operands:
@@ -594,12 +599,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             flags: IdRef 'Flags'
             return_type: IdRef 'Return Type'
             parameter_types: IdRef* 'Parameter Types'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(8, result_type, (flags, return_type, tuple(parameter_types)))
+        return self._inst(8, result_type, (flags, return_type, tuple(parameter_types)), result_id)
 
-    def debug_type_enum(self, result_type: TypeId, name: Id, underlying_type: Id, source: Id, line: Id, column: Id, parent: Id, size: Id, flags: Id, value_names: Sequence[tuple[Id, Id]] = ()) -> Id:
+    def debug_type_enum(self, result_type: TypeId, name: Id, underlying_type: Id, source: Id, line: Id, column: Id, parent: Id, size: Id, flags: Id, value_names: Sequence[tuple[Id, Id]] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeEnum (instruction 9), emitted as OpExtInst.
 
         Operands:
@@ -613,12 +619,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             size: IdRef 'Size'
             flags: IdRef 'Flags'
             value_names: PairIdRefIdRef* 'Value, Name, Value, Name, ...'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(9, result_type, (name, underlying_type, source, line, column, parent, size, flags, tuple(value_names)))
+        return self._inst(9, result_type, (name, underlying_type, source, line, column, parent, size, flags, tuple(value_names)), result_id)
 
-    def debug_type_composite(self, result_type: TypeId, name: Id, tag: Id, source: Id, line: Id, column: Id, parent: Id, linkage_name: Id, size: Id, flags: Id, members: Sequence[Id] = ()) -> Id:
+    def debug_type_composite(self, result_type: TypeId, name: Id, tag: Id, source: Id, line: Id, column: Id, parent: Id, linkage_name: Id, size: Id, flags: Id, members: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeComposite (instruction 10), emitted as OpExtInst.
 
         Operands:
@@ -633,12 +640,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             size: IdRef 'Size'
             flags: IdRef 'Flags'
             members: IdRef* 'Members'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(10, result_type, (name, tag, source, line, column, parent, linkage_name, size, flags, tuple(members)))
+        return self._inst(10, result_type, (name, tag, source, line, column, parent, linkage_name, size, flags, tuple(members)), result_id)
 
-    def debug_type_member(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, offset: Id, size: Id, flags: Id, value: Id | None = None) -> Id:
+    def debug_type_member(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, offset: Id, size: Id, flags: Id, value: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeMember (instruction 11), emitted as OpExtInst.
 
         Operands:
@@ -652,12 +660,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             size: IdRef 'Size'
             flags: IdRef 'Flags'
             value: IdRef? 'Value'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(11, result_type, (name, type, source, line, column, offset, size, flags, value))
+        return self._inst(11, result_type, (name, type, source, line, column, offset, size, flags, value), result_id)
 
-    def debug_type_inheritance(self, result_type: TypeId, parent: Id, offset: Id, size: Id, flags: Id) -> Id:
+    def debug_type_inheritance(self, result_type: TypeId, parent: Id, offset: Id, size: Id, flags: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeInheritance (instruction 12), emitted as OpExtInst.
 
         Operands:
@@ -666,36 +675,39 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             offset: IdRef 'Offset'
             size: IdRef 'Size'
             flags: IdRef 'Flags'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(12, result_type, (parent, offset, size, flags))
+        return self._inst(12, result_type, (parent, offset, size, flags), result_id)
 
-    def debug_type_ptr_to_member(self, result_type: TypeId, member_type: Id, parent: Id) -> Id:
+    def debug_type_ptr_to_member(self, result_type: TypeId, member_type: Id, parent: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypePtrToMember (instruction 13), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             member_type: IdRef 'Member Type'
             parent: IdRef 'Parent'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(13, result_type, (member_type, parent))
+        return self._inst(13, result_type, (member_type, parent), result_id)
 
-    def debug_type_template(self, result_type: TypeId, target: Id, parameters: Sequence[Id] = ()) -> Id:
+    def debug_type_template(self, result_type: TypeId, target: Id, parameters: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeTemplate (instruction 14), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             target: IdRef 'Target'
             parameters: IdRef* 'Parameters'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(14, result_type, (target, tuple(parameters)))
+        return self._inst(14, result_type, (target, tuple(parameters)), result_id)
 
-    def debug_type_template_parameter(self, result_type: TypeId, name: Id, actual_type: Id, value: Id, source: Id, line: Id, column: Id) -> Id:
+    def debug_type_template_parameter(self, result_type: TypeId, name: Id, actual_type: Id, value: Id, source: Id, line: Id, column: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeTemplateParameter (instruction 15), emitted as OpExtInst.
 
         Operands:
@@ -706,12 +718,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             source: IdRef 'Source'
             line: IdRef 'Line'
             column: IdRef 'Column'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(15, result_type, (name, actual_type, value, source, line, column))
+        return self._inst(15, result_type, (name, actual_type, value, source, line, column), result_id)
 
-    def debug_type_template_template_parameter(self, result_type: TypeId, name: Id, template_name: Id, source: Id, line: Id, column: Id) -> Id:
+    def debug_type_template_template_parameter(self, result_type: TypeId, name: Id, template_name: Id, source: Id, line: Id, column: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeTemplateTemplateParameter (instruction 16), emitted as OpExtInst.
 
         Operands:
@@ -721,12 +734,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             source: IdRef 'Source'
             line: IdRef 'Line'
             column: IdRef 'Column'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(16, result_type, (name, template_name, source, line, column))
+        return self._inst(16, result_type, (name, template_name, source, line, column), result_id)
 
-    def debug_type_template_parameter_pack(self, result_type: TypeId, name: Id, source: Id, line: Id, column: Id, template_parameters: Sequence[Id] = ()) -> Id:
+    def debug_type_template_parameter_pack(self, result_type: TypeId, name: Id, source: Id, line: Id, column: Id, template_parameters: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeTemplateParameterPack (instruction 17), emitted as OpExtInst.
 
         Operands:
@@ -736,12 +750,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             line: IdRef 'Line'
             column: IdRef 'Column'
             template_parameters: IdRef* 'Template Parameters'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(17, result_type, (name, source, line, column, tuple(template_parameters)))
+        return self._inst(17, result_type, (name, source, line, column, tuple(template_parameters)), result_id)
 
-    def debug_global_variable(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, parent: Id, linkage_name: Id, variable: Id, flags: Id, static_member_declaration: Id | None = None) -> Id:
+    def debug_global_variable(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, parent: Id, linkage_name: Id, variable: Id, flags: Id, static_member_declaration: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugGlobalVariable (instruction 18), emitted as OpExtInst.
 
         Operands:
@@ -756,12 +771,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             variable: IdRef 'Variable'
             flags: IdRef 'Flags'
             static_member_declaration: IdRef? 'Static Member Declaration'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(18, result_type, (name, type, source, line, column, parent, linkage_name, variable, flags, static_member_declaration))
+        return self._inst(18, result_type, (name, type, source, line, column, parent, linkage_name, variable, flags, static_member_declaration), result_id)
 
-    def debug_function_declaration(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, parent: Id, linkage_name: Id, flags: Id) -> Id:
+    def debug_function_declaration(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, parent: Id, linkage_name: Id, flags: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugFunctionDeclaration (instruction 19), emitted as OpExtInst.
 
         Operands:
@@ -774,12 +790,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             parent: IdRef 'Parent'
             linkage_name: IdRef 'Linkage Name'
             flags: IdRef 'Flags'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(19, result_type, (name, type, source, line, column, parent, linkage_name, flags))
+        return self._inst(19, result_type, (name, type, source, line, column, parent, linkage_name, flags), result_id)
 
-    def debug_function(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, parent: Id, linkage_name: Id, flags: Id, scope_line: Id, declaration: Id | None = None) -> Id:
+    def debug_function(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, parent: Id, linkage_name: Id, flags: Id, scope_line: Id, declaration: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugFunction (instruction 20), emitted as OpExtInst.
 
         Operands:
@@ -794,12 +811,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             flags: IdRef 'Flags'
             scope_line: IdRef 'Scope Line'
             declaration: IdRef? 'Declaration'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(20, result_type, (name, type, source, line, column, parent, linkage_name, flags, scope_line, declaration))
+        return self._inst(20, result_type, (name, type, source, line, column, parent, linkage_name, flags, scope_line, declaration), result_id)
 
-    def debug_lexical_block(self, result_type: TypeId, source: Id, line: Id, column: Id, parent: Id, name: Id | None = None) -> Id:
+    def debug_lexical_block(self, result_type: TypeId, source: Id, line: Id, column: Id, parent: Id, name: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugLexicalBlock (instruction 21), emitted as OpExtInst.
 
         Operands:
@@ -809,12 +827,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             column: IdRef 'Column'
             parent: IdRef 'Parent'
             name: IdRef? 'Name'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(21, result_type, (source, line, column, parent, name))
+        return self._inst(21, result_type, (source, line, column, parent, name), result_id)
 
-    def debug_lexical_block_discriminator(self, result_type: TypeId, source: Id, discriminator: Id, parent: Id) -> Id:
+    def debug_lexical_block_discriminator(self, result_type: TypeId, source: Id, discriminator: Id, parent: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugLexicalBlockDiscriminator (instruction 22), emitted as OpExtInst.
 
         Operands:
@@ -822,34 +841,37 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             source: IdRef 'Source'
             discriminator: IdRef 'Discriminator'
             parent: IdRef 'Parent'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(22, result_type, (source, discriminator, parent))
+        return self._inst(22, result_type, (source, discriminator, parent), result_id)
 
-    def debug_scope(self, result_type: TypeId, scope: Id, inlined_at: Id | None = None) -> Id:
+    def debug_scope(self, result_type: TypeId, scope: Id, inlined_at: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugScope (instruction 23), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             scope: IdRef 'Scope'
             inlined_at: IdRef? 'Inlined At'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(23, result_type, (scope, inlined_at))
+        return self._inst(23, result_type, (scope, inlined_at), result_id)
 
-    def debug_no_scope(self, result_type: TypeId) -> Id:
+    def debug_no_scope(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugNoScope (instruction 24), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(24, result_type, ())
+        return self._inst(24, result_type, (), result_id)
 
-    def debug_inlined_at(self, result_type: TypeId, line: Id, scope: Id, inlined: Id | None = None) -> Id:
+    def debug_inlined_at(self, result_type: TypeId, line: Id, scope: Id, inlined: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugInlinedAt (instruction 25), emitted as OpExtInst.
 
         Operands:
@@ -857,12 +879,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             line: IdRef 'Line'
             scope: IdRef 'Scope'
             inlined: IdRef? 'Inlined'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(25, result_type, (line, scope, inlined))
+        return self._inst(25, result_type, (line, scope, inlined), result_id)
 
-    def debug_local_variable(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, parent: Id, flags: Id, arg_number: Id | None = None) -> Id:
+    def debug_local_variable(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, parent: Id, flags: Id, arg_number: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugLocalVariable (instruction 26), emitted as OpExtInst.
 
         Operands:
@@ -875,24 +898,26 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             parent: IdRef 'Parent'
             flags: IdRef 'Flags'
             arg_number: IdRef? 'Arg Number'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(26, result_type, (name, type, source, line, column, parent, flags, arg_number))
+        return self._inst(26, result_type, (name, type, source, line, column, parent, flags, arg_number), result_id)
 
-    def debug_inlined_variable(self, result_type: TypeId, variable: Id, inlined: Id) -> Id:
+    def debug_inlined_variable(self, result_type: TypeId, variable: Id, inlined: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugInlinedVariable (instruction 27), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             variable: IdRef 'Variable'
             inlined: IdRef 'Inlined'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(27, result_type, (variable, inlined))
+        return self._inst(27, result_type, (variable, inlined), result_id)
 
-    def debug_declare(self, result_type: TypeId, local_variable: Id, variable: Id, expression: Id, indexes: Sequence[Id] = ()) -> Id:
+    def debug_declare(self, result_type: TypeId, local_variable: Id, variable: Id, expression: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugDeclare (instruction 28), emitted as OpExtInst.
 
         Operands:
@@ -901,12 +926,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             variable: IdRef 'Variable'
             expression: IdRef 'Expression'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(28, result_type, (local_variable, variable, expression, tuple(indexes)))
+        return self._inst(28, result_type, (local_variable, variable, expression, tuple(indexes)), result_id)
 
-    def debug_value(self, result_type: TypeId, local_variable: Id, value: Id, expression: Id, indexes: Sequence[Id] = ()) -> Id:
+    def debug_value(self, result_type: TypeId, local_variable: Id, value: Id, expression: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugValue (instruction 29), emitted as OpExtInst.
 
         Operands:
@@ -915,35 +941,38 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             value: IdRef 'Value'
             expression: IdRef 'Expression'
             indexes: IdRef* 'Indexes'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(29, result_type, (local_variable, value, expression, tuple(indexes)))
+        return self._inst(29, result_type, (local_variable, value, expression, tuple(indexes)), result_id)
 
-    def debug_operation(self, result_type: TypeId, opcode: Id, operands: Sequence[Id] = ()) -> Id:
+    def debug_operation(self, result_type: TypeId, op_code: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugOperation (instruction 30), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            opcode: IdRef 'OpCode'
+            op_code: IdRef 'OpCode'
             operands: IdRef* 'Operands ...'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(30, result_type, (opcode, tuple(operands)))
+        return self._inst(30, result_type, (op_code, tuple(operands)), result_id)
 
-    def debug_expression(self, result_type: TypeId, operands: Sequence[Id] = ()) -> Id:
+    def debug_expression(self, result_type: TypeId, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugExpression (instruction 31), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             operands: IdRef* 'Operands ...'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(31, result_type, (tuple(operands),))
+        return self._inst(31, result_type, (tuple(operands),), result_id)
 
-    def debug_macro_def(self, result_type: TypeId, source: Id, line: Id, name: Id, value: Id | None = None) -> Id:
+    def debug_macro_def(self, result_type: TypeId, source: Id, line: Id, name: Id, value: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugMacroDef (instruction 32), emitted as OpExtInst.
 
         Operands:
@@ -952,12 +981,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             line: IdRef 'Line'
             name: IdRef 'Name'
             value: IdRef? 'Value'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(32, result_type, (source, line, name, value))
+        return self._inst(32, result_type, (source, line, name, value), result_id)
 
-    def debug_macro_undef(self, result_type: TypeId, source: Id, line: Id, macro: Id) -> Id:
+    def debug_macro_undef(self, result_type: TypeId, source: Id, line: Id, macro: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugMacroUndef (instruction 33), emitted as OpExtInst.
 
         Operands:
@@ -965,12 +995,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             source: IdRef 'Source'
             line: IdRef 'Line'
             macro: IdRef 'Macro'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(33, result_type, (source, line, macro))
+        return self._inst(33, result_type, (source, line, macro), result_id)
 
-    def debug_imported_entity(self, result_type: TypeId, name: Id, tag: Id, source: Id, entity: Id, line: Id, column: Id, parent: Id) -> Id:
+    def debug_imported_entity(self, result_type: TypeId, name: Id, tag: Id, source: Id, entity: Id, line: Id, column: Id, parent: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugImportedEntity (instruction 34), emitted as OpExtInst.
 
         Operands:
@@ -982,47 +1013,51 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             line: IdRef 'Line'
             column: IdRef 'Column'
             parent: IdRef 'Parent'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(34, result_type, (name, tag, source, entity, line, column, parent))
+        return self._inst(34, result_type, (name, tag, source, entity, line, column, parent), result_id)
 
-    def debug_source(self, result_type: TypeId, file: Id, text: Id | None = None) -> Id:
+    def debug_source(self, result_type: TypeId, file: Id, text: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugSource (instruction 35), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             file: IdRef 'File'
             text: IdRef? 'Text'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(35, result_type, (file, text))
+        return self._inst(35, result_type, (file, text), result_id)
 
-    def debug_function_definition(self, result_type: TypeId, function: Id, definition: Id) -> Id:
+    def debug_function_definition(self, result_type: TypeId, function: Id, definition: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugFunctionDefinition (instruction 101), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             function: IdRef 'Function'
             definition: IdRef 'Definition'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(101, result_type, (function, definition))
+        return self._inst(101, result_type, (function, definition), result_id)
 
-    def debug_source_continued(self, result_type: TypeId, text: Id) -> Id:
+    def debug_source_continued(self, result_type: TypeId, text: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugSourceContinued (instruction 102), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             text: IdRef 'Text'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(102, result_type, (text,))
+        return self._inst(102, result_type, (text,), result_id)
 
-    def debug_line(self, result_type: TypeId, source: Id, line_start: Id, line_end: Id, column_start: Id, column_end: Id) -> Id:
+    def debug_line(self, result_type: TypeId, source: Id, line_start: Id, line_end: Id, column_start: Id, column_end: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugLine (instruction 103), emitted as OpExtInst.
 
         Operands:
@@ -1032,45 +1067,49 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             line_end: IdRef 'Line End'
             column_start: IdRef 'Column Start'
             column_end: IdRef 'Column End'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(103, result_type, (source, line_start, line_end, column_start, column_end))
+        return self._inst(103, result_type, (source, line_start, line_end, column_start, column_end), result_id)
 
-    def debug_no_line(self, result_type: TypeId) -> Id:
+    def debug_no_line(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugNoLine (instruction 104), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(104, result_type, ())
+        return self._inst(104, result_type, (), result_id)
 
-    def debug_build_identifier(self, result_type: TypeId, identifier: Id, flags: Id) -> Id:
+    def debug_build_identifier(self, result_type: TypeId, identifier: Id, flags: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugBuildIdentifier (instruction 105), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             identifier: IdRef 'Identifier'
             flags: IdRef 'Flags'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(105, result_type, (identifier, flags))
+        return self._inst(105, result_type, (identifier, flags), result_id)
 
-    def debug_storage_path(self, result_type: TypeId, path: Id) -> Id:
+    def debug_storage_path(self, result_type: TypeId, path: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugStoragePath (instruction 106), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             path: IdRef 'Path'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(106, result_type, (path,))
+        return self._inst(106, result_type, (path,), result_id)
 
-    def debug_entry_point(self, result_type: TypeId, entry_point: Id, compilation_unit: Id, compiler_signature: Id, command_line_arguments: Id) -> Id:
+    def debug_entry_point(self, result_type: TypeId, entry_point: Id, compilation_unit: Id, compiler_signature: Id, command_line_arguments: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugEntryPoint (instruction 107), emitted as OpExtInst.
 
         Operands:
@@ -1079,12 +1118,13 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             compilation_unit: IdRef 'Compilation Unit'
             compiler_signature: IdRef 'Compiler Signature'
             command_line_arguments: IdRef 'Command-line Arguments'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(107, result_type, (entry_point, compilation_unit, compiler_signature, command_line_arguments))
+        return self._inst(107, result_type, (entry_point, compilation_unit, compiler_signature, command_line_arguments), result_id)
 
-    def debug_type_matrix(self, result_type: TypeId, vector_type: Id, vector_count: Id, column_major: Id) -> Id:
+    def debug_type_matrix(self, result_type: TypeId, vector_type: Id, vector_count: Id, column_major: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeMatrix (instruction 108), emitted as OpExtInst.
 
         Operands:
@@ -1092,7 +1132,8 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
             vector_type: IdRef 'Vector Type'
             vector_count: IdRef 'Vector Count'
             column_major: IdRef 'Column Major'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(108, result_type, (vector_type, vector_count, column_major))
+        return self._inst(108, result_type, (vector_type, vector_count, column_major), result_id)

@@ -9,8 +9,9 @@ Use through a builder: ``builder.tosa_001000_1.<method>(result_type, ...)`` emit
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'TOSA.001000.1'
@@ -372,7 +370,7 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def argmax(self, result_type: TypeId, axis: Id, nan_mode: Id, input: Id) -> Id:
+    def argmax(self, result_type: TypeId, axis: Id, nan_mode: Id, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 ARGMAX (instruction 0), emitted as OpExtInst.
 
         Operands:
@@ -380,12 +378,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             axis: IdRef 'axis'
             nan_mode: IdRef 'nan_mode'
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(0, result_type, (axis, nan_mode, input))
+        return self._inst(0, result_type, (axis, nan_mode, input), result_id)
 
-    def avg_pool2_d(self, result_type: TypeId, kernel: Id, stride: Id, pad: Id, acc_type: Id, input: Id, input_zp: Id, output_zp: Id) -> Id:
+    def avg_pool2_d(self, result_type: TypeId, kernel: Id, stride: Id, pad: Id, acc_type: Id, input: Id, input_zp: Id, output_zp: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 AVG_POOL2D (instruction 1), emitted as OpExtInst.
 
         Operands:
@@ -397,12 +396,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             input: IdRef 'input'
             input_zp: IdRef 'input_zp'
             output_zp: IdRef 'output_zp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(1, result_type, (kernel, stride, pad, acc_type, input, input_zp, output_zp))
+        return self._inst(1, result_type, (kernel, stride, pad, acc_type, input, input_zp, output_zp), result_id)
 
-    def conv2_d(self, result_type: TypeId, pad: Id, stride: Id, dilation: Id, acc_type: Id, local_bound: Id, input: Id, weight: Id, bias: Id, input_zp: Id, weight_zp: Id) -> Id:
+    def conv2_d(self, result_type: TypeId, pad: Id, stride: Id, dilation: Id, acc_type: Id, local_bound: Id, input: Id, weight: Id, bias: Id, input_zp: Id, weight_zp: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 CONV2D (instruction 2), emitted as OpExtInst.
 
         Operands:
@@ -417,12 +417,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             bias: IdRef 'bias'
             input_zp: IdRef 'input_zp'
             weight_zp: IdRef 'weight_zp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(2, result_type, (pad, stride, dilation, acc_type, local_bound, input, weight, bias, input_zp, weight_zp))
+        return self._inst(2, result_type, (pad, stride, dilation, acc_type, local_bound, input, weight, bias, input_zp, weight_zp), result_id)
 
-    def conv3_d(self, result_type: TypeId, pad: Id, stride: Id, dilation: Id, acc_type: Id, local_bound: Id, input: Id, weight: Id, bias: Id, input_zp: Id, weight_zp: Id) -> Id:
+    def conv3_d(self, result_type: TypeId, pad: Id, stride: Id, dilation: Id, acc_type: Id, local_bound: Id, input: Id, weight: Id, bias: Id, input_zp: Id, weight_zp: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 CONV3D (instruction 3), emitted as OpExtInst.
 
         Operands:
@@ -437,12 +438,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             bias: IdRef 'bias'
             input_zp: IdRef 'input_zp'
             weight_zp: IdRef 'weight_zp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(3, result_type, (pad, stride, dilation, acc_type, local_bound, input, weight, bias, input_zp, weight_zp))
+        return self._inst(3, result_type, (pad, stride, dilation, acc_type, local_bound, input, weight, bias, input_zp, weight_zp), result_id)
 
-    def depthwise_conv2_d(self, result_type: TypeId, pad: Id, stride: Id, dilation: Id, acc_type: Id, local_bound: Id, input: Id, weight: Id, bias: Id, input_zp: Id, weight_zp: Id) -> Id:
+    def depthwise_conv2_d(self, result_type: TypeId, pad: Id, stride: Id, dilation: Id, acc_type: Id, local_bound: Id, input: Id, weight: Id, bias: Id, input_zp: Id, weight_zp: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 DEPTHWISE_CONV2D (instruction 4), emitted as OpExtInst.
 
         Operands:
@@ -457,12 +459,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             bias: IdRef 'bias'
             input_zp: IdRef 'input_zp'
             weight_zp: IdRef 'weight_zp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(4, result_type, (pad, stride, dilation, acc_type, local_bound, input, weight, bias, input_zp, weight_zp))
+        return self._inst(4, result_type, (pad, stride, dilation, acc_type, local_bound, input, weight, bias, input_zp, weight_zp), result_id)
 
-    def fft2_d(self, result_type: TypeId, inverse: Id, local_bound: Id, input_real: Id, input_imag: Id) -> Id:
+    def fft2_d(self, result_type: TypeId, inverse: Id, local_bound: Id, input_real: Id, input_imag: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 FFT2D (instruction 5), emitted as OpExtInst.
 
         Operands:
@@ -471,12 +474,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             local_bound: IdRef 'local_bound'
             input_real: IdRef 'input_real'
             input_imag: IdRef 'input_imag'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(5, result_type, (inverse, local_bound, input_real, input_imag))
+        return self._inst(5, result_type, (inverse, local_bound, input_real, input_imag), result_id)
 
-    def matmul(self, result_type: TypeId, a: Id, b: Id, a_zp: Id, b_zp: Id) -> Id:
+    def matmul(self, result_type: TypeId, a: Id, b: Id, a_zp: Id, b_zp: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 MATMUL (instruction 6), emitted as OpExtInst.
 
         Operands:
@@ -485,12 +489,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             b: IdRef 'B'
             a_zp: IdRef 'A_zp'
             b_zp: IdRef 'B_zp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(6, result_type, (a, b, a_zp, b_zp))
+        return self._inst(6, result_type, (a, b, a_zp, b_zp), result_id)
 
-    def max_pool2_d(self, result_type: TypeId, kernel: Id, stride: Id, pad: Id, nan_mode: Id, input: Id) -> Id:
+    def max_pool2_d(self, result_type: TypeId, kernel: Id, stride: Id, pad: Id, nan_mode: Id, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 MAX_POOL2D (instruction 7), emitted as OpExtInst.
 
         Operands:
@@ -500,24 +505,26 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             pad: IdRef 'pad'
             nan_mode: IdRef 'nan_mode'
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(7, result_type, (kernel, stride, pad, nan_mode, input))
+        return self._inst(7, result_type, (kernel, stride, pad, nan_mode, input), result_id)
 
-    def rfft2_d(self, result_type: TypeId, local_bound: Id, input_real: Id) -> Id:
+    def rfft2_d(self, result_type: TypeId, local_bound: Id, input_real: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 RFFT2D (instruction 8), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             local_bound: IdRef 'local_bound'
             input_real: IdRef 'input_real'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(8, result_type, (local_bound, input_real))
+        return self._inst(8, result_type, (local_bound, input_real), result_id)
 
-    def transpose_conv2_d(self, result_type: TypeId, out_pad: Id, stride: Id, acc_type: Id, local_bound: Id, input: Id, weight: Id, bias: Id, input_zp: Id, weight_zp: Id) -> Id:
+    def transpose_conv2_d(self, result_type: TypeId, out_pad: Id, stride: Id, acc_type: Id, local_bound: Id, input: Id, weight: Id, bias: Id, input_zp: Id, weight_zp: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 TRANSPOSE_CONV2D (instruction 9), emitted as OpExtInst.
 
         Operands:
@@ -531,12 +538,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             bias: IdRef 'bias'
             input_zp: IdRef 'input_zp'
             weight_zp: IdRef 'weight_zp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(9, result_type, (out_pad, stride, acc_type, local_bound, input, weight, bias, input_zp, weight_zp))
+        return self._inst(9, result_type, (out_pad, stride, acc_type, local_bound, input, weight, bias, input_zp, weight_zp), result_id)
 
-    def clamp(self, result_type: TypeId, min_val: Id, max_val: Id, nan_mode: Id, input: Id) -> Id:
+    def clamp(self, result_type: TypeId, min_val: Id, max_val: Id, nan_mode: Id, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 CLAMP (instruction 10), emitted as OpExtInst.
 
         Operands:
@@ -545,57 +553,62 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             max_val: IdRef 'max_val'
             nan_mode: IdRef 'nan_mode'
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(10, result_type, (min_val, max_val, nan_mode, input))
+        return self._inst(10, result_type, (min_val, max_val, nan_mode, input), result_id)
 
-    def erf(self, result_type: TypeId, input: Id) -> Id:
+    def erf(self, result_type: TypeId, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 ERF (instruction 11), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(11, result_type, (input,))
+        return self._inst(11, result_type, (input,), result_id)
 
-    def sigmoid(self, result_type: TypeId, input: Id) -> Id:
+    def sigmoid(self, result_type: TypeId, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 SIGMOID (instruction 12), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(12, result_type, (input,))
+        return self._inst(12, result_type, (input,), result_id)
 
-    def tanh(self, result_type: TypeId, input: Id) -> Id:
+    def tanh(self, result_type: TypeId, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 TANH (instruction 13), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(13, result_type, (input,))
+        return self._inst(13, result_type, (input,), result_id)
 
-    def add(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def add(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 ADD (instruction 14), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(14, result_type, (input1, input2))
+        return self._inst(14, result_type, (input1, input2), result_id)
 
-    def arithmetic_right_shift(self, result_type: TypeId, round: Id, input1: Id, input2: Id) -> Id:
+    def arithmetic_right_shift(self, result_type: TypeId, round: Id, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 ARITHMETIC_RIGHT_SHIFT (instruction 15), emitted as OpExtInst.
 
         Operands:
@@ -603,120 +616,130 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             round: IdRef 'round'
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(15, result_type, (round, input1, input2))
+        return self._inst(15, result_type, (round, input1, input2), result_id)
 
-    def bitwise_and(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def bitwise_and(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 BITWISE_AND (instruction 16), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(16, result_type, (input1, input2))
+        return self._inst(16, result_type, (input1, input2), result_id)
 
-    def bitwise_or(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def bitwise_or(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 BITWISE_OR (instruction 17), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(17, result_type, (input1, input2))
+        return self._inst(17, result_type, (input1, input2), result_id)
 
-    def bitwise_xor(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def bitwise_xor(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 BITWISE_XOR (instruction 18), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(18, result_type, (input1, input2))
+        return self._inst(18, result_type, (input1, input2), result_id)
 
-    def intdiv(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def intdiv(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 INTDIV (instruction 19), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(19, result_type, (input1, input2))
+        return self._inst(19, result_type, (input1, input2), result_id)
 
-    def logical_and(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def logical_and(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 LOGICAL_AND (instruction 20), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(20, result_type, (input1, input2))
+        return self._inst(20, result_type, (input1, input2), result_id)
 
-    def logical_left_shift(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def logical_left_shift(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 LOGICAL_LEFT_SHIFT (instruction 21), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(21, result_type, (input1, input2))
+        return self._inst(21, result_type, (input1, input2), result_id)
 
-    def logical_right_shift(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def logical_right_shift(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 LOGICAL_RIGHT_SHIFT (instruction 22), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(22, result_type, (input1, input2))
+        return self._inst(22, result_type, (input1, input2), result_id)
 
-    def logical_or(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def logical_or(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 LOGICAL_OR (instruction 23), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(23, result_type, (input1, input2))
+        return self._inst(23, result_type, (input1, input2), result_id)
 
-    def logical_xor(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def logical_xor(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 LOGICAL_XOR (instruction 24), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(24, result_type, (input1, input2))
+        return self._inst(24, result_type, (input1, input2), result_id)
 
-    def maximum(self, result_type: TypeId, nan_mode: Id, input1: Id, input2: Id) -> Id:
+    def maximum(self, result_type: TypeId, nan_mode: Id, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 MAXIMUM (instruction 25), emitted as OpExtInst.
 
         Operands:
@@ -724,12 +747,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             nan_mode: IdRef 'nan_mode'
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(25, result_type, (nan_mode, input1, input2))
+        return self._inst(25, result_type, (nan_mode, input1, input2), result_id)
 
-    def minimum(self, result_type: TypeId, nan_mode: Id, input1: Id, input2: Id) -> Id:
+    def minimum(self, result_type: TypeId, nan_mode: Id, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 MINIMUM (instruction 26), emitted as OpExtInst.
 
         Operands:
@@ -737,12 +761,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             nan_mode: IdRef 'nan_mode'
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(26, result_type, (nan_mode, input1, input2))
+        return self._inst(26, result_type, (nan_mode, input1, input2), result_id)
 
-    def mul(self, result_type: TypeId, input1: Id, input2: Id, shift: Id) -> Id:
+    def mul(self, result_type: TypeId, input1: Id, input2: Id, shift: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 MUL (instruction 27), emitted as OpExtInst.
 
         Operands:
@@ -750,147 +775,160 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             input1: IdRef 'input1'
             input2: IdRef 'input2'
             shift: IdRef 'shift'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(27, result_type, (input1, input2, shift))
+        return self._inst(27, result_type, (input1, input2, shift), result_id)
 
-    def pow(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def pow(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 POW (instruction 28), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(28, result_type, (input1, input2))
+        return self._inst(28, result_type, (input1, input2), result_id)
 
-    def sub(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def sub(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 SUB (instruction 29), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(29, result_type, (input1, input2))
+        return self._inst(29, result_type, (input1, input2), result_id)
 
-    def table(self, result_type: TypeId, input1: Id, table: Id) -> Id:
+    def table(self, result_type: TypeId, input1: Id, table: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 TABLE (instruction 30), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             table: IdRef 'table'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(30, result_type, (input1, table))
+        return self._inst(30, result_type, (input1, table), result_id)
 
-    def abs(self, result_type: TypeId, input1: Id) -> Id:
+    def abs(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 ABS (instruction 31), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(31, result_type, (input1,))
+        return self._inst(31, result_type, (input1,), result_id)
 
-    def bitwise_not(self, result_type: TypeId, input1: Id) -> Id:
+    def bitwise_not(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 BITWISE_NOT (instruction 32), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(32, result_type, (input1,))
+        return self._inst(32, result_type, (input1,), result_id)
 
-    def ceil(self, result_type: TypeId, input1: Id) -> Id:
+    def ceil(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 CEIL (instruction 33), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(33, result_type, (input1,))
+        return self._inst(33, result_type, (input1,), result_id)
 
-    def clz(self, result_type: TypeId, input1: Id) -> Id:
+    def clz(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 CLZ (instruction 34), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(34, result_type, (input1,))
+        return self._inst(34, result_type, (input1,), result_id)
 
-    def cos(self, result_type: TypeId, input1: Id) -> Id:
+    def cos(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 COS (instruction 35), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(35, result_type, (input1,))
+        return self._inst(35, result_type, (input1,), result_id)
 
-    def exp(self, result_type: TypeId, input1: Id) -> Id:
+    def exp(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 EXP (instruction 36), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(36, result_type, (input1,))
+        return self._inst(36, result_type, (input1,), result_id)
 
-    def floor(self, result_type: TypeId, input1: Id) -> Id:
+    def floor(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 FLOOR (instruction 37), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(37, result_type, (input1,))
+        return self._inst(37, result_type, (input1,), result_id)
 
-    def log(self, result_type: TypeId, input1: Id) -> Id:
+    def log(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 LOG (instruction 38), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(38, result_type, (input1,))
+        return self._inst(38, result_type, (input1,), result_id)
 
-    def logical_not(self, result_type: TypeId, input1: Id) -> Id:
+    def logical_not(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 LOGICAL_NOT (instruction 39), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(39, result_type, (input1,))
+        return self._inst(39, result_type, (input1,), result_id)
 
-    def negate(self, result_type: TypeId, input1: Id, input1_zp: Id, output_zp: Id) -> Id:
+    def negate(self, result_type: TypeId, input1: Id, input1_zp: Id, output_zp: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 NEGATE (instruction 40), emitted as OpExtInst.
 
         Operands:
@@ -898,45 +936,49 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             input1: IdRef 'input1'
             input1_zp: IdRef 'input1_zp'
             output_zp: IdRef 'output_zp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(40, result_type, (input1, input1_zp, output_zp))
+        return self._inst(40, result_type, (input1, input1_zp, output_zp), result_id)
 
-    def reciprocal(self, result_type: TypeId, input1: Id) -> Id:
+    def reciprocal(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 RECIPROCAL (instruction 41), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(41, result_type, (input1,))
+        return self._inst(41, result_type, (input1,), result_id)
 
-    def rsqrt(self, result_type: TypeId, input1: Id) -> Id:
+    def rsqrt(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 RSQRT (instruction 42), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(42, result_type, (input1,))
+        return self._inst(42, result_type, (input1,), result_id)
 
-    def sin(self, result_type: TypeId, input1: Id) -> Id:
+    def sin(self, result_type: TypeId, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 SIN (instruction 43), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(43, result_type, (input1,))
+        return self._inst(43, result_type, (input1,), result_id)
 
-    def select(self, result_type: TypeId, input1: Id, input2: Id, input3: Id) -> Id:
+    def select(self, result_type: TypeId, input1: Id, input2: Id, input3: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 SELECT (instruction 44), emitted as OpExtInst.
 
         Operands:
@@ -944,72 +986,78 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             input1: IdRef 'input1'
             input2: IdRef 'input2'
             input3: IdRef 'input3'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(44, result_type, (input1, input2, input3))
+        return self._inst(44, result_type, (input1, input2, input3), result_id)
 
-    def equal(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def equal(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 EQUAL (instruction 45), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(45, result_type, (input1, input2))
+        return self._inst(45, result_type, (input1, input2), result_id)
 
-    def greater(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def greater(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 GREATER (instruction 46), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(46, result_type, (input1, input2))
+        return self._inst(46, result_type, (input1, input2), result_id)
 
-    def greater_equal(self, result_type: TypeId, input1: Id, input2: Id) -> Id:
+    def greater_equal(self, result_type: TypeId, input1: Id, input2: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 GREATER_EQUAL (instruction 47), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             input2: IdRef 'input2'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(47, result_type, (input1, input2))
+        return self._inst(47, result_type, (input1, input2), result_id)
 
-    def reduce_all(self, result_type: TypeId, axis: Id, input: Id) -> Id:
+    def reduce_all(self, result_type: TypeId, axis: Id, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 REDUCE_ALL (instruction 48), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             axis: IdRef 'axis'
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(48, result_type, (axis, input))
+        return self._inst(48, result_type, (axis, input), result_id)
 
-    def reduce_any(self, result_type: TypeId, axis: Id, input: Id) -> Id:
+    def reduce_any(self, result_type: TypeId, axis: Id, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 REDUCE_ANY (instruction 49), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             axis: IdRef 'axis'
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(49, result_type, (axis, input))
+        return self._inst(49, result_type, (axis, input), result_id)
 
-    def reduce_max(self, result_type: TypeId, axis: Id, nan_mode: Id, input: Id) -> Id:
+    def reduce_max(self, result_type: TypeId, axis: Id, nan_mode: Id, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 REDUCE_MAX (instruction 50), emitted as OpExtInst.
 
         Operands:
@@ -1017,12 +1065,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             axis: IdRef 'axis'
             nan_mode: IdRef 'nan_mode'
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(50, result_type, (axis, nan_mode, input))
+        return self._inst(50, result_type, (axis, nan_mode, input), result_id)
 
-    def reduce_min(self, result_type: TypeId, axis: Id, nan_mode: Id, input: Id) -> Id:
+    def reduce_min(self, result_type: TypeId, axis: Id, nan_mode: Id, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 REDUCE_MIN (instruction 51), emitted as OpExtInst.
 
         Operands:
@@ -1030,48 +1079,52 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             axis: IdRef 'axis'
             nan_mode: IdRef 'nan_mode'
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(51, result_type, (axis, nan_mode, input))
+        return self._inst(51, result_type, (axis, nan_mode, input), result_id)
 
-    def reduce_product(self, result_type: TypeId, axis: Id, input: Id) -> Id:
+    def reduce_product(self, result_type: TypeId, axis: Id, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 REDUCE_PRODUCT (instruction 52), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             axis: IdRef 'axis'
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(52, result_type, (axis, input))
+        return self._inst(52, result_type, (axis, input), result_id)
 
-    def reduce_sum(self, result_type: TypeId, axis: Id, input: Id) -> Id:
+    def reduce_sum(self, result_type: TypeId, axis: Id, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 REDUCE_SUM (instruction 53), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             axis: IdRef 'axis'
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(53, result_type, (axis, input))
+        return self._inst(53, result_type, (axis, input), result_id)
 
-    def concat(self, result_type: TypeId, axis: Id, input1s: Sequence[Id] = ()) -> Id:
+    def concat(self, result_type: TypeId, axis: Id, input1s: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 CONCAT (instruction 54), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             axis: IdRef 'axis'
             input1s: IdRef* 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(54, result_type, (axis, tuple(input1s)))
+        return self._inst(54, result_type, (axis, tuple(input1s)), result_id)
 
-    def pad(self, result_type: TypeId, input1: Id, padding: Id, pad_const: Id) -> Id:
+    def pad(self, result_type: TypeId, input1: Id, padding: Id, pad_const: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 PAD (instruction 55), emitted as OpExtInst.
 
         Operands:
@@ -1079,36 +1132,39 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             input1: IdRef 'input1'
             padding: IdRef 'padding'
             pad_const: IdRef 'pad_const'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(55, result_type, (input1, padding, pad_const))
+        return self._inst(55, result_type, (input1, padding, pad_const), result_id)
 
-    def reshape(self, result_type: TypeId, input1: Id, shape: Id) -> Id:
+    def reshape(self, result_type: TypeId, input1: Id, shape: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 RESHAPE (instruction 56), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             shape: IdRef 'shape'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(56, result_type, (input1, shape))
+        return self._inst(56, result_type, (input1, shape), result_id)
 
-    def reverse(self, result_type: TypeId, axis: Id, input1: Id) -> Id:
+    def reverse(self, result_type: TypeId, axis: Id, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 REVERSE (instruction 57), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             axis: IdRef 'axis'
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(57, result_type, (axis, input1))
+        return self._inst(57, result_type, (axis, input1), result_id)
 
-    def slice(self, result_type: TypeId, input1: Id, start: Id, size: Id) -> Id:
+    def slice(self, result_type: TypeId, input1: Id, start: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 SLICE (instruction 58), emitted as OpExtInst.
 
         Operands:
@@ -1116,48 +1172,52 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             input1: IdRef 'input1'
             start: IdRef 'start'
             size: IdRef 'size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(58, result_type, (input1, start, size))
+        return self._inst(58, result_type, (input1, start, size), result_id)
 
-    def tile(self, result_type: TypeId, input1: Id, multiples: Id) -> Id:
+    def tile(self, result_type: TypeId, input1: Id, multiples: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 TILE (instruction 59), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input1: IdRef 'input1'
             multiples: IdRef 'multiples'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(59, result_type, (input1, multiples))
+        return self._inst(59, result_type, (input1, multiples), result_id)
 
-    def transpose(self, result_type: TypeId, perms: Id, input1: Id) -> Id:
+    def transpose(self, result_type: TypeId, perms: Id, input1: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 TRANSPOSE (instruction 60), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             perms: IdRef 'perms'
             input1: IdRef 'input1'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(60, result_type, (perms, input1))
+        return self._inst(60, result_type, (perms, input1), result_id)
 
-    def gather(self, result_type: TypeId, values: Id, indices: Id) -> Id:
+    def gather(self, result_type: TypeId, values: Id, indices: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 GATHER (instruction 61), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             values: IdRef 'values'
             indices: IdRef 'indices'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(61, result_type, (values, indices))
+        return self._inst(61, result_type, (values, indices), result_id)
 
-    def scatter(self, result_type: TypeId, values_in: Id, indices: Id, input: Id) -> Id:
+    def scatter(self, result_type: TypeId, values_in: Id, indices: Id, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 SCATTER (instruction 62), emitted as OpExtInst.
 
         Operands:
@@ -1165,12 +1225,13 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             values_in: IdRef 'values_in'
             indices: IdRef 'indices'
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(62, result_type, (values_in, indices, input))
+        return self._inst(62, result_type, (values_in, indices, input), result_id)
 
-    def resize(self, result_type: TypeId, mode: Id, input: Id, scale: Id, offset: Id, border: Id) -> Id:
+    def resize(self, result_type: TypeId, mode: Id, input: Id, scale: Id, offset: Id, border: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 RESIZE (instruction 63), emitted as OpExtInst.
 
         Operands:
@@ -1180,23 +1241,25 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             scale: IdRef 'scale'
             offset: IdRef 'offset'
             border: IdRef 'border'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(63, result_type, (mode, input, scale, offset, border))
+        return self._inst(63, result_type, (mode, input, scale, offset, border), result_id)
 
-    def cast(self, result_type: TypeId, input: Id) -> Id:
+    def cast(self, result_type: TypeId, input: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 CAST (instruction 64), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             input: IdRef 'input'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(64, result_type, (input,))
+        return self._inst(64, result_type, (input,), result_id)
 
-    def rescale(self, result_type: TypeId, scale32: Id, rounding_mode: Id, per_channel: Id, input_unsigned: Id, output_unsigned: Id, input: Id, multiplier: Id, shift: Id, input_zp: Id, output_zp: Id) -> Id:
+    def rescale(self, result_type: TypeId, scale32: Id, rounding_mode: Id, per_channel: Id, input_unsigned: Id, output_unsigned: Id, input: Id, multiplier: Id, shift: Id, input_zp: Id, output_zp: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 RESCALE (instruction 65), emitted as OpExtInst.
 
         Operands:
@@ -1211,7 +1274,8 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
             shift: IdRef 'shift'
             input_zp: IdRef 'input_zp'
             output_zp: IdRef 'output_zp'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(65, result_type, (scale32, rounding_mode, per_channel, input_unsigned, output_unsigned, input, multiplier, shift, input_zp, output_zp))
+        return self._inst(65, result_type, (scale32, rounding_mode, per_channel, input_unsigned, output_unsigned, input, multiplier, shift, input_zp, output_zp), result_id)

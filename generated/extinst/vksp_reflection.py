@@ -9,8 +9,9 @@ Use through a builder: ``builder.vksp_reflection.<method>(result_type, ...)`` em
 
 from __future__ import annotations
 
+from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
-from typing import TYPE_CHECKING, ClassVar  # noqa: F401
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
@@ -20,9 +21,6 @@ from spvbuild.tables import KindInfo
 from spvbuild.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Literal, TypeAlias  # noqa: F401
-
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'NonSemantic.VkspReflection'
@@ -82,75 +80,80 @@ class VkspReflectionInstructions(ExtInstSetBuilder):
 
     IMPORT_NAME = IMPORT_NAME
 
-    def configuration(self, result_type: TypeId, enabledextensionnames: Id, specializationinfodatasize: Id, specializationinfodata: Id, shadername: Id, entrypoint: Id, groupcountx: Id, groupcounty: Id, groupcountz: Id, dispatchid: Id) -> Id:
+    def configuration(self, result_type: TypeId, enabled_extension_names: Id, specialization_info_data_size: Id, specialization_info_data: Id, shader_name: Id, entry_point: Id, group_count_x: Id, group_count_y: Id, group_count_z: Id, dispatch_id: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.VkspReflection Configuration (instruction 1), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            enabledextensionnames: IdRef 'enabledExtensionNames'
-            specializationinfodatasize: IdRef 'specializationInfoDataSize'
-            specializationinfodata: IdRef 'specializationInfoData'
-            shadername: IdRef 'shaderName'
-            entrypoint: IdRef 'EntryPoint'
-            groupcountx: IdRef 'groupCountX'
-            groupcounty: IdRef 'groupCountY'
-            groupcountz: IdRef 'groupCountZ'
-            dispatchid: IdRef 'dispatchId'
+            enabled_extension_names: IdRef 'enabledExtensionNames'
+            specialization_info_data_size: IdRef 'specializationInfoDataSize'
+            specialization_info_data: IdRef 'specializationInfoData'
+            shader_name: IdRef 'shaderName'
+            entry_point: IdRef 'EntryPoint'
+            group_count_x: IdRef 'groupCountX'
+            group_count_y: IdRef 'groupCountY'
+            group_count_z: IdRef 'groupCountZ'
+            dispatch_id: IdRef 'dispatchId'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(1, result_type, (enabledextensionnames, specializationinfodatasize, specializationinfodata, shadername, entrypoint, groupcountx, groupcounty, groupcountz, dispatchid))
+        return self._inst(1, result_type, (enabled_extension_names, specialization_info_data_size, specialization_info_data, shader_name, entry_point, group_count_x, group_count_y, group_count_z, dispatch_id), result_id)
 
-    def start_counter(self, result_type: TypeId, name: Id) -> Id:
+    def start_counter(self, result_type: TypeId, name: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.VkspReflection StartCounter (instruction 2), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             name: IdRef 'name'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(2, result_type, (name,))
+        return self._inst(2, result_type, (name,), result_id)
 
-    def stop_counter(self, result_type: TypeId, counter: Id) -> Id:
+    def stop_counter(self, result_type: TypeId, counter: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.VkspReflection StopCounter (instruction 3), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             counter: IdRef 'counter'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(3, result_type, (counter,))
+        return self._inst(3, result_type, (counter,), result_id)
 
-    def push_constants(self, result_type: TypeId, offset: Id, size: Id, pvalues: Id, stageflags: Id) -> Id:
+    def push_constants(self, result_type: TypeId, offset: Id, size: Id, p_values: Id, stage_flags: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.VkspReflection PushConstants (instruction 4), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
             offset: IdRef 'offset'
             size: IdRef 'size'
-            pvalues: IdRef 'pValues'
-            stageflags: IdRef 'stageFlags'
+            p_values: IdRef 'pValues'
+            stage_flags: IdRef 'stageFlags'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(4, result_type, (offset, size, pvalues, stageflags))
+        return self._inst(4, result_type, (offset, size, p_values, stage_flags), result_id)
 
-    def specialization_map_entry(self, result_type: TypeId, constantid: Id, offset: Id, size: Id) -> Id:
+    def specialization_map_entry(self, result_type: TypeId, constant_id: Id, offset: Id, size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.VkspReflection SpecializationMapEntry (instruction 5), emitted as OpExtInst.
 
         Operands:
             result_type: IdResultType
-            constantid: IdRef 'constantID'
+            constant_id: IdRef 'constantID'
             offset: IdRef 'offset'
             size: IdRef 'size'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(5, result_type, (constantid, offset, size))
+        return self._inst(5, result_type, (constant_id, offset, size), result_id)
 
-    def descriptor_set_buffer(self, result_type: TypeId, ds: Id, binding: Id, type: Id, flags: Id, queuefamilyindexcount: Id, sharingmode: Id, size: Id, usage: Id, range: Id, offset: Id, memorysize: Id, memorytype: Id, bindoffset: Id, viewflags: Id, viewformat: Id) -> Id:
+    def descriptor_set_buffer(self, result_type: TypeId, ds: Id, binding: Id, type: Id, flags: Id, queue_family_index_count: Id, sharing_mode: Id, size: Id, usage: Id, range: Id, offset: Id, memory_size: Id, memory_type: Id, bind_offset: Id, view_flags: Id, view_format: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.VkspReflection DescriptorSetBuffer (instruction 6), emitted as OpExtInst.
 
         Operands:
@@ -159,23 +162,24 @@ class VkspReflectionInstructions(ExtInstSetBuilder):
             binding: IdRef 'binding'
             type: IdRef 'type'
             flags: IdRef 'flags'
-            queuefamilyindexcount: IdRef 'queueFamilyIndexCount'
-            sharingmode: IdRef 'sharingMode'
+            queue_family_index_count: IdRef 'queueFamilyIndexCount'
+            sharing_mode: IdRef 'sharingMode'
             size: IdRef 'size'
             usage: IdRef 'usage'
             range: IdRef 'range'
             offset: IdRef 'offset'
-            memorysize: IdRef 'memorySize'
-            memorytype: IdRef 'memoryType'
-            bindoffset: IdRef 'bindOffset'
-            viewflags: IdRef 'viewFlags'
-            viewformat: IdRef 'viewFormat'
+            memory_size: IdRef 'memorySize'
+            memory_type: IdRef 'memoryType'
+            bind_offset: IdRef 'bindOffset'
+            view_flags: IdRef 'viewFlags'
+            view_format: IdRef 'viewFormat'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(6, result_type, (ds, binding, type, flags, queuefamilyindexcount, sharingmode, size, usage, range, offset, memorysize, memorytype, bindoffset, viewflags, viewformat))
+        return self._inst(6, result_type, (ds, binding, type, flags, queue_family_index_count, sharing_mode, size, usage, range, offset, memory_size, memory_type, bind_offset, view_flags, view_format), result_id)
 
-    def descriptor_set_image(self, result_type: TypeId, ds: Id, binding: Id, type: Id, imagelayout: Id, imageflags: Id, imagetype: Id, imageformat: Id, width: Id, height: Id, depth: Id, miplevels: Id, arraylayers: Id, samples: Id, tiling: Id, usage: Id, sharingmode: Id, queuefamilyindexcount: Id, initiallayout: Id, aspectmask: Id, basemiplevel: Id, levelcount: Id, basearraylayer: Id, layercount: Id, viewflags: Id, viewtype: Id, viewformat: Id, component_a: Id, component_b: Id, component_g: Id, component_r: Id, memorysize: Id, memorytype: Id, bindoffset: Id) -> Id:
+    def descriptor_set_image(self, result_type: TypeId, ds: Id, binding: Id, type: Id, image_layout: Id, image_flags: Id, image_type: Id, imageformat: Id, width: Id, height: Id, depth: Id, mip_levels: Id, array_layers: Id, samples: Id, tiling: Id, usage: Id, sharing_mode: Id, queue_family_index_count: Id, initial_layout: Id, aspect_mask: Id, base_mip_level: Id, level_count: Id, base_array_layer: Id, layer_count: Id, view_flags: Id, view_type: Id, view_format: Id, component_a: Id, component_b: Id, component_g: Id, component_r: Id, memory_size: Id, memory_type: Id, bind_offset: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.VkspReflection DescriptorSetImage (instruction 7), emitted as OpExtInst.
 
         Operands:
@@ -183,42 +187,43 @@ class VkspReflectionInstructions(ExtInstSetBuilder):
             ds: IdRef 'ds'
             binding: IdRef 'binding'
             type: IdRef 'type'
-            imagelayout: IdRef 'imageLayout'
-            imageflags: IdRef 'imageFlags'
-            imagetype: IdRef 'imageType'
+            image_layout: IdRef 'imageLayout'
+            image_flags: IdRef 'imageFlags'
+            image_type: IdRef 'imageType'
             imageformat: IdRef 'imageformat'
             width: IdRef 'width'
             height: IdRef 'height'
             depth: IdRef 'depth'
-            miplevels: IdRef 'mipLevels'
-            arraylayers: IdRef 'arrayLayers'
+            mip_levels: IdRef 'mipLevels'
+            array_layers: IdRef 'arrayLayers'
             samples: IdRef 'samples'
             tiling: IdRef 'tiling'
             usage: IdRef 'usage'
-            sharingmode: IdRef 'sharingMode'
-            queuefamilyindexcount: IdRef 'queueFamilyIndexCount'
-            initiallayout: IdRef 'initialLayout'
-            aspectmask: IdRef 'aspectMask'
-            basemiplevel: IdRef 'baseMipLevel'
-            levelcount: IdRef 'levelCount'
-            basearraylayer: IdRef 'baseArrayLayer'
-            layercount: IdRef 'layerCount'
-            viewflags: IdRef 'viewFlags'
-            viewtype: IdRef 'viewType'
-            viewformat: IdRef 'viewFormat'
+            sharing_mode: IdRef 'sharingMode'
+            queue_family_index_count: IdRef 'queueFamilyIndexCount'
+            initial_layout: IdRef 'initialLayout'
+            aspect_mask: IdRef 'aspectMask'
+            base_mip_level: IdRef 'baseMipLevel'
+            level_count: IdRef 'levelCount'
+            base_array_layer: IdRef 'baseArrayLayer'
+            layer_count: IdRef 'layerCount'
+            view_flags: IdRef 'viewFlags'
+            view_type: IdRef 'viewType'
+            view_format: IdRef 'viewFormat'
             component_a: IdRef 'component_a'
             component_b: IdRef 'component_b'
             component_g: IdRef 'component_g'
             component_r: IdRef 'component_r'
-            memorysize: IdRef 'memorySize'
-            memorytype: IdRef 'memoryType'
-            bindoffset: IdRef 'bindOffset'
+            memory_size: IdRef 'memorySize'
+            memory_type: IdRef 'memoryType'
+            bind_offset: IdRef 'bindOffset'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(7, result_type, (ds, binding, type, imagelayout, imageflags, imagetype, imageformat, width, height, depth, miplevels, arraylayers, samples, tiling, usage, sharingmode, queuefamilyindexcount, initiallayout, aspectmask, basemiplevel, levelcount, basearraylayer, layercount, viewflags, viewtype, viewformat, component_a, component_b, component_g, component_r, memorysize, memorytype, bindoffset))
+        return self._inst(7, result_type, (ds, binding, type, image_layout, image_flags, image_type, imageformat, width, height, depth, mip_levels, array_layers, samples, tiling, usage, sharing_mode, queue_family_index_count, initial_layout, aspect_mask, base_mip_level, level_count, base_array_layer, layer_count, view_flags, view_type, view_format, component_a, component_b, component_g, component_r, memory_size, memory_type, bind_offset), result_id)
 
-    def descriptor_set_sampler(self, result_type: TypeId, ds: Id, binding: Id, type: Id, flags: Id, magfilter: Id, minfilter: Id, mipmapmode: Id, addressmodeu: Id, addressmodev: Id, addressmodew: Id, miplodbias: Id, anisotropyenable: Id, maxanisotropy: Id, compareenable: Id, compareop: Id, minlod: Id, maxlod: Id, bordercolor: Id, unnormalizedcoordinates: Id) -> Id:
+    def descriptor_set_sampler(self, result_type: TypeId, ds: Id, binding: Id, type: Id, flags: Id, mag_filter: Id, min_filter: Id, mipmap_mode: Id, address_mode_u: Id, address_mode_v: Id, address_mode_w: Id, mip_lod_bias: Id, anisotropy_enable: Id, max_anisotropy: Id, compare_enable: Id, compare_op: Id, min_lod: Id, max_lod: Id, border_color: Id, unnormalized_coordinates: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.VkspReflection DescriptorSetSampler (instruction 8), emitted as OpExtInst.
 
         Operands:
@@ -227,22 +232,23 @@ class VkspReflectionInstructions(ExtInstSetBuilder):
             binding: IdRef 'binding'
             type: IdRef 'type'
             flags: IdRef 'flags'
-            magfilter: IdRef 'magFilter'
-            minfilter: IdRef 'minFilter'
-            mipmapmode: IdRef 'mipmapMode'
-            addressmodeu: IdRef 'addressModeU'
-            addressmodev: IdRef 'addressModeV'
-            addressmodew: IdRef 'addressModeW'
-            miplodbias: IdRef 'mipLodBias'
-            anisotropyenable: IdRef 'anisotropyEnable'
-            maxanisotropy: IdRef 'maxAnisotropy'
-            compareenable: IdRef 'compareEnable'
-            compareop: IdRef 'compareOp'
-            minlod: IdRef 'minLod'
-            maxlod: IdRef 'maxLod'
-            bordercolor: IdRef 'borderColor'
-            unnormalizedcoordinates: IdRef 'unnormalizedCoordinates'
+            mag_filter: IdRef 'magFilter'
+            min_filter: IdRef 'minFilter'
+            mipmap_mode: IdRef 'mipmapMode'
+            address_mode_u: IdRef 'addressModeU'
+            address_mode_v: IdRef 'addressModeV'
+            address_mode_w: IdRef 'addressModeW'
+            mip_lod_bias: IdRef 'mipLodBias'
+            anisotropy_enable: IdRef 'anisotropyEnable'
+            max_anisotropy: IdRef 'maxAnisotropy'
+            compare_enable: IdRef 'compareEnable'
+            compare_op: IdRef 'compareOp'
+            min_lod: IdRef 'minLod'
+            max_lod: IdRef 'maxLod'
+            border_color: IdRef 'borderColor'
+            unnormalized_coordinates: IdRef 'unnormalizedCoordinates'
+            result_id: an id reserved earlier (new_id) to define here
 
         Returns the result id.
         """
-        return self._inst(8, result_type, (ds, binding, type, flags, magfilter, minfilter, mipmapmode, addressmodeu, addressmodev, addressmodew, miplodbias, anisotropyenable, maxanisotropy, compareenable, compareop, minlod, maxlod, bordercolor, unnormalizedcoordinates))
+        return self._inst(8, result_type, (ds, binding, type, flags, mag_filter, min_filter, mipmap_mode, address_mode_u, address_mode_v, address_mode_w, mip_lod_bias, anisotropy_enable, max_anisotropy, compare_enable, compare_op, min_lod, max_lod, border_color, unnormalized_coordinates), result_id)

@@ -92,10 +92,15 @@ class Emitter:
         return rid
 
     def _ext_value(
-        self, import_name: str, number: int, result_type: TypeId, operands: Sequence[Any]
+        self,
+        import_name: str,
+        number: int,
+        result_type: TypeId,
+        operands: Sequence[Any],
+        result_id: Id | None = None,
     ) -> Id:
         set_id = self._ext_set_id(import_name)
-        rid = self.new_id()
+        rid = self.new_id() if result_id is None else self._reserved(result_id)
         self._record(
             Instruction(OP_EXT_INST, result_type, rid, (set_id, number, *operands), import_name)
         )
@@ -115,5 +120,11 @@ class ExtInstSetBuilder:
         """The id of this set's OpExtInstImport (created on first use)."""
         return self._owner._ext_set_id(self.IMPORT_NAME)
 
-    def _inst(self, number: int, result_type: TypeId, operands: tuple[Any, ...]) -> Id:
-        return self._owner._ext_value(self.IMPORT_NAME, number, result_type, operands)
+    def _inst(
+        self,
+        number: int,
+        result_type: TypeId,
+        operands: tuple[Any, ...],
+        result_id: Id | None = None,
+    ) -> Id:
+        return self._owner._ext_value(self.IMPORT_NAME, number, result_type, operands, result_id)

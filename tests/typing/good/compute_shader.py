@@ -13,8 +13,8 @@ from spvbuild import (
     DecorationBuiltIn,
     DecorationDescriptorSet,
     DecorationOffset,
-    ExecutionModeLocalSize,
     ExecutionModel,
+    ExecutionModeLocalSize,
     FunctionControl,
     Id,
     MemoryModel,
@@ -71,3 +71,4 @@ b.store(dst_ptr, result).return_().function_end()
 assert isinstance(result, Id) and not isinstance(result, TypeId)
 assert isinstance(buf, TypeId)
 assert b.instructions[-1].opcode == 56  # OpFunctionEnd
+assert b.to_words((1, 5))[0] == 0x07230203  # the SPIR-V magic number

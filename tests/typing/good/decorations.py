@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from spvbuild import (
+from spvbuild import Builder
+from spvbuild.enums import (
     AddressingModel,
-    Builder,
     BuiltIn,
     Capability,
     Decoration,
@@ -76,3 +76,4 @@ assert DecorationLinkageAttributes("helper", LinkageType.Export).parameters == (
     "helper",
     LinkageType.Export,
 )
+assert b.to_words()[0] == 0x07230203  # the SPIR-V magic number

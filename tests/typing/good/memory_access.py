@@ -64,3 +64,4 @@ b.return_().function_end()
 assert MemoryAccessAligned(16).parameters == (16,)
 assert MemoryAccessAligned(16).enumerant is MemoryAccess.Aligned
 assert b.instructions[-1].opcode == 56
+assert b.to_words()[0] == 0x07230203  # the SPIR-V magic number
