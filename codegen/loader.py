@@ -68,8 +68,6 @@ class _Loader:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.checker = SchemaChecker(load_schema(root / "schema.yaml"))
-        # Marks of names, for "where was it first defined" messages and reference checks.
-        self.reference_marks: list[tuple[str, str, Mark, str]] = []  # (what, name, mark, key)
         self.import_name_marks: dict[str, Mark] = {}  # ext-inst file -> its import_name value
 
     # -- reading --------------------------------------------------------------------------

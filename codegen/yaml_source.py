@@ -78,11 +78,11 @@ class _Converter:
             result.key_marks = {}
             result.value_marks = {}
             for key_node, value_node in node.value:
-                key = self.convert(key_node)
                 key_mark = _mark(self.file, key_node)
-                if not isinstance(key, str | int):
+                if not isinstance(key_node, yaml.ScalarNode):
                     raise GrammarError(key_mark, "?", "a plain scalar mapping key")
-                key = str(key)
+                # Keys are names: keep them as written (YAML 1.1 would turn `On` into True).
+                key = str(key_node.value)
                 if key in result:
                     first = result.key_marks[key]
                     raise GrammarError(

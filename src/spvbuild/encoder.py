@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from spvbuild.errors import EncodeError
-from spvbuild.instruction import Instruction
+from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
@@ -62,7 +62,7 @@ class _Encoder:
     def instruction(self, inst: Instruction) -> list[int]:
         info = self.instructions.get(inst.opcode)
         if info is None:
-            raise EncodeError(f"opcode {inst.opcode}: not in the grammar")
+            return self._unknown(inst)
         words: list[int] = [0]
         layout = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
         if info.has_result_type:
@@ -106,6 +106,23 @@ class _Encoder:
         words[0] = (len(words) << 16) | inst.opcode
         return words
 
+    @staticmethod
+    def _unknown(inst: Instruction) -> list[int]:
+        """An opcode the grammar lacks: only raw words can say what it holds."""
+        words = [0]
+        if inst.result_type is not None:
+            words.append(int(inst.result_type))
+        if inst.result_id is not None:
+            words.append(int(inst.result_id))
+        for value in inst.operands:
+            if not isinstance(value, RawWords):
+                raise EncodeError(
+                    f"opcode {inst.opcode}: not in the grammar, so operands must be RawWords"
+                )
+            words.extend(value)
+        words[0] = (len(words) << 16) | inst.opcode
+        return words
+
     def _context_width(self, inst: Instruction) -> tuple[int, bool, bool]:
         type_id: int | None = inst.result_type
         if inst.opcode == OP_SWITCH and inst.operands:
@@ -145,6 +162,9 @@ class _Encoder:
         where: str,
         context: tuple[int, bool, bool],
     ) -> None:
+        if isinstance(value, RawWords):
+            words.extend(value)
+            return
         name = op.name or op.kind
         kind = kinds.get(op.kind)
         category = kind.category if kind is not None else ""

@@ -19,3 +19,17 @@ class Instruction(NamedTuple):
     result_id: int | None
     operands: tuple[Any, ...]
     ext_set: str | None = None
+
+
+class RawWords(tuple[int, ...]):
+    """Operand words kept exactly as they were read (or given), encoded verbatim.
+
+    The reader uses it where a typed value could lose information: a NaN whose payload
+    must survive, an enum value or opcode the grammar does not know, operands past the end
+    of an instruction's grammar.  The encoder copies these words unchanged.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "RawWords(" + ", ".join(f"0x{w:08x}" for w in self) + ")"
