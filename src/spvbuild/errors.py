@@ -17,3 +17,33 @@ class BuildError(SpvbuildError):
 
 class EncodeError(BuildError):
     """An operand value that cannot be encoded as SPIR-V words."""
+
+
+class BinaryError(SpvbuildError):
+    """A SPIR-V binary that cannot be read.
+
+    ``word_offset`` is the index of the offending word (0 = the magic number); the
+    message says what is wrong there (bad magic, word count 0 or past the end, string
+    without NUL, id out of bound, ...).
+    """
+
+    def __init__(self, word_offset: int, message: str) -> None:
+        self.word_offset = word_offset
+        self.reason = message
+        super().__init__(f"word {word_offset}: {message}")
+
+
+class AssemblyError(SpvbuildError):
+    """Assembly text that cannot be assembled.
+
+    ``str(error)`` reads ``file:line:col: message``; the message names the opcode and
+    operand being parsed, what was expected and what was found, with a did-you-mean
+    suggestion where one is close.
+    """
+
+    def __init__(self, file: str, line: int, col: int, message: str) -> None:
+        self.file = file
+        self.line = line
+        self.col = col
+        self.reason = message
+        super().__init__(f"{file}:{line}:{col}: {message}")
