@@ -26,6 +26,14 @@ if TYPE_CHECKING:
 IMPORT_NAME = 'SPV_AMD_gcn_shader'
 
 
+ENUM_CLASSES: dict[str, type[IntEnum] | type[IntFlag]] = {
+}
+"""The enum class of every enum operand kind of this set, by kind name."""
+
+PARAMETER_CLASSES: dict[str, dict[int, type[EnumerantParameters]]] = {
+}
+"""The parameter class of every enumerant that takes parameters: kind → value → class."""
+
 INSTRUCTIONS: dict[int, I] = {
     1: I(
         'CubeFaceIndexAMD', 1, "ExtInst",

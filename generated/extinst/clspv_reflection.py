@@ -33,6 +33,15 @@ class KernelPropertyFlags(IntFlag):
     MayUsePrintf = 0x1
 
 
+ENUM_CLASSES: dict[str, type[IntEnum] | type[IntFlag]] = {
+    'KernelPropertyFlags': KernelPropertyFlags,
+}
+"""The enum class of every enum operand kind of this set, by kind name."""
+
+PARAMETER_CLASSES: dict[str, dict[int, type[EnumerantParameters]]] = {
+}
+"""The parameter class of every enumerant that takes parameters: kind → value → class."""
+
 INSTRUCTIONS: dict[int, I] = {
     1: I(
         'Kernel', 1, "ExtInst",

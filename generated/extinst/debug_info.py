@@ -154,6 +154,24 @@ DebugOperationOperand: TypeAlias = (
 """What a DebugOperation operand accepts: a member without parameters, or a parameter class."""
 
 
+ENUM_CLASSES: dict[str, type[IntEnum] | type[IntFlag]] = {
+    'DebugInfoFlags': DebugInfoFlags,
+    'DebugBaseTypeAttributeEncoding': DebugBaseTypeAttributeEncoding,
+    'DebugCompositeType': DebugCompositeType,
+    'DebugTypeQualifier': DebugTypeQualifier,
+    'DebugOperation': DebugOperation,
+}
+"""The enum class of every enum operand kind of this set, by kind name."""
+
+PARAMETER_CLASSES: dict[str, dict[int, type[EnumerantParameters]]] = {
+    'DebugOperation': {
+        3: DebugOperationPlusUconst,
+        4: DebugOperationBitPiece,
+        8: DebugOperationConstu,
+    },
+}
+"""The parameter class of every enumerant that takes parameters: kind → value → class."""
+
 INSTRUCTIONS: dict[int, I] = {
     0: I(
         'DebugInfoNone', 0, "ExtInst",

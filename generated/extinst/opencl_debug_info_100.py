@@ -184,6 +184,26 @@ class DebugImportedEntity(IntEnum):
     ImportedDeclaration = 1
 
 
+ENUM_CLASSES: dict[str, type[IntEnum] | type[IntFlag]] = {
+    'DebugInfoFlags': DebugInfoFlags,
+    'DebugBaseTypeAttributeEncoding': DebugBaseTypeAttributeEncoding,
+    'DebugCompositeType': DebugCompositeType,
+    'DebugTypeQualifier': DebugTypeQualifier,
+    'DebugOperation': DebugOperation,
+    'DebugImportedEntity': DebugImportedEntity,
+}
+"""The enum class of every enum operand kind of this set, by kind name."""
+
+PARAMETER_CLASSES: dict[str, dict[int, type[EnumerantParameters]]] = {
+    'DebugOperation': {
+        3: DebugOperationPlusUconst,
+        4: DebugOperationBitPiece,
+        8: DebugOperationConstu,
+        9: DebugOperationFragment,
+    },
+}
+"""The parameter class of every enumerant that takes parameters: kind → value → class."""
+
 INSTRUCTIONS: dict[int, I] = {
     0: I(
         'DebugInfoNone', 0, "ExtInst",
