@@ -25,6 +25,7 @@ from codegen.model import (
     Operand,
     OperandKind,
     Rule,
+    TypeCapability,
 )
 from codegen.schema import SchemaChecker, load_schema
 from codegen.yaml_source import Mark, YList, YMap, load_yaml
@@ -301,6 +302,14 @@ class _Loader:
             ext_inst_sets=ext_sets,
             errata=errata,
             files=files,
+            block_terminators=_strings(core, "block_terminators"),
+            dedup_classes=_strings(core["deduplicate"], "classes"),
+            dedup_instructions=_strings(core["deduplicate"], "instructions"),
+            dedup_never=_strings(core["deduplicate"], "never"),
+            type_capabilities=[
+                TypeCapability(t["instruction"], t["operand"], t["value"], t["capability"])
+                for t in core.get("type_capabilities", [])
+            ],
         )
         _Consistency(grammar, core).check()
         return grammar
@@ -365,6 +374,8 @@ class _Loader:
             spec=raw.get("spec", ""),
             instructions=sorted(insts, key=lambda i: i.opcode),
             operand_kinds=kinds,
+            section=raw.get("section", "functions"),
+            function_instructions=_strings(raw, "function_instructions"),
         )
 
     def errata(self) -> list[Erratum]:
@@ -451,6 +462,23 @@ class _Consistency:
                 if name not in names:
                     mark = self.core["logical_layout"].mark_of(index)
                     raise GrammarError(mark, name, "a known instruction in logical_layout")
+        self.known_names(g.block_terminators, "block_terminators", names)
+        dedup = self.core["deduplicate"]
+        for key in ("instructions", "never"):
+            self.known_names(_strings(dedup, key), key, names, dedup)
+        capabilities = self.capabilities
+        for index, tc in enumerate(g.type_capabilities):
+            mark = self.core["type_capabilities"].mark_of(index)
+            if tc.instruction not in names:
+                raise GrammarError(mark, "instruction", "a known instruction", repr(tc.instruction))
+            if tc.capability not in capabilities:
+                raise GrammarError(mark, "capability", "a known Capability", repr(tc.capability))
+        for s in g.ext_inst_sets.values():
+            known = {i.name for i in s.instructions}
+            for name in s.function_instructions:
+                if name not in known:
+                    raise GrammarError(Mark(s.file, 1, 1), "function_instructions",
+                                       f"an instruction of {s.import_name}", repr(name))
         for ext in g.extensions.values():
             for rule in ext.rules:
                 self.rule(rule, ext)
@@ -458,6 +486,13 @@ class _Consistency:
     def read_order(self, inst: Instruction) -> tuple[int, int, int]:
         """Where an instruction comes in the order the loader reads the files."""
         return (self.g.files.index(inst.file), inst.mark.line, inst.mark.col)
+
+    def known_names(self, listed: list[str], key: str, names: set[str], where: YMap | None = None) -> None:
+        """Every name in a hand-written list of core.yaml must be an instruction."""
+        container = where if where is not None else self.core
+        for name in listed:
+            if name not in names:
+                raise GrammarError(container.value_mark_of(key), key, "a known instruction", repr(name))
 
     def kind(self, kind: OperandKind, scope: dict[str, OperandKind]) -> None:
         seen: dict[int, Enumerant] = {}

@@ -149,6 +149,18 @@ class ExtInstSet:
     spec: str
     instructions: list[Instruction]
     operand_kinds: dict[str, OperandKind]
+    section: str = "functions"  # where its OpExtInst go by default
+    function_instructions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TypeCapability:
+    """A capability a type needs that the grammar cannot express (OpTypeInt 64 → Int64)."""
+
+    instruction: str
+    operand: int
+    value: int
+    capability: str
 
 
 @dataclass
@@ -178,6 +190,17 @@ class Grammar:
     ext_inst_sets: dict[str, ExtInstSet]  # by import name
     errata: list[Erratum]
     files: list[str]  # every grammar file read, relative to grammars/
+    block_terminators: list[str] = field(default_factory=list)
+    dedup_classes: list[str] = field(default_factory=list)
+    dedup_instructions: list[str] = field(default_factory=list)
+    dedup_never: list[str] = field(default_factory=list)
+    type_capabilities: list[TypeCapability] = field(default_factory=list)
+
+    def deduplicated(self, instruction: Instruction) -> bool:
+        """True when the module builder merges identical copies of this instruction."""
+        if instruction.name in self.dedup_never:
+            return False
+        return instruction.cls in self.dedup_classes or instruction.name in self.dedup_instructions
 
     def section_of(self, instruction: Instruction) -> str:
         """The logical-layout section an instruction belongs to."""

@@ -381,6 +381,8 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         grammar=grammar,
     )
     sections = {inst.name: grammar.section_of(inst) for inst in grammar.instructions}
+    by_name = {inst.name: inst for inst in grammar.instructions}
+    capability_values = {e.name: e.value for e in core_kinds["Capability"].enumerants}
     methods = [core_method(inst, namer, sections[inst.name]) for inst in grammar.instructions]
     _check_unique([m.name for m in methods], "core method names")
     _check_reserved([m.name for m in methods])
@@ -397,6 +399,13 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         kinds=list(core_kinds.values()),
         version_text=_version_text,
         grammar=grammar,
+        terminators=sorted(by_name[n].opcode for n in grammar.block_terminators),
+        dedup=sorted(i.opcode for i in grammar.instructions if grammar.deduplicated(i)),
+        type_caps=[
+            (by_name[t.instruction].opcode, t.operand, t.value, capability_values[t.capability], t.capability)
+            for t in grammar.type_capabilities
+        ],
+        rules=[(ext.name, r) for ext in grammar.extensions.values() for r in ext.rules],
     )
     out["core/__init__.py"] = env.get_template("package_init.py.j2").render(
         banner=_banner("package_init.py.j2", core_files),
@@ -430,6 +439,7 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
             class_name=class_name,
             core_imports=sorted(set_namer.core_used),
             version_text=_version_text,
+            function_numbers=sorted(i.opcode for i in s.instructions if i.name in s.function_instructions),
         )
     out["extinst/__init__.py"] = env.get_template("extinst_init.py.j2").render(
         banner=_banner("extinst_init.py.j2", [f"grammars/{s['file']}" for s in sets]),

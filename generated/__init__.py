@@ -11,16 +11,16 @@
 """
 
 GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
-    ('grammars/core.yaml', '345381c60a53c297'),
+    ('grammars/core.yaml', '0610f59a2a6b0a4c'),
     ('grammars/extinst/arm.motion-engine.100.yaml', '4832f5335973f3a3'),
-    ('grammars/extinst/debuginfo.yaml', '41478a43a4c28657'),
+    ('grammars/extinst/debuginfo.yaml', '9c6092a5f6bc2a30'),
     ('grammars/extinst/glsl.std.450.yaml', 'ceb15f8be8cd5ad5'),
     ('grammars/extinst/nonsemantic.clspvreflection.yaml', '28c84f8c76297dff'),
     ('grammars/extinst/nonsemantic.debugbreak.yaml', '34aa80be54a9b0f1'),
     ('grammars/extinst/nonsemantic.debugprintf.yaml', '22eaea099d7af0ae'),
-    ('grammars/extinst/nonsemantic.shader.debuginfo.100.yaml', '450e174dbea0f93b'),
+    ('grammars/extinst/nonsemantic.shader.debuginfo.100.yaml', '5e34e2292f9a651a'),
     ('grammars/extinst/nonsemantic.vkspreflection.yaml', '616c61a543821626'),
-    ('grammars/extinst/opencl.debuginfo.100.yaml', '1269709772ee210c'),
+    ('grammars/extinst/opencl.debuginfo.100.yaml', '683e2288d08c55ce'),
     ('grammars/extinst/opencl.std.100.yaml', '5e3e6fd549ce042f'),
     ('grammars/extinst/spv-amd-gcn-shader.yaml', '3d867dc7e099dc79'),
     ('grammars/extinst/spv-amd-shader-ballot.yaml', '66d891c45a2895bd'),

@@ -6450,5 +6450,104 @@ KINDS: dict[str, KindInfo] = {
 }
 """Every core operand kind by name."""
 
-__all__ = ["GRAMMAR_REVISION", "GRAMMAR_VERSION", "INSTRUCTIONS", "KINDS", "MAGIC_NUMBER",
-           "OPCODES_BY_NAME", "OperandInfo", "SECTIONS"]
+BLOCK_TERMINATORS: frozenset[int] = frozenset({
+    249,
+    250,
+    251,
+    252,
+    253,
+    254,
+    255,
+    4416,
+    4448,
+    4449,
+    5294,
+})
+"""Opcodes that end a block (grammars/core.yaml: block_terminators)."""
+
+DEDUPLICATED: frozenset[int] = frozenset({
+    7,
+    10,
+    11,
+    16,
+    17,
+    19,
+    20,
+    21,
+    22,
+    23,
+    24,
+    25,
+    26,
+    27,
+    32,
+    33,
+    34,
+    35,
+    36,
+    37,
+    38,
+    41,
+    42,
+    43,
+    44,
+    45,
+    46,
+    71,
+    72,
+    322,
+    327,
+    331,
+    332,
+    4163,
+    4190,
+    4417,
+    4456,
+    4461,
+    4472,
+    5281,
+    5288,
+    5313,
+    5341,
+    5358,
+    5370,
+    5371,
+    5632,
+    5633,
+    6086,
+    6090,
+    6091,
+    6092,
+})
+"""Opcodes the module builder merges by value (grammars/core.yaml: deduplicate)."""
+
+TYPE_CAPABILITIES: tuple[tuple[int, int, int, int], ...] = (
+    (21, 0, 8, 39),  # Int8
+    (21, 0, 16, 22),  # Int16
+    (21, 0, 64, 11),  # Int64
+    (22, 0, 16, 9),  # Float16
+    (22, 0, 64, 10),  # Float64
+)
+"""(opcode, operand index, value, Capability value): a type that needs a capability."""
+
+RULES: tuple[tuple[str, str, str, str, str, dict[str, object]], ...] = (
+    ('fp-constant-result-type', 'SPV_INTEL_function_pointers', 'result_type', 'Result Type must be an OpTypePointer whose Type is the OpTypeFunction of the Function operand and whose Storage Class is CodeSectionINTEL.', 'seed 004, OpConstantFunctionPointerINTEL',
+     {'instruction': 'OpConstantFunctionPointerINTEL', 'type_opcode': 'OpTypePointer', 'storage_class': 'CodeSectionINTEL'}),
+    ('fp-call-types', 'SPV_INTEL_function_pointers', 'result_type', 'Result Type must match the Return Type of the OpTypeFunction pointed to by Function Pointer, and the argument types must match its parameter types.', 'seed 004, OpFunctionPointerCallINTEL',
+     {'instruction': 'OpFunctionPointerCallINTEL', 'type_opcode': 'OpTypeFunction'}),
+    ('fp-argument-attribute-target', 'SPV_INTEL_function_pointers', 'decoration_targets', 'ArgumentAttributeINTEL applies to an OpFunctionPointerCallINTEL; Index names the argument.', 'seed 004, Decorations (ArgumentAttributeINTEL)',
+     {'decoration': 'ArgumentAttributeINTEL', 'instructions': ['OpFunctionPointerCallINTEL']}),
+    ('fp-legal-uses', 'SPV_INTEL_function_pointers', 'function_pointer_operands', 'A function pointer may be the Result Type of OpFunctionParameter, OpCompositeExtract, OpUndef and OpConstantNull, the Return Type of OpTypeFunction, the Pointer of OpConvertPtrToU, the Result Type of OpConvertUToPtr, the Object of OpCompositeInsert, and either operand of OpPtrEqual and OpPtrNotEqual.', 'seed 004, Validation Rules',
+     {'allowed': {'OpFunctionParameter': ['Result Type'], 'OpCompositeExtract': ['Result Type'], 'OpUndef': ['Result Type'], 'OpConstantNull': ['Result Type'], 'OpTypeFunction': ['Return Type'], 'OpConvertPtrToU': ['Pointer'], 'OpConvertUToPtr': ['Result Type'], 'OpCompositeInsert': ['Object'], 'OpPtrEqual': ['Operand 1', 'Operand 2'], 'OpPtrNotEqual': ['Operand 1', 'Operand 2']}}),
+    ('fp-illegal-uses', 'SPV_INTEL_function_pointers', 'function_pointer_operands', 'A function pointer must not be the Pointer of OpPtrCastToGeneric, OpLoad or OpStore, the Target or Source of OpCopyMemory and OpCopyMemorySized, or any operand of OpPtrDiff.', 'seed 004, Validation Rules',
+     {'forbidden': {'OpPtrCastToGeneric': ['Pointer'], 'OpLoad': ['Pointer'], 'OpStore': ['Pointer'], 'OpCopyMemory': ['Target', 'Source'], 'OpCopyMemorySized': ['Target', 'Source'], 'OpPtrDiff': ['Operand 1', 'Operand 2']}}),
+    ('no-signed-wrap-targets', 'SPV_KHR_no_integer_wrap_decoration', 'decoration_targets', 'NoSignedWrap may be applied only to OpIAdd, OpISub, OpIMul, OpShiftLeftLogical, OpSNegate, and OpExtInst of instructions that accept it (GLSL.std.450 SAbs, OpenCL.std s_abs).', 'seed 003, Validation Rules and the GLSL/OpenCL modifications',
+     {'decoration': 'NoSignedWrap', 'instructions': ['OpIAdd', 'OpISub', 'OpIMul', 'OpShiftLeftLogical', 'OpSNegate', 'OpExtInst'], 'ext_instructions': {'GLSL.std.450': ['SAbs'], 'OpenCL.std': ['s_abs']}}),
+    ('no-unsigned-wrap-targets', 'SPV_KHR_no_integer_wrap_decoration', 'decoration_targets', 'NoUnsignedWrap may be applied only to OpIAdd, OpISub, OpIMul, OpShiftLeftLogical, and OpExtInst of instructions that accept it (none are named).', 'seed 003, Validation Rules',
+     {'decoration': 'NoUnsignedWrap', 'instructions': ['OpIAdd', 'OpISub', 'OpIMul', 'OpShiftLeftLogical', 'OpExtInst']}),
+)
+"""Extension rules as data: (id, extension, check, text, source, data)."""
+
+__all__ = ["BLOCK_TERMINATORS", "DEDUPLICATED", "GRAMMAR_REVISION", "GRAMMAR_VERSION",
+           "INSTRUCTIONS", "KINDS", "MAGIC_NUMBER", "OPCODES_BY_NAME", "OperandInfo", "RULES",
+           "SECTIONS", "TYPE_CAPABILITIES"]

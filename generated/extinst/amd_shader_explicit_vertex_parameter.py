@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'SPV_AMD_shader_explicit_vertex_parameter'
+SECTION = 'functions'
+"""Where this set's OpExtInst go by default (a logical-layout section)."""
+FUNCTION_INSTRUCTIONS: frozenset[int] = frozenset({})
+"""Instructions that stay in function bodies even when SECTION is types_globals."""
 
 
 ENUM_CLASSES: dict[str, type[IntEnum] | type[IntFlag]] = {

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     )
 
 IMPORT_NAME = 'OpenCL.DebugInfo.100'
+SECTION = 'types_globals'
+"""Where this set's OpExtInst go by default (a logical-layout section)."""
+FUNCTION_INSTRUCTIONS: frozenset[int] = frozenset({23, 24, 28, 29, })
+"""Instructions that stay in function bodies even when SECTION is types_globals."""
 
 
 class DebugInfoFlags(IntFlag):

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from spvbuild.ids import Id, TypeId
 
 IMPORT_NAME = 'NonSemantic.Shader.DebugInfo.100'
+SECTION = 'types_globals'
+"""Where this set's OpExtInst go by default (a logical-layout section)."""
+FUNCTION_INSTRUCTIONS: frozenset[int] = frozenset({23, 24, 28, 29, 101, 103, 104, })
+"""Instructions that stay in function bodies even when SECTION is types_globals."""
 
 
 class DebugInfoFlags(IntFlag):
