@@ -55,9 +55,10 @@ def string_words(text: str) -> list[int]:
 
 
 class _Encoder:
-    def __init__(self, type_widths: TypeWidths) -> None:
+    def __init__(self, type_widths: TypeWidths, used_ids: dict[int, str] | None = None) -> None:
         self.instructions, self.kinds = _core_tables()
         self.type_widths = type_widths
+        self.used_ids = used_ids  # id → first instruction using it (for undefined-id checks)
 
     def instruction(self, inst: Instruction) -> list[int]:
         info = self.instructions.get(inst.opcode)
@@ -139,10 +140,11 @@ class _Encoder:
     def _selector_type(self, selector: int) -> tuple[int, bool, bool] | None:
         return self.type_widths(-selector)  # negative: ask for the type *of a value*
 
-    @staticmethod
-    def _id(value: Any, where: str, name: str) -> int:
+    def _id(self, value: Any, where: str, name: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**32:
             raise EncodeError(f"{where} operand '{name}': expected an id, got {value!r}")
+        if self.used_ids is not None and name != "result id":
+            self.used_ids.setdefault(int(value), f"{where} operand '{name}'")
         return int(value)
 
     @staticmethod
@@ -323,6 +325,7 @@ def encode_module(
     bound: int,
     version: tuple[int, int] = (1, 0),
     generator: int = GENERATOR,
+    used_ids: dict[int, str] | None = None,
 ) -> list[int]:
     """Header plus every instruction in the given order, as words."""
     widths: dict[int, tuple[int, bool, bool]] = {}
@@ -341,7 +344,7 @@ def encode_module(
             return widths.get(type_id) if type_id is not None else None
         return widths.get(type_or_value)
 
-    encoder = _Encoder(lookup)
+    encoder = _Encoder(lookup, used_ids)
     words = [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, 0]
     for inst in instructions:
         words.extend(encoder.instruction(inst))

@@ -1,0 +1,615 @@
+"""The module builder: typed calls in any order in, a valid module out.
+
+:class:`Module` inherits one typed method per instruction from the generated classes and
+takes care of what the SPIR-V rules demand but a frontend should not have to:
+
+* ids (auto, or reserved ahead with :meth:`new_id` for forward references);
+* the logical layout, whatever the call order (sections come from the grammar tables;
+  a Function-storage OpVariable goes to the start of its function's entry block);
+* hash-consing of the instructions the grammar marks as deduplicated (types, constants,
+  OpString, imports, decorations, ...; structs and arrays only with
+  ``merge_aggregates=True``);
+* capabilities and extensions inferred from the grammar (any-of sets, implied
+  capabilities, the module version deciding whether an extension is needed, type-driven
+  capabilities such as Int64), or only verified, or left alone;
+* extension rules kept as grammar data (NoSignedWrap only on the instructions that may
+  carry it) and block structure (no instruction outside a block, one terminator);
+* serialization to words, bytes (either endianness) and files.
+
+Everything here walks the generated tables; there is no code per instruction.
+"""
+
+from __future__ import annotations
+
+import importlib
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum, IntFlag
+from pathlib import Path
+from typing import Any, Literal, Self
+
+from spvbuild.encoder import encode_module
+from spvbuild.errors import BuildError
+from spvbuild.generated.core import tables
+from spvbuild.generated.core.builder import CoreInstructions
+from spvbuild.generated.core.enums import Capability
+from spvbuild.generated.extinst import IMPORT_NAMES, ExtInstSets
+from spvbuild.ids import Id, TypeId
+from spvbuild.instruction import Instruction, RawWords
+from spvbuild.params import EnumerantParameters
+from spvbuild.tables import KindInfo
+
+CapabilityMode = Literal["infer", "verify", "off"]
+
+GENERATOR_WORD = 0x0000_0001  # tool id 0 (not registered with Khronos), spvbuild generator 1
+
+_OP = tables.OPCODES_BY_NAME
+OP_CAPABILITY = _OP["OpCapability"]
+OP_EXTENSION = _OP["OpExtension"]
+OP_EXT_INST = _OP["OpExtInst"]
+OP_VARIABLE = _OP["OpVariable"]
+OP_FUNCTION = _OP["OpFunction"]
+OP_FUNCTION_PARAMETER = _OP["OpFunctionParameter"]
+OP_FUNCTION_END = _OP["OpFunctionEnd"]
+OP_LABEL = _OP["OpLabel"]
+OP_DECORATE_OPCODES = {_OP[n] for n in ("OpDecorate", "OpDecorateId", "OpDecorateString")}
+FUNCTION_STORAGE = 7  # StorageClass.Function
+
+
+def _version_ok(needed: tuple[int, int] | None, have: tuple[int, int]) -> bool:
+    return needed is not None and have >= needed
+
+
+def _key(value: Any) -> Any:
+    """A hashable key that tells apart values Python equality would merge (1, 1.0, -0.0)."""
+    if isinstance(value, float):
+        return ("f", value.hex())
+    if isinstance(value, Enum):
+        return ("e", type(value).__name__, int(value))
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, EnumerantParameters):
+        return ("p", type(value).__name__, _key(value.parameters))
+    if isinstance(value, RawWords):
+        return ("r", tuple(value))
+    if isinstance(value, tuple | list):
+        return tuple(_key(v) for v in value)
+    if value is None:
+        return None
+    return ("?", repr(value))
+
+
+@dataclass
+class Block:
+    """One basic block: its label and instructions (the terminator last)."""
+
+    label: Id
+    instructions: list[Instruction] = field(default_factory=list)
+    terminated: bool = False
+
+
+@dataclass
+class Function:
+    """One function: OpFunction, its parameters, its blocks and its local variables."""
+
+    header: Instruction
+    parameters: list[Instruction] = field(default_factory=list)
+    variables: list[Instruction] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    ended: bool = False
+
+    @property
+    def id(self) -> Id:
+        """The function's result id."""
+        assert self.header.result_id is not None
+        return Id(self.header.result_id)
+
+    def words_order(self) -> Iterable[Instruction]:
+        """The function's instructions in module order (locals first in the entry block)."""
+        yield self.header
+        yield from self.parameters
+        for index, block in enumerate(self.blocks):
+            yield Instruction(OP_LABEL, None, block.label, ())
+            if index == 0:
+                yield from self.variables
+            yield from block.instructions
+        yield Instruction(OP_FUNCTION_END, None, None, ())
+
+
+@dataclass(frozen=True)
+class FunctionHandle:
+    """What :meth:`Module.define_function` returns: the function, its parameters, its entry."""
+
+    id: Id
+    type: TypeId
+    parameters: tuple[Id, ...]
+    entry: Id
+
+
+class Module(CoreInstructions, ExtInstSets):
+    """A SPIR-V module under construction.
+
+    ``version`` is the SPIR-V version written in the header (it decides which features
+    need an extension); ``capabilities`` is ``"infer"`` (add what is needed),
+    ``"verify"`` (only check what was declared with :meth:`capability` /
+    :meth:`extension`) or ``"off"``; ``merge_aggregates`` also merges identical structs
+    and arrays (off by default: their layout decorations usually differ).
+    """
+
+    def __init__(
+        self,
+        version: tuple[int, int] = (1, 3),
+        *,
+        capabilities: CapabilityMode = "infer",
+        merge_aggregates: bool = False,
+        generator: int = GENERATOR_WORD,
+    ) -> None:
+        super().__init__()
+        if capabilities not in ("infer", "verify", "off"):
+            raise BuildError(
+                f"capabilities mode must be infer, verify or off, not {capabilities!r}"
+            )
+        self.version = version
+        self.capability_mode: CapabilityMode = capabilities
+        self.merge_aggregates = merge_aggregates
+        self.generator = generator
+        self.sections: dict[str, list[Instruction]] = {
+            name: [] for name in tables.SECTIONS if name != "functions"
+        }
+        self.functions: list[Function] = []
+        self._function: Function | None = None
+        self._block: Block | None = None
+        self._interned: dict[Any, Id | None] = {}
+        self._blocks_by_label: dict[int, Block] = {}
+
+    # -- hash-consing -------------------------------------------------------------------------
+    def _dedup_key(self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...]) -> Any:
+        if opcode not in tables.DEDUPLICATED:
+            if not (self.merge_aggregates and opcode in _AGGREGATES):
+                return None
+        return (opcode, None if result_type is None else int(result_type), _key(operands))
+
+    def _value(
+        self,
+        opcode: int,
+        result_type: TypeId | None,
+        operands: tuple[Any, ...],
+        result_id: Id | None = None,
+    ) -> Id:
+        key = self._dedup_key(opcode, result_type, operands) if result_id is None else None
+        if key is not None:
+            found = self._interned.get(key)
+            if found is not None:
+                return found
+        rid = super()._value(opcode, result_type, operands, result_id)
+        if key is not None:
+            self._interned[key] = rid
+        return rid
+
+    def _type(
+        self, opcode: int, operands: tuple[Any, ...], result_id: TypeId | None = None
+    ) -> TypeId:
+        key = self._dedup_key(opcode, None, operands) if result_id is None else None
+        if key is not None:
+            found = self._interned.get(key)
+            if isinstance(found, TypeId):
+                return found
+        rid = super()._type(opcode, operands, result_id)
+        if key is not None:
+            self._interned[key] = rid
+        return rid
+
+    def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:
+        key = self._dedup_key(opcode, None, operands)
+        if key is not None:
+            if key in self._interned:
+                return self
+            self._interned[key] = None
+        return super()._void(opcode, operands)
+
+    # -- routing into sections and blocks ----------------------------------------------------
+    def _record(self, instruction: Instruction) -> None:
+        opcode = instruction.opcode
+        info = tables.INSTRUCTIONS.get(opcode)
+        name = info.name if info is not None else f"opcode {opcode}"
+        section = info.section if info is not None else "functions"
+        if opcode == OP_EXT_INST and instruction.ext_set is not None:
+            section = _ext_section(instruction)
+        elif opcode == OP_VARIABLE and instruction.operands[:1] == (FUNCTION_STORAGE,):
+            function = self._function
+            if function is None or function.ended:
+                raise BuildError("OpVariable in the Function storage class outside a function")
+            function.variables.append(instruction)
+            return
+        if section != "functions":
+            self.sections[section].append(instruction)
+            return
+        if opcode == OP_FUNCTION:
+            if self._function is not None and not self._function.ended:
+                raise BuildError(
+                    f"OpFunction while function {self._function.id!r} is still open: "
+                    "call function_end() first"
+                )
+            self._function = Function(instruction)
+            self._block = None
+            self.functions.append(self._function)
+            return
+        function = self._function
+        if function is None or function.ended:
+            raise BuildError(f"{name} outside a function")
+        if opcode == OP_FUNCTION_PARAMETER:
+            if function.blocks:
+                raise BuildError("OpFunctionParameter after the function's first block")
+            function.parameters.append(instruction)
+        elif opcode == OP_LABEL:
+            if self._block is not None and not self._block.terminated:
+                raise BuildError(
+                    f"block {self._block.label!r} has no terminator: OpLabel "
+                    f"{instruction.result_id!r} cannot start a new block"
+                )
+            assert instruction.result_id is not None
+            self._block = Block(Id(instruction.result_id))
+            function.blocks.append(self._block)
+            self._blocks_by_label[int(instruction.result_id)] = self._block
+        elif opcode == OP_FUNCTION_END:
+            if self._block is not None and not self._block.terminated:
+                raise BuildError(f"OpFunctionEnd: block {self._block.label!r} has no terminator")
+            function.ended = True
+            self._function = None
+            self._block = None
+        else:
+            block = self._block
+            if block is None:
+                raise BuildError(f"{name} outside a block: call label() first")
+            if block.terminated:
+                raise BuildError(
+                    f"{name} after the terminator of block {block.label!r} "
+                    "(a block has exactly one terminator, last)"
+                )
+            block.instructions.append(instruction)
+            if opcode in tables.BLOCK_TERMINATORS:
+                block.terminated = True
+
+    # -- conveniences ---------------------------------------------------------------------
+    def named(self, target: Id, name: str) -> Id:
+        """Emit ``OpName`` for ``target`` and return ``target`` (for use inside expressions)."""
+        self.name(target, name)
+        return target
+
+    def define_function(
+        self,
+        return_type: TypeId,
+        parameter_types: Sequence[TypeId] = (),
+        control: Any = 0,
+        name: str | None = None,
+    ) -> FunctionHandle:
+        """OpTypeFunction + OpFunction + parameters + the entry block's OpLabel."""
+        from spvbuild.generated.core.enums import FunctionControl
+
+        fn_type = self.type_function(return_type, parameter_types)
+        fid = self.function(return_type, control or FunctionControl.None_, fn_type)
+        params = tuple(self.function_parameter(t) for t in parameter_types)
+        entry = self.label()
+        if name is not None:
+            self.name(fid, name)
+        return FunctionHandle(fid, fn_type, params, entry)
+
+    def insert_at(self, label: Id) -> Self:
+        """Continue emitting into the (unterminated) block that ``label`` starts."""
+        block = self._blocks_by_label.get(int(label))
+        if block is None:
+            raise BuildError(f"insert_at: {label!r} does not label a block of this module")
+        if block.terminated:
+            raise BuildError(f"insert_at: block {label!r} already has its terminator")
+        owner = next(f for f in self.functions if block in f.blocks)
+        if owner.ended:
+            raise BuildError(f"insert_at: the function of block {label!r} has ended")
+        self._function, self._block = owner, block
+        return self
+
+    @property
+    def current_block(self) -> Id | None:
+        """The label of the block instructions currently go to, if any."""
+        return None if self._block is None else self._block.label
+
+    # -- capabilities and extensions ------------------------------------------------------
+    def ordered_instructions(self) -> list[Instruction]:
+        """Every instruction in logical-layout order, capabilities and extensions resolved."""
+        for function in self.functions:
+            if not function.ended:
+                raise BuildError(f"function {function.id!r} is not ended: call function_end()")
+        body = self._body_after_requirements()
+        capabilities, extensions = _Requirements(self, body).resolve()
+        head = [Instruction(OP_CAPABILITY, None, None, (Capability(c),)) for c in capabilities]
+        head += [Instruction(OP_EXTENSION, None, None, (e,)) for e in extensions]
+        return head + body
+
+    def _body_after_requirements(self) -> list[Instruction]:
+        out: list[Instruction] = []
+        for name, items in self.sections.items():
+            if name in ("capabilities", "extensions"):
+                continue
+            out.extend(items)
+        declarations = [f for f in self.functions if not f.blocks]
+        definitions = [f for f in self.functions if f.blocks]
+        for function in declarations + definitions:
+            out.extend(function.words_order())
+        return out
+
+    # -- serialization ----------------------------------------------------------------------
+    def to_words(self) -> list[int]:
+        """The module as SPIR-V words (header included)."""
+        instructions = self.ordered_instructions()
+        _check_rules(instructions)
+        used: dict[int, str] = {}
+        words = encode_module(instructions, self.bound, self.version, self.generator, used)
+        defined = {int(i.result_id) for i in instructions if i.result_id is not None}
+        undefined = sorted(set(used) - defined)
+        if undefined:
+            first = undefined[0]
+            raise BuildError(f"{used[first]} uses %{first}, which no instruction defines")
+        return words
+
+    def to_bytes(self, endian: Literal["little", "big"] = "little") -> bytes:
+        """The module as bytes, little-endian unless ``endian="big"``."""
+        words = self.to_words()
+        return struct.pack(f"{'<' if endian == 'little' else '>'}{len(words)}I", *words)
+
+    def write(self, path: str | Path, endian: Literal["little", "big"] = "little") -> Path:
+        """Write the module to ``path`` (a ``.spv`` file); returns the path."""
+        target = Path(path)
+        target.write_bytes(self.to_bytes(endian))
+        return target
+
+
+_AGGREGATES = {_OP["OpTypeStruct"], _OP["OpTypeArray"], _OP["OpTypeRuntimeArray"]}
+
+
+def _ext_section(instruction: Instruction) -> str:
+    module_name = IMPORT_NAMES.get(instruction.ext_set or "")
+    if module_name is None:
+        return "functions"
+    module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
+    if module.SECTION == "functions" or instruction.operands[1] in module.FUNCTION_INSTRUCTIONS:
+        return "functions"
+    return str(module.SECTION)
+
+
+def _kinds_of(value: Enum) -> dict[str, KindInfo]:
+    """The KINDS table of the generated module an enum class comes from."""
+    module = importlib.import_module(type(value).__module__)
+    kinds: dict[str, KindInfo] = module.KINDS if hasattr(module, "KINDS") else tables.KINDS
+    return kinds
+
+
+class _Requirements:
+    """Capability/extension resolution over a module's instructions (one pass, in order)."""
+
+    def __init__(self, module: Module, body: list[Instruction]) -> None:
+        self.module = module
+        self.body = body
+        self.version = module.version
+        self.capability_names = {
+            e.name: v for v, e in tables.KINDS["Capability"].enumerants.items()
+        }
+        self.declared_caps = [int(i.operands[0]) for i in module.sections["capabilities"]]
+        self.declared_exts = [str(i.operands[0]) for i in module.sections["extensions"]]
+        self.caps: list[int] = list(dict.fromkeys(self.declared_caps))
+        self.exts: list[str] = list(dict.fromkeys(self.declared_exts))
+        self.closure: set[int] = set()
+        for cap in self.caps:
+            self._close(cap)
+
+    def _close(self, cap: int) -> None:
+        if cap in self.closure:
+            return
+        self.closure.add(cap)
+        enumerant = tables.KINDS["Capability"].enumerants.get(cap)
+        if enumerant is not None:
+            for implied in enumerant.capabilities:
+                value = self.capability_names.get(implied)
+                if value is not None:
+                    self._close(value)
+
+    def resolve(self) -> tuple[list[int], list[str]]:
+        mode = self.module.capability_mode
+        if mode == "off":
+            return self.caps, self.exts
+        for cap in list(self.caps):
+            self._capability_needs(cap, "OpCapability")
+        for instruction in self.body:
+            self._instruction(instruction)
+        if mode == "verify":
+            return self.caps, self.exts
+        implied_by_others: set[int] = set()
+        for cap in self.caps:
+            enumerant = tables.KINDS["Capability"].enumerants.get(cap)
+            for implied in enumerant.capabilities if enumerant else ():
+                implied_by_others |= self._closure_of(self.capability_names.get(implied))
+        caps = [c for c in self.caps if c in self.declared_caps or c not in implied_by_others]
+        return sorted(caps), sorted(self.exts)
+
+    def _closure_of(self, cap: int | None) -> set[int]:
+        if cap is None:
+            return set()
+        seen: set[int] = set()
+        todo = [cap]
+        while todo:
+            c = todo.pop()
+            if c in seen:
+                continue
+            seen.add(c)
+            enumerant = tables.KINDS["Capability"].enumerants.get(c)
+            for implied in enumerant.capabilities if enumerant else ():
+                value = self.capability_names.get(implied)
+                if value is not None:
+                    todo.append(value)
+        return seen
+
+    def _instruction(self, inst: Instruction) -> None:
+        info = tables.INSTRUCTIONS.get(inst.opcode)
+        if info is None:
+            return
+        where = info.name
+        self._need(info.capabilities, info.extensions, info.version, where)
+        for opcode, index, value, cap in tables.TYPE_CAPABILITIES:
+            if (
+                inst.opcode == opcode
+                and len(inst.operands) > index
+                and inst.operands[index] == value
+            ):
+                name = tables.KINDS["Capability"].enumerants[cap].name
+                self._need((name,), (), None, f"{where} {value}")
+        if inst.opcode == OP_EXT_INST and inst.ext_set is not None:
+            self._ext_inst(inst)
+        for operand in inst.operands:
+            self._operand(operand, where)
+
+    def _ext_inst(self, inst: Instruction) -> None:
+        module_name = IMPORT_NAMES.get(inst.ext_set or "")
+        if module_name is None:
+            return
+        module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
+        info = module.INSTRUCTIONS.get(inst.operands[1])
+        if info is not None:
+            self._need(info.capabilities, info.extensions, (1, 0), f"{inst.ext_set} {info.name}")
+
+    def _operand(self, value: Any, where: str) -> None:
+        if isinstance(value, EnumerantParameters):
+            self._enumerant(value.enumerant, where)
+            for parameter in value.parameters:
+                self._operand(parameter, where)
+        elif isinstance(value, IntFlag):
+            kinds = _kinds_of(value)
+            bits = int(value)
+            bit = 1
+            while bit <= bits:
+                if bits & bit:
+                    self._enumerant_value(kinds, type(value).__name__, bit, where)
+                bit <<= 1
+        elif isinstance(value, Enum):
+            self._enumerant(value, where)
+        elif isinstance(value, tuple | list) and not isinstance(value, RawWords):
+            for item in value:
+                self._operand(item, where)
+
+    def _enumerant(self, value: Enum, where: str) -> None:
+        self._enumerant_value(_kinds_of(value), type(value).__name__, int(value.value), where)
+
+    def _enumerant_value(
+        self, kinds: dict[str, KindInfo], kind: str, value: int, where: str
+    ) -> None:
+        info = kinds.get(kind)
+        enumerant = info.enumerants.get(value) if info is not None else None
+        if enumerant is None:
+            return
+        self._need(
+            enumerant.capabilities,
+            enumerant.extensions,
+            enumerant.version,
+            f"{where} {kind}.{enumerant.name}",
+        )
+
+    def _capability_needs(self, cap: int, where: str) -> None:
+        enumerant = tables.KINDS["Capability"].enumerants.get(cap)
+        if enumerant is not None:
+            self._need((), enumerant.extensions, enumerant.version, f"{where} {enumerant.name}")
+
+    def _need(
+        self,
+        capabilities: Sequence[str],
+        extensions: Sequence[str],
+        version: tuple[int, int] | None,
+        where: str,
+    ) -> None:
+        verify = self.module.capability_mode == "verify"
+        if not _version_ok(version, self.version):
+            if extensions:
+                if not any(e in self.exts for e in extensions):
+                    if verify:
+                        raise BuildError(
+                            f"{where} needs extension {' or '.join(extensions)} at SPIR-V "
+                            f"{self.version[0]}.{self.version[1]} (declared: {self.exts or 'none'})"
+                        )
+                    self.exts.append(extensions[0])
+            elif version is not None and not capabilities:
+                raise BuildError(
+                    f"{where} needs SPIR-V {version[0]}.{version[1]}; the module is "
+                    f"{self.version[0]}.{self.version[1]}"
+                )
+        if not capabilities:
+            return
+        values = [self.capability_names[c] for c in capabilities if c in self.capability_names]
+        if any(v in self.closure for v in values) or not values:
+            return
+        if verify:
+            declared = [tables.KINDS["Capability"].enumerants[c].name for c in self.caps]
+            raise BuildError(
+                f"{where} needs capability {' or '.join(capabilities)} (declared: "
+                f"{', '.join(declared) or 'none'})"
+            )
+        chosen = values[0]
+        self.caps.append(chosen)
+        self._close(chosen)
+        self._capability_needs(chosen, where)
+
+
+def _check_rules(instructions: list[Instruction]) -> None:
+    """Enforce the grammar's decoration_targets rules (e.g. NoSignedWrap's instructions)."""
+    rules = [r for r in tables.RULES if r[2] == "decoration_targets"]
+    if not rules:
+        return
+    from spvbuild.generated.core.enums import Decoration
+
+    by_decoration: dict[int, list[tuple[str, str, str, str, str, dict[str, object]]]] = {}
+    for rule in rules:
+        name = str(rule[5]["decoration"])
+        by_decoration.setdefault(int(Decoration[name]), []).append(rule)
+    definitions: dict[int, Instruction] = {
+        int(i.result_id): i for i in instructions if i.result_id is not None
+    }
+    for inst in instructions:
+        if inst.opcode not in OP_DECORATE_OPCODES or len(inst.operands) < 2:
+            continue
+        decoration = inst.operands[1]
+        if isinstance(decoration, EnumerantParameters):
+            number = int(decoration.enumerant)
+        elif isinstance(decoration, int):
+            number = int(decoration)
+        else:
+            continue
+        for rule in by_decoration.get(number, ()):
+            target = definitions.get(int(inst.operands[0]))
+            if target is None:
+                continue
+            _check_target(rule, inst, target)
+
+
+def _check_target(
+    rule: tuple[str, str, str, str, str, dict[str, object]], inst: Instruction, target: Instruction
+) -> None:
+    rule_id, extension, _check, text, source, data = rule
+    allowed = list(data.get("instructions", ()))  # type: ignore[call-overload]
+    info = tables.INSTRUCTIONS.get(target.opcode)
+    target_name = info.name if info is not None else f"opcode {target.opcode}"
+    if target_name == "OpExtInst" and target.ext_set is not None:
+        ext_allowed = dict(data.get("ext_instructions", {}))  # type: ignore[call-overload]
+        module_name = IMPORT_NAMES.get(target.ext_set)
+        names = ext_allowed.get(target.ext_set, [])
+        if module_name is not None:
+            module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
+            ext_info = module.INSTRUCTIONS.get(target.operands[1])
+            if ext_info is not None and ext_info.name in names:
+                return
+            target_name = (
+                f"OpExtInst {target.ext_set} {ext_info.name if ext_info else target.operands[1]}"
+            )
+    elif target_name in allowed:
+        return
+    raise BuildError(
+        f"OpDecorate {target.result_id!r} {data['decoration']}: {target.result_id!r} is "
+        f"{target_name}, but rule {rule_id} ({extension}; {source}) says: {text}"
+    )
