@@ -66,7 +66,7 @@ def _key(value: Any) -> Any:
     if isinstance(value, float):
         return ("f", value.hex())
     if isinstance(value, Enum):
-        return ("e", type(value).__name__, int(value))
+        return ("e", type(value).__name__, int(value.value))
     if isinstance(value, int):
         return int(value)
     if isinstance(value, str):
