@@ -376,6 +376,8 @@ class _Loader:
             operand_kinds=kinds,
             section=raw.get("section", "functions"),
             function_instructions=_strings(raw, "function_instructions"),
+            import_extensions=_strings(raw, "import_extensions"),
+            import_core_in=raw.get("import_core_in"),
         )
 
     def errata(self) -> list[Erratum]:
@@ -475,6 +477,7 @@ class _Consistency:
                 raise GrammarError(mark, "capability", "a known Capability", repr(tc.capability))
         for s in g.ext_inst_sets.values():
             known = {i.name for i in s.instructions}
+            self.requirements([], s.import_extensions, Mark(s.file, 1, 1), s.import_name)
             for name in s.function_instructions:
                 if name not in known:
                     raise GrammarError(Mark(s.file, 1, 1), "function_instructions",

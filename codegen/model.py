@@ -151,6 +151,8 @@ class ExtInstSet:
     operand_kinds: dict[str, OperandKind]
     section: str = "functions"  # where its OpExtInst go by default
     function_instructions: list[str] = field(default_factory=list)
+    import_extensions: list[str] = field(default_factory=list)
+    import_core_in: str | None = None
 
 
 @dataclass

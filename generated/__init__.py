@@ -3,7 +3,7 @@
 # Grammar files: grammars/core.yaml
 #   grammars/extinst/arm.motion-engine.100.yaml
 #   grammars/extinst/debuginfo.yaml
-#   ... and 192 more (see spvbuild.generated.GRAMMAR_FILES)
+#   ... and 193 more (see spvbuild.generated.GRAMMAR_FILES)
 """Code generated from grammars/ by ``python -m codegen``; installed as ``spvbuild.generated``.
 
 * ``core.enums``, ``core.tables``, ``core.builder``: SPIR-V core with every extension;
@@ -15,11 +15,11 @@ GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
     ('grammars/extinst/arm.motion-engine.100.yaml', '4832f5335973f3a3'),
     ('grammars/extinst/debuginfo.yaml', '9c6092a5f6bc2a30'),
     ('grammars/extinst/glsl.std.450.yaml', 'ceb15f8be8cd5ad5'),
-    ('grammars/extinst/nonsemantic.clspvreflection.yaml', '28c84f8c76297dff'),
-    ('grammars/extinst/nonsemantic.debugbreak.yaml', '34aa80be54a9b0f1'),
-    ('grammars/extinst/nonsemantic.debugprintf.yaml', '22eaea099d7af0ae'),
-    ('grammars/extinst/nonsemantic.shader.debuginfo.100.yaml', '5e34e2292f9a651a'),
-    ('grammars/extinst/nonsemantic.vkspreflection.yaml', '616c61a543821626'),
+    ('grammars/extinst/nonsemantic.clspvreflection.yaml', 'afc196a23ef46f12'),
+    ('grammars/extinst/nonsemantic.debugbreak.yaml', '52fd21c5abddde59'),
+    ('grammars/extinst/nonsemantic.debugprintf.yaml', '745e2192aa3fcdf2'),
+    ('grammars/extinst/nonsemantic.shader.debuginfo.100.yaml', 'b52114d15dc4da65'),
+    ('grammars/extinst/nonsemantic.vkspreflection.yaml', '1130018fda10c360'),
     ('grammars/extinst/opencl.debuginfo.100.yaml', '683e2288d08c55ce'),
     ('grammars/extinst/opencl.std.100.yaml', '5e3e6fd549ce042f'),
     ('grammars/extinst/spv-amd-gcn-shader.yaml', '3d867dc7e099dc79'),
@@ -154,6 +154,7 @@ GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
     ('grammars/extensions/SPV_KHR_maximal_reconvergence.yaml', '88953a22bf196c88'),
     ('grammars/extensions/SPV_KHR_multiview.yaml', 'b38b6190c04a3d30'),
     ('grammars/extensions/SPV_KHR_no_integer_wrap_decoration.yaml', '56a5ab96a49ebfb6'),
+    ('grammars/extensions/SPV_KHR_non_semantic_info.yaml', '7b7ebf8c5f6b380e'),
     ('grammars/extensions/SPV_KHR_physical_storage_buffer.yaml', 'c7eb2a3ea76b1495'),
     ('grammars/extensions/SPV_KHR_post_depth_coverage.yaml', '1f27468163b25dfc'),
     ('grammars/extensions/SPV_KHR_quad_control.yaml', '0b5f13845d92bed4'),

@@ -3,5 +3,5 @@
 # Grammar files: grammars/core.yaml
 #   grammars/extensions/SPV_ALTERA_arbitrary_precision_fixed_point.yaml
 #   grammars/extensions/SPV_ALTERA_arbitrary_precision_floating_point.yaml
-#   ... and 176 more (see spvbuild.generated.GRAMMAR_FILES)
+#   ... and 177 more (see spvbuild.generated.GRAMMAR_FILES)
 """SPIR-V core and extensions: enums, instruction tables and the typed builder methods."""

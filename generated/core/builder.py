@@ -3,7 +3,7 @@
 # Grammar files: grammars/core.yaml
 #   grammars/extensions/SPV_ALTERA_arbitrary_precision_fixed_point.yaml
 #   grammars/extensions/SPV_ALTERA_arbitrary_precision_floating_point.yaml
-#   ... and 176 more (see spvbuild.generated.GRAMMAR_FILES)
+#   ... and 177 more (see spvbuild.generated.GRAMMAR_FILES)
 """Typed builder methods: one per SPIR-V core instruction (extensions included).
 
 Method names follow codegen/naming.py (``OpIAdd`` → ``i_add``).  Instructions with a

@@ -3,7 +3,7 @@
 # Grammar files: grammars/core.yaml
 #   grammars/extensions/SPV_ALTERA_arbitrary_precision_fixed_point.yaml
 #   grammars/extensions/SPV_ALTERA_arbitrary_precision_floating_point.yaml
-#   ... and 176 more (see spvbuild.generated.GRAMMAR_FILES)
+#   ... and 177 more (see spvbuild.generated.GRAMMAR_FILES)
 """SPIR-V core enums: one class per operand kind, with the enumerants of every extension.
 
 Enumerants that take parameters have a class of their own (``DecorationBuiltIn``,

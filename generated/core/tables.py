@@ -3,7 +3,7 @@
 # Grammar files: grammars/core.yaml
 #   grammars/extensions/SPV_ALTERA_arbitrary_precision_fixed_point.yaml
 #   grammars/extensions/SPV_ALTERA_arbitrary_precision_floating_point.yaml
-#   ... and 176 more (see spvbuild.generated.GRAMMAR_FILES)
+#   ... and 177 more (see spvbuild.generated.GRAMMAR_FILES)
 """Instruction and operand-kind tables of SPIR-V core (extensions included).
 
 One generic encoder/decoder walks these tables; nothing here is per-instruction code.

@@ -28,6 +28,10 @@ SECTION = 'functions'
 """Where this set's OpExtInst go by default (a logical-layout section)."""
 FUNCTION_INSTRUCTIONS: frozenset[int] = frozenset({})
 """Instructions that stay in function bodies even when SECTION is types_globals."""
+IMPORT_EXTENSIONS: tuple[str, ...] = ()
+"""OpExtInstImport of this set needs one of these extensions ..."""
+IMPORT_CORE_IN: tuple[int, int] | None = None
+"""... unless the module's SPIR-V version is at least this."""
 
 
 ENUM_CLASSES: dict[str, type[IntEnum] | type[IntFlag]] = {

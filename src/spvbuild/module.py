@@ -48,6 +48,7 @@ _OP = tables.OPCODES_BY_NAME
 OP_CAPABILITY = _OP["OpCapability"]
 OP_EXTENSION = _OP["OpExtension"]
 OP_EXT_INST = _OP["OpExtInst"]
+OP_EXT_INST_IMPORT = _OP["OpExtInstImport"]
 OP_VARIABLE = _OP["OpVariable"]
 OP_FUNCTION = _OP["OpFunction"]
 OP_FUNCTION_PARAMETER = _OP["OpFunctionParameter"]
@@ -465,8 +466,19 @@ class _Requirements:
                 self._need((name,), (), None, f"{where} {value}")
         if inst.opcode == OP_EXT_INST and inst.ext_set is not None:
             self._ext_inst(inst)
+        elif inst.opcode == OP_EXT_INST_IMPORT:
+            self._ext_import(inst)
         for operand in inst.operands:
             self._operand(operand, where)
+
+    def _ext_import(self, inst: Instruction) -> None:
+        module_name = IMPORT_NAMES.get(str(inst.operands[0]))
+        if module_name is None:
+            return
+        module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
+        if module.IMPORT_EXTENSIONS:
+            where = f'OpExtInstImport "{inst.operands[0]}"'
+            self._need((), module.IMPORT_EXTENSIONS, module.IMPORT_CORE_IN, where)
 
     def _ext_inst(self, inst: Instruction) -> None:
         module_name = IMPORT_NAMES.get(inst.ext_set or "")
@@ -475,7 +487,7 @@ class _Requirements:
         module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
         info = module.INSTRUCTIONS.get(inst.operands[1])
         if info is not None:
-            self._need(info.capabilities, info.extensions, (1, 0), f"{inst.ext_set} {info.name}")
+            self._need(info.capabilities, info.extensions, None, f"{inst.ext_set} {info.name}")
 
     def _operand(self, value: Any, where: str) -> None:
         if isinstance(value, EnumerantParameters):
