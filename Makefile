@@ -1,13 +1,16 @@
 # spvbuild developer and CI entry points.
 #
 #   make venv         create .venv and install the project with its dev extras
-#   make test         venv, then lint, typecheck, regen-check and pytest, in that order
+#   make system-deps  install the Debian packages the Vulkan tests and the demo run on
+#                     (lavapipe: mesa-vulkan-drivers, libvulkan1), once, only if missing
+#   make test         venv + system-deps, then lint, typecheck, regen-check and pytest
 #   make lint         ruff check
 #   make typecheck    mypy --strict on the spvbuild package and on codegen/
 #   make regen-check  fail if generated/ is not what grammars/ produce
 #   make regen        render generated/ from grammars/
 #   make bench        run every bench/bench_*.py (one line each)
-#   make demo         (not yet implemented)
+#   make demo         venv + system-deps, then run examples/demo.py (build, validate,
+#                     disassemble and run a compute shader on lavapipe)
 #   make clean        remove build artefacts and tool caches (keeps .venv)
 #
 # Everything runs through the venv interpreter (`.venv/bin/python -m ...`), no activation.
@@ -20,10 +23,13 @@ SYSTEM_PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+SYSTEM_STAMP := $(VENV)/.system-deps
+# lavapipe (Mesa's CPU Vulkan driver) and the Vulkan loader that PyPI's `vulkan` dlopens.
+SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: venv lint typecheck regen-check test bench demo regen clean
+.PHONY: venv system-deps lint typecheck regen-check test bench demo regen clean
 
 venv: $(STAMP)
 
@@ -45,6 +51,36 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -e '.[dev]'
 	@touch $@
 
+system-deps: $(SYSTEM_STAMP)
+
+# Runs once per venv (the stamp lives in .venv/); apt-get only for packages not installed.
+# Needs root (or sudo) and apt-get, as on a fresh Debian machine.
+$(SYSTEM_STAMP): | $(PY)
+	@missing=""; \
+	for pkg in $(SYSTEM_PACKAGES); do \
+		dpkg -s "$$pkg" 2>/dev/null | grep -qx 'Status: install ok installed' \
+			|| missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if ! command -v apt-get >/dev/null 2>&1; then \
+			echo "system-deps: missing$$missing and no apt-get: install them (Debian names) by hand"; \
+			exit 1; \
+		fi; \
+		sudo=""; \
+		if [ "$$(id -u)" -ne 0 ]; then \
+			if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else \
+				echo "system-deps: missing$$missing; run as root: apt-get install$$missing"; \
+				exit 1; \
+			fi; \
+		fi; \
+		echo "system-deps: installing$$missing"; \
+		$$sudo apt-get update; \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	else \
+		echo "system-deps: $(SYSTEM_PACKAGES) already installed"; \
+	fi
+	@touch $@
+
 lint: venv
 	$(PY) -m ruff check codegen src/spvbuild tests bench
 
@@ -64,7 +100,7 @@ regen: venv
 	$(PY) -m codegen
 
 # Sub-makes keep the order (and stop at the first failure) even under `make -j`.
-test: venv
+test: venv system-deps
 	@echo "==> [1/4] lint"
 	@$(MAKE) --no-print-directory lint
 	@echo "==> [2/4] typecheck"
@@ -83,9 +119,10 @@ bench: venv
 	done; \
 	if [ $$found -eq 0 ]; then echo "bench: no bench/bench_*.py found"; fi
 
-# TODO(issue 6): run the end-to-end demo once it exists.
-demo:
-	@echo "demo: not yet implemented (issue 6)"
+# The end-to-end demo: spvbuild builds a compute shader, spirv-val checks it, it is
+# disassembled and run on lavapipe, and the results are checked (exit 1 on mismatch).
+demo: venv system-deps
+	$(PY) examples/demo.py
 
 clean:
 	rm -rf build dist src/*.egg-info *.egg-info .mypy_cache .pytest_cache .ruff_cache .hypothesis
