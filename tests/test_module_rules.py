@@ -169,3 +169,39 @@ def test_to_bytes_big_endian_and_write(tmp_path: object) -> None:
     big = m.to_bytes("big")
     assert little[:4] == bytes.fromhex("03022307") and big[:4] == bytes.fromhex("07230203")
     assert len(little) == len(big)
+
+
+def _interface_module(version: tuple[int, int]) -> tuple[Module, Id, Id]:
+    from spvbuild.enums import ExecutionModel
+
+    m = Module(version)
+    void = m.type_void()
+    u32 = m.type_int(32, 0)
+    buf = m.variable(m.type_pointer(StorageClass.Private, u32), StorageClass.Private)
+    gid = m.variable(m.type_pointer(StorageClass.Input, u32), StorageClass.Input)
+    helper = m.define_function(void)
+    m.store(buf, m.constant(u32, 7)).return_().function_end()
+    main = m.define_function(void)
+    m.load(u32, gid)
+    m.function_call(void, helper.id, [])
+    m.return_().function_end()
+    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    m.entry_point(ExecutionModel.GLCompute, main.id, "main", [])
+    return m, buf, gid
+
+
+def test_entry_point_interfaces_are_completed_through_calls() -> None:
+    m, buf, gid = _interface_module((1, 4))
+    entry = next(i for i in m.ordered_instructions() if i.opcode == 15)
+    assert set(entry.operands[3]) == {buf, gid}  # from 1.4 every global used, even via a call
+    m, buf, gid = _interface_module((1, 3))
+    entry = next(i for i in m.ordered_instructions() if i.opcode == 15)
+    assert entry.operands[3] == (gid,)  # before 1.4 only Input/Output
+
+
+def test_named_keeps_the_id_type() -> None:
+    from spvbuild import TypeId
+
+    m = Module()
+    s = m.named(m.type_struct([m.type_float(32)]), "S")
+    assert isinstance(s, TypeId)

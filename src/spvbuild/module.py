@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntFlag
 from pathlib import Path
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, TypeVar
 
 from spvbuild.encoder import encode_module
 from spvbuild.errors import BuildError
@@ -41,8 +41,12 @@ from spvbuild.params import EnumerantParameters
 from spvbuild.tables import KindInfo
 
 CapabilityMode = Literal["infer", "verify", "off"]
+_AnyId = TypeVar("_AnyId", bound=Id)
 
-GENERATOR_WORD = 0x0000_0001  # tool id 0 (not registered with Khronos), spvbuild generator 1
+# Header generator word: high 16 bits a tool id registered with Khronos, low 16 bits the
+# tool's own version. spvbuild has no registered id yet, so it writes 0 (which spirv-dis
+# shows as "Khronos") with generator version 1.
+GENERATOR_WORD = 0x0000_0001
 
 _OP = tables.OPCODES_BY_NAME
 OP_CAPABILITY = _OP["OpCapability"]
@@ -54,6 +58,7 @@ OP_FUNCTION = _OP["OpFunction"]
 OP_FUNCTION_PARAMETER = _OP["OpFunctionParameter"]
 OP_FUNCTION_END = _OP["OpFunctionEnd"]
 OP_LABEL = _OP["OpLabel"]
+OP_FUNCTION_CALL = _OP["OpFunctionCall"]
 OP_DECORATE_OPCODES = {_OP[n] for n in ("OpDecorate", "OpDecorateId", "OpDecorateString")}
 FUNCTION_STORAGE = 7  # StorageClass.Function
 
@@ -137,7 +142,9 @@ class Module(CoreInstructions, ExtInstSets):
     need an extension); ``capabilities`` is ``"infer"`` (add what is needed),
     ``"verify"`` (only check what was declared with :meth:`capability` /
     :meth:`extension`) or ``"off"``; ``merge_aggregates`` also merges identical structs
-    and arrays (off by default: their layout decorations usually differ).
+    and arrays (off by default: their layout decorations usually differ);
+    ``complete_interfaces`` adds to each OpEntryPoint the global variables its call tree
+    uses that the interface must list (Input/Output ones before SPIR-V 1.4, all from 1.4).
     """
 
     def __init__(
@@ -147,6 +154,7 @@ class Module(CoreInstructions, ExtInstSets):
         capabilities: CapabilityMode = "infer",
         merge_aggregates: bool = False,
         generator: int = GENERATOR_WORD,
+        complete_interfaces: bool = True,
     ) -> None:
         super().__init__()
         if capabilities not in ("infer", "verify", "off"):
@@ -157,6 +165,7 @@ class Module(CoreInstructions, ExtInstSets):
         self.capability_mode: CapabilityMode = capabilities
         self.merge_aggregates = merge_aggregates
         self.generator = generator
+        self.complete_interfaces = complete_interfaces
         self.sections: dict[str, list[Instruction]] = {
             name: [] for name in tables.SECTIONS if name != "functions"
         }
@@ -275,7 +284,7 @@ class Module(CoreInstructions, ExtInstSets):
                 block.terminated = True
 
     # -- conveniences ---------------------------------------------------------------------
-    def named(self, target: Id, name: str) -> Id:
+    def named(self, target: _AnyId, name: str) -> _AnyId:
         """Emit ``OpName`` for ``target`` and return ``target`` (for use inside expressions)."""
         self.name(target, name)
         return target
@@ -322,11 +331,60 @@ class Module(CoreInstructions, ExtInstSets):
         for function in self.functions:
             if not function.ended:
                 raise BuildError(f"function {function.id!r} is not ended: call function_end()")
+        if self.complete_interfaces:
+            self._complete_interfaces()
         body = self._body_after_requirements()
         capabilities, extensions = _Requirements(self, body).resolve()
         head = [Instruction(OP_CAPABILITY, None, None, (Capability(c),)) for c in capabilities]
         head += [Instruction(OP_EXTENSION, None, None, (e,)) for e in extensions]
         return head + body
+
+    def _complete_interfaces(self) -> None:
+        """Append to each OpEntryPoint the global variables its call tree uses."""
+        listed_classes = None if self.version >= (1, 4) else {1, 3}  # Input, Output
+        globals_by_id = {
+            int(v.result_id): int(v.operands[0])
+            for v in self.sections["types_globals"]
+            if v.opcode == OP_VARIABLE and v.result_id is not None
+        }
+        if not globals_by_id:
+            return
+        by_id = {int(f.id): f for f in self.functions}
+        uses: dict[int, tuple[set[int], set[int]]] = {}  # function → (globals, callees)
+        for fid, function in by_id.items():
+            used: set[int] = set()
+            callees: set[int] = set()
+            for inst in function.words_order():
+                for value in _ids_in(inst.operands):
+                    if value in globals_by_id:
+                        used.add(value)
+                    elif value in by_id and inst.opcode == OP_FUNCTION_CALL:
+                        callees.add(value)
+            uses[fid] = (used, callees)
+        entries = self.sections["entry_points"]
+        for index, entry in enumerate(entries):
+            reached: set[int] = set()
+            todo = [int(entry.operands[1])]
+            variables: set[int] = set()
+            while todo:
+                fid = todo.pop()
+                if fid in reached or fid not in uses:
+                    continue
+                reached.add(fid)
+                used, callees = uses[fid]
+                variables |= used
+                todo.extend(callees)
+            interface = list(entry.operands[3]) if len(entry.operands) > 3 else []
+            present = {int(i) for i in interface}
+            missing = sorted(
+                v
+                for v in variables
+                if v not in present
+                and (listed_classes is None or globals_by_id[v] in listed_classes)
+            )
+            if missing:
+                new_interface = tuple(interface) + tuple(Id(v) for v in missing)
+                entries[index] = entry._replace(operands=(*entry.operands[:3], new_interface))
 
     def _body_after_requirements(self) -> list[Instruction]:
         out: list[Instruction] = []
@@ -367,6 +425,17 @@ class Module(CoreInstructions, ExtInstSets):
 
 
 _AGGREGATES = {_OP["OpTypeStruct"], _OP["OpTypeArray"], _OP["OpTypeRuntimeArray"]}
+
+
+def _ids_in(values: Iterable[Any]) -> Iterable[int]:
+    """Every Id inside a tuple of operand values (nested tuples and parameters included)."""
+    for value in values:
+        if isinstance(value, Id):
+            yield int(value)
+        elif isinstance(value, tuple | list) and not isinstance(value, RawWords):
+            yield from _ids_in(value)
+        elif isinstance(value, EnumerantParameters):
+            yield from _ids_in(value.parameters)
 
 
 def _ext_section(instruction: Instruction) -> str:
