@@ -29,7 +29,7 @@ SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: venv system-deps lint typecheck regen-check test bench demo regen clean
+.PHONY: venv system-deps browser-deps lint typecheck regen-check test bench demo regen clean
 
 venv: $(STAMP)
 
@@ -82,7 +82,7 @@ $(SYSTEM_STAMP): | $(PY)
 	@touch $@
 
 lint: venv
-	$(PY) -m ruff check codegen src/spvbuild tests bench
+	$(PY) -m ruff check codegen src/spvbuild tests bench examples
 
 # Both runs always happen; the target fails if either fails.
 typecheck: venv
@@ -100,7 +100,11 @@ regen: venv
 	$(PY) -m codegen
 
 # Sub-makes keep the order (and stop at the first failure) even under `make -j`.
-test: venv system-deps
+# Debian's chromium + chromium-driver for tests/test_docs_browser.py (no-op when installed).
+browser-deps:
+	bash tests/browser/ensure_chromium.sh
+
+test: venv system-deps browser-deps
 	@echo "==> [1/4] lint"
 	@$(MAKE) --no-print-directory lint
 	@echo "==> [2/4] typecheck"

@@ -454,6 +454,9 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         files=hashes,
         sets=sets,
     )
+    from codegen.docs import render_docs  # here: codegen.docs imports this module
+
+    out.update(render_docs(grammar))
     return out
 
 
@@ -477,21 +480,35 @@ def _check_reserved(names: list[str]) -> None:
         raise ValueError(f"codegen: generated methods would shadow runtime attributes: {clash}")
 
 
+def _owned_files(out_dir: Path) -> set[str]:
+    """Files codegen owns under ``out_dir``: every ``*.py`` and everything under ``docs/``."""
+    owned = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*.py")}
+    docs = out_dir / "docs"
+    if docs.is_dir():
+        owned |= {p.relative_to(out_dir).as_posix() for p in docs.rglob("*") if p.is_file()}
+    return owned
+
+
 def write_tree(files: dict[str, str], out_dir: Path) -> list[str]:
-    """Write the rendered files, remove stale .py files; returns the paths written."""
+    """Write the rendered files (UTF-8), remove stale owned files; returns the paths written."""
     written = []
     for relative, text in sorted(files.items()):
         path = out_dir / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() and path.read_text() == text:
+        data = text.encode("utf-8")
+        if path.exists() and path.read_bytes() == data:
             continue
-        path.write_text(text)
+        path.write_bytes(data)
         written.append(relative)
-    for path in sorted(out_dir.rglob("*.py")):
-        relative = path.relative_to(out_dir).as_posix()
-        if relative not in files:
-            path.unlink()
-            written.append(f"(removed) {relative}")
+    for relative in sorted(_owned_files(out_dir) - set(files)):
+        path = out_dir / relative
+        path.unlink()
+        written.append(f"(removed) {relative}")
+        if relative.startswith("docs/"):
+            parent = path.parent
+            while parent != out_dir and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
     return written
 
 
@@ -508,16 +525,18 @@ def check_generated(grammars_root: Path, generated_dir: Path) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         write_tree(files, Path(tmp))
         diffs: list[str] = []
-        expected = {p.relative_to(tmp).as_posix() for p in Path(tmp).rglob("*.py")}
-        actual = {p.relative_to(generated_dir).as_posix() for p in generated_dir.rglob("*.py")}
+        expected = _owned_files(Path(tmp))
+        actual = _owned_files(generated_dir)
         for missing in sorted(expected - actual):
             diffs.append(f"missing: generated/{missing}")
         for extra in sorted(actual - expected):
             diffs.append(f"not produced by codegen: generated/{extra}")
         for relative in sorted(expected & actual):
-            new = (Path(tmp) / relative).read_text()
-            old = (generated_dir / relative).read_text()
-            if new != old:
+            new_bytes = (Path(tmp) / relative).read_bytes()
+            old_bytes = (generated_dir / relative).read_bytes()
+            if new_bytes != old_bytes:
+                new = new_bytes.decode("utf-8", errors="replace")
+                old = old_bytes.decode("utf-8", errors="replace")
                 diff = difflib.unified_diff(
                     old.splitlines(),
                     new.splitlines(),
@@ -526,7 +545,8 @@ def check_generated(grammars_root: Path, generated_dir: Path) -> list[str]:
                     lineterm="",
                     n=1,
                 )
-                diffs.extend(list(diff)[:20])
+                # Same lines but other bytes (line endings, encoding): still a difference.
+                diffs.extend(list(diff)[:20] or [f"differs (bytes): generated/{relative}"])
         return diffs
 
 

@@ -1,0 +1,1 @@
+"""Reference modules built only through the public API (see :mod:`tests.modules.catalogue`)."""
