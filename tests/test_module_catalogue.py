@@ -7,8 +7,8 @@
   (what is scrambled is documented in the catalogue's module docstring);
 * spirv-dis spot checks: 64-bit switch literals, capability/extension lines, constants.
 
-The last section holds strict xfails for Module gaps found while writing the catalogue; each
-flips to a failure (XPASS) when the gap is closed, so it can be turned into a plain test.
+The last section holds regression tests for Module gaps found while writing the catalogue
+(canonical order within sections, any-of capability choice, Vector16 inference).
 """
 
 from __future__ import annotations
@@ -295,14 +295,9 @@ def test_phi_names_a_value_defined_later(spirv_dis: Disassembler) -> None:
     assert len(forward) == 2  # next_i and next_sum, reserved with new_id()
 
 
-# -- Module gaps found while writing the catalogue (strict xfails) ---------------------------------
+# -- Module gaps found while writing the catalogue (now closed; kept as regressions) ---------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Module writes debug_names/annotations/entry_points/execution_modes in call order, "
-    "so the same module with its decorations or names issued in another order gives other words",
-)
 def test_any_order_within_a_section_gives_identical_words() -> None:
     item = by_name("compute_storage_buffer")
     steps = item.scrambler(3, eagerness=0.0, keep_section_order=False)
@@ -318,11 +313,6 @@ def _shader_module() -> Module:
     return m
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="capability inference takes the first of an any-of list (Kernel) even in a Shader "
-    "module; workaround in the catalogue: declare GroupNonUniform / ImageQuery",
-)
 def test_any_of_inference_prefers_capabilities_the_module_can_have() -> None:
     m = _shader_module()
     u32 = m.type_int(32, 0)
@@ -335,11 +325,6 @@ def test_any_of_inference_prefers_capabilities_the_module_can_have() -> None:
     assert "Kernel" not in _heads(m.to_words())[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="OpTypeVector with 8 or 16 components does not infer Vector16 (TYPE_CAPABILITIES "
-    "covers only int/float widths); workaround in the catalogue: declare Vector16",
-)
 def test_vector16_is_inferred() -> None:
     m = Module((1, 2))
     m.memory_model(AddressingModel.Physical64, MemoryModel.OpenCL)

@@ -6527,6 +6527,8 @@ TYPE_CAPABILITIES: tuple[tuple[int, int, int, int], ...] = (
     (21, 0, 64, 11),  # Int64
     (22, 0, 16, 9),  # Float16
     (22, 0, 64, 10),  # Float64
+    (23, 1, 8, 7),  # Vector16
+    (23, 1, 16, 7),  # Vector16
 )
 """(opcode, operand index, value, Capability value): a type that needs a capability."""
 

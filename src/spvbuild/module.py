@@ -295,12 +295,20 @@ class Module(CoreInstructions, ExtInstSets):
         parameter_types: Sequence[TypeId] = (),
         control: Any = 0,
         name: str | None = None,
+        *,
+        result_id: Id | None = None,
     ) -> FunctionHandle:
-        """OpTypeFunction + OpFunction + parameters + the entry block's OpLabel."""
+        """OpTypeFunction + OpFunction + parameters + the entry block's OpLabel.
+
+        ``result_id`` defines a function id reserved earlier with :meth:`new_id` (for calls,
+        entry points or debug info that refer to the function before it is defined).
+        """
         from spvbuild.generated.core.enums import FunctionControl
 
         fn_type = self.type_function(return_type, parameter_types)
-        fid = self.function(return_type, control or FunctionControl.None_, fn_type)
+        fid = self.function(
+            return_type, control or FunctionControl.None_, fn_type, result_id=result_id
+        )
         params = tuple(self.function_parameter(t) for t in parameter_types)
         entry = self.label()
         if name is not None:
@@ -391,7 +399,7 @@ class Module(CoreInstructions, ExtInstSets):
         for name, items in self.sections.items():
             if name in ("capabilities", "extensions"):
                 continue
-            out.extend(items)
+            out.extend(_canonical(name, items))
         declarations = [f for f in self.functions if not f.blocks]
         definitions = [f for f in self.functions if f.blocks]
         for function in declarations + definitions:
@@ -425,6 +433,28 @@ class Module(CoreInstructions, ExtInstSets):
 
 
 _AGGREGATES = {_OP["OpTypeStruct"], _OP["OpTypeArray"], _OP["OpTypeRuntimeArray"]}
+
+
+_GROUP_OPCODES = {_OP["OpDecorationGroup"], _OP["OpGroupDecorate"], _OP["OpGroupMemberDecorate"]}
+
+
+def _canonical(section: str, items: list[Instruction]) -> list[Instruction]:
+    """Sections whose order carries no meaning are sorted, so call order does not matter.
+
+    Types, constants and globals keep call order (definitions before uses), and so do the
+    debug strings/sources (OpSourceContinued follows its OpSource) and module-processed.
+    """
+    if section == "ext_inst_imports":
+        return sorted(items, key=lambda i: int(i.result_id or 0))
+    if section == "entry_points":
+        return sorted(items, key=lambda i: (int(i.operands[1]), _key(i.operands)))
+    if section == "execution_modes":
+        return sorted(items, key=lambda i: (int(i.operands[0]), i.opcode, _key(i.operands[1:])))
+    if section == "debug_names":
+        return sorted(items, key=lambda i: (int(i.operands[0]), i.opcode, _key(i.operands[1:])))
+    if section == "annotations" and not any(i.opcode in _GROUP_OPCODES for i in items):
+        return sorted(items, key=lambda i: (int(i.operands[0]), i.opcode, _key(i.operands[1:])))
+    return items
 
 
 def _ids_in(values: Iterable[Any]) -> Iterable[int]:
@@ -487,13 +517,13 @@ class _Requirements:
     def resolve(self) -> tuple[list[int], list[str]]:
         mode = self.module.capability_mode
         if mode == "off":
-            return self.caps, self.exts
+            return sorted(self.caps), sorted(self.exts)
         for cap in list(self.caps):
             self._capability_needs(cap, "OpCapability")
         for instruction in self.body:
             self._instruction(instruction)
         if mode == "verify":
-            return self.caps, self.exts
+            return sorted(self.caps), sorted(self.exts)
         implied_by_others: set[int] = set()
         for cap in self.caps:
             enumerant = tables.KINDS["Capability"].enumerants.get(cap)
@@ -594,6 +624,17 @@ class _Requirements:
             f"{where} {kind}.{enumerant.name}",
         )
 
+    def _cost(self, cap: int, position: int) -> tuple[bool, bool, int]:
+        """Rank one candidate of an any-of set: no Shader/Kernel clash, no extension, first."""
+        closure = self._closure_of(cap)
+        shader, kernel = int(Capability.Shader), int(Capability.Kernel)
+        clash = (kernel in closure and shader in self.closure) or (
+            shader in closure and kernel in self.closure
+        )
+        enumerant = tables.KINDS["Capability"].enumerants.get(cap)
+        needs_more = enumerant is not None and not _version_ok(enumerant.version, self.version)
+        return (clash, needs_more, position)
+
     def _capability_needs(self, cap: int, where: str) -> None:
         enumerant = tables.KINDS["Capability"].enumerants.get(cap)
         if enumerant is not None:
@@ -632,7 +673,7 @@ class _Requirements:
                 f"{where} needs capability {' or '.join(capabilities)} (declared: "
                 f"{', '.join(declared) or 'none'})"
             )
-        chosen = values[0]
+        chosen = min(values, key=lambda v: self._cost(v, values.index(v)))
         self.caps.append(chosen)
         self._close(chosen)
         self._capability_needs(chosen, where)
