@@ -6533,9 +6533,9 @@ TYPE_CAPABILITIES: tuple[tuple[int, int, int, int], ...] = (
 """(opcode, operand index, value, Capability value): a type that needs a capability."""
 
 RULES: tuple[tuple[str, str, str, str, str, dict[str, object]], ...] = (
-    ('fp-constant-result-type', 'SPV_INTEL_function_pointers', 'result_type', 'Result Type must be an OpTypePointer whose Type is the OpTypeFunction of the Function operand and whose Storage Class is CodeSectionINTEL.', 'seed 004, OpConstantFunctionPointerINTEL',
+    ('fp-constant-result-type', 'SPV_INTEL_function_pointers', 'function_pointer_constant', 'Result Type must be an OpTypePointer whose Type is the OpTypeFunction of the Function operand and whose Storage Class is CodeSectionINTEL.', 'seed 004, OpConstantFunctionPointerINTEL',
      {'instruction': 'OpConstantFunctionPointerINTEL', 'type_opcode': 'OpTypePointer', 'storage_class': 'CodeSectionINTEL'}),
-    ('fp-call-types', 'SPV_INTEL_function_pointers', 'result_type', 'Result Type must match the Return Type of the OpTypeFunction pointed to by Function Pointer, and the argument types must match its parameter types.', 'seed 004, OpFunctionPointerCallINTEL',
+    ('fp-call-types', 'SPV_INTEL_function_pointers', 'function_pointer_call', 'Result Type must match the Return Type of the OpTypeFunction pointed to by Function Pointer, and the argument types must match its parameter types.', 'seed 004, OpFunctionPointerCallINTEL',
      {'instruction': 'OpFunctionPointerCallINTEL', 'type_opcode': 'OpTypeFunction'}),
     ('fp-argument-attribute-target', 'SPV_INTEL_function_pointers', 'decoration_targets', 'ArgumentAttributeINTEL applies to an OpFunctionPointerCallINTEL; Index names the argument.', 'seed 004, Decorations (ArgumentAttributeINTEL)',
      {'decoration': 'ArgumentAttributeINTEL', 'instructions': ['OpFunctionPointerCallINTEL']}),

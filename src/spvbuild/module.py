@@ -38,6 +38,7 @@ from spvbuild.generated.extinst import IMPORT_NAMES, ExtInstSets
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
+from spvbuild.rules import check_rules
 from spvbuild.tables import KindInfo
 
 CapabilityMode = Literal["infer", "verify", "off"]
@@ -289,6 +290,22 @@ class Module(CoreInstructions, ExtInstSets):
         self.name(target, name)
         return target
 
+    def no_wrap(self, target: _AnyId, *, signed: bool = True, unsigned: bool = False) -> _AnyId:
+        """Decorate ``target`` NoSignedWrap and/or NoUnsignedWrap; returns ``target``.
+
+        SPV_KHR_no_integer_wrap_decoration: the extension is added below SPIR-V 1.4 and
+        nothing from 1.4 on; the grammar's rule allows it only on OpIAdd, OpISub, OpIMul,
+        OpShiftLeftLogical, OpSNegate (signed only) and GLSL.std.450 SAbs / OpenCL.std
+        s_abs, checked when the module is serialized.
+        """
+        from spvbuild.generated.core.enums import Decoration
+
+        if signed:
+            self.decorate(target, Decoration.NoSignedWrap)
+        if unsigned:
+            self.decorate(target, Decoration.NoUnsignedWrap)
+        return target
+
     def define_function(
         self,
         return_type: TypeId,
@@ -410,7 +427,7 @@ class Module(CoreInstructions, ExtInstSets):
     def to_words(self) -> list[int]:
         """The module as SPIR-V words (header included)."""
         instructions = self.ordered_instructions()
-        _check_rules(instructions)
+        check_rules(instructions)
         used: dict[int, str] = {}
         words = encode_module(instructions, self.bound, self.version, self.generator, used)
         defined = {int(i.result_id) for i in instructions if i.result_id is not None}
@@ -677,61 +694,3 @@ class _Requirements:
         self.caps.append(chosen)
         self._close(chosen)
         self._capability_needs(chosen, where)
-
-
-def _check_rules(instructions: list[Instruction]) -> None:
-    """Enforce the grammar's decoration_targets rules (e.g. NoSignedWrap's instructions)."""
-    rules = [r for r in tables.RULES if r[2] == "decoration_targets"]
-    if not rules:
-        return
-    from spvbuild.generated.core.enums import Decoration
-
-    by_decoration: dict[int, list[tuple[str, str, str, str, str, dict[str, object]]]] = {}
-    for rule in rules:
-        name = str(rule[5]["decoration"])
-        by_decoration.setdefault(int(Decoration[name]), []).append(rule)
-    definitions: dict[int, Instruction] = {
-        int(i.result_id): i for i in instructions if i.result_id is not None
-    }
-    for inst in instructions:
-        if inst.opcode not in OP_DECORATE_OPCODES or len(inst.operands) < 2:
-            continue
-        decoration = inst.operands[1]
-        if isinstance(decoration, EnumerantParameters):
-            number = int(decoration.enumerant)
-        elif isinstance(decoration, int):
-            number = int(decoration)
-        else:
-            continue
-        for rule in by_decoration.get(number, ()):
-            target = definitions.get(int(inst.operands[0]))
-            if target is None:
-                continue
-            _check_target(rule, inst, target)
-
-
-def _check_target(
-    rule: tuple[str, str, str, str, str, dict[str, object]], inst: Instruction, target: Instruction
-) -> None:
-    rule_id, extension, _check, text, source, data = rule
-    allowed = list(data.get("instructions", ()))  # type: ignore[call-overload]
-    info = tables.INSTRUCTIONS.get(target.opcode)
-    target_name = info.name if info is not None else f"opcode {target.opcode}"
-    if target_name == "OpExtInst" and target.ext_set is not None:
-        ext_allowed = dict(data.get("ext_instructions", {}))  # type: ignore[call-overload]
-        module_name = IMPORT_NAMES.get(target.ext_set)
-        names = ext_allowed.get(target.ext_set, [])
-        if module_name is not None:
-            module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
-            ext_info = module.INSTRUCTIONS.get(target.operands[1])
-            if ext_info is not None and ext_info.name in names:
-                return
-            target_name = (
-                f"OpExtInst {target.ext_set} {ext_info.name if ext_info else target.operands[1]}"
-            )
-    elif target_name in allowed:
-        return
-    raise BuildError(
-        f"OpDecorate {target.result_id!r} {data['decoration']}: {target.result_id!r} is "
-        f"{target_name}, but rule {rule_id} ({extension}; {source}) says: {text}"
-    )
