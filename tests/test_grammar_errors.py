@@ -295,11 +295,11 @@ CASES: list[Case] = [
     ),
     Case(
         "rule check outside the enum",
-        steps=(replace(EXT, "    check: result_type\n", "    check: result_types\n"),),
+        steps=(replace(EXT, "    check: function_pointer_call\n", "    check: result_types\n"),),
         file=EXT,
         at="    check: result_types",
         key="check",
-        expected="one of decoration_targets, function_pointer_operands, result_type",
+        expected="one of decoration_targets, function_pointer_operands, function_pointer_constant",
         found="the string 'result_types'",
     ),
     Case(
