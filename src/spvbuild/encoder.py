@@ -326,8 +326,13 @@ def encode_module(
     version: tuple[int, int] = (1, 0),
     generator: int = GENERATOR,
     used_ids: dict[int, str] | None = None,
+    schema: int = 0,
 ) -> list[int]:
-    """Header plus every instruction in the given order, as words."""
+    """Header plus every instruction in the given order, as words.
+
+    ``schema`` is the header's schema word (0 for every SPIR-V module so far; the reader
+    passes the value it read so that reading then writing gives the same words).
+    """
     widths: dict[int, tuple[int, bool, bool]] = {}
     value_types: dict[int, int] = {}
     for inst in instructions:
@@ -345,7 +350,7 @@ def encode_module(
         return widths.get(type_or_value)
 
     encoder = _Encoder(lookup, used_ids)
-    words = [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, 0]
+    words = [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, schema]
     for inst in instructions:
         words.extend(encoder.instruction(inst))
     return words

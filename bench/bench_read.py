@@ -1,0 +1,107 @@
+"""Benchmark: the binary reader on a big module.
+
+One function of >= 500,000 instructions (OpAccessChain, OpLoad, OpFMul, OpIAdd, OpStore,
+OpConstant, with decorations) is built with ``spvbuild.Builder`` and encoded once; then
+``read(data)`` is timed on its bytes.  ``read`` checks the header and the framing of
+every instruction and decodes the typed operands on first access of ``.instructions``,
+so two figures are printed, both per instruction of the module: ``read()`` alone
+(split + check) and ``read(data).instructions`` (fully typed).  The best of a few runs
+counts.  Prints exactly one line and always exits 0: benchmarks report, tests assert.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+NAME = "read"
+TARGET = 2.0  # million instructions per second
+BLOCKS = 100_000  # six instructions each
+RUNS = 5
+
+
+def build() -> bytes:
+    """The module's bytes (little-endian)."""
+    from spvbuild import Builder
+    from spvbuild.enums import (
+        AddressingModel,
+        Capability,
+        Decoration,
+        ExecutionMode,
+        ExecutionModel,
+        FunctionControl,
+        MemoryModel,
+        StorageClass,
+    )
+
+    b = Builder()
+    b.capability(Capability.Shader).memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    void = b.type_void()
+    fnty = b.type_function(void)
+    u32 = b.type_int(32, 0)
+    f32 = b.type_float(32)
+    p_f32 = b.type_pointer(StorageClass.Function, f32)
+    array = b.type_array(f32, b.constant(u32, 16))
+    p_array = b.type_pointer(StorageClass.Function, array)
+    main = b.function(void, FunctionControl.None_, fnty)
+    b.entry_point(ExecutionModel.GLCompute, main, "main")
+    b.execution_mode(main, ExecutionMode.OriginUpperLeft)
+    b.label()
+    values = b.variable(p_array, StorageClass.Function)
+    result = b.variable(p_f32, StorageClass.Function)
+    scale = b.constant(f32, 1.5)
+    three = b.constant(u32, 3)
+    for index in range(BLOCKS):
+        c = b.constant(u32, index)
+        p = b.access_chain(p_f32, values, [c])
+        v = b.load(f32, p)
+        w = b.f_mul(f32, v, scale)
+        b.i_add(u32, c, three)
+        b.store(result, w)
+        if index % 50 == 0:
+            b.decorate(w, Decoration.RelaxedPrecision)
+    b.return_().function_end()
+    words = b.to_words((1, 3))
+    return struct.pack(f"<{len(words)}I", *words)
+
+
+def measure() -> tuple[int, float, float]:
+    """(instructions, best seconds of read(), best seconds of read().instructions)."""
+    from spvbuild.reader import read
+
+    data = build()
+    count = len(read(data).instructions)
+    split = typed = float("inf")
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        module = read(data)
+        middle = time.perf_counter()
+        module.instructions  # noqa: B018 - decode
+        stop = time.perf_counter()
+        split = min(split, middle - start)
+        typed = min(typed, stop - start)
+        del module
+    return count, split, typed
+
+
+def main() -> int:
+    target = f"(target >= {TARGET:g} M instructions/s)"
+    try:
+        count, split, typed = measure()
+    except Exception as exc:  # a benchmark reports, it never fails the run
+        print(f"bench {NAME}: FAILED: {type(exc).__name__}: {exc} {target}")
+    else:
+        print(
+            f"bench {NAME}: {count / split / 1e6:.1f} M instructions/s split+check, "
+            f"{count / typed / 1e6:.1f} M/s fully typed {target}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1209 @@
+"""The binary reader: SPIR-V words → typed :class:`~spvbuild.instruction.Instruction` records.
+
+``read(data)`` is the inverse of :func:`spvbuild.encoder.encode_module`.  Like the encoder it
+is generic: every operand layout comes from ``spvbuild.generated.core.tables`` (or an
+extended set's tables for ``OpExtInst``) and every operand is decoded by its kind's
+category; there is no code per instruction.
+
+Typed values follow the encoder's conventions exactly: ids become :class:`Id` (the result
+of a type declaration, a reference to a declared type and every result type a
+:class:`TypeId`), literals ``int`` / ``float`` / ``str``, enum operands members of the
+generated enums or instances of the generated parameter classes (a mask with parameters:
+a list ``[flags of the other bits, Param(...), ...]`` in increasing bit order), pair kinds
+tuples, absent optional operands ``None`` and variadic operands tuples.  ``OpExtInst`` of a
+known set has ``ext_set`` set and operands ``(set_id, number, *set_operands)``;
+``OpSpecConstantOp`` has ``(Op.X, (embedded operands...))``.
+
+Losslessness
+    A typed value is kept only when encoding it again gives back exactly the same words;
+    anything else (a NaN with a payload, a non-canonical sign extension, invalid UTF-8 or
+    non-zero string padding) is kept as :class:`RawWords`.  An enum value or mask bit the
+    grammar does not know makes the rest of the instruction one :class:`RawWords` at that
+    operand's position (its parameters cannot be known); later positions of the layout
+    are then ``None`` (optional), ``()`` (variadic) or ``RawWords()`` (required: their
+    words are in the raw operand).  An unknown opcode keeps its words as
+    ``operands=(RawWords(...),)``; an ``OpExtInst`` of an unknown set (or instruction
+    number) as ``(set_id, number, (RawWords(...),))``; words past the end of the grammar's
+    layout are appended as one extra ``RawWords`` operand.  So ``to_words()`` of a module
+    fresh from :func:`read` reproduces the input, always.
+
+Errors
+    Every problem is a :class:`~spvbuild.errors.BinaryError` carrying the word offset: a
+    short or ragged input, a bad magic number, a word count of 0 or past the end, an
+    instruction shorter than its grammar requires, a string without NUL, an id of 0 or not
+    below the bound.  Nothing is allocated by a count the input claims.
+
+Design for speed
+    Full typed decoding creates a NamedTuple, an operand tuple and an id lookup per
+    operand for every instruction; CPython does that at about one million instructions
+    per second, not the several million a reader should manage.  So the work is split
+    (``bench/bench_read.py`` reports both figures):
+
+    * :func:`read` converts bytes to words in C (``array.frombytes``, ``byteswap()`` for
+      the other byte order, ``tolist()``), checks the header and walks the word counts in
+      one tight loop that checks the framing: word count 0, past the end, shorter than
+      the opcode's grammar minimum (that rare case goes to the general decoder for the
+      exact message).  ``ReadModule`` keeps the words.
+    * ``ReadModule.instructions`` decodes them on first access (``read(data, lazy=False)``
+      does it at once), with the garbage collector paused.  Per-opcode plans computed
+      once from the tables (cached at module level) send id-only instructions
+      (``OpIAdd``, ``OpLoad``/``OpStore`` without a memory-access mask,
+      ``OpAccessChain``, ``OpLabel``, ``OpBranch``, ...) down inline paths: lookups in a
+      dict of :class:`Id` objects (filled in bulk; filled on first sight instead when the
+      bound exceeds the number of words) and ``tuple.__new__`` of the NamedTuple.  A
+      lookup that fails (id 0 or past the bound, or a result type not declared yet)
+      hands the instruction to the general decoder, which makes the id or says where.
+    * 32-bit ``OpConstant``/``OpSpecConstant`` of a type declared before are decoded
+      inline too.  Other context-dependent literals (wider constants, ``OpSwitch``) wait
+      until the loop has seen every ``OpTypeInt``/``OpTypeFloat``, so that they are sized
+      exactly as the encoder will size them (``encode_module``: the last definition of
+      an id wins; inline constants are redone if a numeric type id is defined twice).
+    * Everything else goes through the general, table-walking decoder.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import struct
+import sys
+from array import array
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from spvbuild.encoder import MAGIC, _number_words, encode_module
+from spvbuild.errors import BinaryError, EncodeError
+from spvbuild.ids import Id, TypeId
+from spvbuild.instruction import Instruction, RawWords
+from spvbuild.params import EnumerantParameters
+from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
+
+__all__ = ["ReadModule", "read"]
+
+OP_EXT_INST_IMPORT = 11
+OP_EXT_INST = 12
+OP_TYPE_INT = 21
+OP_TYPE_FLOAT = 22
+OP_CONSTANT = 43
+OP_SPEC_CONSTANT = 50
+OP_SPEC_CONSTANT_OP = 52
+OP_SWITCH = 251
+TYPE_DECLARATION = "Type-Declaration"
+
+Endianness = Literal["little", "big"]
+# (width, is_float, signed, typed): the encoder's number context plus whether a typed
+# value may be produced at all (False for float types with an FPEncoding operand).
+_Context = tuple[int, bool, bool, bool]
+_DEFAULT_CONTEXT: _Context = (32, False, False, True)
+_FLOAT32: _Context = (32, True, True, True)
+_U32 = struct.Struct("<I")
+_F32 = struct.Struct("<f")
+
+# Fast-path shapes (see _CorePlan._plan): instructions whose operands are only ids.
+_RT_RID_2 = 1  # result type, result id, two ids (OpIAdd)
+_RT_RID_1_OPT = 2  # result type, result id, one id, one absent optional (OpLoad)
+_PLAIN_2_OPT = 3  # two ids, one absent optional (OpStore)
+_RT_RID = 4  # result type, result id, k ids, absent optionals
+_RT_RID_VAR = 5  # result type, result id, k ids, then any number of ids
+_PLAIN = 6  # no result: k ids, absent optionals
+_PLAIN_VAR = 7  # no result: k ids, then any number of ids
+_RID = 8  # result id (not a type), k ids, absent optionals (OpLabel)
+
+
+class ReadModule:
+    """A module as read from a binary: header fields and typed instructions.
+
+    ``instructions`` is decoded from the words on first access (a
+    :class:`~spvbuild.errors.BinaryError` about an operand surfaces then, unless
+    :func:`read` was called with ``lazy=False``).  ``to_words()`` encodes the module again
+    with :func:`spvbuild.encoder.encode_module`; for a module fresh from :func:`read` the
+    words are identical to the input.
+    """
+
+    __slots__ = (
+        "version",
+        "generator",
+        "bound",
+        "schema",
+        "endianness",
+        "_instructions",
+        "_words",
+        "_count",
+        "_version_word",
+    )
+
+    def __init__(
+        self,
+        version: tuple[int, int],
+        generator: int,
+        bound: int,
+        schema: int,
+        endianness: Endianness,
+        instructions: list[Instruction],
+    ) -> None:
+        self.version = version
+        """(major, minor) of the header's version word."""
+        self.generator = generator
+        """The generator's magic number (header word 2)."""
+        self.bound = bound
+        """The id bound: every id is below it."""
+        self.schema = schema
+        """Header word 4 (0 in every SPIR-V version so far)."""
+        self.endianness: Endianness = endianness
+        """Byte order of the input ("little" for a sequence of words)."""
+        self._instructions: list[Instruction] | None = instructions
+        self._words: list[int] | None = None
+        self._count = len(instructions)
+        self._version_word: int | None = None
+
+    @classmethod
+    def _from_words(cls, words: list[int], count: int, endianness: Endianness) -> ReadModule:
+        module = cls(_version_of(words[1]), words[2], words[3], words[4], endianness, [])
+        module._instructions = None
+        module._words = words
+        module._count = count
+        module._version_word = words[1]
+        return module
+
+    @property
+    def instructions(self) -> list[Instruction]:
+        """The instructions in module order (decoded from the words on first access)."""
+        if self._instructions is None:
+            assert self._words is not None
+            self._instructions = _Reader(self._words, self.bound).run()
+            self._words = None
+        return self._instructions
+
+    @instructions.setter
+    def instructions(self, value: list[Instruction]) -> None:
+        self._instructions = value
+        self._words = None
+
+    def __len__(self) -> int:
+        """The number of instructions (known without decoding them)."""
+        return len(self._instructions) if self._instructions is not None else self._count
+
+    def to_words(self) -> list[int]:
+        """The module as SPIR-V words (header included), through the encoder."""
+        words = encode_module(
+            self.instructions, self.bound, self.version, self.generator, schema=self.schema
+        )
+        # Bits of the version word outside major/minor survive while version is unchanged.
+        if self._version_word is not None and self.version == _version_of(self._version_word):
+            words[1] = self._version_word
+        return words
+
+    def to_bytes(self, endianness: Endianness | None = None) -> bytes:
+        """The module as bytes, in the byte order it was read in unless told otherwise."""
+        out = array(_WORD_CODE, self.to_words())
+        if (endianness or self.endianness) != sys.byteorder:
+            out.byteswap()
+        return out.tobytes()
+
+    def __repr__(self) -> str:
+        return (
+            f"ReadModule(version={self.version}, generator=0x{self.generator:08x}, "
+            f"bound={self.bound}, schema={self.schema}, endianness={self.endianness!r}, "
+            f"{len(self)} instructions)"
+        )
+
+
+def read(data: bytes | bytearray | memoryview | Sequence[int], *, lazy: bool = True) -> ReadModule:
+    """Read a SPIR-V binary.
+
+    ``data`` is bytes in either byte order (the magic number decides) or a sequence of
+    32-bit words.  The header and the framing of every instruction are checked here;
+    the operands are decoded on first access of ``instructions`` (at once with
+    ``lazy=False``).  Either step raises :class:`~spvbuild.errors.BinaryError` (with the
+    word offset) for input that is not a well-formed module; unknown opcodes, enum values
+    and extended sets are not errors, they are kept as :class:`RawWords`.
+    """
+    words, endianness = _to_words(data)
+    if len(words) < 5:
+        raise BinaryError(len(words), f"a module has a 5-word header, got {len(words)} words")
+    module = ReadModule._from_words(words, _split(words), endianness)
+    if not lazy:
+        module.instructions  # noqa: B018 - decode now
+    return module
+
+
+def _version_of(word: int) -> tuple[int, int]:
+    return ((word >> 16) & 0xFF, (word >> 8) & 0xFF)
+
+
+def _split(words: list[int]) -> int:
+    """Check the framing of every instruction; return how many there are."""
+    minimum = _core().minimum
+    n = len(words)
+    i = 5
+    count = 0
+    while i < n:
+        w0 = words[i]
+        wc = w0 >> 16
+        end = i + wc
+        if wc < minimum[w0 & 0xFFFF] or end > n:
+            _check_framing(words, i)
+        i = end
+        count += 1
+    return count
+
+
+def _check_framing(words: list[int], i: int) -> None:
+    """Raise the BinaryError for a bad word count (rare: out of the tight loop)."""
+    w0 = words[i]
+    wc = w0 >> 16
+    reader = _Reader(words, words[3])
+    name = reader._name(w0 & 0xFFFF)
+    if wc == 0:
+        raise BinaryError(i, f"{name}: word count 0")
+    if i + wc > len(words):
+        raise BinaryError(
+            i, f"{name}: word count {wc} runs past the end of the module ({len(words) - i} left)"
+        )
+    # Shorter than the grammar's minimum: the general decoder names the missing operand
+    # (or keeps the instruction, when an unknown enum value leaves its length open).
+    reader.instruction(i, i + wc, w0 & 0xFFFF, _DEFAULT_CONTEXT)
+
+
+# -- bytes → words -----------------------------------------------------------------------
+
+_WORD_CODE = "I"  # 32 bits on every platform CPython supports
+assert array(_WORD_CODE).itemsize == 4
+
+
+def _to_words(data: bytes | bytearray | memoryview | Sequence[int]) -> tuple[list[int], Endianness]:
+    if isinstance(data, bytes | bytearray | memoryview):
+        view = memoryview(data)
+        if view.format != "B" or view.ndim != 1 or not view.c_contiguous:
+            view = memoryview(view.tobytes())
+        size = view.nbytes
+        if size >= 4:
+            head = bytes(view[:4])
+            if int.from_bytes(head, "little") == MAGIC:
+                endianness: Endianness = "little"
+            elif int.from_bytes(head, "big") == MAGIC:
+                endianness = "big"
+            else:
+                raise BinaryError(
+                    0,
+                    f"bad magic 0x{int.from_bytes(head, 'little'):08x} "
+                    f"(expected 0x{MAGIC:08x} in either byte order)",
+                )
+        if size % 4:
+            raise BinaryError(size // 4, f"{size} bytes is not a whole number of 32-bit words")
+        if size < 4:
+            return [], "little"
+        buffer = array(_WORD_CODE)
+        buffer.frombytes(view)
+        if endianness != sys.byteorder:
+            buffer.byteswap()
+        return buffer.tolist(), endianness
+    try:
+        words = array(_WORD_CODE, data).tolist()
+    except (TypeError, OverflowError, ValueError):
+        for index, value in enumerate(data):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
+                raise BinaryError(index, f"{value!r} is not a 32-bit word") from None
+        raise BinaryError(0, "not a sequence of 32-bit words") from None
+    if words and words[0] != MAGIC:
+        raise BinaryError(0, f"bad magic 0x{words[0]:08x} (expected 0x{MAGIC:08x})")
+    return words, "little"
+
+
+# -- tables, prepared once ---------------------------------------------------------------
+
+
+class _InstructionSet:
+    """The tables of core (or of one extended set with core's kinds under its own)."""
+
+    def __init__(
+        self,
+        name: str | None,
+        instructions: dict[int, InstructionInfo],
+        kinds: dict[str, KindInfo],
+        enum_classes: dict[str, Any],
+        parameter_classes: dict[str, dict[int, type[EnumerantParameters]]],
+    ) -> None:
+        self.name = name
+        self.instructions = instructions
+        self.kinds = kinds
+        self.enum_classes = enum_classes
+        self.parameter_classes = parameter_classes
+        self._members: dict[str, dict[int, Any]] = {}
+        self._known_bits: dict[str, int] = {}
+        self._layouts: dict[int, tuple[OperandInfo, ...]] = {}
+
+    def layout(self, number: int, info: InstructionInfo) -> tuple[OperandInfo, ...]:
+        """The operands after result type and result id (as the encoder strips them)."""
+        found = self._layouts.get(number)
+        if found is None:
+            found = tuple(op for op in info.operands if op.kind not in ("IdResultType", "IdResult"))
+            self._layouts[number] = found
+        return found
+
+    def member(self, kind: str, value: int) -> Any:
+        """The enum member of ``value`` in ``kind``'s class, or None."""
+        members = self._members.setdefault(kind, {})
+        found = members.get(value)
+        if found is None:
+            cls = self.enum_classes.get(kind)
+            if cls is None:
+                return None
+            try:
+                found = cls(value)
+            except (ValueError, TypeError):
+                return None
+            members[value] = found
+        return found
+
+    def known_bits(self, kind: KindInfo) -> int:
+        """Every bit some enumerant of a BitEnum kind uses."""
+        found = self._known_bits.get(kind.name)
+        if found is None:
+            found = 0
+            for value in kind.enumerants:
+                found |= value
+            self._known_bits[kind.name] = found
+        return found
+
+    def uses_context(self, layout: Sequence[OperandInfo]) -> bool:
+        """True if decoding needs the number context (a literal sized by a type)."""
+        seen: set[str] = set()
+        todo = [op.kind for op in layout]
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name == "LiteralContextDependentNumber" or name.startswith("PairLiteralInteger"):
+                return True
+            kind = self.kinds.get(name)
+            if kind is not None:
+                todo.extend(kind.bases)
+                for enumerant in kind.enumerants.values():
+                    todo.extend(p.kind for p in enumerant.parameters)
+        return False
+
+
+class _CorePlan:
+    """Core tables plus the per-opcode plans of the fast paths (built on first read)."""
+
+    def __init__(self) -> None:
+        from spvbuild.generated.core import enums, tables
+
+        self.set = _InstructionSet(
+            None, tables.INSTRUCTIONS, tables.KINDS, enums.ENUM_CLASSES, enums.PARAMETER_CLASSES
+        )
+        self.op_enum: dict[int, Any] = {int(m): m for m in enums.Op}
+        size = 0x10000
+        self.minimum: list[int] = [1] * size  # fewest words an instruction may have
+        self.shape: list[int] = [0] * size  # fast-path shape, 0 = general decoder
+        self.count: list[int] = [0] * size  # exact word count, or minimum if variadic
+        self.fixed: list[int] = [0] * size  # ids before the variadic tail
+        self.absent: list[tuple[None, ...]] = [()] * size  # None per optional operand
+        self.deferred: set[int] = set()  # opcodes with context-dependent literals
+        self.header: dict[int, tuple[bool, bool, bool]] = {}
+        for opcode, info in tables.INSTRUCTIONS.items():
+            layout = self.set.layout(opcode, info)
+            has_rt, has_rid = info.has_result_type, info.has_result
+            is_type = info.cls == TYPE_DECLARATION
+            self.header[opcode] = (has_rt, has_rid, is_type)
+            required = sum(1 for op in layout if op.quantifier == "")
+            self.minimum[opcode] = 1 + has_rt + has_rid + required
+            if self.set.uses_context(layout):
+                self.deferred.add(opcode)
+            elif not is_type and opcode not in (OP_EXT_INST, OP_SPEC_CONSTANT_OP):
+                self._plan(opcode, layout, has_rt, has_rid, tables.KINDS)
+
+    def _plan(
+        self,
+        opcode: int,
+        layout: tuple[OperandInfo, ...],
+        has_rt: bool,
+        has_rid: bool,
+        kinds: dict[str, KindInfo],
+    ) -> None:
+        """A fast shape for a layout of ids (then a variadic id, or absent optionals)."""
+        fixed = 0
+        variadic = False
+        optional = 0
+        last = len(layout) - 1
+        for index, op in enumerate(layout):
+            kind = kinds.get(op.kind)
+            if op.quantifier == "?":
+                optional += 1
+            elif optional or kind is None or kind.category != "Id":
+                return
+            elif op.quantifier == "":
+                fixed += 1
+            elif index == last:
+                variadic = True
+            else:
+                return
+        if has_rt and has_rid:
+            count = 3 + fixed
+            if variadic:
+                shape = _RT_RID_VAR
+            elif fixed == 2 and not optional:
+                shape = _RT_RID_2
+            elif fixed == 1 and optional == 1:
+                shape = _RT_RID_1_OPT
+            else:
+                shape = _RT_RID
+        elif not has_rt and not has_rid:
+            count = 1 + fixed
+            if variadic:
+                shape = _PLAIN_VAR
+            elif fixed == 2 and optional == 1:
+                shape = _PLAIN_2_OPT
+            else:
+                shape = _PLAIN
+        elif has_rid and not variadic:
+            count = 2 + fixed
+            shape = _RID
+        else:
+            return
+        self.shape[opcode] = shape
+        self.count[opcode] = count
+        self.fixed[opcode] = fixed
+        self.absent[opcode] = (None,) * optional
+
+
+_CORE: _CorePlan | None = None
+_EXT_SETS: dict[str, _InstructionSet] = {}
+
+
+def _core() -> _CorePlan:
+    global _CORE
+    if _CORE is None:
+        _CORE = _CorePlan()
+    return _CORE
+
+
+def _ext_set(import_name: str) -> _InstructionSet | None:
+    found = _EXT_SETS.get(import_name)
+    if found is None:
+        from spvbuild.generated.extinst import IMPORT_NAMES
+
+        module_name = IMPORT_NAMES.get(import_name)
+        if module_name is None:
+            return None
+        module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
+        core = _core().set
+        found = _InstructionSet(
+            import_name,
+            module.INSTRUCTIONS,
+            {**core.kinds, **module.KINDS},
+            {**core.enum_classes, **module.ENUM_CLASSES},
+            {**core.parameter_classes, **module.PARAMETER_CLASSES},
+        )
+        _EXT_SETS[import_name] = found
+    return found
+
+
+# -- the decoder -------------------------------------------------------------------------
+
+
+class _BadId(KeyError):
+    """An id of 0 or not below the bound (the caller knows where)."""
+
+
+class _RestRaw(Exception):
+    """An enum value the grammar lacks: the rest of the instruction cannot be typed."""
+
+
+class _Defer(Exception):
+    """A context-dependent literal before the contexts are final."""
+
+
+class _IdTable(dict[int, Id]):
+    """word → the one Id (or TypeId) object for it, created on first sight."""
+
+    __slots__ = ("bound", "make")
+
+    def __init__(self, bound: int, make: Callable[[int], Id]) -> None:
+        super().__init__()
+        self.bound = bound
+        self.make = make
+
+    def __missing__(self, word: int) -> Id:
+        if 0 < word < self.bound:
+            value = self.make(word)
+            self[word] = value
+            return value
+        raise _BadId(word)
+
+
+class _Reader:
+    """Decodes the instructions of one module (the words after the header)."""
+
+    def __init__(self, words: list[int], bound: int) -> None:
+        self.words = words
+        self.bound = bound
+        self.plan = _core()
+        self.core = self.plan.set
+        # word → the one Id object of that id (a TypeId once declared as a type)
+        self.ids: dict[int, Id] = _IdTable(bound, Id)
+        # word → TypeId, for result types; filled by type declarations and on first use
+        self.type_ids: dict[int, TypeId] = {}
+        self.ext_names: dict[int, str] = {}  # OpExtInstImport result id → set name
+        self.widths: dict[int, _Context] = {}  # numeric type id → number context
+        self.redefined = False  # a numeric type id defined twice (then constants wait)
+        # per instruction
+        self.start = 0
+        self.end = 0
+        self.where = ""
+        self.operand_name = ""
+        self.inexact = False
+        self.context: _Context | None = None
+        self.instruction_bytes: bytes | None = None
+
+    # -- the main loop --------------------------------------------------------------------
+    def run(self) -> list[Instruction]:
+        """Decode every instruction (``_split`` has checked the framing)."""
+        paused = gc.isenabled()
+        gc.disable()  # a million new tuples trigger collections that would find nothing
+        try:
+            words = self.words
+            if self.bound <= len(words):  # every id in bulk (else each on first sight)
+                numbers = range(1, self.bound)
+                self.ids = dict(zip(numbers, map(Id, numbers), strict=True))
+            out: list[Any] = []
+            later: list[int] = []  # indices in out of deferred instructions (their offset)
+            i = 5
+            while i < len(words):
+                i = self._loop(out, later, i)
+                if i < len(words):
+                    # A fast path met an id it has no object for (a result type not declared
+                    # before, or a bad id): the general decoder makes it or says where.
+                    end = i + (words[i] >> 16)
+                    try:
+                        out.append(self.instruction(i, end, words[i] & 0xFFFF, None))
+                    except _Defer:
+                        later.append(len(out))
+                        out.append(i)
+                    i = end
+            if self.redefined:
+                # A numeric type id defined twice: constants decoded inline may have used a
+                # width the encoder will not (it takes the last definition).  Redo them all.
+                inline = (OP_CONSTANT, OP_SPEC_CONSTANT)
+                again = [
+                    k for k, inst in enumerate(out) if type(inst) is not int and inst[0] in inline
+                ]
+                if again:
+                    offsets = self._offsets()
+                    for k in again:
+                        out[k] = offsets[k]
+                    later = sorted(set(later).union(again))
+            if later:
+                self._decode_later(out, later)
+            return out
+        finally:
+            if paused:
+                gc.enable()
+
+    def _offsets(self) -> list[int]:
+        """The word offset of every instruction."""
+        words = self.words
+        offsets = []
+        i = 5
+        while i < len(words):
+            offsets.append(i)
+            i += words[i] >> 16
+        return offsets
+
+    def _loop(self, out: list[Any], later: list[int], i: int) -> int:
+        """Decode from offset i to the end; return the offset where a fast path failed."""
+        words = self.words
+        n = len(words)
+        plan = self.plan
+        shapes, counts, fixeds, absent = plan.shape, plan.count, plan.fixed, plan.absent
+        deferred = plan.deferred
+        ids, type_ids, widths = self.ids, self.type_ids, self.widths
+        get_id = ids.__getitem__
+        general = self.instruction
+        new = tuple.__new__
+        inst_cls = Instruction
+        f32, u32 = _F32.unpack, _U32.pack
+        append = out.append
+        try:
+            while i < n:
+                w0 = words[i]
+                wc = w0 >> 16
+                end = i + wc
+                op = w0 & 0xFFFF
+                shape = shapes[op]
+                if shape:
+                    if shape == _RT_RID_2:
+                        if wc == 5:
+                            append(
+                                new(
+                                    inst_cls,
+                                    (
+                                        op,
+                                        type_ids[words[i + 1]],
+                                        ids[words[i + 2]],
+                                        (ids[words[i + 3]], ids[words[i + 4]]),
+                                        None,
+                                    ),
+                                )
+                            )
+                            i = end
+                            continue
+                    elif shape == _RT_RID_1_OPT:
+                        if wc == 4:
+                            append(
+                                new(
+                                    inst_cls,
+                                    (
+                                        op,
+                                        type_ids[words[i + 1]],
+                                        ids[words[i + 2]],
+                                        (ids[words[i + 3]], None),
+                                        None,
+                                    ),
+                                )
+                            )
+                            i = end
+                            continue
+                    elif shape == _PLAIN_2_OPT:
+                        if wc == 3:
+                            append(
+                                new(
+                                    inst_cls,
+                                    (
+                                        op,
+                                        None,
+                                        None,
+                                        (ids[words[i + 1]], ids[words[i + 2]], None),
+                                        None,
+                                    ),
+                                )
+                            )
+                            i = end
+                            continue
+                    elif shape == _RT_RID_VAR:
+                        if wc >= counts[op]:
+                            split = i + 3 + fixeds[op]
+                            append(
+                                new(
+                                    inst_cls,
+                                    (
+                                        op,
+                                        type_ids[words[i + 1]],
+                                        ids[words[i + 2]],
+                                        (
+                                            *map(get_id, words[i + 3 : split]),
+                                            tuple(map(get_id, words[split:end])),
+                                        ),
+                                        None,
+                                    ),
+                                )
+                            )
+                            i = end
+                            continue
+                    elif shape == _RT_RID:
+                        if wc == counts[op]:
+                            append(
+                                new(
+                                    inst_cls,
+                                    (
+                                        op,
+                                        type_ids[words[i + 1]],
+                                        ids[words[i + 2]],
+                                        tuple(map(get_id, words[i + 3 : end])) + absent[op],
+                                        None,
+                                    ),
+                                )
+                            )
+                            i = end
+                            continue
+                    elif shape == _PLAIN:
+                        if wc == counts[op]:
+                            append(
+                                new(
+                                    inst_cls,
+                                    (
+                                        op,
+                                        None,
+                                        None,
+                                        tuple(map(get_id, words[i + 1 : end])) + absent[op],
+                                        None,
+                                    ),
+                                )
+                            )
+                            i = end
+                            continue
+                    elif shape == _PLAIN_VAR:
+                        if wc >= counts[op]:
+                            split = i + 1 + fixeds[op]
+                            append(
+                                new(
+                                    inst_cls,
+                                    (
+                                        op,
+                                        None,
+                                        None,
+                                        (
+                                            *map(get_id, words[i + 1 : split]),
+                                            tuple(map(get_id, words[split:end])),
+                                        ),
+                                        None,
+                                    ),
+                                )
+                            )
+                            i = end
+                            continue
+                    elif wc == counts[op]:  # _RID
+                        append(
+                            new(
+                                inst_cls,
+                                (
+                                    op,
+                                    None,
+                                    ids[words[i + 1]],
+                                    tuple(map(get_id, words[i + 2 : end])) + absent[op],
+                                    None,
+                                ),
+                            )
+                        )
+                        i = end
+                        continue
+                elif op == OP_CONSTANT or op == OP_SPEC_CONSTANT:
+                    # A 32-bit scalar of a type declared before: inline.  Otherwise the
+                    # constant waits until every type is known (_decode_later).
+                    context = widths.get(words[i + 1]) if wc == 4 else None
+                    if context is not None and context[0] == 32 and context[3]:
+                        word = words[i + 3]
+                        value: int | float = word
+                        if context[1]:
+                            value = f32(u32(word))[0]
+                        elif context[2] and word >= 0x80000000:
+                            value = word - 0x100000000
+                        if value == value:  # a NaN needs the payload check
+                            append(
+                                new(
+                                    inst_cls,
+                                    (op, type_ids[words[i + 1]], ids[words[i + 2]], (value,), None),
+                                )
+                            )
+                            i = end
+                            continue
+                    later.append(len(out))
+                    append(i)
+                    i = end
+                    continue
+                # The general decoder: every other layout, and optional operands present.
+                if op in deferred:
+                    later.append(len(out))
+                    append(i)
+                else:
+                    try:
+                        append(general(i, end, op, None))
+                    except _Defer:
+                        later.append(len(out))
+                        append(i)
+                i = end
+        except KeyError:
+            pass  # a fast path failed at offset i (nothing was appended for it)
+        return i
+
+    def _name(self, opcode: int) -> str:
+        info = self.core.instructions.get(opcode)
+        return info.name if info is not None else f"opcode {opcode}"
+
+    # -- context-dependent literals, once the types are known -----------------------------
+    def _decode_later(self, out: list[Any], later: list[int]) -> None:
+        """Decode the deferred instructions with the number context the encoder will use.
+
+        ``encode_module`` sizes a literal by the *last* OpTypeInt/OpTypeFloat defining
+        the result type (for OpSwitch: the type of the selector, as given by the last
+        instruction defining the selector), so the contexts come from the whole module.
+        """
+        words = self.words
+        header = self.plan.header
+        widths = self.widths
+        value_types: dict[int, int] = {}
+        selectors = {words[out[k] + 1] for k in later if words[out[k]] & 0xFFFF == OP_SWITCH}
+        if selectors:
+            for inst in out:
+                if type(inst) is int:
+                    has_rt, has_rid, _ = header.get(words[inst] & 0xFFFF, (False, False, False))
+                    if not (has_rt and has_rid):
+                        continue
+                    result_type, result_id = words[inst + 1], words[inst + 2]
+                else:
+                    result_type, result_id = inst[1], inst[2]
+                    if result_type is None or result_id is None:
+                        continue
+                if result_id in selectors:
+                    value_types[result_id] = result_type
+        for k in later:
+            i = out[k]
+            w0 = words[i]
+            op = w0 & 0xFFFF
+            context: _Context | None = None
+            if op == OP_SWITCH:
+                selector_type = value_types.get(words[i + 1])
+                if selector_type is not None:
+                    context = widths.get(selector_type)
+            elif header[op][0]:
+                context = widths.get(words[i + 1])
+            out[k] = self.instruction(i, i + (w0 >> 16), op, context or _DEFAULT_CONTEXT)
+
+    # -- one instruction ------------------------------------------------------------------
+    def _begin(self, start: int, end: int, where: str) -> None:
+        self.start = start
+        self.end = end
+        self.where = where
+        self.instruction_bytes = None
+
+    def instruction(self, start: int, end: int, op: int, context: _Context | None) -> Instruction:
+        """Decode the instruction in ``words[start:end]`` (word count already checked)."""
+        words = self.words
+        info = self.core.instructions.get(op)
+        if info is None:
+            return Instruction(op, None, None, (RawWords(words[start + 1 : end]),))
+        self._begin(start, end, info.name)
+        self.context = context
+        has_rt, has_rid, is_type = self.plan.header[op]
+        pos = start + 1
+        result_type = result_id = None
+        if has_rt:
+            self.operand_name = "result type"
+            result_type = self._type_ref(pos)
+            pos += 1
+        if has_rid:
+            self.operand_name = "result id"
+            result_id = self._define(pos, is_type)
+            pos += 1
+        if op == OP_EXT_INST:
+            return self._ext_inst(result_type, result_id, pos)
+        if op == OP_SPEC_CONSTANT_OP:
+            return self._spec_constant_op(result_type, result_id, pos)
+        operands = self._operands(self.core, self.core.layout(op, info), pos)
+        if op == OP_EXT_INST_IMPORT and isinstance(operands[0], str) and result_id is not None:
+            self.ext_names[result_id] = operands[0]
+        elif (op == OP_TYPE_INT or op == OP_TYPE_FLOAT) and result_id is not None:
+            # As encode_module will size literals: (width, float, signed); a float with
+            # an FPEncoding operand is not IEEE, so its constants keep their words.
+            if op == OP_TYPE_INT:
+                width = (int(operands[0]), False, bool(operands[1]), True)
+            else:
+                width = (int(operands[0]), True, True, operands[1] is None)
+            self.redefined = self.redefined or result_id in self.widths
+            self.widths[result_id] = width
+        return Instruction(op, result_type, result_id, tuple(operands))
+
+    def _ext_inst(self, result_type: Any, result_id: Any, pos: int) -> Instruction:
+        words = self.words
+        self.operand_name = "Set"
+        set_id = self._id(pos)
+        self.operand_name = "Instruction"
+        self._need(pos + 1)
+        number = words[pos + 1]
+        pos += 2
+        name = self.ext_names.get(set_id)
+        ext = _ext_set(name) if name is not None else None
+        info = ext.instructions.get(number) if ext is not None else None
+        if ext is None or info is None or name is None:
+            tail = RawWords(words[pos : self.end])
+            operands: tuple[Any, ...] = (set_id, number, (tail,) if tail else ())
+            return Instruction(OP_EXT_INST, result_type, result_id, operands)
+        layout = ext.layout(number, info)
+        if self.context is None and ext.uses_context(layout):
+            raise _Defer
+        self.where = f"{name} {info.name}"
+        ext_operands = self._operands(ext, layout, pos)
+        return Instruction(
+            OP_EXT_INST, result_type, result_id, (set_id, number, *ext_operands), name
+        )
+
+    def _spec_constant_op(self, result_type: Any, result_id: Any, pos: int) -> Instruction:
+        words = self.words
+        end = self.end
+        self.operand_name = "Opcode"
+        self._need(pos)
+        number = words[pos]
+        pos += 1
+        opcode = self.plan.op_enum.get(number, number)
+        info = self.core.instructions.get(number)
+        layout = self.core.layout(number, info) if info is not None else ()
+        kinds = self.core.kinds
+        if info is None or not all(
+            op.kind == "LiteralInteger" or (op.kind in kinds and kinds[op.kind].category == "Id")
+            for op in layout
+        ):
+            tail = RawWords(words[pos:end])
+            return Instruction(OP_SPEC_CONSTANT_OP, result_type, result_id, (opcode, tail))
+        self.where = f"OpSpecConstantOp {info.name}"
+        values: list[Any] = []
+        for op in layout:
+            self.operand_name = op.name or op.kind
+            is_id = op.kind != "LiteralInteger"
+            if op.quantifier == "":
+                self._need(pos)
+                values.append(self._id(pos) if is_id else words[pos])
+                pos += 1
+            else:
+                stop = end if op.quantifier == "*" else min(end, pos + 1)
+                while pos < stop:
+                    values.append(self._id(pos) if is_id else words[pos])
+                    pos += 1
+        operands: tuple[Any, ...] = (opcode, tuple(values))
+        if pos < end:
+            operands += (RawWords(words[pos:end]),)
+        return Instruction(OP_SPEC_CONSTANT_OP, result_type, result_id, operands)
+
+    # -- operands -------------------------------------------------------------------------
+    def _operands(
+        self, tables: _InstructionSet, layout: tuple[OperandInfo, ...], pos: int
+    ) -> list[Any]:
+        words = self.words
+        end = self.end
+        out: list[Any] = []
+        for index, op in enumerate(layout):
+            self.operand_name = op.name or op.kind
+            quantifier = op.quantifier
+            start = pos
+            items: list[Any] = []
+            try:
+                if quantifier == "":
+                    value, pos = self._exact(tables, op.kind, pos)
+                elif quantifier == "?":
+                    if pos < end:
+                        value, pos = self._exact(tables, op.kind, pos)
+                    else:
+                        value = None
+                else:
+                    while pos < end:
+                        start = pos
+                        item, pos = self._exact(tables, op.kind, pos)
+                        items.append(item)
+                    value = tuple(items)
+            except _RestRaw:
+                raw = RawWords(words[start:end])
+                out.append((*items, raw) if quantifier == "*" else raw)
+                for rest in layout[index + 1 :]:
+                    q = rest.quantifier
+                    out.append(None if q == "?" else () if q == "*" else RawWords())
+                return out
+            out.append(value)
+        if pos < end:
+            out.append(RawWords(words[pos:end]))
+        return out
+
+    def _exact(self, tables: _InstructionSet, kind: str, pos: int) -> tuple[Any, int]:
+        """One operand; RawWords if its typed value would not encode to the same words."""
+        self.inexact = False
+        value, after = self._value(tables, kind, pos)
+        if self.inexact:
+            return RawWords(self.words[pos:after]), after
+        return value, after
+
+    def _value(self, tables: _InstructionSet, kind_name: str, pos: int) -> tuple[Any, int]:
+        self._need(pos)
+        words = self.words
+        kind = tables.kinds.get(kind_name)
+        category = kind.category if kind is not None else ""
+        if category == "Id":
+            return self._id(pos), pos + 1
+        if kind_name == "LiteralString":
+            return self._string(pos)
+        if kind_name == "LiteralFloat":
+            return self._number(pos, _FLOAT32)
+        if kind_name == "LiteralContextDependentNumber":
+            return self._number(pos, self._context())
+        if category == "Literal":
+            return words[pos], pos + 1
+        if kind is None:
+            raise _RestRaw
+        if category == "Composite":
+            items: list[Any] = []
+            for base in kind.bases:
+                if base == "LiteralInteger" and kind_name.startswith("PairLiteralInteger"):
+                    item, pos = self._number(pos, self._context())
+                else:
+                    item, pos = self._value(tables, base, pos)
+                items.append(item)
+            return tuple(items), pos
+        if category == "ValueEnum":
+            return self._value_enum(tables, kind, pos)
+        if category == "BitEnum":
+            return self._bit_enum(tables, kind, pos)
+        raise _RestRaw
+
+    def _context(self) -> _Context:
+        if self.context is None:
+            raise _Defer
+        return self.context
+
+    def _value_enum(self, tables: _InstructionSet, kind: KindInfo, pos: int) -> tuple[Any, int]:
+        value = self.words[pos]
+        enumerant = kind.enumerants.get(value)
+        member = tables.member(kind.name, value) if enumerant is not None else None
+        if enumerant is None or member is None:
+            raise _RestRaw
+        pos += 1
+        if not enumerant.parameters:
+            return member, pos
+        cls = tables.parameter_classes.get(kind.name, {}).get(value)
+        if cls is None:
+            raise _RestRaw
+        params, pos = self._params(tables, enumerant.parameters, pos)
+        return _make(cls, params), pos
+
+    def _bit_enum(self, tables: _InstructionSet, kind: KindInfo, pos: int) -> tuple[Any, int]:
+        mask = self.words[pos]
+        pos += 1
+        if mask & ~tables.known_bits(kind):
+            raise _RestRaw
+        flags = tables.member(kind.name, mask)
+        if flags is None:
+            raise _RestRaw
+        with_params: list[Any] = []
+        param_bits = 0
+        bit = 1
+        while bit <= mask:
+            if mask & bit:
+                enumerant = kind.enumerants.get(bit)
+                if enumerant is not None and enumerant.parameters:
+                    cls = tables.parameter_classes.get(kind.name, {}).get(bit)
+                    if cls is None:
+                        raise _RestRaw
+                    params, pos = self._params(tables, enumerant.parameters, pos)
+                    with_params.append(_make(cls, params))
+                    param_bits |= bit
+            bit <<= 1
+        if not with_params:
+            return flags, pos
+        rest = mask & ~param_bits
+        parts: list[Any] = [tables.member(kind.name, rest)] if rest else []
+        return parts + with_params, pos
+
+    def _params(
+        self, tables: _InstructionSet, layout: tuple[OperandInfo, ...], pos: int
+    ) -> tuple[list[Any], int]:
+        end = self.end
+        values: list[Any] = []
+        for op in layout:
+            if op.quantifier == "":
+                value, pos = self._value(tables, op.kind, pos)
+            elif op.quantifier == "?":
+                value = None
+                if pos < end:
+                    value, pos = self._value(tables, op.kind, pos)
+            else:
+                items: list[Any] = []
+                while pos < end:
+                    item, pos = self._value(tables, op.kind, pos)
+                    items.append(item)
+                value = tuple(items)
+            values.append(value)
+        return values, pos
+
+    # -- words ----------------------------------------------------------------------------
+    def _need(self, pos: int) -> None:
+        if pos >= self.end:
+            raise BinaryError(
+                self.start,
+                f"{self.where}: word count {self.end - self.start} ends the instruction "
+                f"before operand '{self.operand_name}'",
+            )
+
+    def _id(self, pos: int) -> Id:
+        self._need(pos)
+        word = self.words[pos]
+        try:
+            return self.ids[word]
+        except KeyError:
+            raise self._bad_id(pos, word) from None
+
+    def _type_ref(self, pos: int) -> TypeId:
+        self._need(pos)
+        word = self.words[pos]
+        found = self.type_ids.get(word)
+        if found is None:
+            if not 0 < word < self.bound:
+                raise self._bad_id(pos, word)
+            found = self.type_ids[word] = TypeId(word)
+        return found
+
+    def _define(self, pos: int, is_type: bool) -> Id:
+        if not is_type:
+            return self._id(pos)
+        found = self._type_ref(pos)
+        self.ids[int(found)] = found  # from now on references to it are TypeIds too
+        return found
+
+    def _bad_id(self, pos: int, word: int) -> BinaryError:
+        if word == 0:
+            what = "id 0 is not a valid id"
+        else:
+            what = f"id {word} is not below the bound {self.bound}"
+        return BinaryError(pos, f"{self.where} operand '{self.operand_name}': {what}")
+
+    def _string(self, pos: int) -> tuple[Any, int]:
+        data = self.instruction_bytes
+        start = self.start
+        if data is None:
+            count = self.end - start
+            data = struct.pack(f"<{count}I", *self.words[start : self.end])
+            self.instruction_bytes = data
+        base = (pos - start) * 4
+        nul = data.find(b"\0", base)
+        if nul < 0:
+            raise BinaryError(
+                pos, f"{self.where} operand '{self.operand_name}': string without NUL terminator"
+            )
+        stop = nul // 4 + 1
+        padding = data[nul + 1 : stop * 4]
+        try:
+            text = data[base:nul].decode("utf-8")
+        except UnicodeDecodeError:
+            self.inexact = True
+            return None, start + stop
+        if padding.count(0) != len(padding):
+            self.inexact = True
+        return text, start + stop
+
+    def _number(self, pos: int, context: _Context) -> tuple[Any, int]:
+        width, is_float, signed, typed = context
+        count = 1 if width <= 32 else 2
+        self._need(pos + count - 1)
+        words = self.words[pos : pos + count]
+        after = pos + count
+        value: int | float
+        if not typed:
+            self.inexact = True
+            return None, after
+        if is_float:
+            if width == 16 and words[0] <= 0xFFFF:
+                value = struct.unpack("<e", struct.pack("<H", words[0]))[0]
+            elif width == 32:
+                value = struct.unpack("<f", struct.pack("<I", words[0]))[0]
+            elif width == 64:
+                value = struct.unpack("<d", struct.pack("<II", words[0], words[1]))[0]
+            else:
+                self.inexact = True
+                return None, after
+        else:
+            if not 0 < width <= 64:
+                self.inexact = True
+                return None, after
+            bits = (words[0] if count == 1 else words[0] | words[1] << 32) & ((1 << width) - 1)
+            value = bits - (1 << width) if signed and bits >> (width - 1) else bits
+        try:
+            same = _number_words(value, context[:3], "", "") == words
+        except (EncodeError, OverflowError, ValueError):
+            same = False
+        if not same:
+            self.inexact = True
+        return value, after
+
+
+def _make(cls: type[EnumerantParameters], params: list[Any]) -> EnumerantParameters:
+    try:
+        return cls(*params)
+    except (TypeError, ValueError):  # pragma: no cover - generated classes take the layout
+        raise _RestRaw from None
