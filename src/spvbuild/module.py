@@ -176,6 +176,35 @@ class Module(CoreInstructions, ExtInstSets):
         self._interned: dict[Any, Id | None] = {}
         self._blocks_by_label: dict[int, Block] = {}
 
+    @classmethod
+    def from_binary(
+        cls,
+        data: bytes | bytearray | memoryview | Sequence[int],
+        *,
+        capabilities: CapabilityMode = "infer",
+    ) -> Module:
+        """Read a SPIR-V binary into a Module that can keep being edited.
+
+        Every instruction goes through the same routing as a builder call (sections,
+        functions, blocks) and the deduplicated ones are registered, so later calls such as
+        ``type_float(32)`` return the ids the binary already has.  Writing the module lays
+        it out canonically; for byte-exact round trips use :func:`spvbuild.reader.read`.
+        """
+        from spvbuild.reader import read
+
+        parsed = read(data)
+        module = cls(parsed.version, capabilities=capabilities, generator=parsed.generator)
+        module._bound = parsed.bound
+        for inst in parsed.instructions:
+            key = module._dedup_key(inst.opcode, inst.result_type, inst.operands)  # type: ignore[arg-type]
+            if key is not None and key not in module._interned:
+                rid = inst.result_id
+                module._interned[key] = rid if rid is None or isinstance(rid, Id) else Id(rid)
+            if inst.opcode == OP_EXT_INST_IMPORT and inst.result_id is not None:
+                module._ext_imports[str(inst.operands[0])] = Id(inst.result_id)
+            module._record(inst)
+        return module
+
     # -- hash-consing -------------------------------------------------------------------------
     def _dedup_key(self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...]) -> Any:
         if opcode not in tables.DEDUPLICATED:
