@@ -1,0 +1,298 @@
+"""One generic emitter per (module, target set): facts in, one OpExtInst out.
+
+:meth:`SetEmitter.emit` takes an instruction name and its operand values keyed by the
+generated method's parameter names, walks the target set's grammar operands in order and
+converts each value to what that set wants there:
+
+===================  ==================================  ==================================
+value                literal operand (DebugInfo, OpenCL)  id operand (all sets; every one in
+                                                         NonSemantic.Shader.DebugInfo.100)
+===================  ==================================  ==================================
+``int``              the number                          an ``OpConstant`` (32-bit unsigned)
+vocabulary enum      the set's enum member, by name      an ``OpConstant`` of its value
+``str``              —                                   an ``OpString``
+a handle / ``Id``    —                                   the id
+``None``             absent (optional operand)           the module's one ``DebugInfoNone``
+===================  ==================================  ==================================
+
+A value for an operand the set does not have is dropped (DebugInfo's DebugTypeBasic has no
+Flags); an operand with no value takes its default (flags 0, language Unknown).  Before
+emitting, every operand is described as a :class:`~spvbuild.debuginfo.rules.Ref` and the
+spec's rules are checked, so a broken rule raises before the module changes.
+
+Strings, constants and the import are hash-consed by the module; the emitter keeps the one
+``DebugInfoNone`` and the sources per module, shared by every layer over that module.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from enum import Enum, IntFlag
+from typing import TYPE_CHECKING, Any
+
+from spvbuild.debuginfo import rules, walk
+from spvbuild.debuginfo.facts import KIND_OF, NO_FLAGS
+from spvbuild.debuginfo.flavors import Flavor, method_name
+from spvbuild.debuginfo.handles import CompileUnit, Composite, Expression, Handle, Source
+from spvbuild.debuginfo.rules import DebugInfoError, Ref
+from spvbuild.generated.core import tables as core_tables
+from spvbuild.ids import Id
+from spvbuild.tables import OperandInfo
+
+if TYPE_CHECKING:
+    from spvbuild.module import Module
+
+DEFAULTS: dict[str, object] = {
+    "flags": NO_FLAGS,
+    "language": 0,  # SourceLanguage.Unknown
+    "dwarf_version": 4,
+}
+"""Values of operands a fact may leave out (a set-specific operand, usually)."""
+
+ALIASES: dict[str, tuple[str, ...]] = {"operands": ("operations",)}
+"""Parameter names that differ between sets: DebugExpression's ``operations`` (DebugInfo)
+is ``operands`` in the newer sets."""
+
+MAX_STRING_BYTES = (65535 - 5) * 4
+"""The longest string (UTF-8 bytes) that fits every instruction it goes in (OpSource with
+a file operand: 4 words besides the string, which takes bytes // 4 + 1 words)."""
+
+_EMITTERS: weakref.WeakKeyDictionary[Module, dict[str, SetEmitter]] = weakref.WeakKeyDictionary()
+
+
+class SetEmitter:
+    """Writes the instructions of one debug-info set into one module."""
+
+    @classmethod
+    def of(cls, module: Module, flavor: Flavor) -> SetEmitter:
+        """The emitter of ``flavor`` over ``module`` (one per pair, shared)."""
+        per_module = _EMITTERS.setdefault(module, {})
+        emitter = per_module.get(flavor.name)
+        if emitter is None:
+            emitter = per_module[flavor.name] = cls(module, flavor)
+        return emitter
+
+    @staticmethod
+    def forget(module: Module) -> None:
+        """Drop the shared state of ``module`` (after its debug info was stripped)."""
+        _EMITTERS.pop(module, None)
+
+    def __init__(self, module: Module, flavor: Flavor) -> None:
+        self._module = weakref.ref(module)
+        self.flavor = flavor
+        self.group: Any = getattr(module, flavor.module)
+        self.void = module.type_void()
+        self.known: dict[int, Ref] = {int(self.void): Ref("OpTypeVoid", id=int(self.void))}
+        self.none_id: Id | None = None
+        self.empty_expression: Expression | None = None
+        self.sources: dict[tuple[str, str | None], Source] = {}
+        self.unit: CompileUnit | None = None
+        self.defined: set[int] = set()
+
+    @property
+    def module(self) -> Module:
+        """The module written to."""
+        module = self._module()
+        if module is None:
+            raise DebugInfoError("the module of this debug-info layer no longer exists")
+        return module
+
+    # -- operands made here ---------------------------------------------------------------
+    def none(self) -> Id:
+        """The module's one DebugInfoNone of this set."""
+        if self.none_id is None:
+            self.none_id = Id(self.group.debug_info_none(self.void))
+            self.known[int(self.none_id)] = Ref("DebugInfoNone", id=int(self.none_id))
+        return self.none_id
+
+    def string(self, text: str) -> Id:
+        """An OpString (hash-consed by the module)."""
+        sid = self.module.string(text)
+        self.known[int(sid)] = Ref("OpString", text, id=int(sid))
+        return sid
+
+    def constant(self, value: int) -> Id:
+        """An integer OpConstant: 32-bit unsigned, 64-bit when it does not fit; a negative
+        value is written as its two's complement."""
+        wide = not -(2**31) <= value < 2**32
+        bits = 64 if wide else 32
+        word = value & ((1 << bits) - 1)
+        cid = self.module.constant(self.module.type_int(bits, 0), word)
+        self.known[int(cid)] = Ref("OpConstant", value, id=int(cid))
+        return cid
+
+    # -- the one generic emit ---------------------------------------------------------------
+    def emit(
+        self, instruction: str, values: Mapping[str, object], *, result_id: Id | None = None
+    ) -> Id:
+        """Emit ``instruction`` of this set from operand values keyed by parameter name."""
+        flavor = self.flavor
+        if not flavor.has(instruction):
+            raise DebugInfoError(f"{flavor.name} has no {instruction}")
+        where = f"{flavor.name} {instruction}"
+        info = flavor.by_name[instruction]
+        if info.opcode in flavor.function_instructions:
+            in_function = self.module.current_block is not None
+            rules.check_placement(flavor, instruction, in_function, where)
+        args: list[object] = []
+        refs: dict[str, list[Ref]] = {}
+        taken: set[str] = set()
+        for param, operand in flavor.parameters(instruction):
+            if param in taken:
+                args.append(() if operand.quantifier == "*" else None)
+                refs[operand.name] = []
+                continue
+            value = self._value(values, param, operand, where)
+            arg, operand_refs = self._convert(operand, value, values, taken, where)
+            args.append(arg)
+            refs[operand.name] = operand_refs
+        rules.check_instruction(flavor, instruction, refs, where)
+        method: Callable[..., Id] = getattr(self.group, method_name(instruction))
+        return Id(method(self.void, *args, result_id=result_id))
+
+    @staticmethod
+    def _value(
+        values: Mapping[str, object], param: str, operand: OperandInfo, where: str
+    ) -> object:
+        for name in (param, *ALIASES.get(param, ())):
+            if name in values:
+                return values[name]
+        if operand.quantifier == "*":
+            return ()
+        if operand.quantifier == "?" or operand.kind == "IdRef" and param not in DEFAULTS:
+            return None
+        if param in DEFAULTS:
+            return DEFAULTS[param]
+        raise DebugInfoError(f"{where}: no value for operand '{operand.name}'")
+
+    def _convert(
+        self,
+        operand: OperandInfo,
+        value: object,
+        values: Mapping[str, object],
+        taken: set[str],
+        where: str,
+    ) -> tuple[object, list[Ref]]:
+        if operand.quantifier == "*":
+            if not isinstance(value, Sequence) or isinstance(value, str):
+                raise DebugInfoError(f"{where} operand '{operand.name}' takes a sequence")
+            pairs = [self._one(operand, item, values, taken, where) for item in value]
+            return tuple(arg for arg, _ in pairs), [ref for _, refs in pairs for ref in refs]
+        if value is None and operand.quantifier == "?":
+            return None, []
+        return self._one(operand, value, values, taken, where)
+
+    def _one(
+        self,
+        operand: OperandInfo,
+        value: object,
+        values: Mapping[str, object],
+        taken: set[str],
+        where: str,
+    ) -> tuple[object, list[Ref]]:
+        kind = operand.kind
+        if kind == "PairIdRefIdRef":
+            if not isinstance(value, tuple) or len(value) != 2:
+                raise DebugInfoError(f"{where} operand '{operand.name}' takes (value, name) pairs")
+            first, first_refs = self._id(value[0], where)
+            second, second_refs = self._id(value[1], where)
+            return (first, second), first_refs + second_refs
+        if kind == "IdRef":
+            return self._id(value, where)
+        number = self.number(value, where)
+        set_kind = self.flavor.kinds.get(kind)
+        if set_kind is None:  # LiteralInteger, or a core kind (StorageClass, SourceLanguage)
+            core = core_tables.KINDS.get(kind)
+            if core is not None and core.enumerants and isinstance(value, int | Enum):
+                enum_class = _core_enum(kind)
+                return (enum_class(number) if enum_class else number), [Ref(None, number)]
+            return number, [Ref(None, number)]
+        enum_class = self.flavor.tables.ENUM_CLASSES[kind]
+        parameter_class = self.flavor.tables.PARAMETER_CLASSES.get(kind, {}).get(number)
+        if parameter_class is None:
+            return enum_class(number), [Ref(None, number)]
+        raw = values.get("operands") or ()
+        extra = tuple(self.number(x, where) for x in raw) if isinstance(raw, Sequence) else ()
+        taken.add("operands")
+        try:
+            return parameter_class(*extra), [Ref(None, number, params=len(extra))]
+        except TypeError:  # wrong count: the operation rule reports it before emitting
+            return enum_class(number), [Ref(None, number, params=len(extra))]
+
+    def _id(self, value: object, where: str) -> tuple[Id, list[Ref]]:
+        if value is None:
+            none = self.none()
+            return none, [Ref("DebugInfoNone", id=int(none))]
+        if isinstance(value, Handle):
+            if value.set_name != self.flavor.name:
+                raise DebugInfoError(
+                    f"{where}: %{int(value.id)} is a {value.set_name} {value.kind}, but this "
+                    f"instruction's Set is {self.flavor.name}",
+                    rules.SET,
+                )
+            tag = value.tag if isinstance(value, Composite) else None
+            return value.id, [Ref(value.kind, tag=tag, id=int(value.id))]
+        if isinstance(value, Id):
+            return value, [self.describe(value)]
+        if isinstance(value, str):
+            sid = self.string(value)
+            return sid, [self.known[int(sid)]]
+        if isinstance(value, bool):
+            raise DebugInfoError(f"{where}: {value!r} is not an operand value")
+        if isinstance(value, int | Enum):
+            cid = self.constant(self.number(value, where))
+            return cid, [self.known[int(cid)]]
+        raise DebugInfoError(f"{where}: cannot use {value!r} as an operand")
+
+    def describe(self, result_id: int) -> Ref:
+        """What ``result_id`` is: known to the emitter, or looked up in the module."""
+        known = self.known.get(int(result_id))
+        if known is not None:
+            return known
+        module = self.module
+        return rules.describe(
+            int(result_id), lambda rid: walk.find(module, rid), walk.imports(module)
+        )
+
+    def number(self, value: object, where: str) -> int:
+        """An int or enum member as a number of this set (enums are matched by name)."""
+        if isinstance(value, Enum):
+            kind_name = KIND_OF.get(type(value)) or type(value).__name__
+            kind = self.flavor.kinds.get(kind_name)
+            if kind is None:
+                return int(value.value)  # a core enum (StorageClass, SourceLanguage)
+            by_name = {e.name: v for v, e in kind.enumerants.items()}
+            names = _flag_names(value) if isinstance(value, IntFlag) else [value.name]
+            total = 0
+            for name in names:
+                name = name.rstrip("_")
+                if name not in by_name:
+                    raise DebugInfoError(f"{where}: {self.flavor.name} has no {kind_name}.{name}")
+                total |= by_name[name]
+            return total
+        if isinstance(value, int):
+            return int(value)
+        raise DebugInfoError(f"{where}: expected a number, got {value!r}")
+
+
+def _flag_names(value: IntFlag) -> list[str]:
+    names: list[str] = []
+    bits = int(value)
+    bit = 1
+    while bit <= bits:
+        if bits & bit:
+            member = type(value)(bit)
+            if member.name is None:
+                names.append(f"bit {bit:#x}")
+            else:
+                names.append(member.name)
+        bit <<= 1
+    return names
+
+
+def _core_enum(kind: str) -> Callable[[int], Enum] | None:
+    from spvbuild.generated.core import enums
+
+    found = getattr(enums, kind, None)
+    return found if isinstance(found, type) and issubclass(found, Enum) else None

@@ -1,0 +1,742 @@
+"""The DebugInfo spec's rules, as data, checked at build time.
+
+Every rule cites the seed spec (``/work/shared/seeds/000_01119fa73200a173.txt``, "L616"
+= line 616) and its section; rule ids are the ones of the review (R1-R42, D10).  The same
+checks run in two places:
+
+* the layer (:mod:`spvbuild.debuginfo.emitter`) checks each instruction *before* it is
+  emitted, from what it knows about the operands it is given;
+* :func:`check_module` checks every debug instruction already in a module (made through
+  the layer, the generated methods or raw ``OpExtInst``).
+
+Both describe an operand as a :class:`Ref` and call :func:`check_instruction`.  The
+references the seed only describes ("parent lexical scope") are checked against a set the
+review marks non-normative (R17-R21): the four scopes L616 enumerates plus
+DebugLexicalBlockDiscriminator.  Any reference to a debug instruction may be DebugInfoNone
+(L68: that is how one instruction is removed).  The rules apply to OpenCL.DebugInfo.100
+and NonSemantic.Shader.DebugInfo.100 where those sets have the operand; their ``Source``
+operands name a DebugSource instead of an OpString.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from spvbuild.debuginfo import walk
+from spvbuild.debuginfo.flavors import FLAVORS, Flavor
+from spvbuild.debuginfo.walk import OP_EXT_INST, OP_EXT_INST_IMPORT
+from spvbuild.errors import BuildError
+from spvbuild.generated.core import tables
+from spvbuild.instruction import Instruction
+from spvbuild.params import EnumerantParameters
+from spvbuild.tables import OperandInfo
+
+if TYPE_CHECKING:
+    from spvbuild.module import Module
+
+SEED = "/work/shared/seeds/000_01119fa73200a173.txt"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of the spec: review id, seed line(s), section and what it says."""
+
+    id: str
+    lines: tuple[int, ...]
+    section: str
+    text: str
+
+    def cite(self) -> str:
+        """``rule R12 (DebugInfo spec 4.3 Type instructions, seed L616): ...``."""
+        lines = ", ".join(f"L{n}" for n in self.lines)
+        return f"rule {self.id} (DebugInfo spec {self.section}, seed {lines}): {self.text}"
+
+
+class DebugInfoError(BuildError):
+    """A debug-info fact or instruction that breaks a rule of the spec.
+
+    ``rule`` is the :class:`Rule` broken (None when the target set simply lacks the
+    instruction); the message names the instruction and operand and cites the rule.
+    """
+
+    def __init__(self, message: str, rule: Rule | None = None) -> None:
+        self.rule = rule
+        super().__init__(f"{message} — breaks {rule.cite()}" if rule else message)
+
+
+def _rule(rule_id: str, line: int | tuple[int, ...], section: str, text: str) -> Rule:
+    return Rule(rule_id, line if isinstance(line, tuple) else (line,), section, text)
+
+
+BINARY = "2. Binary Form"
+TYPES_SECTION = "4.3 Type instructions"
+TEMPLATES = "4.4 Templates"
+GLOBALS = "4.5 Global Variables"
+FUNCTIONS = "4.6 Functions"
+LOCATION = "4.7 Location Information"
+LOCALS = "4.8 Local Variables"
+MACROS = "4.9 Macros"
+
+IMPORT = _rule("R1", 40, "1. Introduction", 'imported as OpExtInstImport "DebugInfo"')
+SET = _rule("R2", 66, BINARY, "Set operand ... is the result of an OpExtInstImport instruction")
+RESULT_TYPE = _rule("R3", 64, BINARY, "Result Type of all instructions ... is id of OpTypeVoid")
+REMOVAL = _rule(
+    "R6",
+    68,
+    BINARY,
+    "a single debugging instruction can be removed ... if all references to its Result <id> "
+    "are replaced with id of DebugInfoNone",
+)
+IN_FUNCTION = _rule(
+    "R7",
+    70,
+    BINARY,
+    "DebugScope, DebugNoScope, DebugDeclare, DebugValue instructions can interleave with "
+    "instructions within a function body",
+)
+GLOBAL_ONLY = _rule(
+    "R8",
+    70,
+    BINARY,
+    "All other debugging instructions should be located between section 9 (types, constants, "
+    "global variables) and section 10 (function declarations)",
+)
+OPAQUE = _rule(
+    "R11",
+    (72, 624),
+    BINARY,
+    "an opaque type is a DebugTypeComposite without Members operands; its Size must be "
+    "DebugInfoNone and its Name must start with @",
+)
+OPERATION_COUNT = _rule(
+    "R25",
+    (210, 1409),
+    "3.6 Debug Operations",
+    "the number of literal Operands of a DebugOperation is the table's 'No. of Operands' "
+    "(Deref 0, Plus 0, Minus 0, PlusUconst 1, BitPiece 2, Swap 0, Xderef 0, StackValue 0, "
+    "Constu 1)",
+)
+OPERATION_CODE = _rule(
+    "R25", 1407, "4.8 DebugOperation", "Operation is a DWARF operation from the table"
+)
+ARRAY_COUNT = _rule(
+    "D10",
+    (425, 427),
+    TYPES_SECTION,
+    "DebugTypeArray has 7+ words: one Component Count per array dimension, at least one",
+)
+TEMPLATE_COUNT = _rule(
+    "D10", (794, 809), TEMPLATES, "DebugTypeTemplate has at least one Parameter (7 words)"
+)
+PACK_COUNT = _rule(
+    "D10",
+    (907, 909),
+    TEMPLATES,
+    "DebugTypeTemplateParameterPack has 10+ words: at least one template parameter",
+)
+INHERITANCE_TAG = _rule(
+    "R15",
+    (722, 724),
+    TYPES_SECTION,
+    "Child is a derived class or struct; Parent is a class or structure the Child is derived from",
+)
+ENUMERATORS = _rule(
+    "R29",
+    564,
+    TYPES_SECTION,
+    "Enumerators are trailing pairs of Value (OpConstant of integer type) and Name (OpString)",
+)
+
+# -- what operands may refer to --------------------------------------------------------------
+UNIT, FUNCTION, BLOCK = "DebugCompilationUnit", "DebugFunction", "DebugLexicalBlock"
+COMPOSITE, DISCRIMINATOR = "DebugTypeComposite", "DebugLexicalBlockDiscriminator"
+SCOPES_L616 = frozenset({UNIT, FUNCTION, BLOCK, COMPOSITE})
+SCOPES = SCOPES_L616 | {DISCRIMINATOR}
+TYPES = frozenset(
+    {
+        "DebugTypeBasic", "DebugTypePointer", "DebugTypeQualifier", "DebugTypeArray",
+        "DebugTypeVector", "DebugTypedef", "DebugTypeFunction", "DebugTypeEnum", COMPOSITE,
+        "DebugTypePtrToMember", "DebugTypeTemplate", "DebugTypeTemplateParameter",
+        "DebugTypeTemplateTemplateParameter", "DebugTypeTemplateParameterPack",
+        "DebugTypeMatrix",
+    }
+)  # fmt: skip
+TEMPLATE_PARAMETERS = frozenset(
+    {
+        "DebugTypeTemplateParameter",
+        "DebugTypeTemplateTemplateParameter",
+        "DebugTypeTemplateParameterPack",
+    }
+)
+GLOBAL_VALUES = frozenset(
+    {
+        "OpVariable", "OpConstant", "OpConstantTrue", "OpConstantFalse", "OpConstantNull",
+        "OpConstantComposite", "OpSpecConstant", "OpSpecConstantTrue", "OpSpecConstantFalse",
+        "OpSpecConstantComposite", "OpSpecConstantOp", "DebugInfoNone",
+    }
+)  # fmt: skip
+SOURCE = "<source>"  # an OpString in DebugInfo, a DebugSource in the other sets (R26)
+CONSTANT = frozenset({"OpConstant"})
+STRING = frozenset({"OpString"})
+SCOPE_TEXT = "a debug instruction which represents the parent lexical scope"
+SCOPE_SET = "(non-normative set, review R17-R21)"
+
+ANY = "*"
+REFERENCES: dict[tuple[str, str], tuple[frozenset[str], Rule]] = {
+    (ANY, "Name"): (STRING, _rule("R4", 62, BINARY, "All Name operands are id of OpString")),
+    (ANY, "Linkage Name"): (
+        STRING,
+        _rule("R4", (952, 1013, 1064), GLOBALS, "Linkage Name is an OpString"),
+    ),
+    (ANY, "Source"): (
+        frozenset({SOURCE}),
+        _rule(
+            "R26",
+            (301, 1459, 1494),
+            BINARY,
+            "Source provides the text of the source (an OpString naming the file, as the "
+            "macro instructions say; a DebugSource in the newer sets)",
+        ),
+    ),
+    ("DebugTypeBasic", "Size"): (
+        CONSTANT,
+        _rule("R27", 336, TYPES_SECTION, "Size is an OpConstant with integral type"),
+    ),
+    ("DebugTypePointer", "Base Type"): (
+        TYPES,
+        _rule("R40", 365, TYPES_SECTION, "Base Type is a debugging instruction (the pointee type)"),
+    ),
+    ("DebugTypeQualifier", "Base Type"): (
+        TYPES,
+        _rule("R40", 396, TYPES_SECTION, "Base Type is the debug type being qualified"),
+    ),
+    ("DebugTypeArray", "Base Type"): (
+        TYPES,
+        _rule("T", 423, TYPES_SECTION, "Base Type is the debug type of the array elements"),
+    ),
+    ("DebugTypeArray", "Component Counts"): (
+        CONSTANT,
+        _rule("R27", 425, TYPES_SECTION, "Component Count is an OpConstant with integral type"),
+    ),
+    ("DebugTypeVector", "Base Type"): (
+        TYPES,
+        _rule("T", 450, TYPES_SECTION, "Base Type is the debug type of the vector components"),
+    ),
+    ("DebugTypedef", "Base Type"): (
+        TYPES,
+        _rule("T", 480, TYPES_SECTION, "Base Type is the debug type being renamed"),
+    ),
+    ("DebugTypedef", "Parent"): (SCOPES, _rule("R19", 488, TYPES_SECTION, SCOPE_TEXT)),
+    ("DebugTypeFunction", "Return Type"): (
+        TYPES | {"OpTypeVoid"},
+        _rule(
+            "R32",
+            521,
+            TYPES_SECTION,
+            "Return Type is a debug type; with no return value it is OpTypeVoid",
+        ),
+    ),
+    ("DebugTypeFunction", "Parameter Types"): (
+        TYPES,
+        _rule("T", 523, TYPES_SECTION, "Parameter Types are debug types"),
+    ),
+    ("DebugTypeEnum", "Underlying Type"): (
+        TYPES | {"DebugInfoNone"},
+        _rule(
+            "R29",
+            550,
+            TYPES_SECTION,
+            "Underlying Type is a debug type, DebugInfoNone if the source does not specify it",
+        ),
+    ),
+    ("DebugTypeEnum", "Parent"): (SCOPES, _rule("R19", 558, TYPES_SECTION, SCOPE_TEXT)),
+    ("DebugTypeEnum", "Size"): (
+        CONSTANT,
+        _rule("R27", 560, TYPES_SECTION, "Size is an OpConstant with integral result type"),
+    ),
+    ("DebugTypeComposite", "Parent"): (
+        SCOPES_L616,
+        _rule(
+            "R12",
+            616,
+            TYPES_SECTION,
+            "Parent must be one of DebugCompilationUnit, DebugFunction, DebugLexicalBlock or "
+            "other DebugTypeComposite",
+        ),
+    ),
+    ("DebugTypeComposite", "Size"): (
+        CONSTANT | {"DebugInfoNone"},
+        _rule("R27", (618, 624), TYPES_SECTION, "Size is an OpConstant (DebugInfoNone if opaque)"),
+    ),
+    ("DebugTypeComposite", "Members"): (
+        frozenset({"DebugTypeMember", FUNCTION, "DebugTypeInheritance"}),
+        _rule(
+            "R30",
+            622,
+            TYPES_SECTION,
+            "Members must be ids of DebugTypeMember, DebugFunction or DebugTypeInheritance",
+        ),
+    ),
+    ("DebugTypeMember", "Type"): (
+        TYPES,
+        _rule("T", 665, TYPES_SECTION, "Type is a debug type instruction"),
+    ),
+    ("DebugTypeMember", "Parent"): (
+        frozenset({COMPOSITE}),
+        _rule("R14", 673, TYPES_SECTION, "Parent is the composite type containing this member"),
+    ),
+    ("DebugTypeMember", "Offset"): (
+        CONSTANT,
+        _rule("R27", 675, TYPES_SECTION, "Offset is an OpConstant with integral type"),
+    ),
+    ("DebugTypeMember", "Size"): (
+        CONSTANT,
+        _rule("R27", 677, TYPES_SECTION, "Size is an OpConstant with integral type"),
+    ),
+    ("DebugTypeMember", "Value"): (
+        CONSTANT,
+        _rule("R34", 681, TYPES_SECTION, "Value is an OpConstant (const static member)"),
+    ),
+    ("DebugTypeInheritance", "Child"): (frozenset({COMPOSITE}), INHERITANCE_TAG),
+    ("DebugTypeInheritance", "Parent"): (frozenset({COMPOSITE}), INHERITANCE_TAG),
+    ("DebugTypeInheritance", "Offset"): (
+        CONSTANT,
+        _rule("R27", 726, TYPES_SECTION, "Offset is an OpConstant with integral type"),
+    ),
+    ("DebugTypeInheritance", "Size"): (
+        CONSTANT,
+        _rule("R27", 728, TYPES_SECTION, "Size is an OpConstant with integral type"),
+    ),
+    ("DebugTypePtrToMember", "Member Type"): (
+        TYPES,
+        _rule("T", 761, TYPES_SECTION, "Member Type is the debug type of the member"),
+    ),
+    ("DebugTypePtrToMember", "Parent"): (
+        frozenset({COMPOSITE}),
+        _rule("R16", 763, TYPES_SECTION, "Parent is a structure or class type"),
+    ),
+    ("DebugTypeTemplate", "Target"): (
+        frozenset({COMPOSITE, FUNCTION}),
+        _rule("R35", 790, TEMPLATES, "Target is a class, struct or function"),
+    ),
+    ("DebugTypeTemplate", "Parameters"): (
+        TEMPLATE_PARAMETERS,
+        _rule("R35", 792, TEMPLATES, "Parameters are template parameter instructions"),
+    ),
+    ("DebugTypeTemplateParameter", "Actual Type"): (
+        TYPES,
+        _rule("T", 819, TEMPLATES, "Actual Type is a debug type"),
+    ),
+    ("DebugTypeTemplateParameter", "Value"): (
+        CONSTANT | {"DebugInfoNone"},
+        _rule(
+            "R36",
+            821,
+            TEMPLATES,
+            "a value parameter's Value is an OpConstant with integer type; a type parameter "
+            "does not use it (DebugInfoNone, review D12)",
+        ),
+    ),
+    ("DebugTypeTemplateTemplateParameter", "Template Name"): (
+        STRING,
+        _rule("R4", 862, TEMPLATES, "Template Name is an OpString"),
+    ),
+    ("DebugTypeTemplateParameterPack", "Template Parameters"): (
+        frozenset({"DebugTypeTemplateParameter"}),
+        _rule("R35", 907, TEMPLATES, "Template parameters are DebugTypeTemplateParameters"),
+    ),
+    ("DebugGlobalVariable", "Type"): (TYPES, _rule("T", 942, GLOBALS, "Type is a debug type")),
+    ("DebugGlobalVariable", "Parent"): (
+        SCOPES_L616,
+        _rule(
+            "R13",
+            950,
+            GLOBALS,
+            "Parent must be one of DebugCompilationUnit, DebugFunction, DebugLexicalBlock or "
+            "DebugTypeComposite",
+        ),
+    ),
+    ("DebugGlobalVariable", "Variable"): (
+        GLOBAL_VALUES,
+        _rule(
+            "R33",
+            954,
+            GLOBALS,
+            "Variable is the global variable or constant; DebugInfoNone if optimized out",
+        ),
+    ),
+    ("DebugGlobalVariable", "Static Member Declaration"): (
+        frozenset({"DebugTypeMember"}),
+        _rule("R33", 958, GLOBALS, "Static Member Declaration is a DebugTypeMember"),
+    ),
+    ("DebugFunctionDeclaration", "Type"): (
+        frozenset({"DebugTypeFunction"}),
+        _rule("R31", 1003, FUNCTIONS, "Type is a DebugTypeFunction"),
+    ),
+    ("DebugFunctionDeclaration", "Parent"): (SCOPES, _rule("R19", 1011, FUNCTIONS, SCOPE_TEXT)),
+    ("DebugFunction", "Type"): (
+        frozenset({"DebugTypeFunction"}),
+        _rule("R31", 1054, FUNCTIONS, "Type is a DebugTypeFunction"),
+    ),
+    ("DebugFunction", "Parent"): (SCOPES, _rule("R19", 1062, FUNCTIONS, SCOPE_TEXT)),
+    ("DebugFunction", "Function"): (
+        frozenset({"OpFunction", "DebugInfoNone"}),
+        _rule("R31", 1070, FUNCTIONS, "Function is an OpFunction which is described"),
+    ),
+    ("DebugFunction", "Declaration"): (
+        frozenset({"DebugFunctionDeclaration"}),
+        _rule("R31", 1072, FUNCTIONS, "Declaration is a DebugFunctionDeclaration"),
+    ),
+    ("DebugLexicalBlock", "Parent"): (
+        SCOPES,
+        _rule("R17", 1123, LOCATION, "Parent is the scope containing the current scope"),
+    ),
+    ("DebugLexicalBlockDiscriminator", "Parent"): (
+        SCOPES,
+        _rule("R18", 1158, LOCATION, "Parent is the scope containing the current scope"),
+    ),
+    ("DebugScope", "Scope"): (
+        SCOPES,
+        _rule("R20", 1187, LOCATION, "Scope is a debugging instruction describing a source scope"),
+    ),
+    ("DebugScope", "Inlined At"): (
+        frozenset({"DebugInlinedAt"}),
+        _rule("R20", 1189, LOCATION, "Inlined At is a DebugInlinedAt instruction"),
+    ),
+    ("DebugInlinedAt", "Scope"): (
+        SCOPES,
+        _rule("R21", 1236, LOCATION, "Scope is the source-level scope the code was inlined at"),
+    ),
+    ("DebugInlinedAt", "Inlined"): (
+        frozenset({"DebugInlinedAt"}),
+        _rule("R21", 1238, LOCATION, "Inlined is the next level of inlining (a DebugInlinedAt)"),
+    ),
+    ("DebugLocalVariable", "Type"): (TYPES, _rule("T", 1269, LOCALS, "Type is a debug type")),
+    ("DebugLocalVariable", "Parent"): (SCOPES, _rule("R19", 1277, LOCALS, SCOPE_TEXT)),
+    ("DebugInlinedVariable", "Variable"): (
+        frozenset({"DebugLocalVariable"}),
+        _rule("R37", 1314, LOCALS, "Variable is the local variable which is inlined"),
+    ),
+    ("DebugInlinedVariable", "Inlined"): (
+        frozenset({"DebugInlinedAt"}),
+        _rule("R37", 1316, LOCALS, "Inlined is a DebugInlinedAt instruction"),
+    ),
+    ("DebugDeclare", "Local Variable"): (
+        frozenset({"DebugLocalVariable"}),
+        _rule("R22", 1341, LOCALS, "Local Variable must be an id of DebugLocalVariable"),
+    ),
+    ("DebugDeclare", "Variable"): (
+        frozenset({"OpVariable"}),
+        _rule("R22", 1343, LOCALS, "Variable must be an id of OpVariable"),
+    ),
+    ("DebugDeclare", "Expression"): (
+        frozenset({"DebugExpression"}),
+        _rule("R22", 1345, LOCALS, "Expression must be an id of a DebugExpression"),
+    ),
+    ("DebugValue", "Local Variable"): (
+        frozenset({"DebugLocalVariable"}),
+        _rule("R23", 1372, LOCALS, "Local Variable must be an id of DebugLocalVariable"),
+    ),
+    ("DebugValue", "Expression"): (
+        frozenset({"DebugExpression"}),
+        _rule("R23", 1376, LOCALS, "Expression is id of a DebugExpression"),
+    ),
+    ("DebugExpression", "Operation"): (
+        frozenset({"DebugOperation"}),
+        _rule("R24", 1434, LOCALS, "Operation is zero or more ids of DebugOperation"),
+    ),
+    ("DebugMacroDef", "Value"): (
+        STRING,
+        _rule("R39", 1465, MACROS, "Value is id of OpString holding the macro's definition"),
+    ),
+    ("DebugMacroUndef", "Macro"): (
+        frozenset({"DebugMacroDef"}),
+        _rule("R39", 1498, MACROS, "Macro is id of the DebugMacroDef being undefined"),
+    ),
+}
+"""(instruction, operand) → (what the operand may refer to, the rule that says so)."""
+
+ALIASES = {"Operands ...": "Operation"}
+"""Operand names of the newer sets that the seed spells differently (DebugExpression)."""
+
+
+# -- operand descriptions -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ref:
+    """What one operand value is, as far as the rules care.
+
+    ``kind`` is the name of the instruction an id refers to (``OpString``,
+    ``DebugTypeBasic``, ``DebugInfoNone``, ...), None for a literal or an unknown id;
+    ``value`` is a literal's number, an OpString's text or an OpConstant's value; ``tag``
+    a composite's tag name; ``params`` the parameters carried by an enumerant.
+    """
+
+    kind: str | None
+    value: object = None
+    tag: str | None = None
+    params: int = 0
+    id: int | None = None
+
+    def show(self) -> str:
+        """How the operand reads in a message."""
+        what = self.kind or "a literal"
+        return f"{what} %{int(self.id)}" if self.id is not None else what
+
+
+Operands = Mapping[str, Sequence[Ref]]
+"""Grammar operand name → the Refs it holds (one, none if absent, many if variadic)."""
+
+
+def check_instruction(flavor: Flavor, instruction: str, operands: Operands, where: str) -> None:
+    """Every rule about the operands of one instruction; raises :class:`DebugInfoError`."""
+    for name, refs in operands.items():
+        seed_name = ALIASES.get(name, name)
+        entry = REFERENCES.get((instruction, seed_name)) or REFERENCES.get((ANY, seed_name))
+        if entry is None:
+            continue
+        allowed, rule = entry
+        if SOURCE in allowed:
+            allowed = frozenset({flavor.source or "OpString"})
+        for ref in refs:
+            if ref.kind is None or ref.kind in allowed:
+                continue
+            if ref.kind == "DebugInfoNone" and any(k.startswith("Debug") for k in allowed):
+                continue  # L68: any reference to a debug instruction may become DebugInfoNone
+            raise DebugInfoError(
+                f"{where} operand '{seed_name}' is {ref.show()}; it must be "
+                f"{' or '.join(sorted(allowed))}",
+                rule,
+            )
+    special = _SPECIAL.get(instruction)
+    if special is not None:
+        special(flavor, operands, where)
+
+
+def _opaque(flavor: Flavor, operands: Operands, where: str) -> None:
+    name = next((r.value for r in operands.get("Name", ()) if isinstance(r.value, str)), None)
+    size = next(iter(operands.get("Size", ())), None)
+    members = operands.get("Members", ())
+    flags = next((r.value for r in operands.get("Flags", ()) if isinstance(r.value, int)), 0)
+    size_none = size is not None and size.kind == "DebugInfoNone"
+    if name is not None and name.startswith("@"):
+        if members:
+            raise DebugInfoError(
+                f"{where} {name!r} is opaque but has {len(members)} Members", OPAQUE
+            )
+        if not size_none:
+            raise DebugInfoError(
+                f"{where} {name!r} is opaque but its Size is {size.show() if size else 'absent'}",
+                OPAQUE,
+            )
+    elif size_none and not members and not flags & _fwd_decl(flavor):
+        raise DebugInfoError(
+            f"{where} {name!r} has no Members and Size DebugInfoNone (an opaque type) but its "
+            "Name does not start with @ (a forward declaration sets FlagFwdDecl)",
+            OPAQUE,
+        )
+
+
+def _fwd_decl(flavor: Flavor) -> int:
+    kind = flavor.kinds.get("DebugInfoFlags")
+    found = [v for v, e in kind.enumerants.items() if e.name == "FlagFwdDecl"] if kind else []
+    return found[0] if found else 0x10
+
+
+def _operation(flavor: Flavor, operands: Operands, where: str) -> None:
+    code = next(iter(operands.get("OpCode", ())), None)
+    if code is None or not isinstance(code.value, int):
+        return
+    kind = flavor.kinds.get("DebugOperation")
+    enumerant = kind.enumerants.get(code.value) if kind else None
+    if enumerant is None:
+        raise DebugInfoError(
+            f"{where} OpCode {code.value} is not a Debug Operation", OPERATION_CODE
+        )
+    given = code.params + len(operands.get("Operands ...", ()))
+    if given != len(enumerant.parameters):
+        raise DebugInfoError(
+            f"{where} {enumerant.name} takes {len(enumerant.parameters)} literal operand(s), "
+            f"not {given}",
+            OPERATION_COUNT,
+        )
+
+
+def _at_least_one(operand: str, rule: Rule) -> Callable[[Flavor, Operands, str], None]:
+    def check(flavor: Flavor, operands: Operands, where: str) -> None:
+        if operand in operands and not operands[operand]:
+            raise DebugInfoError(f"{where} has no '{operand}' operand", rule)
+
+    return check
+
+
+def _inheritance(flavor: Flavor, operands: Operands, where: str) -> None:
+    for name in ("Child", "Parent"):
+        for ref in operands.get(name, ()):
+            if ref.tag is not None and ref.tag not in ("Class", "Structure"):
+                raise DebugInfoError(
+                    f"{where} operand '{name}' is a {ref.tag}, not a class or structure",
+                    INHERITANCE_TAG,
+                )
+
+
+def _enumerators(flavor: Flavor, operands: Operands, where: str) -> None:
+    pairs = operands.get("Value, Name, Value, Name, ...", ())
+    for index, ref in enumerate(pairs):
+        want = "OpConstant" if index % 2 == 0 else "OpString"
+        if ref.kind is not None and ref.kind != want:
+            raise DebugInfoError(
+                f"{where} enumerator {'Value' if want == 'OpConstant' else 'Name'} #{index // 2} "
+                f"is {ref.show()}; it must be {want}",
+                ENUMERATORS,
+            )
+
+
+_SPECIAL: dict[str, Callable[[Flavor, Operands, str], None]] = {
+    "DebugTypeComposite": _opaque,
+    "DebugOperation": _operation,
+    "DebugTypeArray": _at_least_one("Component Counts", ARRAY_COUNT),
+    "DebugTypeTemplate": _at_least_one("Parameters", TEMPLATE_COUNT),
+    "DebugTypeTemplateParameterPack": _at_least_one("Template Parameters", PACK_COUNT),
+    "DebugTypeInheritance": _inheritance,
+    "DebugTypeEnum": _enumerators,
+}
+
+
+def check_placement(flavor: Flavor, instruction: str, in_function: bool, where: str) -> None:
+    """R7/R8 (L70): the four scope/variable instructions (and the newer sets' line and
+    definition instructions) in function bodies, every other one outside."""
+    number = flavor.by_name[instruction].opcode if flavor.has(instruction) else -1
+    local = number in flavor.function_instructions
+    if local and not in_function:
+        raise DebugInfoError(f"{where} outside a function body", IN_FUNCTION)
+    if not local and in_function:
+        raise DebugInfoError(f"{where} inside a function body", GLOBAL_ONLY)
+
+
+# -- whole-module check ---------------------------------------------------------------------
+Lookup = Callable[[int], Instruction | None]
+
+
+def describe(result_id: int, lookup: Lookup, imports: Mapping[int, str]) -> Ref:
+    """A Ref for an id operand, from the instruction defining it."""
+    inst = lookup(result_id)
+    if inst is None:
+        return Ref(None, id=result_id)
+    info = tables.INSTRUCTIONS.get(inst.opcode)
+    name = info.name if info else f"opcode {inst.opcode}"
+    value: object = None
+    tag: str | None = None
+    if name in ("OpString", "OpConstant") and inst.operands:
+        value = inst.operands[0]
+    if inst.opcode == OP_EXT_INST and inst.operands:
+        flavor = FLAVORS.get(imports.get(int(inst.operands[0]), ""))
+        ext = flavor.tables.INSTRUCTIONS.get(inst.operands[1]) if flavor else None
+        if flavor is not None and ext is not None:
+            name = ext.name
+            if name == COMPOSITE:
+                tag = _composite_tag(flavor, ext.operands, inst.operands[2:], lookup)
+    return Ref(name, value, tag, id=result_id)
+
+
+def _composite_tag(
+    flavor: Flavor, layout: Sequence[OperandInfo], values: Sequence[object], lookup: Lookup
+) -> str | None:
+    for op, value in zip(layout, values, strict=False):
+        if op.name != "Tag":
+            continue
+        if isinstance(value, Enum):
+            return value.name
+        if op.kind == "IdRef" and isinstance(value, int):  # NonSemantic: an OpConstant
+            const = lookup(value)
+            number = const.operands[0] if const is not None and const.operands else None
+            kind = flavor.kinds.get("DebugCompositeType")
+            enumerant = kind.enumerants.get(int(number)) if kind and number is not None else None
+            return enumerant.name if enumerant else None
+    return None
+
+
+def operand_refs(
+    layout: Sequence[OperandInfo],
+    values: Sequence[object],
+    lookup: Lookup,
+    imports: Mapping[int, str],
+) -> dict[str, list[Ref]]:
+    """Refs of an ext-inst's operands (after the Set and instruction words)."""
+    out: dict[str, list[Ref]] = {}
+    for op, value in zip(layout, values, strict=False):
+        items: Iterable[object]
+        if op.quantifier == "*":
+            items = value if isinstance(value, tuple | list) else ()
+        else:
+            items = () if value is None else (value,)
+        refs: list[Ref] = []
+        for item in items:
+            if op.kind == "PairIdRefIdRef" and isinstance(item, tuple | list):
+                refs.extend(describe(int(x), lookup, imports) for x in item)
+            elif op.kind == "IdRef" and isinstance(item, int):
+                refs.append(describe(int(item), lookup, imports))
+            elif isinstance(item, EnumerantParameters):
+                refs.append(Ref(None, int(item.enumerant), params=len(item.parameters)))
+            elif isinstance(item, int):
+                refs.append(Ref(None, int(item)))
+        out[op.name] = refs
+    return out
+
+
+def check_module(module: Module) -> None:
+    """Check every debug instruction of ``module`` against the rules (R2, R3, R7/R8 and
+    every operand rule); raises :class:`DebugInfoError` at the first broken one."""
+    located = list(walk.instructions(module))
+    check_instructions([inst for inst, _ in located], [flag for _, flag in located])
+
+
+def check_instructions(instructions: Sequence[Instruction], in_function: Sequence[bool]) -> None:
+    """:func:`check_module` over a plain instruction list (``in_function[i]`` tells whether
+    instruction ``i`` is inside a function body)."""
+    definitions = {int(i.result_id): i for i in instructions if i.result_id is not None}
+    imports = {
+        int(i.result_id): str(i.operands[0])
+        for i in instructions
+        if i.opcode == OP_EXT_INST_IMPORT and i.result_id is not None
+    }
+    op_type_void = tables.OPCODES_BY_NAME["OpTypeVoid"]
+    for inst, local in zip(instructions, in_function, strict=True):
+        if inst.opcode != OP_EXT_INST or len(inst.operands) < 2:
+            continue
+        set_id = int(inst.operands[0])
+        imported = imports.get(set_id)
+        if inst.ext_set in FLAVORS and imported != inst.ext_set:
+            found = definitions.get(set_id)
+            what = f'OpExtInstImport "{imported}"' if imported else _name_of(found)
+            raise DebugInfoError(
+                f"%{int(inst.result_id or 0)} was made as a {inst.ext_set} instruction but its Set "
+                f"operand %{set_id} is {what}",
+                SET,
+            )
+        flavor = FLAVORS.get(imported or "")
+        if flavor is None:
+            continue
+        info = flavor.tables.INSTRUCTIONS.get(inst.operands[1])
+        name = info.name if info else f"instruction {inst.operands[1]}"
+        where = f"{flavor.name} {name} %{int(inst.result_id or 0)}"
+        result_type = definitions.get(int(inst.result_type or 0))
+        if result_type is None or result_type.opcode != op_type_void:
+            raise DebugInfoError(
+                f"{where} has Result Type %{int(inst.result_type or 0)}, {_name_of(result_type)}",
+                RESULT_TYPE,
+            )
+        if info is None:
+            continue
+        check_placement(flavor, name, local, where)
+        refs = operand_refs(info.operands, inst.operands[2:], definitions.get, imports)
+        check_instruction(flavor, name, refs, where)
+
+
+def _name_of(inst: Instruction | None) -> str:
+    if inst is None:
+        return "not defined"
+    info = tables.INSTRUCTIONS.get(inst.opcode)
+    return info.name if info else f"opcode {inst.opcode}"
