@@ -131,9 +131,17 @@ def test_a_global_debug_instruction_inside_a_function_body() -> None:
     s = setup()
     name = s.m.string("int")
     size = s.m.constant(s.uint, 32)
-    # raw OpExtInst stays where it is written: DebugTypeBasic (2) in a function body
-    s.m.ext_inst(s.m.type_void(), s.m.debug_info.set_id, 2, [name, size, Id(5)])
+    # The Module routes even a raw ext_inst() to the globals; a module read or edited by
+    # other means can still hold DebugTypeBasic (2) in a function body: put one there.
+    misplaced = Instruction(
+        12,
+        s.m.type_void(),
+        s.m.new_id(),
+        (s.m.debug_info.set_id, 2, name, size, Id(5)),
+        "DebugInfo",
+    )
     s.m.return_().function_end()
+    s.m.functions[-1].blocks[-1].instructions.insert(0, misplaced)
     with pytest.raises(
         DebugInfoError, match=r"DebugInfo DebugTypeBasic %\d+ inside a function body"
     ) as e:

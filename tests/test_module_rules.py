@@ -205,3 +205,33 @@ def test_named_keeps_the_id_type() -> None:
     m = Module()
     s = m.named(m.type_struct([m.type_float(32)]), "S")
     assert isinstance(s, TypeId)
+
+
+def test_rewrite_removes_and_keeps_caches_in_sync() -> None:
+    m = Module()
+    f32 = m.type_float(32)
+    one = m.constant(f32, 1.0)
+    assert m.definition(one) is not None
+    removed = m.rewrite(lambda i: None if i.result_id == one else i)
+    assert removed == {int(one)} and m.definition(one) is None
+    again = m.constant(f32, 1.0)
+    assert again != one and m.definition(again) is not None  # not handed out from the cache
+
+
+def test_raw_ext_inst_is_routed_by_its_set() -> None:
+    m = Module()
+    void = m.type_void()
+    m.define_function(void)
+    m.ext_inst(void, m.debug_info.set_id, 0)  # DebugInfoNone: a global instruction
+    m.return_().function_end()
+    assert any(i.opcode == 12 for i in m.sections["types_globals"])
+    assert all(i.opcode != 12 for b in m.functions[0].blocks for i in b.instructions)
+
+
+def test_checks_run_at_serialization() -> None:
+    m = Module()
+    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    seen: list[int] = []
+    m.add_check(lambda instructions: seen.append(len(instructions)))
+    m.to_words()
+    assert seen and seen[0] >= 2

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntFlag
 from pathlib import Path
@@ -175,6 +175,8 @@ class Module(CoreInstructions, ExtInstSets):
         self._block: Block | None = None
         self._interned: dict[Any, Id | None] = {}
         self._blocks_by_label: dict[int, Block] = {}
+        self._definitions: dict[int, Instruction] = {}
+        self._checks: list[Callable[[list[Instruction]], None]] = []
 
     @classmethod
     def from_binary(
@@ -253,6 +255,13 @@ class Module(CoreInstructions, ExtInstSets):
     # -- routing into sections and blocks ----------------------------------------------------
     def _record(self, instruction: Instruction) -> None:
         opcode = instruction.opcode
+        if opcode == OP_EXT_INST and instruction.ext_set is None and instruction.operands:
+            # A raw ext_inst(): find the set from its import so it is routed like the others.
+            imported = self._definitions.get(int(instruction.operands[0]))
+            if imported is not None and imported.opcode == OP_EXT_INST_IMPORT:
+                instruction = instruction._replace(ext_set=str(imported.operands[0]))
+        if instruction.result_id is not None:
+            self._definitions[int(instruction.result_id)] = instruction
         info = tables.INSTRUCTIONS.get(opcode)
         name = info.name if info is not None else f"opcode {opcode}"
         section = info.section if info is not None else "functions"
@@ -312,6 +321,77 @@ class Module(CoreInstructions, ExtInstSets):
             block.instructions.append(instruction)
             if opcode in tables.BLOCK_TERMINATORS:
                 block.terminated = True
+
+    # -- inspecting and editing -------------------------------------------------------------
+    def definition(self, result_id: int) -> Instruction | None:
+        """The instruction that defines ``result_id`` (None if nothing does yet)."""
+        return self._definitions.get(int(result_id))
+
+    def all_instructions(self) -> Iterator[Instruction]:
+        """Every stored instruction: module sections, then each function's instructions."""
+        for items in self.sections.values():
+            yield from items
+        for function in self.functions:
+            yield function.header
+            yield from function.parameters
+            yield from function.variables
+            for block in function.blocks:
+                yield from block.instructions
+
+    def rewrite(self, change: Callable[[Instruction], Instruction | None]) -> set[int]:
+        """Apply ``change`` to every stored instruction: return it, a replacement, or None.
+
+        None removes the instruction (an OpFunction, OpLabel or OpFunctionEnd cannot be
+        removed this way).  Caches that could hand out a removed id again (deduplication,
+        extended-set imports) are updated.  Returns the result ids removed.
+        """
+        removed: set[int] = set()
+
+        def apply(items: list[Instruction]) -> list[Instruction]:
+            kept: list[Instruction] = []
+            for inst in items:
+                new = change(inst)
+                if new is None:
+                    if inst.result_id is not None:
+                        removed.add(int(inst.result_id))
+                    continue
+                if new.result_id is not None:
+                    self._definitions[int(new.result_id)] = new
+                kept.append(new)
+            return kept
+
+        for name in self.sections:
+            self.sections[name] = apply(self.sections[name])
+        for function in self.functions:
+            function.parameters = apply(function.parameters)
+            function.variables = apply(function.variables)
+            for block in function.blocks:
+                block.instructions = apply(block.instructions)
+        for rid in removed:
+            self._definitions.pop(rid, None)
+        if removed:
+            self._interned = {
+                k: v for k, v in self._interned.items() if v is None or int(v) not in removed
+            }
+            self._ext_imports = {
+                k: v for k, v in self._ext_imports.items() if int(v) not in removed
+            }
+        return removed
+
+    def add_check(self, check: Callable[[list[Instruction]], None]) -> None:
+        """Run ``check`` on the ordered instructions each time the module is serialized."""
+        if check not in self._checks:
+            self._checks.append(check)
+
+    @property
+    def current_function(self) -> Id | None:
+        """The id of the function instructions currently go to, if any."""
+        return None if self._function is None else self._function.id
+
+    @property
+    def block_terminated(self) -> bool:
+        """True when the current block already has its terminator."""
+        return self._block is not None and self._block.terminated
 
     # -- conveniences ---------------------------------------------------------------------
     def named(self, target: _AnyId, name: str) -> _AnyId:
@@ -457,6 +537,8 @@ class Module(CoreInstructions, ExtInstSets):
         """The module as SPIR-V words (header included)."""
         instructions = self.ordered_instructions()
         check_rules(instructions)
+        for check in self._checks:
+            check(instructions)
         used: dict[int, str] = {}
         words = encode_module(instructions, self.bound, self.version, self.generator, used)
         defined = {int(i.result_id) for i in instructions if i.result_id is not None}
