@@ -26,6 +26,7 @@ from spvbuild.debuginfo import (
     Member,
     Tag,
     check_module,
+    strip_debug_info,
 )
 from spvbuild.debuginfo.rules import check_instructions
 from spvbuild.enums import AddressingModel, Capability, MemoryModel, StorageClass
@@ -362,6 +363,70 @@ def test_whole_module_check_sees_raw_instructions() -> None:
     ) as e:
         check_module(s.m)
     assert re.search(cites("R4", 62), str(e.value))
+
+
+def test_serialization_checks_raw_generated_method_calls() -> None:
+    """The layer registers the whole-module check with Module.add_check: to_words runs it."""
+    s = setup(open_function=False)
+    void = s.m.type_void()
+    s.m.debug_info.debug_type_basic(void, s.m.constant(s.uint, 1), s.m.constant(s.uint, 32), 5)  # type: ignore[arg-type]
+    with pytest.raises(
+        DebugInfoError, match=r"operand 'Name' is OpConstant %\d+; it must be OpString"
+    ) as e:
+        s.m.to_words()
+    assert re.search(cites("R4", 62), str(e.value))
+
+
+def test_serialization_checks_raw_ext_inst() -> None:
+    """A raw ext_inst() is routed by its set like the typed calls, and checked like them."""
+    s = setup()
+    s.m.ext_inst(s.uint, s.m.debug_info.set_id, 0)  # DebugInfoNone typed OpTypeInt
+    s.m.return_().function_end()
+    with pytest.raises(DebugInfoError, match=cites("R3", 64)):
+        s.m.to_words()
+
+
+def test_the_serialization_check_runs_once_per_to_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many layers and sets write into a module, one check per serialization."""
+    from spvbuild.debuginfo import rules
+
+    s = setup()
+    DebugInfo(s.m, "DebugInfo")
+    other = DebugInfo(s.m, "OpenCL.DebugInfo.100")
+    other.compile_unit("other.c")
+    s.m.return_().function_end()
+    calls: list[int] = []
+    check = rules.check_instructions
+
+    def counted(*args: object, **kwargs: object) -> None:
+        calls.append(1)
+        check(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rules, "check_instructions", counted)
+    s.m.to_words()
+    s.m.to_bytes()
+    assert len(calls) == 2
+    strip_debug_info(s.m)  # a layer made after stripping registers nothing more
+    DebugInfo(s.m, "DebugInfo").compile_unit("again.c")
+    s.m.to_words()
+    assert len(calls) == 3
+
+
+def test_whole_module_check_on_a_module_being_built() -> None:
+    """check_module works with a function still open and knows its block labels."""
+    s = setup()
+    int_t = s.di.basic_type("int", 32, Encoding.Signed)
+    local = s.di.local_variable("x", int_t, s.di.unit)
+    storage = s.m.variable(s.m.type_pointer(StorageClass.Function, s.uint), StorageClass.Function)
+    s.di.declare(local, storage)
+    check_module(s.m)
+    label = s.m.current_block
+    assert label is not None
+    with pytest.raises(DebugInfoError, match=r"'Variable' is OpLabel %\d+"):
+        s.di.declare(local, label)
+    s.m.debug_info.debug_declare(s.m.type_void(), local.id, label, s.di.expression().id)
+    with pytest.raises(DebugInfoError, match=r"'Variable' is OpLabel %\d+"):
+        check_module(s.m)
 
 
 def test_debug_info_none_may_stand_for_any_debug_reference() -> None:

@@ -17,7 +17,7 @@ from spvbuild.debuginfo import (
     remove_debug_instruction,
     strip_debug_info,
 )
-from spvbuild.debuginfo.walk import OP_EXT_INST, instructions
+from spvbuild.debuginfo.rules import OP_EXT_INST
 from spvbuild.ids import Id
 from spvbuild.module import Module
 from tests.test_debuginfo_programs import (
@@ -119,7 +119,7 @@ def test_strip_without_debug_info_is_a_no_op() -> None:
 def _find(m: Module, flavor: str, instruction: int) -> Id:
     di = DebugInfo(m, flavor)  # type: ignore[arg-type]
     set_id = int(di.emitter.group.set_id)
-    for inst, _ in instructions(m):
+    for inst in m.all_instructions():
         if inst.opcode == OP_EXT_INST and inst.operands[:2] == (set_id, instruction):
             assert inst.result_id is not None
             return Id(inst.result_id)
@@ -138,7 +138,8 @@ def test_remove_a_member_listed_before_it_is_defined(spirv_val: Validator) -> No
     counts = ext_inst_numbers(words)["DebugInfo"]
     assert counts[11] == 1 and counts[0] == 1
     check_module(m)
-    assert member not in {i.result_id for i, _ in instructions(m)}
+    assert member not in {i.result_id for i in m.all_instructions()}
+    assert m.definition(member) is None
 
 
 @pytest.mark.spirv_val
@@ -178,6 +179,24 @@ def test_the_layer_keeps_working_after_a_removal() -> None:
     di.compile_unit("again.c")
     di.typedef("t", byte)
     check_module(m)
+    m.to_words()
+
+
+def test_removal_keeps_the_module_index_in_sync() -> None:
+    """Removal goes through Module.rewrite: definition() forgets what went and knows the
+    DebugInfoNone made in its place; strip lets the module make strings afresh."""
+    m, di = c_program(KERNEL_TARGETS[1])  # OpenCL.DebugInfo.100: no DebugInfoNone yet
+    macro = _find(m, "OpenCL.DebugInfo.100", 32)  # DebugMacroDef, used by DebugMacroUndef
+    remove_debug_instruction(m, macro)
+    assert m.definition(macro) is None
+    none = di.emitter.none_id
+    assert none is not None
+    found = m.definition(none)
+    assert found is not None and found.opcode == OP_EXT_INST and found.operands[1] == 0
+    total = m.string("total")
+    strip_debug_info(m)
+    assert m.definition(total) is None
+    assert m.string("total") != total
     m.to_words()
 
 

@@ -235,3 +235,17 @@ def test_checks_run_at_serialization() -> None:
     m.add_check(lambda instructions: seen.append(len(instructions)))
     m.to_words()
     assert seen and seen[0] >= 2
+
+
+def test_raw_ext_inst_with_operands_encodes_like_the_typed_call() -> None:
+    def build(raw: bool) -> list[int]:
+        m = Module()
+        m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+        f32 = m.type_float(32)
+        fn = m.define_function(f32, [f32])
+        x = fn.parameters[0]
+        root = m.ext_inst(f32, m.glsl.set_id, 31, [x]) if raw else m.glsl.sqrt(f32, x)
+        m.return_value(root).function_end()
+        return m.to_words()
+
+    assert build(raw=True) == build(raw=False)

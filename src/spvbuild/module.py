@@ -259,7 +259,17 @@ class Module(CoreInstructions, ExtInstSets):
             # A raw ext_inst(): find the set from its import so it is routed like the others.
             imported = self._definitions.get(int(instruction.operands[0]))
             if imported is not None and imported.opcode == OP_EXT_INST_IMPORT:
-                instruction = instruction._replace(ext_set=str(imported.operands[0]))
+                # Same shape as the typed calls make: (set, number, *operands).
+                flat = instruction.operands[:2] + tuple(
+                    v
+                    for part in instruction.operands[2:]
+                    for v in (
+                        part
+                        if isinstance(part, tuple) and not isinstance(part, RawWords)
+                        else (part,)
+                    )
+                )
+                instruction = instruction._replace(ext_set=str(imported.operands[0]), operands=flat)
         if instruction.result_id is not None:
             self._definitions[int(instruction.result_id)] = instruction
         info = tables.INSTRUCTIONS.get(opcode)

@@ -18,7 +18,11 @@ a handle / ``Id``    —                                   the id
 A value for an operand the set does not have is dropped (DebugInfo's DebugTypeBasic has no
 Flags); an operand with no value takes its default (flags 0, language Unknown).  Before
 emitting, every operand is described as a :class:`~spvbuild.debuginfo.rules.Ref` and the
-spec's rules are checked, so a broken rule raises before the module changes.
+spec's rules are checked, so a broken rule raises before the module changes.  Debug
+instructions written around the layer (the generated methods, raw ``ext_inst``) are checked
+when the module is serialized: every emitter registers
+:func:`~spvbuild.debuginfo.rules.check_serialized` with the module (one registration per
+module, so one check per ``to_words``).
 
 Strings, constants and the import are hash-consed by the module; the emitter keeps the one
 ``DebugInfoNone`` and the sources per module, shared by every layer over that module.
@@ -27,11 +31,11 @@ Strings, constants and the import are hash-consed by the module; the emitter kee
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import Enum, IntFlag
 from typing import TYPE_CHECKING, Any
 
-from spvbuild.debuginfo import rules, walk
+from spvbuild.debuginfo import rules
 from spvbuild.debuginfo.facts import KIND_OF, NO_FLAGS
 from spvbuild.debuginfo.flavors import Flavor, method_name
 from spvbuild.debuginfo.handles import CompileUnit, Composite, Expression, Handle, Source
@@ -74,11 +78,19 @@ class SetEmitter:
         return emitter
 
     @staticmethod
-    def forget(module: Module) -> None:
-        """Drop the shared state of ``module`` (after its debug info was stripped)."""
-        _EMITTERS.pop(module, None)
+    def existing(module: Module, set_name: str) -> SetEmitter | None:
+        """The emitter of the set named ``set_name`` over ``module``, if one was made."""
+        return _EMITTERS.get(module, {}).get(set_name)
+
+    @staticmethod
+    def forget(module: Module, set_names: Iterable[str]) -> None:
+        """Drop the shared state of those sets over ``module`` (after they were stripped)."""
+        per_module = _EMITTERS.get(module, {})
+        for name in set_names:
+            per_module.pop(name, None)
 
     def __init__(self, module: Module, flavor: Flavor) -> None:
+        module.add_check(rules.check_serialized)  # once per module, whatever the layers
         self._module = weakref.ref(module)
         self.flavor = flavor
         self.group: Any = getattr(module, flavor.module)
@@ -250,10 +262,7 @@ class SetEmitter:
         known = self.known.get(int(result_id))
         if known is not None:
             return known
-        module = self.module
-        return rules.describe(
-            int(result_id), lambda rid: walk.find(module, rid), walk.imports(module)
-        )
+        return rules.describe(int(result_id), self.module.definition)
 
     def number(self, value: object, where: str) -> int:
         """An int or enum member as a number of this set (enums are matched by name)."""

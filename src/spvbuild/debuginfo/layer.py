@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from spvbuild.debuginfo import rules, walk
+from spvbuild.debuginfo import rules
 from spvbuild.debuginfo.emitter import MAX_STRING_BYTES, SetEmitter
 from spvbuild.debuginfo.facts import (
     NO_FLAGS,
@@ -101,6 +101,15 @@ class DebugInfo:
 
     def _parent(self, parent: Scope | None) -> Scope:
         return self.unit if parent is None else parent
+
+    def _in_entry_block_of(self, function: Id) -> bool:
+        """True when instructions go to the entry block of OpFunction ``function``."""
+        module = self.module
+        current = module.current_block
+        if current is None or module.current_function != function:
+            return False
+        owner = next(f for f in reversed(module.functions) if f.id == function)
+        return owner.blocks[0].label == current
 
     def check(self) -> None:
         """Check every debug instruction of the module against the spec's rules."""
@@ -551,11 +560,10 @@ class DebugInfo:
             and scope.function_id is not None
             and inlined_at is None
             and int(scope.id) not in self.emitter.defined
+            and self._in_entry_block_of(scope.function_id)
         ):
-            where = walk.entry_block_of_current(self.module)
-            if where == (int(scope.function_id), int(self.module.current_block or 0)):
-                self.emitter.emit(definition, {"function": scope, "definition": scope.function_id})
-                self.emitter.defined.add(int(scope.id))
+            self.emitter.emit(definition, {"function": scope, "definition": scope.function_id})
+            self.emitter.defined.add(int(scope.id))
         return self.emitter.emit("DebugScope", {"scope": scope, "inlined_at": inlined_at})
 
     def no_scope(self) -> Id:

@@ -7,7 +7,10 @@ checks run in two places:
 * the layer (:mod:`spvbuild.debuginfo.emitter`) checks each instruction *before* it is
   emitted, from what it knows about the operands it is given;
 * :func:`check_module` checks every debug instruction already in a module (made through
-  the layer, the generated methods or raw ``OpExtInst``).
+  the layer, the generated methods or raw ``OpExtInst``);
+* :func:`check_serialized`, which the layer registers once per module with
+  :meth:`~spvbuild.module.Module.add_check`, runs the same whole-module check on the
+  ordered instructions each time the module is serialized.
 
 Both describe an operand as a :class:`Ref` and call :func:`check_instruction`.  The
 references the seed only describes ("parent lexical scope") are checked against a set the
@@ -25,9 +28,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from spvbuild.debuginfo import walk
 from spvbuild.debuginfo.flavors import FLAVORS, Flavor
-from spvbuild.debuginfo.walk import OP_EXT_INST, OP_EXT_INST_IMPORT
 from spvbuild.errors import BuildError
 from spvbuild.generated.core import tables
 from spvbuild.instruction import Instruction
@@ -38,6 +39,12 @@ if TYPE_CHECKING:
     from spvbuild.module import Module
 
 SEED = "/work/shared/seeds/000_01119fa73200a173.txt"
+
+OP_EXT_INST = tables.OPCODES_BY_NAME["OpExtInst"]
+OP_EXT_INST_IMPORT = tables.OPCODES_BY_NAME["OpExtInstImport"]
+OP_FUNCTION = tables.OPCODES_BY_NAME["OpFunction"]
+OP_FUNCTION_END = tables.OPCODES_BY_NAME["OpFunctionEnd"]
+OP_TYPE_VOID = tables.OPCODES_BY_NAME["OpTypeVoid"]
 
 
 @dataclass(frozen=True)
@@ -493,17 +500,14 @@ Operands = Mapping[str, Sequence[Ref]]
 def check_instruction(flavor: Flavor, instruction: str, operands: Operands, where: str) -> None:
     """Every rule about the operands of one instruction; raises :class:`DebugInfoError`."""
     for name, refs in operands.items():
-        seed_name = ALIASES.get(name, name)
-        entry = REFERENCES.get((instruction, seed_name)) or REFERENCES.get((ANY, seed_name))
+        entry = _reference(flavor, instruction, name)
         if entry is None:
             continue
-        allowed, rule = entry
-        if SOURCE in allowed:
-            allowed = frozenset({flavor.source or "OpString"})
+        seed_name, allowed, none_ok, rule = entry
         for ref in refs:
             if ref.kind is None or ref.kind in allowed:
                 continue
-            if ref.kind == "DebugInfoNone" and any(k.startswith("Debug") for k in allowed):
+            if ref.kind == "DebugInfoNone" and none_ok:
                 continue  # L68: any reference to a debug instruction may become DebugInfoNone
             raise DebugInfoError(
                 f"{where} operand '{seed_name}' is {ref.show()}; it must be "
@@ -513,6 +517,28 @@ def check_instruction(flavor: Flavor, instruction: str, operands: Operands, wher
     special = _SPECIAL.get(instruction)
     if special is not None:
         special(flavor, operands, where)
+
+
+_Reference = tuple[str, frozenset[str], bool, Rule]
+_REFERENCE_CACHE: dict[tuple[str, str, str], _Reference | None] = {}
+
+
+def _reference(flavor: Flavor, instruction: str, operand: str) -> _Reference | None:
+    """(seed operand name, what it may refer to, whether DebugInfoNone may stand in, rule)
+    for one operand of one instruction of ``flavor``; None when no rule constrains it."""
+    key = (flavor.name, instruction, operand)
+    if key in _REFERENCE_CACHE:
+        return _REFERENCE_CACHE[key]
+    seed_name = ALIASES.get(operand, operand)
+    entry = REFERENCES.get((instruction, seed_name)) or REFERENCES.get((ANY, seed_name))
+    found: _Reference | None = None
+    if entry is not None:
+        allowed, rule = entry
+        if SOURCE in allowed:
+            allowed = frozenset({flavor.source or "OpString"})
+        found = (seed_name, allowed, any(k.startswith("Debug") for k in allowed), rule)
+    _REFERENCE_CACHE[key] = found
+    return found
 
 
 def _opaque(flavor: Flavor, operands: Operands, where: str) -> None:
@@ -620,7 +646,15 @@ def check_placement(flavor: Flavor, instruction: str, in_function: bool, where: 
 Lookup = Callable[[int], Instruction | None]
 
 
-def describe(result_id: int, lookup: Lookup, imports: Mapping[int, str]) -> Ref:
+def set_name(inst: Instruction, lookup: Lookup) -> str | None:
+    """The import name of an OpExtInst's Set operand (None if it is not an import)."""
+    imported = lookup(int(inst.operands[0])) if inst.operands else None
+    if imported is None or imported.opcode != OP_EXT_INST_IMPORT or not imported.operands:
+        return None
+    return str(imported.operands[0])
+
+
+def describe(result_id: int, lookup: Lookup) -> Ref:
     """A Ref for an id operand, from the instruction defining it."""
     inst = lookup(result_id)
     if inst is None:
@@ -632,7 +666,7 @@ def describe(result_id: int, lookup: Lookup, imports: Mapping[int, str]) -> Ref:
     if name in ("OpString", "OpConstant") and inst.operands:
         value = inst.operands[0]
     if inst.opcode == OP_EXT_INST and inst.operands:
-        flavor = FLAVORS.get(imports.get(int(inst.operands[0]), ""))
+        flavor = FLAVORS.get(set_name(inst, lookup) or "")
         ext = flavor.tables.INSTRUCTIONS.get(inst.operands[1]) if flavor else None
         if flavor is not None and ext is not None:
             name = ext.name
@@ -659,12 +693,10 @@ def _composite_tag(
 
 
 def operand_refs(
-    layout: Sequence[OperandInfo],
-    values: Sequence[object],
-    lookup: Lookup,
-    imports: Mapping[int, str],
+    layout: Sequence[OperandInfo], values: Sequence[object], refer: Callable[[int], Ref]
 ) -> dict[str, list[Ref]]:
-    """Refs of an ext-inst's operands (after the Set and instruction words)."""
+    """Refs of an ext-inst's operands (after the Set and instruction words); ``refer``
+    describes an id (:func:`describe` over a look-up, usually cached)."""
     out: dict[str, list[Ref]] = {}
     for op, value in zip(layout, values, strict=False):
         items: Iterable[object]
@@ -675,9 +707,9 @@ def operand_refs(
         refs: list[Ref] = []
         for item in items:
             if op.kind == "PairIdRefIdRef" and isinstance(item, tuple | list):
-                refs.extend(describe(int(x), lookup, imports) for x in item)
+                refs.extend(refer(int(x)) for x in item)
             elif op.kind == "IdRef" and isinstance(item, int):
-                refs.append(describe(int(item), lookup, imports))
+                refs.append(refer(int(item)))
             elif isinstance(item, EnumerantParameters):
                 refs.append(Ref(None, int(item.enumerant), params=len(item.parameters)))
             elif isinstance(item, int):
@@ -688,28 +720,70 @@ def operand_refs(
 
 def check_module(module: Module) -> None:
     """Check every debug instruction of ``module`` against the rules (R2, R3, R7/R8 and
-    every operand rule); raises :class:`DebugInfoError` at the first broken one."""
-    located = list(walk.instructions(module))
-    check_instructions([inst for inst, _ in located], [flag for _, flag in located])
+    every operand rule); raises :class:`DebugInfoError` at the first broken one.
+
+    Works on a module still being built (an open function is fine); ids the stored
+    instructions do not define themselves (block labels) are looked up with
+    :meth:`~spvbuild.module.Module.definition`.
+    """
+    check_instructions(list(module.all_instructions()), fallback=module.definition)
 
 
-def check_instructions(instructions: Sequence[Instruction], in_function: Sequence[bool]) -> None:
-    """:func:`check_module` over a plain instruction list (``in_function[i]`` tells whether
-    instruction ``i`` is inside a function body)."""
+def check_serialized(instructions: list[Instruction]) -> None:
+    """:func:`check_module` as a :meth:`~spvbuild.module.Module.add_check` check: run on
+    the ordered instructions each time the module is serialized.  One function object for
+    every layer and set, so a module registers it once and checks once per ``to_words``."""
+    check_instructions(instructions)
+
+
+def check_instructions(
+    instructions: Sequence[Instruction],
+    in_function: Sequence[bool] | None = None,
+    *,
+    fallback: Lookup | None = None,
+) -> None:
+    """:func:`check_module` over a plain instruction list.
+
+    ``in_function[i]`` tells whether instruction ``i`` is inside a function body; without
+    it the list is read as laid out (what follows an OpFunction, up to its OpFunctionEnd).
+    ``fallback`` looks up ids no instruction of the list defines.
+    """
     definitions = {int(i.result_id): i for i in instructions if i.result_id is not None}
+
+    def lookup(result_id: int) -> Instruction | None:
+        found = definitions.get(result_id)
+        return found if found is not None or fallback is None else fallback(result_id)
+
+    described: dict[int, Ref] = {}
+
+    def refer(result_id: int) -> Ref:
+        ref = described.get(result_id)
+        if ref is None:
+            ref = described[result_id] = describe(result_id, lookup)
+        return ref
+
     imports = {
         int(i.result_id): str(i.operands[0])
         for i in instructions
         if i.opcode == OP_EXT_INST_IMPORT and i.result_id is not None
     }
-    op_type_void = tables.OPCODES_BY_NAME["OpTypeVoid"]
-    for inst, local in zip(instructions, in_function, strict=True):
-        if inst.opcode != OP_EXT_INST or len(inst.operands) < 2:
+    inside = False  # in a function body, when reading the layout
+    for position, inst in enumerate(instructions):
+        opcode = inst.opcode
+        if in_function is not None:
+            local = in_function[position]
+        else:
+            local = inside and opcode != OP_FUNCTION_END
+            if opcode == OP_FUNCTION:
+                inside, local = True, False
+            elif opcode == OP_FUNCTION_END:
+                inside = False
+        if opcode != OP_EXT_INST or len(inst.operands) < 2:
             continue
         set_id = int(inst.operands[0])
         imported = imports.get(set_id)
         if inst.ext_set in FLAVORS and imported != inst.ext_set:
-            found = definitions.get(set_id)
+            found = lookup(set_id)
             what = f'OpExtInstImport "{imported}"' if imported else _name_of(found)
             raise DebugInfoError(
                 f"%{int(inst.result_id or 0)} was made as a {inst.ext_set} instruction but its Set "
@@ -722,8 +796,8 @@ def check_instructions(instructions: Sequence[Instruction], in_function: Sequenc
         info = flavor.tables.INSTRUCTIONS.get(inst.operands[1])
         name = info.name if info else f"instruction {inst.operands[1]}"
         where = f"{flavor.name} {name} %{int(inst.result_id or 0)}"
-        result_type = definitions.get(int(inst.result_type or 0))
-        if result_type is None or result_type.opcode != op_type_void:
+        result_type = lookup(int(inst.result_type or 0))
+        if result_type is None or result_type.opcode != OP_TYPE_VOID:
             raise DebugInfoError(
                 f"{where} has Result Type %{int(inst.result_type or 0)}, {_name_of(result_type)}",
                 RESULT_TYPE,
@@ -731,7 +805,7 @@ def check_instructions(instructions: Sequence[Instruction], in_function: Sequenc
         if info is None:
             continue
         check_placement(flavor, name, local, where)
-        refs = operand_refs(info.operands, inst.operands[2:], definitions.get, imports)
+        refs = operand_refs(info.operands, inst.operands[2:], refer)
         check_instruction(flavor, name, refs, where)
 
 

@@ -8,21 +8,30 @@
   the module if all references to the Result <id> of this instruction are replaced with
   id of DebugInfoNone" — the set's DebugInfoNone (made if missing) is placed before the
   first instruction that now refers to it, so forward references stay legal.
+
+Both edit the module with :meth:`~spvbuild.module.Module.rewrite`, which keeps its
+definition index, hash-consing and import caches in sync (a later ``string()`` or layer
+makes what was removed afresh).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from spvbuild.debuginfo import walk
-from spvbuild.debuginfo.emitter import _EMITTERS, SetEmitter
+from spvbuild.debuginfo.emitter import SetEmitter
 from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, Flavor
 from spvbuild.debuginfo.handles import Handle
-from spvbuild.debuginfo.rules import REMOVAL, DebugInfoError, Ref
-from spvbuild.debuginfo.walk import OP_EXT_INST, OP_EXT_INST_IMPORT
+from spvbuild.debuginfo.rules import (
+    OP_EXT_INST,
+    OP_EXT_INST_IMPORT,
+    REMOVAL,
+    DebugInfoError,
+    Ref,
+    set_name,
+)
 from spvbuild.generated.core import tables
-from spvbuild.ids import Id
+from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction
 from spvbuild.params import EnumerantParameters
 
@@ -30,7 +39,13 @@ if TYPE_CHECKING:
     from spvbuild.module import Module
 
 OP_STRING = tables.OPCODES_BY_NAME["OpString"]
-_TARGETED = {"debug_names", "annotations"}  # OpName, OpDecorate ...: operand 0 is the target
+_GLOBALS = "types_globals"  # where every non-body instruction of the debug-info sets goes
+_TARGETING = frozenset(
+    opcode
+    for opcode, info in tables.INSTRUCTIONS.items()
+    if info.section in ("debug_names", "annotations")
+)
+"""OpName, OpDecorate, ...: operand 0 is the target (a group, for the group decorations)."""
 
 
 def strip_debug_info(
@@ -38,73 +53,97 @@ def strip_debug_info(
 ) -> int:
     """Remove all debug info of ``sets`` at once; returns how many instructions went."""
     wanted = set(sets)
-    imports = {rid: name for rid, name in walk.imports(module).items() if name in wanted}
-    if not imports:
+    stripped: set[str] = set()
+    doomed: set[int] = set()
+    for inst in module.all_instructions():
+        if inst.result_id is None:
+            continue
+        if inst.opcode == OP_EXT_INST_IMPORT and str(inst.operands[0]) in wanted:
+            stripped.add(str(inst.operands[0]))
+        elif not (inst.opcode == OP_EXT_INST and set_name(inst, module.definition) in wanted):
+            continue
+        doomed.add(int(inst.result_id))
+    if not stripped:
         return 0
-    removed: set[int] = set(imports)
-    count = 0
-    for items, _ in walk.lists(module):
-        keep: list[Instruction] = []
-        for inst in items:
-            ours = inst.opcode == OP_EXT_INST and int(inst.operands[0]) in imports
-            if ours or (inst.opcode == OP_EXT_INST_IMPORT and inst.result_id in imports):
-                count += 1
-                if inst.result_id is not None:
-                    removed.add(int(inst.result_id))
-            else:
-                keep.append(inst)
-        items[:] = keep
-    count += _drop_targeting(module, removed)
     if unused_strings:
-        strings = _unused_strings(module)
-        count += _drop_ids(module, strings)
-        removed |= strings
-    _forget(module, removed, imports.values())
-    for name in imports.values():
-        _EMITTERS.get(module, {}).pop(name, None)
+        doomed |= _unused_strings(module, doomed)
+    count = 0
+
+    def drop(inst: Instruction) -> Instruction | None:
+        nonlocal count
+        if _goes(inst, doomed):
+            count += 1
+            return None
+        return inst
+
+    module.rewrite(drop)
+    SetEmitter.forget(module, stripped)
     return count
 
 
 def remove_debug_instruction(module: Module, target: Id | Handle) -> None:
     """Remove one debug instruction, replacing every reference to it with DebugInfoNone."""
     rid = int(target.id if isinstance(target, Handle) else target)
-    imports = {i: n for i, n in walk.imports(module).items() if n in FLAVORS}
-    found = _locate(module, rid)
-    inst = found[0][found[1]] if found else None
-    if inst is None or inst.opcode != OP_EXT_INST or int(inst.operands[0]) not in imports:
-        raise DebugInfoError(f"%{rid} is not a debug-info instruction of this module", REMOVAL)
+    inst, flavor = _debug_instruction(module, rid)
     set_id = int(inst.operands[0])
-    flavor = FLAVORS[imports[set_id]]
     info = flavor.tables.INSTRUCTIONS.get(inst.operands[1])
     if info is not None and info.name == "DebugInfoNone":
         raise DebugInfoError(f"%{rid} is DebugInfoNone, what references are replaced with", REMOVAL)
-    items, index = found  # type: ignore[misc]
-    del items[index]
-    _drop_targeting(module, {rid})
-    section = module.sections["types_globals"]
-    none = next((i for i in section if _is_none(i, set_id)), None)
-    none_id = int(none.result_id) if none is not None and none.result_id is not None else None
-    new_id = none_id if none_id is not None else int(module.new_id())
+    existing = next((i for i in module.sections[_GLOBALS] if _is_none(i, set_id)), None)
+    none_id = int(existing.result_id) if existing and existing.result_id is not None else None
     referencing = 0
-    for lst, _ in walk.lists(module):
-        for position, other in enumerate(lst):
-            if other.opcode == OP_EXT_INST and int(other.operands[0]) == set_id:
-                rewritten = _rewrite(other, flavor, rid, new_id)
-                if rewritten is not other:
-                    lst[position] = rewritten
-                    referencing += 1
+
+    def replacement() -> Id:
+        nonlocal none_id
+        if none_id is None:
+            none_id = int(module.new_id())
+        return Id(none_id)
+
+    def change(other: Instruction) -> Instruction | None:
+        nonlocal referencing
+        if other.result_id == rid or _targets(other, {rid}):
+            return None
+        if other.opcode == OP_EXT_INST and int(other.operands[0]) == set_id:
+            rewritten = _rewrite(other, flavor, rid, replacement)
+            if rewritten is not other:
+                referencing += 1
+            return rewritten
+        return other
+
+    module.rewrite(change)
     if referencing:
-        if none is None:
-            none = Instruction(OP_EXT_INST, inst.result_type, Id(new_id), (set_id, 0), flavor.name)
-        else:
-            section.remove(none)
-        first = next(
-            (n for n, other in enumerate(section) if _refers(other, flavor, new_id)), len(section)
-        )
-        section.insert(first, none)
-    emitter = _EMITTERS.get(module, {}).get(flavor.name)
+        assert none_id is not None
+        if existing is None:
+            assert inst.result_type is not None
+            module.ext_inst(TypeId(inst.result_type), Id(set_id), 0, result_id=Id(none_id))
+        _place_before_first_use(module, none_id, flavor)
+    emitter = SetEmitter.existing(module, flavor.name)
     if emitter is not None:
-        _update(emitter, rid, new_id if referencing or none_id is not None else None)
+        _update(emitter, rid, none_id)
+
+
+def _debug_instruction(module: Module, rid: int) -> tuple[Instruction, Flavor]:
+    inst = module.definition(rid)
+    if inst is not None and inst.opcode == OP_EXT_INST:
+        flavor = FLAVORS.get(set_name(inst, module.definition) or "")
+        if flavor is not None:
+            return inst, flavor
+    raise DebugInfoError(f"%{rid} is not a debug-info instruction of this module", REMOVAL)
+
+
+def _place_before_first_use(module: Module, none_id: int, flavor: Flavor) -> None:
+    """Move DebugInfoNone before the first global instruction referring to it.
+
+    Module has no call to place an instruction, so this reorders the public section list;
+    nothing is added or removed, so the module's index and caches stay valid.
+    """
+    section = module.sections[_GLOBALS]
+    at = next(n for n, i in enumerate(section) if i.result_id == none_id)
+    none = section.pop(at)
+    first = next(
+        (n for n, other in enumerate(section) if _refers(other, flavor, none_id)), len(section)
+    )
+    section.insert(first, none)
 
 
 def _update(emitter: SetEmitter, removed: int, none_id: int | None) -> None:
@@ -121,16 +160,23 @@ def _update(emitter: SetEmitter, removed: int, none_id: int | None) -> None:
             del emitter.sources[key]
 
 
-def _locate(module: Module, rid: int) -> tuple[list[Instruction], int] | None:
-    for items, _ in walk.lists(module):
-        for index, inst in enumerate(items):
-            if inst.result_id == rid:
-                return items, index
-    return None
-
-
 def _is_none(inst: Instruction, set_id: int) -> bool:
     return inst.opcode == OP_EXT_INST and int(inst.operands[0]) == set_id and inst.operands[1] == 0
+
+
+def _goes(inst: Instruction, ids: set[int]) -> bool:
+    """True when ``inst`` defines one of ``ids`` or names/decorates one of them."""
+    return (inst.result_id is not None and int(inst.result_id) in ids) or _targets(inst, ids)
+
+
+def _targets(inst: Instruction, ids: set[int]) -> bool:
+    """True for an OpName/OpDecorate/... whose target is one of ``ids``."""
+    return (
+        inst.opcode in _TARGETING
+        and bool(inst.operands)
+        and isinstance(inst.operands[0], int)
+        and int(inst.operands[0]) in ids
+    )
 
 
 def _id_positions(inst: Instruction, flavor: Flavor) -> list[tuple[int, str]]:
@@ -149,7 +195,8 @@ def _id_positions(inst: Instruction, flavor: Flavor) -> list[tuple[int, str]]:
     return out
 
 
-def _rewrite(inst: Instruction, flavor: Flavor, old: int, new: int) -> Instruction:
+def _rewrite(inst: Instruction, flavor: Flavor, old: int, new: Callable[[], Id]) -> Instruction:
+    """``inst`` with every reference to ``old`` replaced by ``new()`` (itself if none)."""
     operands = list(inst.operands)
     changed = False
 
@@ -157,7 +204,7 @@ def _rewrite(inst: Instruction, flavor: Flavor, old: int, new: int) -> Instructi
         nonlocal changed
         if isinstance(value, int) and int(value) == old:
             changed = True
-            return Id(new)
+            return new()
         return value
 
     for index, how in _id_positions(inst, flavor):
@@ -188,35 +235,15 @@ def _refers(inst: Instruction, flavor: Flavor, rid: int) -> bool:
     return False
 
 
-def _drop_targeting(module: Module, ids: set[int]) -> int:
-    """Remove OpName/OpDecorate/... whose target is one of ``ids``."""
-    count = 0
-    for name in _TARGETED:
-        items = module.sections.get(name, [])
-        keep = [i for i in items if not (i.operands and _as_int(i.operands[0]) in ids)]
-        count += len(items) - len(keep)
-        items[:] = keep
-    return count
-
-
-def _drop_ids(module: Module, ids: set[int]) -> int:
-    count = 0
-    for items, _ in walk.lists(module):
-        keep = [i for i in items if i.result_id is None or int(i.result_id) not in ids]
-        count += len(items) - len(keep)
-        items[:] = keep
-    return count
-
-
-def _unused_strings(module: Module) -> set[int]:
-    strings = {
-        int(i.result_id)
-        for i in module.sections.get("debug_strings", [])
-        if i.opcode == OP_STRING and i.result_id is not None
-    }
+def _unused_strings(module: Module, doomed: set[int]) -> set[int]:
+    """OpStrings that nothing but the ``doomed`` instructions (and what targets them) uses."""
+    strings: set[int] = set()
     used: set[int] = set()
-    for inst, _ in walk.instructions(module):
-        if inst.opcode != OP_STRING:
+    for inst in module.all_instructions():
+        if inst.opcode == OP_STRING:
+            if inst.result_id is not None:
+                strings.add(int(inst.result_id))
+        elif not _goes(inst, doomed):
             _collect_ints(inst.operands, used)
     return strings - used
 
@@ -229,21 +256,3 @@ def _collect_ints(value: Any, out: set[int]) -> None:
             _collect_ints(item, out)
     elif isinstance(value, int):
         out.add(int(value))
-
-
-def _as_int(value: Any) -> int | None:
-    return int(value) if isinstance(value, int) else None
-
-
-def _forget(module: Module, ids: set[int], import_names: Iterable[str]) -> None:
-    """Drop the module's hash-consing entries for removed ids (see the report: a Module
-    API for removal would keep these caches itself)."""
-    interned = getattr(module, "_interned", None)
-    if isinstance(interned, dict):
-        for key, value in list(interned.items()):
-            if value is not None and int(value) in ids:
-                del interned[key]
-    ext_imports = getattr(module, "_ext_imports", None)
-    if isinstance(ext_imports, dict):
-        for name in import_names:
-            ext_imports.pop(name, None)
