@@ -249,3 +249,31 @@ def test_raw_ext_inst_with_operands_encodes_like_the_typed_call() -> None:
         return m.to_words()
 
     assert build(raw=True) == build(raw=False)
+
+
+def test_constant_literals_are_range_checked_by_width() -> None:
+    import struct
+
+    from spvbuild import EncodeError
+
+    for ty_args, value in (((32, 1), 2**32), ((32, 0), -(2**31) - 1), ((16, 1), 2**16)):
+        m = Module()
+        m.constant(m.type_int(*ty_args), value)
+        with pytest.raises(EncodeError, match=rf"{value} does not fit in {ty_args[0]} bits"):
+            m.to_words()
+    # Bit patterns are accepted whatever the signedness (OpenCL has only signless ints).
+    m = Module()
+    m.constant(m.type_int(32, 0), -1)
+    m.constant(m.type_int(32, 1), 2**32 - 1)
+    m.to_words()
+    m = Module()
+    f32 = m.type_float(32)
+    m.constant(f32, 1e39)
+    with pytest.raises(
+        EncodeError, match=r"OpConstant operand 'Value': 1e\+39 does not fit in a 32-bit float"
+    ):
+        m.to_words()
+    m = Module()
+    f32 = m.type_float(32)
+    rounded = struct.unpack("<f", struct.pack("<f", 0.1))[0]
+    assert m.constant(f32, 0.1) == m.constant(f32, rounded)  # same encoded bits, same id

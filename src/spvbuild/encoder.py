@@ -303,16 +303,27 @@ def _number_words(value: Any, context: tuple[int, bool, bool], where: str, name:
     if is_float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise EncodeError(f"{where} operand '{name}': expected a number, got {value!r}")
-        if width == 16:
-            return [struct.unpack("<H", struct.pack("<e", value))[0]]
-        if width == 64:
-            low, high = struct.unpack("<II", struct.pack("<d", value))
-            return [low, high]
-        return [struct.unpack("<I", struct.pack("<f", value))[0]]
+        try:
+            if width == 16:
+                return [struct.unpack("<H", struct.pack("<e", value))[0]]
+            if width == 64:
+                low, high = struct.unpack("<II", struct.pack("<d", value))
+                return [low, high]
+            return [struct.unpack("<I", struct.pack("<f", value))[0]]
+        except (OverflowError, struct.error):
+            raise EncodeError(
+                f"{where} operand '{name}': {value!r} does not fit in a {width}-bit float "
+                "(pass float('inf') for infinity)"
+            ) from None
     if isinstance(value, bool) or not isinstance(value, int):
         raise EncodeError(f"{where} operand '{name}': expected an integer, got {value!r}")
+    # Integers are bit patterns: any value from the signed minimum to the unsigned maximum
+    # is accepted whatever the signedness (OpenCL kernels only have signless types).
     if not -(2 ** (width - 1)) <= value < 2**width:
-        raise EncodeError(f"{where} operand '{name}': {value} does not fit in {width} bits")
+        raise EncodeError(
+            f"{where} operand '{name}': {value} does not fit in {width} bits "
+            f"(range [{-(2 ** (width - 1))}, {2**width - 1}])"
+        )
     if width > 32:
         bits = value & ((1 << 64) - 1)
         return [bits & 0xFFFFFFFF, bits >> 32]

@@ -59,6 +59,8 @@ OP_FUNCTION = _OP["OpFunction"]
 OP_FUNCTION_PARAMETER = _OP["OpFunctionParameter"]
 OP_FUNCTION_END = _OP["OpFunctionEnd"]
 OP_LABEL = _OP["OpLabel"]
+OP_CONSTANT = _OP["OpConstant"]
+OP_TYPE_FLOAT = _OP["OpTypeFloat"]
 OP_FUNCTION_CALL = _OP["OpFunctionCall"]
 OP_DECORATE_OPCODES = {_OP[n] for n in ("OpDecorate", "OpDecorateId", "OpDecorateString")}
 FUNCTION_STORAGE = 7  # StorageClass.Function
@@ -212,6 +214,18 @@ class Module(CoreInstructions, ExtInstSets):
         if opcode not in tables.DEDUPLICATED:
             if not (self.merge_aggregates and opcode in _AGGREGATES):
                 return None
+        if opcode == OP_CONSTANT and result_type is not None and operands:
+            # Equal constants share an id when their *encoded* values are equal.
+            ty = self._definitions.get(int(result_type))
+            if ty is not None and ty.opcode == OP_TYPE_FLOAT and isinstance(operands[0], float):
+                width = int(ty.operands[0])
+                fmt = {16: "<e", 32: "<f", 64: "<d"}.get(width)
+                try:
+                    bits = struct.pack(fmt, operands[0]) if fmt else None
+                except (OverflowError, struct.error):
+                    bits = None
+                if bits is not None:
+                    return (opcode, int(result_type), ("bits", bits))
         return (opcode, None if result_type is None else int(result_type), _key(operands))
 
     def _value(
