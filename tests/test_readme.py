@@ -23,12 +23,27 @@ def test_readme_has_one_example_of_at_most_twenty_lines() -> None:
 
 
 @pytest.mark.spirv_val
-def test_readme_example_runs_and_validates(
+@pytest.mark.vulkan
+def test_readme_example_runs_validates_and_computes(
     spirv_val: Callable[[list[int], str], subprocess.CompletedProcess[str]],
 ) -> None:
+    import math
+    import struct
+
     namespace: dict[str, object] = {}
     exec(compile(_python_blocks()[0], str(README), "exec"), namespace)
-    words = namespace["words"]
-    assert isinstance(words, list) and words[0] == 0x07230203
+    m = namespace["m"]
+    words = m.to_words()  # type: ignore[attr-defined]
     result = spirv_val(words, "vulkan1.1")
     assert result.returncode == 0, result.stderr
+    computed = list(namespace["result"])  # type: ignore[call-overload]
+    expected = [struct.unpack("<f", struct.pack("<f", v * v + math.sqrt(v)))[0] for v in range(256)]
+    assert len(computed) == 256
+    assert all(math.isclose(a, b, rel_tol=1e-6) for a, b in zip(computed, expected, strict=True))
+
+
+def test_readme_names_the_two_commands_and_ci_runs_the_test_one() -> None:
+    text = README.read_text()
+    assert "make demo" in text and "make test" in text
+    ci = (README.parent / ".ci" / "run").read_text()
+    assert "make test" in ci
