@@ -306,6 +306,7 @@ class _Loader:
             dedup_classes=_strings(core["deduplicate"], "classes"),
             dedup_instructions=_strings(core["deduplicate"], "instructions"),
             dedup_never=_strings(core["deduplicate"], "never"),
+            spec_constant_op_opcodes=_strings(core, "spec_constant_op_opcodes"),
             type_capabilities=[
                 TypeCapability(t["instruction"], t["operand"], t["value"], t["capability"])
                 for t in core.get("type_capabilities", [])
@@ -465,6 +466,7 @@ class _Consistency:
                     mark = self.core["logical_layout"].mark_of(index)
                     raise GrammarError(mark, name, "a known instruction in logical_layout")
         self.known_names(g.block_terminators, "block_terminators", names)
+        self.known_names(g.spec_constant_op_opcodes, "spec_constant_op_opcodes", names)
         dedup = self.core["deduplicate"]
         for key in ("instructions", "never"):
             self.known_names(_strings(dedup, key), key, names, dedup)

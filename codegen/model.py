@@ -197,6 +197,7 @@ class Grammar:
     dedup_instructions: list[str] = field(default_factory=list)
     dedup_never: list[str] = field(default_factory=list)
     type_capabilities: list[TypeCapability] = field(default_factory=list)
+    spec_constant_op_opcodes: list[str] = field(default_factory=list)
 
     def deduplicated(self, instruction: Instruction) -> bool:
         """True when the module builder merges identical copies of this instruction."""

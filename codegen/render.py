@@ -400,6 +400,7 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         version_text=_version_text,
         grammar=grammar,
         terminators=sorted(by_name[n].opcode for n in grammar.block_terminators),
+        spec_ops=sorted(by_name[n].opcode for n in grammar.spec_constant_op_opcodes),
         dedup=sorted(i.opcode for i in grammar.instructions if grammar.deduplicated(i)),
         type_caps=[
             (by_name[t.instruction].opcode, t.operand, t.value, capability_values[t.capability], t.capability)

@@ -42,8 +42,8 @@ def test_a_grammar_edit_changes_the_output(tmp_path: Path) -> None:
     grammars = tmp_path / "grammars"
     shutil.copytree(GRAMMARS_DIR, grammars)
     core = grammars / "core.yaml"
-    core.write_text(core.read_text().replace("  OpFMod:\n", "  OpFModRenamed:\n", 1))
+    core.write_text(core.read_text().replace("  OpDPdx:\n", "  OpDPdxRenamed:\n", 1))
     out = tmp_path / "out"
     generate(grammars, out)
     builder = (out / "core" / "builder.py").read_text()
-    assert "def f_mod_renamed(" in builder and "def f_mod(" not in builder
+    assert "def d_pdx_renamed(" in builder and "def d_pdx(" not in builder

@@ -6521,6 +6521,71 @@ DEDUPLICATED: frozenset[int] = frozenset({
 })
 """Opcodes the module builder merges by value (grammars/core.yaml: deduplicate)."""
 
+SPEC_CONSTANT_OP_OPCODES: frozenset[int] = frozenset({
+    65,
+    66,
+    67,
+    70,
+    79,
+    81,
+    82,
+    109,
+    110,
+    111,
+    112,
+    113,
+    114,
+    115,
+    116,
+    117,
+    120,
+    121,
+    122,
+    124,
+    126,
+    127,
+    128,
+    129,
+    130,
+    131,
+    132,
+    133,
+    134,
+    135,
+    136,
+    137,
+    138,
+    139,
+    140,
+    141,
+    164,
+    165,
+    166,
+    167,
+    168,
+    169,
+    170,
+    171,
+    172,
+    173,
+    174,
+    175,
+    176,
+    177,
+    178,
+    179,
+    194,
+    195,
+    196,
+    197,
+    198,
+    199,
+    200,
+    4460,
+    5362,
+})
+"""Opcodes OpSpecConstantOp may embed (grammars/core.yaml: spec_constant_op_opcodes)."""
+
 TYPE_CAPABILITIES: tuple[tuple[int, int, int, int], ...] = (
     (21, 0, 8, 39),  # Int8
     (21, 0, 16, 22),  # Int16
@@ -6551,5 +6616,5 @@ RULES: tuple[tuple[str, str, str, str, str, dict[str, object]], ...] = (
 """Extension rules as data: (id, extension, check, text, source, data)."""
 
 __all__ = ["BLOCK_TERMINATORS", "DEDUPLICATED", "GRAMMAR_REVISION", "GRAMMAR_VERSION",
-           "INSTRUCTIONS", "KINDS", "MAGIC_NUMBER", "OPCODES_BY_NAME", "OperandInfo", "RULES",
+           "INSTRUCTIONS", "KINDS", "SPEC_CONSTANT_OP_OPCODES", "MAGIC_NUMBER", "OPCODES_BY_NAME", "OperandInfo", "RULES",
            "SECTIONS", "TYPE_CAPABILITIES"]

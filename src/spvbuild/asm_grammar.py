@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import NamedTuple
 
+from spvbuild.generated.core import tables
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
 __all__ = [
@@ -90,22 +91,11 @@ TARGET_ENVS: dict[str, tuple[int, int]] = {
     "opengl4.5": (1, 0),
 }
 
-# The opcodes OpSpecConstantOp may embed.  The grammar JSON is silent about this (the
-# SPIR-V specification lists them in the prose of OpSpecConstantOp); this is the list
-# SPIRV-Tools 2025.5 accepts, names without the "Op" prefix.
-SPEC_CONSTANT_OP_OPCODES: tuple[str, ...] = (
-    "SConvert", "FConvert", "ConvertFToS", "ConvertSToF", "ConvertFToU", "ConvertUToF",
-    "UConvert", "ConvertPtrToU", "ConvertUToPtr", "GenericCastToPtr", "PtrCastToGeneric",
-    "Bitcast", "QuantizeToF16", "SNegate", "Not", "IAdd", "ISub", "IMul", "UDiv", "SDiv",
-    "UMod", "SRem", "SMod", "ShiftRightLogical", "ShiftRightArithmetic", "ShiftLeftLogical",
-    "BitwiseOr", "BitwiseAnd", "BitwiseXor", "FNegate", "FAdd", "FSub", "FMul", "FDiv",
-    "FRem", "FMod", "VectorShuffle", "CompositeExtract", "CompositeInsert", "LogicalOr",
-    "LogicalAnd", "LogicalNot", "LogicalEqual", "LogicalNotEqual", "Select", "IEqual",
-    "INotEqual", "ULessThan", "SLessThan", "UGreaterThan", "SGreaterThan", "ULessThanEqual",
-    "SLessThanEqual", "UGreaterThanEqual", "SGreaterThanEqual", "AccessChain",
-    "InBoundsAccessChain", "PtrAccessChain", "InBoundsPtrAccessChain",
-    "CooperativeMatrixLengthKHR", "CooperativeMatrixLengthNV",
-)  # fmt: skip
+# The opcodes OpSpecConstantOp may embed: grammar data (grammars/core.yaml:
+# spec_constant_op_opcodes, the list SPIRV-Tools 2025.5 accepts), names without "Op".
+SPEC_CONSTANT_OP_OPCODES: tuple[str, ...] = tuple(
+    sorted(tables.INSTRUCTIONS[op].name[2:] for op in tables.SPEC_CONSTANT_OP_OPCODES)
+)
 
 _ID_KINDS = frozenset({"IdRef", "IdScope", "IdMemorySemantics"})
 _LITERAL_CODES = {
