@@ -94,3 +94,15 @@ def test_wheel_works_in_clean_venv(wheel: Path, tmp_path: Path) -> None:
     proc = _run([str(python), "-c", SMOKE], tmp_path, 60)
     count = int(proc.stdout.strip().splitlines()[-1])
     assert count > 800, f"only {count} instructions in the installed tables"
+    # The console script is installed and assembles from stdin to stdout.
+    script = venv / "bin" / "spvbuild"
+    assert script.exists(), "the spvbuild console script is missing"
+    done = subprocess.run(
+        [str(script), "as", "-", "-o", "-"],
+        input=b"OpCapability Shader\nOpMemoryModel Logical GLSL450\n",
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout[:4] == bytes.fromhex("03022307")

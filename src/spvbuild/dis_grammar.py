@@ -1,0 +1,331 @@
+"""The grammar tables compiled into the plans the disassembler walks.
+
+Every instruction of ``spvbuild.generated.core.tables`` (and of each extended set, on first
+use) becomes a :class:`Plan`: its operands as *slots*, the unit ``spirv-dis``'s parser
+works with.  A slot is ``(code, quantifier, payload)``; the parser keeps the expected slots
+on a stack, takes one per operand, re-pushes a ``MANY`` slot after taking it, pushes the
+parameters of an enumerant (or of each set bit of a mask, in increasing bit order) right
+after parsing it, the operands of an extended instruction after its number, and the
+operands of the embedded opcode after ``OpSpecConstantOp``'s opcode.  Nothing here is per
+instruction: the codes come from operand kinds and their categories.
+
+The plan also classifies the instruction for the printer's fast paths (see
+:mod:`spvbuild.disassembler`): ``ids_lo``/``ids_hi`` bound the word counts for which every
+word after the opcode is an id, and ``simple`` lists, for instructions whose operands are
+all one word each (ids, plain literals, enums), what each word is.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Final
+
+from spvbuild.dis_data import (
+    OPERAND_LAYOUTS,
+    SPEC_CONSTANT_OPCODES,
+    UNHANDLED_KINDS,
+    UNKNOWN_ENUMERANTS,
+)
+from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
+
+__all__ = ["CoreGrammar", "EnumKind", "ExtGrammar", "Plan", "core_grammar", "ext_grammar"]
+
+# slot codes
+RT: Final = 0  # result type id
+RID: Final = 1  # result id
+ID: Final = 2  # an id operand (payload: the message for id 0)
+EXTSET: Final = 3  # OpExtInst's set id
+LIT: Final = 4  # one-word unsigned literal
+CTX: Final = 5  # literal sized by the result type (OpConstant)
+FLT: Final = 6  # LiteralFloat: one 32-bit float word
+STR: Final = 7  # literal string
+EXTNUM: Final = 8  # OpExtInst's instruction number
+SPECOP: Final = 9  # OpSpecConstantOp's opcode
+ENUM: Final = 10  # value enum (payload: EnumKind)
+MASK: Final = 11  # bit enum (payload: EnumKind)
+CASE: Final = 12  # OpSwitch pair: literal sized by the selector's type, then an id
+PAIR: Final = 13  # strict pair (payload: (first slot, second slot))
+UNHANDLED: Final = 14  # a kind spirv-dis cannot print (payload: the kind's name)
+
+# quantifiers
+ONE: Final = 0
+OPT: Final = 1
+MANY: Final = 2
+_QUANTIFIERS = {"": ONE, "?": OPT, "*": MANY}
+
+Slot = tuple[int, int, Any]
+
+LOOSE_PAIRS: Final = frozenset({"PairIdRefIdRef"})
+"""Pair kinds spirv-dis reads as a plain list of ids (an odd count is accepted: ``OpPhi``)."""
+SWITCH_PAIR: Final = "PairLiteralIntegerIdRef"
+"""The pair kind whose literal is sized by ``OpSwitch``'s selector type."""
+_ID_ZERO_MESSAGES = {
+    "IdScope": "scope ID is 0",
+    "IdMemorySemantics": "memory semantics ID is 0",
+}
+
+
+class EnumKind:
+    """One enum operand kind: names by value and the parameter slots of enumerants."""
+
+    __slots__ = ("name", "is_mask", "names", "params", "bits", "simple")
+
+    def __init__(self, name: str, is_mask: bool) -> None:
+        self.name = name
+        self.is_mask = is_mask
+        self.names: dict[int, str] = {}
+        self.params: dict[int, tuple[Slot, ...]] = {}
+        self.bits = 0  # single bits that name an enumerant (masks)
+        self.simple: dict[int, str] = {}
+        """Text of every value without parameters (masks: filled as values are seen)."""
+
+    def mask_text(self, value: int) -> str | None:
+        """The ``A|B`` text of a mask, or None if a set bit names no enumerant."""
+        if value & ~self.bits:
+            return None
+        if not value:
+            return self.names.get(0, "")
+        names = self.names
+        parts = []
+        bit = 1
+        while bit <= value:
+            if value & bit:
+                parts.append(names[bit])
+            bit <<= 1
+        return "|".join(parts)
+
+
+class Plan:
+    """One instruction: name, slots and the facts the printer's fast paths use."""
+
+    __slots__ = (
+        "name",
+        "number",
+        "slots",
+        "stack",
+        "has_rt",
+        "has_rid",
+        "is_type",
+        "ids_lo",
+        "ids_hi",
+        "simple",
+        "simple_lo",
+        "simple_hi",
+    )
+
+    def __init__(self, name: str, number: int, slots: tuple[Slot, ...]) -> None:
+        self.name = name
+        self.number = number
+        self.slots = slots
+        self.stack = tuple(reversed(slots))
+        self.has_rt = bool(slots) and slots[0][0] == RT
+        self.has_rid = any(slot[0] == RID for slot in slots[:2])
+        self.is_type = False
+        self.ids_lo = self.ids_hi = 0
+        self.simple: tuple[Any, ...] | None = None
+        self.simple_lo = self.simple_hi = 0
+        self._classify()
+
+    def _classify(self) -> None:
+        # Words after the result id, in order: how many are required, and the longest
+        # prefix of slots that are single-word (and which of those are ids).
+        body = [slot for slot in self.slots if slot[0] not in (RT, RID)]
+        head = 1 + self.has_rt + self.has_rid
+        required = sum(1 for slot in body if slot[1] == ONE)
+        lo = head + required
+        # ids only
+        ids_hi = head
+        for slot in body:
+            if slot[0] != ID:
+                break
+            if slot[1] == MANY:
+                ids_hi = 0xFFFF
+                break
+            ids_hi += 1
+        if ids_hi >= lo and all(slot[0] == ID for slot in body[: ids_hi - head]):
+            self.ids_lo, self.ids_hi = lo, ids_hi
+        # single-word operands: ids, plain literals, enums
+        items: list[Any] = []
+        hi = head
+        for slot in body:
+            code = slot[0]
+            if code == ID:
+                item: Any = "id"
+            elif code == LIT:
+                item = "lit"
+            elif code in (ENUM, MASK):
+                item = slot[2]
+            else:
+                break
+            if slot[1] == MANY:
+                items.extend([item] * 64)
+                hi += 64
+                break
+            items.append(item)
+            hi += 1
+        if hi >= lo and len(items) == hi - head and any(item != "id" for item in items):
+            self.simple = tuple(items)
+            self.simple_lo, self.simple_hi = lo, hi
+
+
+class _Namespace:
+    """Operand kinds of one grammar unit (core, or an extended set over core)."""
+
+    def __init__(self, kinds: dict[str, KindInfo], base: _Namespace | None = None) -> None:
+        self.infos = kinds
+        self.base = base
+        self.enums: dict[str, EnumKind] = {}
+
+    def enum(self, name: str) -> EnumKind | None:
+        found = self.enums.get(name)
+        if found is not None:
+            return found
+        info = self.infos.get(name)
+        if info is None or info.category not in ("ValueEnum", "BitEnum"):
+            return None
+        if self.base is not None and name in self.base.infos and self.base.infos[name] is info:
+            found = self.base.enum(name)
+            assert found is not None
+            self.enums[name] = found
+            return found
+        kind = EnumKind(name, info.category == "BitEnum")
+        self.enums[name] = kind  # before the parameters: they may refer back
+        for value, enumerant in info.enumerants.items():
+            if (name, enumerant.name) in UNKNOWN_ENUMERANTS:
+                continue
+            kind.names.setdefault(value, enumerant.name)
+            if kind.is_mask and value and not value & (value - 1):
+                kind.bits |= value
+            if enumerant.parameters:
+                kind.params[value] = tuple(self.slot(op) for op in enumerant.parameters)
+            elif not kind.is_mask:
+                kind.simple[value] = enumerant.name
+        if kind.is_mask and 0 not in kind.params:
+            kind.simple[0] = kind.names.get(0, "")
+        return kind
+
+    def slot(self, op: OperandInfo) -> Slot:
+        """The slot of one operand of the grammar."""
+        quant = _QUANTIFIERS[op.quantifier]
+        name = op.kind
+        info = self.infos.get(name)
+        if name == "IdResultType":
+            return (RT, quant, "Error: Type Id is 0")
+        if name == "IdResult":
+            return (RID, quant, "Error: Result Id is 0")
+        if info is not None and info.category == "Id":
+            return (ID, quant, _ID_ZERO_MESSAGES.get(name, "Id is 0"))
+        if name == "LiteralString":
+            return (STR, quant, None)
+        if name == "LiteralContextDependentNumber":
+            return (CTX, quant, None)
+        if name == "LiteralFloat":
+            return (FLT, quant, None)
+        if name == "LiteralExtInstInteger":
+            return (EXTNUM, quant, None)
+        if name == "LiteralSpecConstantOpInteger":
+            return (SPECOP, quant, None)
+        if info is None:
+            raise ValueError(f"operand kind {name!r} is not in the grammar")
+        if name in UNHANDLED_KINDS:
+            return (UNHANDLED, quant, name)
+        if info.category == "Literal":
+            return (LIT, quant, None)
+        if info.category == "Composite":
+            if name in LOOSE_PAIRS:
+                return (ID, quant, "Id is 0")
+            if name == SWITCH_PAIR:
+                return (CASE, quant, (ID, ONE, "Id is 0"))
+            first, second = (self.slot(OperandInfo(base, "", "")) for base in info.bases)
+            return (PAIR, quant, (first, second))
+        kind = self.enum(name)
+        assert kind is not None
+        return (MASK if kind.is_mask else ENUM, quant, kind)
+
+    def slots(self, operands: tuple[OperandInfo, ...]) -> tuple[Slot, ...]:
+        out = [self.slot(op) for op in operands]
+        # The id just before an extended instruction number is the set.
+        for index in range(1, len(out)):
+            if out[index][0] == EXTNUM and out[index - 1][0] == ID:
+                out[index - 1] = (EXTSET, out[index - 1][1], out[index - 1][2])
+        return tuple(out)
+
+
+class CoreGrammar:
+    """Plans of every core instruction, by opcode."""
+
+    def __init__(self) -> None:
+        from spvbuild.generated.core import tables
+
+        self.namespace = _Namespace(tables.KINDS)
+        self.plans: dict[int, Plan] = {}
+        self.by_name: dict[str, int] = {}
+        for opcode, info in tables.INSTRUCTIONS.items():
+            operands = info.operands
+            layout = OPERAND_LAYOUTS.get(info.name)
+            if layout is not None:
+                operands = tuple(OperandInfo(kind, "", quantifier) for kind, quantifier in layout)
+            plan = Plan(info.name, opcode, self.namespace.slots(operands))
+            plan.is_type = info.cls == "Type-Declaration" and plan.has_rid
+            self.plans[opcode] = plan
+            self.by_name[info.name] = opcode
+        self.spec_constant_ops: dict[int, Plan] = {}
+        for name in SPEC_CONSTANT_OPCODES:
+            embedded = self.by_name.get(name)
+            if embedded is not None:
+                plan = self.plans[embedded]
+                body = tuple(slot for slot in plan.slots if slot[0] not in (RT, RID))
+                self.spec_constant_ops[embedded] = Plan(name[2:], embedded, body)
+        self.kinds = tables.KINDS
+
+    def enum(self, name: str) -> EnumKind:
+        """A core enum kind by name (it must exist)."""
+        kind = self.namespace.enum(name)
+        assert kind is not None, name
+        return kind
+
+
+class ExtGrammar:
+    """Plans of one extended instruction set, by instruction number."""
+
+    def __init__(self, import_name: str, core: CoreGrammar) -> None:
+        from spvbuild.generated.extinst import IMPORT_NAMES
+
+        module = importlib.import_module(f"spvbuild.generated.extinst.{IMPORT_NAMES[import_name]}")
+        instructions: dict[int, InstructionInfo] = module.INSTRUCTIONS
+        namespace = _Namespace({**core.namespace.infos, **module.KINDS}, core.namespace)
+        self.name = import_name
+        self.plans: dict[int, Plan] = {
+            number: Plan(info.name, number, namespace.slots(info.operands))
+            for number, info in instructions.items()
+        }
+        self.all_ids: dict[int, tuple[str, int, int]] = {}
+        """Instructions whose operands are all ids: number → (name, fewest and most words
+        of the whole OpExtInst instruction)."""
+        for number, plan in self.plans.items():
+            if all(slot[0] == ID for slot in plan.slots):
+                required = sum(1 for slot in plan.slots if slot[1] == ONE)
+                many = any(slot[1] == MANY for slot in plan.slots)
+                most = 0xFFFF if many else 5 + len(plan.slots)
+                self.all_ids[number] = (plan.name, 5 + required, most)
+
+
+_CORE: CoreGrammar | None = None
+_EXT: dict[str, ExtGrammar] = {}
+
+
+def core_grammar() -> CoreGrammar:
+    """The core plans, built once per process."""
+    global _CORE
+    if _CORE is None:
+        _CORE = CoreGrammar()
+    return _CORE
+
+
+def ext_grammar(import_name: str) -> ExtGrammar:
+    """The plans of the extended set imported as ``import_name`` (a key of
+    ``spvbuild.generated.extinst.IMPORT_NAMES``), built on first use."""
+    found = _EXT.get(import_name)
+    if found is None:
+        found = _EXT[import_name] = ExtGrammar(import_name, core_grammar())
+    return found
