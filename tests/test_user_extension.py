@@ -63,6 +63,12 @@ words = m.to_words()
 spin = [w for w in words if w & 0xFFFF == 61002 and w >> 16 == 5]
 assert len(spin) == 1, "OpWidgetSpinACME with result type, id, widget and turns"
 assert INSTRUCTIONS[61002].name == "OpWidgetSpinACME"
+from spvbuild.assembler import assemble
+from spvbuild.disassembler import disassemble
+text = disassemble(words, raw_id=True, header=False)
+assert "OpWidgetSpinACME" in text and "WidgetHintACME 2" in text, text
+again = assemble(text, target_env="spv1.3", preserve_numeric_ids=True)
+assert again[:2] == words[:2] and again[3:] == words[3:], "assembler reads it back"
 print("user extension OK", len(words))
 """
 
