@@ -106,3 +106,27 @@ def test_wheel_works_in_clean_venv(wheel: Path, tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout[:4] == bytes.fromhex("03022307")
+
+
+@pytest.mark.slow
+def test_sdist_builds_and_installs_in_clean_venv(tmp_path: Path) -> None:
+    """The sdist carries grammars-generated code and installs (building a wheel from it)."""
+    import tarfile
+
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree, symlinks=True, ignore=_IGNORE)
+    out = tmp_path / "dist"
+    _run([sys.executable, "-m", "build", "--sdist", "--outdir", str(out), "."], tree, 300)
+    (sdist,) = sorted(out.glob("spvbuild-*.tar.gz"))
+    with tarfile.open(sdist) as archive:
+        names = archive.getnames()
+    assert any(
+        n.endswith("spvbuild/generated/core/builder.py") or n.endswith("generated/core/builder.py")
+        for n in names
+    )
+    venv = tmp_path / "venv"
+    _run([sys.executable, "-m", "venv", str(venv)], tmp_path, 120)
+    python = venv / "bin" / "python"
+    _run([str(python), "-m", "pip", "install", "--no-deps", str(sdist)], tmp_path, 300)
+    proc = _run([str(python), "-c", SMOKE], tmp_path, 60)
+    assert int(proc.stdout.strip().splitlines()[-1]) > 800
