@@ -1137,6 +1137,11 @@ class _Assembler:
             number = _decimal_u32(tok)
             if number is not None:
                 entry = ext.by_number.get(number)
+                if entry is None and ext.import_name.startswith("NonSemantic."):
+                    # Like spirv-as: an unknown number in a NonSemantic set takes ids.
+                    words.append(number)
+                    stack.extend(unknown_ext_operands())
+                    return f"{where} {ext.import_name} {number}"
             if entry is None:
                 raise _Fail(
                     j,
