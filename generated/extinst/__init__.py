@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from spvbuild.emitter import Emitter
@@ -47,6 +49,18 @@ IMPORT_NAMES: dict[str, str] = {
     'NonSemantic.VkspReflection': 'vksp_reflection',
 }
 """OpExtInstImport string → module name under spvbuild.generated.extinst."""
+
+
+def set_module(import_name: str) -> ModuleType | None:
+    """The generated module of the set ``OpExtInstImport "import_name"`` names, if known.
+
+    The module has INSTRUCTIONS, KINDS, ENUM_CLASSES, PARAMETER_CLASSES, SECTION,
+    FUNCTION_INSTRUCTIONS, IMPORT_EXTENSIONS and IMPORT_CORE_IN.
+    """
+    module_name = IMPORT_NAMES.get(import_name)
+    if module_name is None:
+        return None
+    return importlib.import_module(f"{__name__}.{module_name}")
 
 
 class ExtInstSets(Emitter):

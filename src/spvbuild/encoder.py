@@ -8,7 +8,6 @@ OpSpecConstant, OpSwitch) take their width from a :class:`TypeWidths` lookup.
 
 from __future__ import annotations
 
-import importlib
 import struct
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
@@ -38,12 +37,11 @@ def _core_tables() -> tuple[dict[int, InstructionInfo], dict[str, KindInfo]]:
 
 
 def _ext_tables(import_name: str) -> tuple[dict[int, InstructionInfo], dict[str, KindInfo]]:
-    from spvbuild.generated.extinst import IMPORT_NAMES
+    from spvbuild.generated.extinst import set_module
 
-    module_name = IMPORT_NAMES.get(import_name)
-    if module_name is None:
+    module = set_module(import_name)
+    if module is None:
         raise EncodeError(f"OpExtInst: unknown extended instruction set {import_name!r}")
-    module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
     return module.INSTRUCTIONS, module.KINDS
 
 

@@ -34,7 +34,7 @@ from spvbuild.errors import BuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.builder import CoreInstructions
 from spvbuild.generated.core.enums import Capability
-from spvbuild.generated.extinst import IMPORT_NAMES, ExtInstSets
+from spvbuild.generated.extinst import ExtInstSets, set_module
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
@@ -621,10 +621,9 @@ def _ids_in(values: Iterable[Any]) -> Iterable[int]:
 
 
 def _ext_section(instruction: Instruction) -> str:
-    module_name = IMPORT_NAMES.get(instruction.ext_set or "")
-    if module_name is None:
+    module = set_module(instruction.ext_set or "")
+    if module is None:
         return "functions"
-    module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
     if module.SECTION == "functions" or instruction.operands[1] in module.FUNCTION_INSTRUCTIONS:
         return "functions"
     return str(module.SECTION)
@@ -723,19 +722,17 @@ class _Requirements:
             self._operand(operand, where)
 
     def _ext_import(self, inst: Instruction) -> None:
-        module_name = IMPORT_NAMES.get(str(inst.operands[0]))
-        if module_name is None:
+        module = set_module(str(inst.operands[0]))
+        if module is None:
             return
-        module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
         if module.IMPORT_EXTENSIONS:
             where = f'OpExtInstImport "{inst.operands[0]}"'
             self._need((), module.IMPORT_EXTENSIONS, module.IMPORT_CORE_IN, where)
 
     def _ext_inst(self, inst: Instruction) -> None:
-        module_name = IMPORT_NAMES.get(inst.ext_set or "")
-        if module_name is None:
+        module = set_module(inst.ext_set or "")
+        if module is None:
             return
-        module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
         info = module.INSTRUCTIONS.get(inst.operands[1])
         if info is not None:
             self._need(info.capabilities, info.extensions, None, f"{inst.ext_set} {info.name}")

@@ -19,13 +19,12 @@ Checkers:
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from spvbuild.errors import BuildError
 from spvbuild.generated.core import tables
-from spvbuild.generated.extinst import IMPORT_NAMES
+from spvbuild.generated.extinst import set_module
 from spvbuild.instruction import Instruction
 from spvbuild.params import EnumerantParameters
 
@@ -99,10 +98,9 @@ def _decoration_targets(rule: Rule, module: _Module) -> None:
             continue
         target_name = module.name(target)
         if target_name == "OpExtInst" and target.ext_set is not None:
-            module_name = IMPORT_NAMES.get(target.ext_set)
+            ext_tables = set_module(target.ext_set)
             ext_name = str(target.operands[1])
-            if module_name is not None:
-                ext_tables = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
+            if ext_tables is not None:
                 ext_info = ext_tables.INSTRUCTIONS.get(target.operands[1])
                 ext_name = ext_info.name if ext_info is not None else ext_name
             if ext_name in ext_allowed.get(target.ext_set, []):
