@@ -40,6 +40,7 @@ HAND_KEYS = (
     "function_instructions",
     "import_extensions",
     "import_core_in",
+    "import_prefix",
     "rules",
     "depends",
     "requires_version",
@@ -369,8 +370,9 @@ def build_files(headers: Path) -> dict[str, dict[str, Any]]:
             body = {"opcode": inst["opcode"]}
             if inst.get("operands"):
                 body["operands"] = _operands(inst["operands"])
-            if inst.get("capabilities"):
-                body["capabilities"] = list(inst["capabilities"])
+            capabilities = ext_instruction_capabilities(inst)
+            if capabilities:
+                body["capabilities"] = capabilities
             if inst.get("extensions"):
                 body["extensions"] = list(inst["extensions"])
             ext_set["instructions"][inst["opname"]] = body
@@ -560,6 +562,7 @@ TOP_KEY_ORDER = (
     "function_instructions",
     "import_extensions",
     "import_core_in",
+    "import_prefix",
     "logical_layout",
     "block_terminators",
     "deduplicate",
@@ -572,6 +575,20 @@ TOP_KEY_ORDER = (
     "rules",
     "errata",
 )
+
+
+def ext_instruction_capabilities(inst: dict[str, Any]) -> list[str]:
+    """The capabilities of an extended instruction in a Khronos JSON grammar.
+
+    ``extinst.opencl.debuginfo.100.grammar.json`` spells DebugModuleINTEL's requirement
+    as a singular ``"capability": "DebugInfoModuleINTEL"`` string instead of the
+    ``"capabilities"`` list: the same fact under a misspelt key, read as such.
+    """
+    capabilities = list(inst.get("capabilities", []))
+    single = inst.get("capability")
+    if isinstance(single, str) and single not in capabilities:
+        capabilities.append(single)
+    return capabilities
 
 
 def to_yaml(body: dict[str, Any]) -> str:

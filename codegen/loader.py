@@ -379,6 +379,7 @@ class _Loader:
             function_instructions=_strings(raw, "function_instructions"),
             import_extensions=_strings(raw, "import_extensions"),
             import_core_in=raw.get("import_core_in"),
+            import_prefix=raw.get("import_prefix"),
         )
 
     def errata(self) -> list[Erratum]:
@@ -482,8 +483,12 @@ class _Consistency:
             self.requirements([], s.import_extensions, Mark(s.file, 1, 1), s.import_name)
             for name in s.function_instructions:
                 if name not in known:
-                    raise GrammarError(Mark(s.file, 1, 1), "function_instructions",
-                                       f"an instruction of {s.import_name}", repr(name))
+                    raise GrammarError(
+                        Mark(s.file, 1, 1),
+                        "function_instructions",
+                        f"an instruction of {s.import_name}",
+                        repr(name),
+                    )
         for ext in g.extensions.values():
             for rule in ext.rules:
                 self.rule(rule, ext)
@@ -492,12 +497,16 @@ class _Consistency:
         """Where an instruction comes in the order the loader reads the files."""
         return (self.g.files.index(inst.file), inst.mark.line, inst.mark.col)
 
-    def known_names(self, listed: list[str], key: str, names: set[str], where: YMap | None = None) -> None:
+    def known_names(
+        self, listed: list[str], key: str, names: set[str], where: YMap | None = None
+    ) -> None:
         """Every name in a hand-written list of core.yaml must be an instruction."""
         container = where if where is not None else self.core
         for name in listed:
             if name not in names:
-                raise GrammarError(container.value_mark_of(key), key, "a known instruction", repr(name))
+                raise GrammarError(
+                    container.value_mark_of(key), key, "a known instruction", repr(name)
+                )
 
     def kind(self, kind: OperandKind, scope: dict[str, OperandKind]) -> None:
         seen: dict[int, Enumerant] = {}

@@ -153,6 +153,7 @@ class ExtInstSet:
     function_instructions: list[str] = field(default_factory=list)
     import_extensions: list[str] = field(default_factory=list)
     import_core_in: str | None = None
+    import_prefix: str | None = None  # other import strings that name the set
 
 
 @dataclass

@@ -403,7 +403,13 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         spec_ops=sorted(by_name[n].opcode for n in grammar.spec_constant_op_opcodes),
         dedup=sorted(i.opcode for i in grammar.instructions if grammar.deduplicated(i)),
         type_caps=[
-            (by_name[t.instruction].opcode, t.operand, t.value, capability_values[t.capability], t.capability)
+            (
+                by_name[t.instruction].opcode,
+                t.operand,
+                t.value,
+                capability_values[t.capability],
+                t.capability,
+            )
             for t in grammar.type_capabilities
         ],
         rules=[(ext.name, r) for ext in grammar.extensions.values() for r in ext.rules],
@@ -429,6 +435,7 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
                 "python_name": s.python_name,
                 "class_name": class_name,
                 "import_name": s.import_name,
+                "import_prefix": s.import_prefix,
                 "file": s.file,
             }
         )
@@ -440,7 +447,9 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
             class_name=class_name,
             core_imports=sorted(set_namer.core_used),
             version_text=_version_text,
-            function_numbers=sorted(i.opcode for i in s.instructions if i.name in s.function_instructions),
+            function_numbers=sorted(
+                i.opcode for i in s.instructions if i.name in s.function_instructions
+            ),
         )
     out["extinst/__init__.py"] = env.get_template("extinst_init.py.j2").render(
         banner=_banner("extinst_init.py.j2", [f"grammars/{s['file']}" for s in sets]),

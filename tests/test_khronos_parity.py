@@ -79,7 +79,7 @@ KNOWN_EXT_INSTRUCTION_KEYS = {
     "capabilities",
     "extensions",
     # extinst.opencl.debuginfo.100.grammar.json spells DebugModuleINTEL's requirement as a
-    # singular "capability" string; the importer (like SPIRV-Tools' generators) ignores it.
+    # singular "capability" string: read as one of its capabilities (see the importer).
     "capability",
 }
 KNOWN_KIND_KEYS = {"kind", "category", "doc", "bases", "enumerants"}
@@ -153,7 +153,11 @@ def json_ext_instruction_fields(raw: dict[str, Any]) -> dict[str, object]:
     return {
         "opcode": raw["opcode"],
         "operands": json_operands(raw.get("operands")),
-        "capabilities": list(raw.get("capabilities", [])),
+        # DebugModuleINTEL's misspelt singular "capability" counts as one.
+        "capabilities": [
+            *raw.get("capabilities", []),
+            *([raw["capability"]] if "capability" in raw else []),
+        ],
         "extensions": list(raw.get("extensions", [])),
     }
 

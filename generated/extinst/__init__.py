@@ -50,17 +50,38 @@ IMPORT_NAMES: dict[str, str] = {
 }
 """OpExtInstImport string → module name under spvbuild.generated.extinst."""
 
+IMPORT_PREFIXES: dict[str, str] = {
+    'NonSemantic.ClspvReflection.': 'NonSemantic.ClspvReflection.6',
+}
+"""Import-string prefix → the set's ``IMPORT_NAMES`` key: any import string starting
+with the prefix names that set too (a version suffix that may change)."""
+
+
+def known_import_name(import_name: str) -> str | None:
+    """The ``IMPORT_NAMES`` key of the set an OpExtInstImport string names, if known.
+
+    The exact string, or one matching a set's ``import_prefix`` (for example
+    ``NonSemantic.ClspvReflection.5`` → ``NonSemantic.ClspvReflection.6``).
+    """
+    if import_name in IMPORT_NAMES:
+        return import_name
+    for prefix, known in IMPORT_PREFIXES.items():
+        if import_name.startswith(prefix):
+            return known
+    return None
+
 
 def set_module(import_name: str) -> ModuleType | None:
     """The generated module of the set ``OpExtInstImport "import_name"`` names, if known.
 
-    The module has INSTRUCTIONS, KINDS, ENUM_CLASSES, PARAMETER_CLASSES, SECTION,
-    FUNCTION_INSTRUCTIONS, IMPORT_EXTENSIONS and IMPORT_CORE_IN.
+    The name is resolved by :func:`known_import_name`.  The module has INSTRUCTIONS,
+    KINDS, ENUM_CLASSES, PARAMETER_CLASSES, SECTION, FUNCTION_INSTRUCTIONS,
+    IMPORT_EXTENSIONS and IMPORT_CORE_IN.
     """
-    module_name = IMPORT_NAMES.get(import_name)
-    if module_name is None:
+    known = known_import_name(import_name)
+    if known is None:
         return None
-    return importlib.import_module(f"{__name__}.{module_name}")
+    return importlib.import_module(f"{__name__}.{IMPORT_NAMES[known]}")
 
 
 class ExtInstSets(Emitter):

@@ -396,7 +396,7 @@ INSTRUCTIONS: dict[int, I] = {
     36: I(
         'DebugModuleINTEL', 36, "ExtInst",
         (O('IdRef', 'Name', ''), O('IdRef', 'Source', ''), O('IdRef', 'Parent', ''), O('LiteralInteger', 'Line', ''), O('IdRef', 'ConfigurationMacros', ''), O('IdRef', 'IncludePath', ''), O('IdRef', 'APINotesFile', ''), O('LiteralInteger', 'IsDeclaration', ''), ),
-        "functions", (), (), None, None,
+        "functions", ('DebugInfoModuleINTEL',), (), None, None,
     ),
 }
 """Every instruction of OpenCL.DebugInfo.100 by instruction number."""
@@ -1037,6 +1037,7 @@ class OpenclDebugInfo100Instructions(ExtInstSetBuilder):
             is_declaration: LiteralInteger 'IsDeclaration'
             result_id: an id reserved earlier (new_id) to define here
 
+        Capabilities (any of): DebugInfoModuleINTEL.
         Returns the result id.
         """
         return self._inst(36, result_type, (name, source, parent, line, configuration_macros, include_path, api_notes_file, is_declaration), result_id)

@@ -18,7 +18,6 @@ they become known, exactly like the reference assembler's "expected operands" st
 
 from __future__ import annotations
 
-import importlib
 import keyword
 from collections.abc import Mapping
 from functools import cache
@@ -426,18 +425,13 @@ _UNKNOWN_OPERANDS: tuple[Desc, ...] = ((VAR, True, ((ID, True, None, "operand"),
 @cache
 def ext_set(import_name: str) -> ExtSet | None:
     """The set imported by ``OpExtInstImport "import_name"``; None if not importable."""
-    from spvbuild.dis_data import EXT_SET_PREFIXES
-    from spvbuild.generated.extinst import IMPORT_NAMES
+    from spvbuild.generated.extinst import set_module
 
-    module_name = IMPORT_NAMES.get(import_name)
-    for prefix, known in EXT_SET_PREFIXES.items():  # any version suffix, like spirv-as
-        if module_name is None and import_name.startswith(prefix):
-            module_name = IMPORT_NAMES.get(known)
-    if module_name is None:
+    module = set_module(import_name)  # a set's import_prefix matches too, like spirv-as
+    if module is None:
         if import_name.startswith("NonSemantic."):
             return ExtSet(import_name, False, {}, {}, {})
         return None
-    module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
     namespace = _Namespace(module.KINDS, _core_namespace())
     _add_aliases(namespace, dict(getattr(module, "ENUM_CLASSES", {})))
     by_name: dict[str, tuple[int, str, tuple[Desc, ...]]] = {}

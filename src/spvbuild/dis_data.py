@@ -13,8 +13,7 @@ from typing import Final
 
 __all__ = [
     "BUILTIN_NAMES",
-    "EXT_SET_EXACT",
-    "EXT_SET_PREFIXES",
+    "EXT_SETS_BY_NUMBER",
     "FLOAT_ENCODING_NAMES",
     "FLOAT_NAMES",
     "GENERATORS",
@@ -108,30 +107,14 @@ error, even 1.7 or a set reserved byte)."""
 
 # -- extended instruction sets -----------------------------------------------------------
 
-EXT_SET_EXACT: Final[frozenset[str]] = frozenset(
-    {
-        "GLSL.std.450",
-        "OpenCL.std",
-        "SPV_AMD_shader_explicit_vertex_parameter",
-        "SPV_AMD_shader_trinary_minmax",
-        "SPV_AMD_gcn_shader",
-        "SPV_AMD_shader_ballot",
-        "DebugInfo",
-        "OpenCL.DebugInfo.100",
-        "NonSemantic.Shader.DebugInfo.100",
-        "Arm.MotionEngine.100",
-        "TOSA.001000.1",
-    }
+EXT_SETS_BY_NUMBER: Final[frozenset[str]] = frozenset(
+    {"NonSemantic.DebugPrintf", "NonSemantic.DebugBreak", "NonSemantic.VkspReflection"}
 )
-"""``OpExtInstImport`` strings whose instructions spirv-dis prints by name (the
-``spvbuild.generated.extinst.IMPORT_NAMES`` key is the same string).  It does not know
-``NonSemantic.DebugPrintf``, ``NonSemantic.DebugBreak`` nor ``NonSemantic.VkspReflection``:
-like any other non-semantic set, their instructions print as numbers."""
-
-EXT_SET_PREFIXES: Final[dict[str, str]] = {
-    "NonSemantic.ClspvReflection.": "NonSemantic.ClspvReflection.6",
-}
-"""Import strings matched by prefix (any version suffix) → the ``IMPORT_NAMES`` key."""
+"""Known sets whose instructions spirv-dis (SPIRV-Tools 2025.5) does not know: like any
+other non-semantic set, their instructions print as numbers.  Every other set of
+``spvbuild.generated.extinst`` prints by name, its import string resolved by
+``known_import_name`` (which also matches a set's ``import_prefix``, like spirv-dis does
+for ``NonSemantic.ClspvReflection.<any version>``)."""
 
 NON_SEMANTIC_PREFIX: Final = "NonSemantic."
 """Any other import starting with this is accepted: its instructions print as the number

@@ -17,7 +17,6 @@ all one word each (ids, plain literals, enums), what each word is.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Final
 
 from spvbuild.dis_data import (
@@ -289,9 +288,10 @@ class ExtGrammar:
     """Plans of one extended instruction set, by instruction number."""
 
     def __init__(self, import_name: str, core: CoreGrammar) -> None:
-        from spvbuild.generated.extinst import IMPORT_NAMES
+        from spvbuild.generated.extinst import set_module
 
-        module = importlib.import_module(f"spvbuild.generated.extinst.{IMPORT_NAMES[import_name]}")
+        module = set_module(import_name)
+        assert module is not None, import_name  # callers pass known import names
         instructions: dict[int, InstructionInfo] = module.INSTRUCTIONS
         namespace = _Namespace({**core.namespace.infos, **module.KINDS}, core.namespace)
         self.name = import_name

@@ -59,8 +59,7 @@ from operator import call
 from typing import Any, Final
 
 from spvbuild.dis_data import (
-    EXT_SET_EXACT,
-    EXT_SET_PREFIXES,
+    EXT_SETS_BY_NUMBER,
     NON_SEMANTIC_PREFIX,
     VERSIONS,
     generator_text,
@@ -100,6 +99,7 @@ from spvbuild.dis_numbers import (
     word_formatter,
 )
 from spvbuild.errors import BinaryError
+from spvbuild.generated.extinst import known_import_name
 from spvbuild.reader import words_of
 
 __all__ = ["disassemble", "header_lines"]
@@ -605,11 +605,9 @@ class _Printer:
 
     def import_set(self, name: str, i: int) -> ExtGrammar | None:
         """The set an OpExtInstImport string names (None: print numbers and ids)."""
-        if name in EXT_SET_EXACT:
-            return ext_grammar(name)
-        for prefix, key in EXT_SET_PREFIXES.items():
-            if name.startswith(prefix):
-                return ext_grammar(key)
+        known = known_import_name(name)
+        if known is not None and known not in EXT_SETS_BY_NUMBER:
+            return ext_grammar(known)
         if name.startswith(NON_SEMANTIC_PREFIX):
             return None
         raise BinaryError(i, f"Invalid extended instruction import '{name}'")

@@ -7,7 +7,6 @@ tables of each set; this table only holds what the grammar cannot say.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import re
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from functools import cached_property
 from types import ModuleType
 from typing import Any, Literal
 
+from spvbuild.generated.extinst import set_module
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
 FlavorName = Literal["DebugInfo", "OpenCL.DebugInfo.100", "NonSemantic.Shader.DebugInfo.100"]
@@ -51,7 +51,9 @@ class Flavor:
     @cached_property
     def tables(self) -> ModuleType:
         """The generated module of the set (INSTRUCTIONS, KINDS, ENUM_CLASSES, ...)."""
-        return importlib.import_module(f"spvbuild.generated.extinst.{self.module}")
+        module = set_module(self.name)
+        assert module is not None, self.name  # every flavor is a generated set
+        return module
 
     @cached_property
     def by_name(self) -> dict[str, InstructionInfo]:
