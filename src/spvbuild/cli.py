@@ -51,11 +51,9 @@ def _cmd_as(args: argparse.Namespace, out: BinaryIO) -> int:
     from spvbuild.assembler import assemble
 
     data, label = _read_input(args.input)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        print(f"{label}: not UTF-8 text (byte {exc.start})", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    # Bytes that are not UTF-8 are kept as surrogate escapes: inside a string literal they
+    # go into the binary unchanged (like spirv-as); anywhere else they are an error.
+    text = data.decode("utf-8", "surrogateescape")
     words = assemble(
         text,
         target_env=args.target_env,

@@ -46,8 +46,21 @@ def _ext_tables(import_name: str) -> tuple[dict[int, InstructionInfo], dict[str,
 
 
 def string_words(text: str) -> list[int]:
-    """A literal string: UTF-8, NUL-terminated, zero-padded to whole little-endian words."""
-    data = text.encode("utf-8") + b"\0"
+    """A literal string: UTF-8, NUL-terminated, zero-padded to whole little-endian words.
+
+    The characters U+DC80 to U+DCFF stand for the bytes 0x80 to 0xFF of a string that is
+    not valid UTF-8 (Python's ``surrogateescape``, which the reader, the disassembler and
+    ``spvbuild as`` use), so such strings keep their exact bytes.  Any other lone
+    surrogate has no UTF-8 form: :class:`~spvbuild.errors.EncodeError`.
+    """
+    try:
+        data = text.encode("utf-8", "surrogateescape") + b"\0"
+    except UnicodeEncodeError as exc:
+        raise EncodeError(
+            f"string {text[:40]!r}{'...' if len(text) > 40 else ''}: character "
+            f"{text[exc.start]!r} at index {exc.start} is a lone surrogate, which has no "
+            "UTF-8 form"
+        ) from None
     data += b"\0" * (-len(data) % 4)
     return list(struct.unpack(f"<{len(data) // 4}I", data))
 
@@ -175,7 +188,10 @@ class _Encoder:
         elif op.kind == "LiteralString":
             if not isinstance(value, str):
                 raise EncodeError(f"{where} operand '{name}': expected a string, got {value!r}")
-            words.extend(string_words(value))
+            try:
+                words.extend(string_words(value))
+            except EncodeError as exc:
+                raise EncodeError(f"{where} operand '{name}': {exc}") from None
         elif op.kind == "LiteralFloat":
             words.extend(_number_words(value, (32, True, True), where, name))
         elif op.kind == "LiteralContextDependentNumber":
