@@ -242,6 +242,30 @@ def _tables(indent: bool) -> _Tables:
     return found
 
 
+class _SimpleFormats(dict[int, tuple[Callable[[int], str], ...]]):
+    """Opcode → one formatter per operand word, for the fast path's simple layouts.
+
+    Made on first use of each opcode (a small module uses few of the several hundred),
+    as the id formatter is bound to the module's own ``refs``.
+    """
+
+    def __init__(self, plans: dict[int, Plan], getref: Callable[[int], str]) -> None:
+        super().__init__()
+        self.plans = plans
+        self.getref = getref
+
+    def __missing__(self, opcode: int) -> tuple[Callable[[int], str], ...]:
+        items = self.plans[opcode].simple
+        assert items is not None  # only asked for opcodes whose tables say "simple"
+        getref = self.getref
+        formats = tuple(
+            getref if item == "id" else str if item == "lit" else item.simple.__getitem__
+            for item in items
+        )
+        self[opcode] = formats
+        return formats
+
+
 class _Printer:
     """Prints the instructions of one module (the words after the header)."""
 
@@ -274,14 +298,7 @@ class _Printer:
         self.value_types: dict[int, int] = {}  # id → type id (for OpSwitch), built lazily
         self.value_types_end = 5
         self.ext_ids: dict[int, dict[int, tuple[str, int, int]]] = {}  # fast OpExtInst
-        self.simple: dict[int, tuple[Callable[[int], str], ...]] = {}
-        getref = refs.__getitem__
-        for opcode, plan in self.plans.items():
-            if plan.simple is not None and self.tables.simple[opcode] != _GENERAL:
-                self.simple[opcode] = tuple(
-                    getref if item == "id" else str if item == "lit" else item.simple.__getitem__
-                    for item in plan.simple
-                )
+        self.simple = _SimpleFormats(self.plans, refs.__getitem__)
 
     # -- the loop -------------------------------------------------------------------------
     def run(self, out: list[str]) -> None:
@@ -377,8 +394,10 @@ class _Printer:
                                 line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]} {join(map(call, simple[op], words[i + 3 : i + wc]))}"
                             defs[words[i + 2]] = None
                             append(line)
-                        else:
+                        elif wc > 1:
                             append(heads[op] + join(map(call, simple[op], words[i + 1 : i + wc])))
+                        else:  # no operand: no space after the opcode
+                            append(bares[op])
                         i += wc
                         continue
                     append(general(i))
