@@ -2,7 +2,9 @@
 
 * Differential: every module of the corpus (the catalogue of tests/modules/catalogue.py,
   the Vulkan test shaders, tests/asm/*.spvasm and tests/dis/*.spvasm assembled by
-  spirv-as, a seeded set of random grammar-driven modules) is disassembled by spirv-dis
+  spirv-as, the seeded grammar-driven random modules of tests/random_modules.py: every
+  opcode, extended instruction, operand kind and enumerant among them, as
+  tests/test_random_coverage.py proves) is disassembled by spirv-dis
   and by ``disassemble`` in each mode: friendly names and ``--raw-id``, with and without
   the header, ``--no-indent``.  The texts must be identical, and where spirv-dis fails
   ``disassemble`` must raise BinaryError.
@@ -36,9 +38,11 @@ from spvbuild.dis_names import exact_names, friendly_names
 from spvbuild.disassembler import disassemble
 from spvbuild.errors import BinaryError
 from spvbuild.generated.core import tables
-from spvbuild.tables import KindInfo, OperandInfo
 from tests.conftest import ROOT, spirv_tool
 from tests.modules.catalogue import CATALOGUE
+from tests.random_modules import RANDOM_SEEDS, random_module
+
+__all__ = ["RANDOM_SEEDS", "random_module"]  # re-exported: the fuzz tests import them here
 
 MODES: dict[str, tuple[tuple[str, ...], dict[str, bool]]] = {
     "friendly": ((), {}),
@@ -49,7 +53,6 @@ MODES: dict[str, tuple[tuple[str, ...], dict[str, bool]]] = {
 }
 DIS_DIR = ROOT / "tests" / "dis"
 ASM_DIR = ROOT / "tests" / "asm"
-RANDOM_SEEDS = range(300)
 
 
 # -- tools ----------------------------------------------------------------------------------
@@ -233,196 +236,14 @@ def test_spvbuild_assembler_reads_it_back(name: str) -> None:
     )
 
 
-# -- random modules (grammar-driven, seeded) --------------------------------------------------
-
-
-def random_module(seed: int, count: int = 12) -> list[int]:
-    """A module of random instructions from the grammar: often valid, sometimes not (an
-    unknown enum value, an id 0, a word too many or too few, a constant of a non-numeric
-    type); spirv-dis and disassemble must agree either way."""
-    return _RandomModule(random.Random(seed)).build(count)
-
-
-class _RandomModule:
-    STRINGS = (
-        b"",
-        b"a",
-        b"main",
-        b"a.b-c",
-        b'x y"\\z',
-        "café".encode(),
-        b"\xff\xfe",
-        b"1",
-        b"uint",
-    )
-    IMPORTS = (
-        "GLSL.std.450",
-        "OpenCL.std",
-        "DebugInfo",
-        "OpenCL.DebugInfo.100",
-        "NonSemantic.Shader.DebugInfo.100",
-        "NonSemantic.DebugPrintf",
-        "NonSemantic.ClspvReflection.6",
-        "SPV_AMD_shader_ballot",
-        "NonSemantic.Other",
-        "Unknown.Set",
-    )
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.next_id = 1
-        self.bound = 40
-        self.types: list[int] = []
-        self.insts: list[list[int]] = []
-
-    def string(self, data: bytes) -> list[int]:
-        data += b"\0" * (4 - len(data) % 4)
-        return list(struct.unpack(f"<{len(data) // 4}I", data))
-
-    def new_id(self) -> int:
-        self.next_id += 1
-        return self.next_id - 1
-
-    def any_id(self) -> int:
-        r = self.rng.random()
-        if r < 0.01:
-            return 0
-        if r < 0.03:
-            return self.bound + self.rng.randrange(5)
-        return self.rng.randrange(1, self.next_id + 2)
-
-    def operand(self, kinds: dict[str, KindInfo], kind: str) -> list[int]:
-        rng = self.rng
-        info = kinds[kind]
-        if kind == "IdResultType":
-            return [rng.choice(self.types) if self.types and rng.random() < 0.8 else self.any_id()]
-        if kind == "IdResult":
-            return [self.new_id()]
-        if info.category == "Id":
-            return [self.any_id()]
-        if kind == "LiteralString":
-            return self.string(rng.choice(self.STRINGS))
-        if kind in ("LiteralExtInstInteger", "LiteralSpecConstantOpInteger"):
-            return [rng.randrange(200)]
-        if info.category == "Literal":
-            return [rng.choice((0, 1, 3, 32, 0xFFFFFFFF, 0x3F800000, rng.getrandbits(32)))]
-        if info.category == "Composite":
-            return [w for base in info.bases for w in self.operand(kinds, base)]
-        values = list(info.enumerants)
-        if rng.random() < 0.02:
-            return [rng.getrandbits(16)]
-        value = 0
-        if info.category == "BitEnum":
-            for _ in range(rng.randrange(3)):
-                value |= rng.choice(values)
-        else:
-            value = rng.choice(values)
-        out = [value]
-        params: list[OperandInfo] = []
-        if info.category == "BitEnum":
-            bit = 1
-            while bit <= value:
-                if value & bit and bit in info.enumerants:
-                    params.extend(info.enumerants[bit].parameters)
-                bit <<= 1
-        elif value in info.enumerants:
-            params.extend(info.enumerants[value].parameters)
-        for param in params:
-            if param.quantifier != "?" or rng.random() < 0.5:
-                out += self.operand(kinds, param.kind)
-        return out
-
-    def instruction(
-        self, operands: tuple[OperandInfo, ...], kinds: dict[str, KindInfo]
-    ) -> list[int]:
-        out: list[int] = []
-        for op in operands:
-            if op.quantifier == "?" and self.rng.random() < 0.5:
-                continue
-            for _ in range(self.rng.randrange(3) if op.quantifier == "*" else 1):
-                if op.kind == "LiteralContextDependentNumber":
-                    out += [self.rng.getrandbits(32) for _ in range(self.rng.choice((1, 1, 2)))]
-                else:
-                    out += self.operand(kinds, op.kind)
-        return out
-
-    def emit(self, opcode: int, operands: list[int]) -> None:
-        if self.rng.random() < 0.01 and operands:
-            operands = operands[:-1]
-        self.insts.append([(len(operands) + 1) << 16 | opcode, *operands])
-
-    def build(self, count: int) -> list[int]:
-        from spvbuild.generated.extinst import IMPORT_NAMES
-
-        rng = self.rng
-        kinds = tables.KINDS
-        for _ in range(rng.randrange(4)):
-            type_id = self.new_id()
-            self.emit(21, [type_id, rng.choice((8, 16, 32, 64)), rng.randrange(2)])
-            self.types.append(type_id)
-        for _ in range(rng.randrange(3)):
-            type_id = self.new_id()
-            encoding = [rng.choice((0, 4214, 4215))] if rng.random() < 0.2 else []
-            self.emit(22, [type_id, rng.choice((16, 32, 64))] + encoding)
-            self.types.append(type_id)
-        imports: list[tuple[int, str]] = []
-        for _ in range(rng.randrange(3)):
-            set_id = self.new_id()
-            name = rng.choice(self.IMPORTS)
-            self.emit(11, [set_id, *self.string(name.encode())])
-            imports.append((set_id, name))
-        opcodes = list(tables.INSTRUCTIONS.items())
-        for _ in range(count):
-            r = rng.random()
-            if r < 0.2 and self.types:
-                type_id = rng.choice(self.types)
-                value = [rng.getrandbits(32) for _ in range(rng.choice((1, 1, 2)))]
-                self.emit(rng.choice((43, 43, 50)), [type_id, self.new_id(), *value])
-            elif r < 0.35 and imports:
-                set_id, name = rng.choice(imports)
-                result = [rng.choice(self.types) if self.types else 1, self.new_id(), set_id]
-                if name in IMPORT_NAMES and rng.random() < 0.9:
-                    module = __import__(
-                        f"spvbuild.generated.extinst.{IMPORT_NAMES[name]}", fromlist=["x"]
-                    )
-                    number, info = rng.choice(list(module.INSTRUCTIONS.items()))
-                    body = self.instruction(info.operands, {**kinds, **module.KINDS})
-                else:
-                    number, body = rng.randrange(300), [self.any_id() for _ in range(2)]
-                self.emit(12, [*result, number, *body])
-            elif r < 0.45:
-                name = rng.choice(("OpIAdd", "OpCompositeExtract", "OpVectorShuffle", "OpLoad"))
-                opcode = next(k for k, v in tables.INSTRUCTIONS.items() if v.name == name)
-                body = self.instruction(tables.INSTRUCTIONS[opcode].operands[2:], kinds)
-                result_type = rng.choice(self.types) if self.types else 1
-                self.emit(52, [result_type, self.new_id(), opcode, *body])
-            elif r < 0.5 and self.types:
-                selector = self.new_id()
-                self.emit(43, [rng.choice(self.types), selector, 5])
-                cases = [
-                    w for _ in range(rng.randrange(3)) for w in (rng.getrandbits(32), self.any_id())
-                ]
-                self.emit(251, [selector, self.any_id(), *cases])
-            elif r < 0.55:
-                self.emit(71, [self.any_id(), 11, rng.choice(list(kinds["BuiltIn"].enumerants))])
-            else:
-                opcode, info = rng.choice(opcodes)
-                self.emit(opcode, self.instruction(info.operands, kinds))
-        words = [
-            0x07230203,
-            rng.choice((0x10000, 0x10300, 0x10600)),
-            rng.getrandbits(32),
-            self.bound,
-            0,
-        ]
-        for inst in self.insts:
-            words += inst
-        return words
+# -- random modules (grammar-driven, seeded: tests/random_modules.py) -------------------------
 
 
 @pytest.mark.spirv_val
 @pytest.mark.parametrize("seed", RANDOM_SEEDS)
 def test_random_modules_like_spirv_dis(seed: int) -> None:
+    """spirv-dis's text in both modes, or a BinaryError where spirv-dis refuses the module
+    (broken seeds only: tests/test_random_coverage.py checks it takes every clean one)."""
     data = pack(random_module(seed))
     for mode in ("friendly", "raw"):
         assert_same(data, mode)
