@@ -401,6 +401,11 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         grammar=grammar,
         terminators=sorted(by_name[n].opcode for n in grammar.block_terminators),
         spec_ops=sorted(by_name[n].opcode for n in grammar.spec_constant_op_opcodes),
+        ext_inst_ops=sorted(
+            i.opcode
+            for i in by_name.values()
+            if any(o.kind == "LiteralExtInstInteger" for o in i.operands)
+        ),
         dedup=sorted(i.opcode for i in grammar.instructions if grammar.deduplicated(i)),
         type_caps=[
             (

@@ -6586,6 +6586,14 @@ SPEC_CONSTANT_OP_OPCODES: frozenset[int] = frozenset({
 })
 """Opcodes OpSpecConstantOp may embed (grammars/core.yaml: spec_constant_op_opcodes)."""
 
+EXT_INST_OPCODES: frozenset[int] = frozenset({
+    12,
+    4433,
+})
+"""OpExtInst and its like (OpExtInstWithForwardRefsKHR): instructions with a
+LiteralExtInstInteger operand, whose operands after the set id and that number are laid
+out by the extended set's own grammar."""
+
 TYPE_CAPABILITIES: tuple[tuple[int, int, int, int], ...] = (
     (21, 0, 8, 39),  # Int8
     (21, 0, 16, 22),  # Int16
@@ -6615,6 +6623,6 @@ RULES: tuple[tuple[str, str, str, str, str, dict[str, object]], ...] = (
 )
 """Extension rules as data: (id, extension, check, text, source, data)."""
 
-__all__ = ["BLOCK_TERMINATORS", "DEDUPLICATED", "GRAMMAR_REVISION", "GRAMMAR_VERSION",
+__all__ = ["BLOCK_TERMINATORS", "DEDUPLICATED", "EXT_INST_OPCODES", "GRAMMAR_REVISION", "GRAMMAR_VERSION",
            "INSTRUCTIONS", "KINDS", "SPEC_CONSTANT_OP_OPCODES", "MAGIC_NUMBER", "OPCODES_BY_NAME", "OperandInfo", "RULES",
            "SECTIONS", "TYPE_CAPABILITIES"]

@@ -24,16 +24,15 @@ GENERATOR = 0  # registered generator ids come from Khronos; 0 = unregistered to
 OP_TYPE_INT = 21
 OP_TYPE_FLOAT = 22
 OP_SWITCH = 251
-OP_EXT_INST = 12
 
 # (width in bits, is_float, is_signed) of a numeric scalar type id, or None if unknown.
 TypeWidths = Callable[[int], "tuple[int, bool, bool] | None"]
 
 
-def _core_tables() -> tuple[dict[int, InstructionInfo], dict[str, KindInfo]]:
+def _core_tables() -> tuple[dict[int, InstructionInfo], dict[str, KindInfo], frozenset[int]]:
     from spvbuild.generated.core import tables
 
-    return tables.INSTRUCTIONS, tables.KINDS
+    return tables.INSTRUCTIONS, tables.KINDS, tables.EXT_INST_OPCODES
 
 
 def _ext_tables(import_name: str) -> tuple[dict[int, InstructionInfo], dict[str, KindInfo]]:
@@ -67,7 +66,7 @@ def string_words(text: str) -> list[int]:
 
 class _Encoder:
     def __init__(self, type_widths: TypeWidths, used_ids: dict[int, str] | None = None) -> None:
-        self.instructions, self.kinds = _core_tables()
+        self.instructions, self.kinds, self.ext_inst_opcodes = _core_tables()
         self.type_widths = type_widths
         self.used_ids = used_ids  # id → first instruction using it (for undefined-id checks)
 
@@ -83,12 +82,12 @@ class _Encoder:
             words.append(self._id(inst.result_id, info.name, "result id"))
         kinds = self.kinds
         operands: Sequence[Any] = inst.operands
-        if inst.opcode == OP_EXT_INST and inst.ext_set is not None:
+        if inst.opcode in self.ext_inst_opcodes and inst.ext_set is not None:
             ext_instructions, ext_kinds = _ext_tables(inst.ext_set)
             number = operands[1]
             ext_info = ext_instructions.get(number)
             if ext_info is None:
-                raise EncodeError(f"OpExtInst: {inst.ext_set} has no instruction {number}")
+                raise EncodeError(f"{info.name}: {inst.ext_set} has no instruction {number}")
             words.append(self._id(operands[0], info.name, "set"))
             words.append(self._literal(number, info.name, "instruction"))
             layout = list(ext_info.operands)

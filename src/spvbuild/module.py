@@ -52,7 +52,7 @@ GENERATOR_WORD = 0x0000_0001
 _OP = tables.OPCODES_BY_NAME
 OP_CAPABILITY = _OP["OpCapability"]
 OP_EXTENSION = _OP["OpExtension"]
-OP_EXT_INST = _OP["OpExtInst"]
+EXT_INST_OPCODES = tables.EXT_INST_OPCODES  # OpExtInst, OpExtInstWithForwardRefsKHR
 OP_EXT_INST_IMPORT = _OP["OpExtInstImport"]
 OP_VARIABLE = _OP["OpVariable"]
 OP_FUNCTION = _OP["OpFunction"]
@@ -269,7 +269,7 @@ class Module(CoreInstructions, ExtInstSets):
     # -- routing into sections and blocks ----------------------------------------------------
     def _record(self, instruction: Instruction) -> None:
         opcode = instruction.opcode
-        if opcode == OP_EXT_INST and instruction.ext_set is None and instruction.operands:
+        if opcode in EXT_INST_OPCODES and instruction.ext_set is None and instruction.operands:
             # A raw ext_inst(): find the set from its import so it is routed like the others.
             imported = self._definitions.get(int(instruction.operands[0]))
             if imported is not None and imported.opcode == OP_EXT_INST_IMPORT:
@@ -289,7 +289,7 @@ class Module(CoreInstructions, ExtInstSets):
         info = tables.INSTRUCTIONS.get(opcode)
         name = info.name if info is not None else f"opcode {opcode}"
         section = info.section if info is not None else "functions"
-        if opcode == OP_EXT_INST and instruction.ext_set is not None:
+        if opcode in EXT_INST_OPCODES and instruction.ext_set is not None:
             section = _ext_section(instruction)
         elif opcode == OP_VARIABLE and instruction.operands[:1] == (FUNCTION_STORAGE,):
             function = self._function
@@ -714,7 +714,7 @@ class _Requirements:
             ):
                 name = tables.KINDS["Capability"].enumerants[cap].name
                 self._need((name,), (), None, f"{where} {value}")
-        if inst.opcode == OP_EXT_INST and inst.ext_set is not None:
+        if inst.opcode in EXT_INST_OPCODES and inst.ext_set is not None:
             self._ext_inst(inst)
         elif inst.opcode == OP_EXT_INST_IMPORT:
             self._ext_import(inst)

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 SEED = "/work/shared/seeds/000_01119fa73200a173.txt"
 
-OP_EXT_INST = tables.OPCODES_BY_NAME["OpExtInst"]
+EXT_INST_OPCODES = tables.EXT_INST_OPCODES  # OpExtInst, OpExtInstWithForwardRefsKHR
 OP_EXT_INST_IMPORT = tables.OPCODES_BY_NAME["OpExtInstImport"]
 OP_FUNCTION = tables.OPCODES_BY_NAME["OpFunction"]
 OP_FUNCTION_END = tables.OPCODES_BY_NAME["OpFunctionEnd"]
@@ -665,7 +665,7 @@ def describe(result_id: int, lookup: Lookup) -> Ref:
     tag: str | None = None
     if name in ("OpString", "OpConstant") and inst.operands:
         value = inst.operands[0]
-    if inst.opcode == OP_EXT_INST and inst.operands:
+    if inst.opcode in EXT_INST_OPCODES and inst.operands:
         flavor = FLAVORS.get(set_name(inst, lookup) or "")
         ext = flavor.tables.INSTRUCTIONS.get(inst.operands[1]) if flavor else None
         if flavor is not None and ext is not None:
@@ -778,7 +778,7 @@ def check_instructions(
                 inside, local = True, False
             elif opcode == OP_FUNCTION_END:
                 inside = False
-        if opcode != OP_EXT_INST or len(inst.operands) < 2:
+        if opcode not in EXT_INST_OPCODES or len(inst.operands) < 2:
             continue
         set_id = int(inst.operands[0])
         imported = imports.get(set_id)

@@ -23,7 +23,7 @@ from spvbuild.debuginfo.emitter import SetEmitter
 from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, Flavor
 from spvbuild.debuginfo.handles import Handle
 from spvbuild.debuginfo.rules import (
-    OP_EXT_INST,
+    EXT_INST_OPCODES,
     OP_EXT_INST_IMPORT,
     REMOVAL,
     DebugInfoError,
@@ -60,7 +60,7 @@ def strip_debug_info(
             continue
         if inst.opcode == OP_EXT_INST_IMPORT and str(inst.operands[0]) in wanted:
             stripped.add(str(inst.operands[0]))
-        elif not (inst.opcode == OP_EXT_INST and set_name(inst, module.definition) in wanted):
+        elif not (inst.opcode in EXT_INST_OPCODES and set_name(inst, module.definition) in wanted):
             continue
         doomed.add(int(inst.result_id))
     if not stripped:
@@ -103,7 +103,7 @@ def remove_debug_instruction(module: Module, target: Id | Handle) -> None:
         nonlocal referencing
         if other.result_id == rid or _targets(other, {rid}):
             return None
-        if other.opcode == OP_EXT_INST and int(other.operands[0]) == set_id:
+        if other.opcode in EXT_INST_OPCODES and int(other.operands[0]) == set_id:
             rewritten = _rewrite(other, flavor, rid, replacement)
             if rewritten is not other:
                 referencing += 1
@@ -124,7 +124,7 @@ def remove_debug_instruction(module: Module, target: Id | Handle) -> None:
 
 def _debug_instruction(module: Module, rid: int) -> tuple[Instruction, Flavor]:
     inst = module.definition(rid)
-    if inst is not None and inst.opcode == OP_EXT_INST:
+    if inst is not None and inst.opcode in EXT_INST_OPCODES:
         flavor = FLAVORS.get(set_name(inst, module.definition) or "")
         if flavor is not None:
             return inst, flavor
@@ -161,7 +161,11 @@ def _update(emitter: SetEmitter, removed: int, none_id: int | None) -> None:
 
 
 def _is_none(inst: Instruction, set_id: int) -> bool:
-    return inst.opcode == OP_EXT_INST and int(inst.operands[0]) == set_id and inst.operands[1] == 0
+    return (
+        inst.opcode in EXT_INST_OPCODES
+        and int(inst.operands[0]) == set_id
+        and inst.operands[1] == 0
+    )
 
 
 def _goes(inst: Instruction, ids: set[int]) -> bool:
@@ -219,7 +223,7 @@ def _rewrite(inst: Instruction, flavor: Flavor, old: int, new: Callable[[], Id])
 
 
 def _refers(inst: Instruction, flavor: Flavor, rid: int) -> bool:
-    if inst.opcode != OP_EXT_INST:
+    if inst.opcode not in EXT_INST_OPCODES:
         return False
     for index, how in _id_positions(inst, flavor):
         value = inst.operands[index]
