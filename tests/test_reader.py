@@ -740,3 +740,121 @@ def test_framing_errors_come_from_read() -> None:
     module = read(words_of(5, [OP_NAME, 0, 0]))
     with pytest.raises(BinaryError, match="OpName operand 'Target'"):
         module.instructions  # noqa: B018
+
+
+# -- the decoder's fast paths and the general decoder agree -----------------------------
+
+OP_IADD, OP_STORE, OP_LABEL, OP_TYPE_STRUCT, OP_SWITCH = 128, 62, 248, 30, 251
+
+
+@pytest.mark.parametrize("bound", [9, 2**20])  # ids in bulk; ids made on first sight
+def test_one_id_object_per_word_and_type_ids_from_the_declaration_on(bound: int) -> None:
+    words = words_of(
+        bound,
+        [OP_NAME, 4, *string_words("s")],  # %4 before its declaration: an Id
+        [OP_IADD, 5, 6, 1, 1],  # result type %5 before its declaration: its TypeId
+        [OP_TYPE_INT, 1, 32, 0],
+        [OP_TYPE_STRUCT, 4, 1],
+        [OP_TYPE_INT, 5, 16, 0],
+        [OP_IADD, 1, 2, 6, 6],
+        [OP_STORE, 4, 2],  # %4 after its declaration: the TypeId
+        [OP_NAME, 2, *string_words("x")],
+    )
+    name4, add1, int1, struct4, int5, add2, store, name2 = roundtrip(words).instructions
+    assert type(name4.operands[0]) is Id and name4.operands[0] is not struct4.result_id
+    assert store.operands[0] is struct4.result_id and type(store.operands[0]) is TypeId
+    assert add1.result_type is int5.result_id and type(int5.result_id) is TypeId
+    assert add2.result_type is int1.result_id is struct4.operands[0][0]
+    assert add1.result_id is add2.operands[0] is add2.operands[1]
+    assert add2.result_id is store.operands[1] is name2.operands[0]
+
+
+def test_id_0_in_a_fast_path_is_refused_before_a_later_error() -> None:
+    base = [OP_TYPE_INT, 1, 32, 0]
+    later_errors: list[list[int]] = [
+        [OP_NAME, 1, 0x61616161],  # string without NUL
+        [OP_IADD, 1, 3, 9, 1],  # id past the bound
+        [OP_LABEL, 0],  # id 0 again
+    ]
+    for later in later_errors:
+        error = error_of(words_of(9, base, [OP_IADD, 1, 2, 0, 1], later))
+        assert error.word_offset == 12 and "'Operand 1': id 0 is not a valid id" in error.reason
+    # An error that comes first still wins; a deferred constant's comes after the loop.
+    error = error_of(words_of(9, base, [OP_IADD, 1, 2, 9, 1], [OP_IADD, 1, 3, 0, 1]))
+    assert error.word_offset == 12 and "id 9 is not below the bound 9" in error.reason
+    wide = [OP_TYPE_INT, 1, 64, 0]
+    error = error_of(words_of(9, wide, [OP_CONSTANT, 1, 0, 5, 0], [OP_IADD, 1, 2, 0, 3]))
+    assert error.word_offset == 17 and "id 0" in error.reason
+    for bound in (9, 2**20):
+        error = error_of(words_of(bound, base, [OP_LABEL, 2], [OP_CONSTANT, 1, 0, 5]))
+        assert error.word_offset == 13 and "OpConstant operand 'result id': id 0" in error.reason
+
+
+def test_deferred_errors_come_after_the_loop_even_at_the_end() -> None:
+    # The 64-bit constant waits for the end of the loop, so do its errors; the last
+    # instructions (a constant of a type never declared, an OpSwitch) wait too.
+    deferred = [[OP_TYPE_INT, 1, 64, 0], [OP_CONSTANT, 1, 0, 5, 0]]
+    for last in ([OP_CONSTANT, 7, 9, 5], [OP_SWITCH, 9, 3]):
+        error = error_of(words_of(9, *deferred, last))
+        assert error.word_offset == 11 and "OpConstant operand 'result id': id 0" in error.reason
+
+
+def test_constants_wait_for_a_type_declared_later() -> None:
+    words = words_of(
+        9,
+        [OP_CONSTANT, 1, 2, 0xFFFFFFFF],  # its type comes after it
+        [OP_TYPE_INT, 1, 32, 1],
+        [OP_CONSTANT, 1, 3, 0xFFFFFFFE],
+        [OP_TYPE_FLOAT, 4, 32],
+        [OP_CONSTANT, 4, 5, 0x3FC00000],
+        [OP_CONSTANT, 4, 6, 0x7FC00001],  # a NaN: the general decoder checks its payload
+        [OP_CONSTANT, 7, 8, 5],  # a type never declared
+    )
+    constants = by_opcode(roundtrip(words), OP_CONSTANT)
+    assert [c.operands[0] for c in constants[:3]] == [-1, -2, 1.5]
+    assert math.isnan(constants[3].operands[0])  # and writes back the same bits (roundtrip)
+    assert constants[4].operands == (5,) and type(constants[4].result_type) is TypeId
+
+
+def test_first_words_below_the_minimum_that_the_general_decoder_takes() -> None:
+    # An unknown Dim leaves OpTypeImage's length open: 4 words instead of 9 read, twice.
+    image = [OP_TYPE_IMAGE, 2, 1, 99]
+    module = roundtrip(words_of(5, [OP_TYPE_FLOAT, 1, 32], image, [OP_RETURN], image))
+    assert len(module) == 4
+    first, last = by_opcode(module, OP_TYPE_IMAGE)
+    assert first.operands[1] == last.operands[1] == RawWords([99])
+
+
+@pytest.mark.parametrize("opcode", [12, 4433])  # OpExtInst, OpExtInstWithForwardRefsKHR
+def test_ext_inst_and_its_forward_refs_form_decode_by_the_sets_grammar(opcode: int) -> None:
+    from spvbuild.generated.extinst.opencl_debug_info_100 import DebugBaseTypeAttributeEncoding
+
+    float_encoding = int(DebugBaseTypeAttributeEncoding.Float)
+    data = words_of(
+        8,
+        [11, 1, *string_words("OpenCL.DebugInfo.100")],
+        [19, 2],  # %2 = OpTypeVoid
+        [7, 3, *string_words("float")],  # %3 = OpString "float"
+        [21, 4, 32, 0],  # %4 = OpTypeInt 32 0
+        [43, 4, 5, 32],  # %5 = OpConstant %4 32
+        # %6 = DebugTypeBasic %3 %5 Float: its last operand is an enum word, not an id
+        [opcode, 2, 6, 1, 2, 3, 5, float_encoding],
+    )
+    inst = roundtrip(data).instructions[-1]
+    assert inst.opcode == opcode and inst.ext_set == "OpenCL.DebugInfo.100"
+    assert inst.operands == (Id(1), 2, Id(3), Id(5), DebugBaseTypeAttributeEncoding.Float)
+    assert type(inst.operands[-1]) is DebugBaseTypeAttributeEncoding
+
+
+def test_a_clspv_reflection_import_of_another_version_decodes_by_name() -> None:
+    data = words_of(
+        4,
+        [11, 1, *string_words("NonSemantic.ClspvReflection.5")],
+        [19, 2],
+        [7, 3, *string_words("k")],
+        [12, 2, 4, 1, 1, 3, 3],  # %4 = OpExtInst %2 %1 Kernel %3 %3 (kernel and name ids)
+    )
+    data[3] = 5
+    inst = roundtrip(data).instructions[-1]
+    assert inst.ext_set == "NonSemantic.ClspvReflection.5"  # the set of version 6 decodes it
+    assert inst.operands[:4] == (Id(1), 1, Id(3), Id(3))

@@ -39,32 +39,48 @@ Design for speed
     per second, not the several million a reader should manage.  So the work is split
     (``bench/bench_read.py`` reports both figures):
 
-    * :func:`read` converts bytes to words in C (``array.frombytes``, ``byteswap()`` for
-      the other byte order, ``tolist()``), checks the header and walks the word counts in
-      one tight loop that checks the framing: word count 0, past the end, shorter than
-      the opcode's grammar minimum (that rare case goes to the general decoder for the
-      exact message).  ``ReadModule`` keeps the words.
+    * :func:`read` converts bytes to an ``array`` of words in C (``frombytes``,
+      ``byteswap()`` for the other byte order; no Python int per word up front), checks
+      the header and walks the word counts in one tight loop that records the offset of
+      every instruction and checks the framing once per distinct first word (opcode and
+      word count): word count 0, shorter than the opcode's grammar minimum (that rare
+      case goes to the general decoder for the exact message, or for an unknown enum
+      value that leaves the length open), past the end (only the last instruction can
+      be).  ``ReadModule`` keeps the words, the offsets and the distinct first words.
     * ``ReadModule.instructions`` decodes them on first access (``read(data, lazy=False)``
-      does it at once), with the garbage collector paused.  Per-opcode plans computed
-      once from the tables (cached at module level) send id-only instructions
-      (``OpIAdd``, ``OpLoad``/``OpStore`` without a memory-access mask,
-      ``OpAccessChain``, ``OpLabel``, ``OpBranch``, ...) down inline paths: lookups in a
-      dict of :class:`Id` objects (filled in bulk; filled on first sight instead when the
-      bound exceeds the number of words) and ``tuple.__new__`` of the NamedTuple.  A
-      lookup that fails (id 0 or past the bound, or a result type not declared yet)
+      does it at once), with the garbage collector paused, in one loop over the offsets.
+      A plan per distinct first word, computed from the tables (``_CorePlan.code``), gives
+      the path of an instruction from one dict lookup.  Layouts of ids only whose word
+      count leaves every optional operand absent (``OpIAdd``, ``OpLoad``/``OpStore``
+      without a memory-access mask, ``OpAccessChain``, ``OpLabel``, ``OpBranch``, ...)
+      have inline paths: the first five words in one ``struct.unpack_from``, ids looked
+      up in a list of :class:`Id` objects indexed by word (made in bulk; a dict filled on
+      first sight instead when the bound exceeds the number of words, so that nothing is
+      allocated by the bound alone), ``tuple.__new__`` of the NamedTuple.  A lookup that
+      fails (an id past the bound: IndexError, a result type not declared yet: KeyError)
       hands the instruction to the general decoder, which makes the id or says where.
+      Id 0 does not fail a list lookup: it gives item 0, a marker.  Its reference count
+      after the loop (or before an error of the general decoder propagates) tells
+      whether an instruction holds it; then the first one gets the general decoder's
+      error, as it would have at once.
     * 32-bit ``OpConstant``/``OpSpecConstant`` of a type declared before are decoded
       inline too.  Other context-dependent literals (wider constants, ``OpSwitch``) wait
       until the loop has seen every ``OpTypeInt``/``OpTypeFloat``, so that they are sized
       exactly as the encoder will size them (``encode_module``: the last definition of
       an id wins; inline constants are redone if a numeric type id is defined twice).
     * Everything else goes through the general, table-walking decoder.
+
+    What the loop costs is mostly the objects it must make (the NamedTuple, the operand
+    tuple, fresh memory for both), so it stays one sequential loop: decoding column-wise
+    per layout (``map``/``zip`` over the offsets of each group, results scattered back)
+    was measured no faster, the gathers by computed index cost what the loop's
+    indexing does, and the order-dependent state (type ids, widths) stays simple.
 """
 
 from __future__ import annotations
 
+import bisect
 import gc
-import importlib
 import struct
 import sys
 from array import array
@@ -81,7 +97,6 @@ from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 __all__ = ["ReadModule", "read", "words_of"]
 
 OP_EXT_INST_IMPORT = 11
-OP_EXT_INST = 12
 OP_TYPE_INT = 21
 OP_TYPE_FLOAT = 22
 OP_CONSTANT = 43
@@ -98,16 +113,28 @@ _DEFAULT_CONTEXT: _Context = (32, False, False, True)
 _FLOAT32: _Context = (32, True, True, True)
 _U32 = struct.Struct("<I")
 _F32 = struct.Struct("<f")
+_WINDOW_WORDS = 5
+_WINDOW = struct.Struct(f"={_WINDOW_WORDS}I")  # an instruction's first words (native order)
 
-# Fast-path shapes (see _CorePlan._plan): instructions whose operands are only ids.
-_RT_RID_2 = 1  # result type, result id, two ids (OpIAdd)
-_RT_RID_1_OPT = 2  # result type, result id, one id, one absent optional (OpLoad)
-_PLAIN_2_OPT = 3  # two ids, one absent optional (OpStore)
-_RT_RID = 4  # result type, result id, k ids, absent optionals
-_RT_RID_VAR = 5  # result type, result id, k ids, then any number of ids
-_PLAIN = 6  # no result: k ids, absent optionals
-_PLAIN_VAR = 7  # no result: k ids, then any number of ids
-_RID = 8  # result id (not a type), k ids, absent optionals (OpLabel)
+# Fast paths, one per first word (see _CorePlan.code).  But for _GENERAL, _DEFERRED and
+# _CONSTANT each stands for a layout of ids only whose word count leaves every optional
+# operand absent; the common layouts have paths of their own, the others generic ones.
+_GENERAL = 0  # the general decoder
+_DEFERRED = 1  # context-dependent literals: decoded once every numeric type is known
+_BINARY = 2  # result type, result id, two ids (OpIAdd)
+_LOAD = 3  # result type, result id, one id, one absent optional (OpLoad)
+_STORE = 4  # two ids, one absent optional (OpStore)
+_CHAIN = 5  # result type, result id, one id, a variadic id of one item (OpAccessChain)
+_CONSTANT = 6  # 32-bit OpConstant / OpSpecConstant: inline if its type is known
+_UNARY = 7  # result type, result id, one id (OpBitcast)
+_LABEL = 8  # a result id only (OpLabel)
+_JUMP = 9  # one id (OpBranch)
+_BARE = 10  # no operand (OpReturn)
+_RT_RID = 11  # result type, result id, ids, absent optionals
+_RT_RID_VAR = 12  # result type, result id, ids, a variadic id
+_PLAIN = 13  # ids, absent optionals
+_PLAIN_VAR = 14  # ids, a variadic id
+_RID = 15  # result id, ids, absent optionals
 
 
 class ReadModule:
@@ -128,6 +155,7 @@ class ReadModule:
         "endianness",
         "_instructions",
         "_words",
+        "_framing",
         "_count",
         "_version_word",
     )
@@ -152,16 +180,21 @@ class ReadModule:
         self.endianness: Endianness = endianness
         """Byte order of the input ("little" for a sequence of words)."""
         self._instructions: list[Instruction] | None = instructions
-        self._words: list[int] | None = None
+        self._words: array[int] | None = None
+        # until decoded: the offset of every instruction, the first words (see _split)
+        self._framing: tuple[list[int], set[int]] | None = None
         self._count = len(instructions)
         self._version_word: int | None = None
 
     @classmethod
-    def _from_words(cls, words: list[int], count: int, endianness: Endianness) -> ReadModule:
+    def _from_words(
+        cls, words: array[int], framing: tuple[list[int], set[int]], endianness: Endianness
+    ) -> ReadModule:
         module = cls(_version_of(words[1]), words[2], words[3], words[4], endianness, [])
         module._instructions = None
         module._words = words
-        module._count = count
+        module._framing = framing
+        module._count = len(framing[0])
         module._version_word = words[1]
         return module
 
@@ -169,15 +202,15 @@ class ReadModule:
     def instructions(self) -> list[Instruction]:
         """The instructions in module order (decoded from the words on first access)."""
         if self._instructions is None:
-            assert self._words is not None
-            self._instructions = _Reader(self._words, self.bound).run()
-            self._words = None
+            assert self._words is not None and self._framing is not None
+            self._instructions = _Reader(self._words, self.bound).run(*self._framing)
+            self._words = self._framing = None
         return self._instructions
 
     @instructions.setter
     def instructions(self, value: list[Instruction]) -> None:
         self._instructions = value
-        self._words = None
+        self._words = self._framing = None
 
     def __len__(self) -> int:
         """The number of instructions (known without decoding them)."""
@@ -218,7 +251,8 @@ def read(data: bytes | bytearray | memoryview | Sequence[int], *, lazy: bool = T
     word offset) for input that is not a well-formed module; unknown opcodes, enum values
     and extended sets are not errors, they are kept as :class:`RawWords`.
     """
-    words, endianness = words_of(data)
+    words, endianness = _to_array(data)
+    _check_header(words)
     module = ReadModule._from_words(words, _split(words), endianness)
     if not lazy:
         module.instructions  # noqa: B018 - decode now
@@ -232,34 +266,49 @@ def words_of(
     checks the instructions itself (the disassembler): only the byte count, the magic
     number and the 5-word header are checked here (BinaryError); :func:`read` also checks
     the framing of every instruction."""
-    words, endianness = _to_words(data)
+    words, endianness = _to_array(data)
+    _check_header(words)
+    return words.tolist(), endianness
+
+
+def _check_header(words: array[int]) -> None:
     if len(words) < 5:
         raise BinaryError(len(words), f"a module has a 5-word header, got {len(words)} words")
-    return words, endianness
 
 
 def _version_of(word: int) -> tuple[int, int]:
     return ((word >> 16) & 0xFF, (word >> 8) & 0xFF)
 
 
-def _split(words: list[int]) -> int:
-    """Check the framing of every instruction; return how many there are."""
-    minimum = _core().minimum
+def _split(words: array[int]) -> tuple[list[int], set[int]]:
+    """Check the framing of every instruction.
+
+    Return the offset of every instruction and the distinct first words (opcode and word
+    count) that are at least the opcode's grammar minimum: the decoder plans per first
+    word.  Only the first sight of a first word is compared with the minimum, and only the
+    last instruction can run past the end.
+    """
+    lowest = _core().lowest
     n = len(words)
+    offsets: list[int] = []
+    append = offsets.append
+    firsts: set[int] = set()
     i = 5
-    count = 0
     while i < n:
         w0 = words[i]
-        wc = w0 >> 16
-        end = i + wc
-        if wc < minimum[w0 & 0xFFFF] or end > n:
-            _check_framing(words, i)
-        i = end
-        count += 1
-    return count
+        if w0 not in firsts:
+            if w0 < lowest[w0 & 0xFFFF]:  # word count 0 or below the grammar's minimum
+                _check_framing(words, i)  # raises, unless the general decoder takes it
+            else:
+                firsts.add(w0)
+        append(i)
+        i += w0 >> 16
+    if i > n:
+        _check_framing(words, offsets[-1])  # raises: past the end
+    return offsets, firsts
 
 
-def _check_framing(words: list[int], i: int) -> None:
+def _check_framing(words: array[int], i: int) -> None:
     """Raise the BinaryError for a bad word count (rare: out of the tight loop)."""
     w0 = words[i]
     wc = w0 >> 16
@@ -282,7 +331,11 @@ _WORD_CODE = "I"  # 32 bits on every platform CPython supports
 assert array(_WORD_CODE).itemsize == 4
 
 
-def _to_words(data: bytes | bytearray | memoryview | Sequence[int]) -> tuple[list[int], Endianness]:
+def _to_array(
+    data: bytes | bytearray | memoryview | Sequence[int],
+) -> tuple[array[int], Endianness]:
+    """The words in native byte order (an array: the reader indexes it without making a
+    Python int of every word up front) and the byte order of the input."""
     if isinstance(data, bytes | bytearray | memoryview):
         view = memoryview(data)
         if view.format != "B" or view.ndim != 1 or not view.c_contiguous:
@@ -302,15 +355,15 @@ def _to_words(data: bytes | bytearray | memoryview | Sequence[int]) -> tuple[lis
                 )
         if size % 4:
             raise BinaryError(size // 4, f"{size} bytes is not a whole number of 32-bit words")
-        if size < 4:
-            return [], "little"
         buffer = array(_WORD_CODE)
+        if size < 4:
+            return buffer, "little"
         buffer.frombytes(view)
         if endianness != sys.byteorder:
             buffer.byteswap()
-        return buffer.tolist(), endianness
+        return buffer, endianness
     try:
-        words = array(_WORD_CODE, data).tolist()
+        words = array(_WORD_CODE, data)
     except (TypeError, OverflowError, ValueError):
         for index, value in enumerate(data):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
@@ -397,7 +450,11 @@ class _InstructionSet:
 
 
 class _CorePlan:
-    """Core tables plus the per-opcode plans of the fast paths (built on first read)."""
+    """Core tables plus the plans of the fast paths (built on first read).
+
+    A fast path is chosen per first word (opcode and word count, see :meth:`code`), so
+    the decoder's loop knows the exact layout of an instruction from one dict lookup.
+    """
 
     def __init__(self) -> None:
         from spvbuild.generated.core import enums, tables
@@ -407,23 +464,26 @@ class _CorePlan:
         )
         self.op_enum: dict[int, Any] = {int(m): m for m in enums.Op}
         size = 0x10000
-        self.minimum: list[int] = [1] * size  # fewest words an instruction may have
-        self.shape: list[int] = [0] * size  # fast-path shape, 0 = general decoder
-        self.count: list[int] = [0] * size  # exact word count, or minimum if variadic
+        # The smallest first word of each opcode: its grammar minimum as word count.
+        self.lowest: list[int] = [(1 << 16) | opcode for opcode in range(size)]
+        # Layouts of ids only: (result type, result id, ids, variadic tail, optionals).
+        self.shapes: dict[int, tuple[bool, bool, int, bool, int]] = {}
         self.fixed: list[int] = [0] * size  # ids before the variadic tail
         self.absent: list[tuple[None, ...]] = [()] * size  # None per optional operand
         self.deferred: set[int] = set()  # opcodes with context-dependent literals
         self.header: dict[int, tuple[bool, bool, bool]] = {}
+        self.ext_inst: frozenset[int] = tables.EXT_INST_OPCODES  # OpExtInst and its like
+        ext_inst = self.ext_inst
         for opcode, info in tables.INSTRUCTIONS.items():
             layout = self.set.layout(opcode, info)
             has_rt, has_rid = info.has_result_type, info.has_result
             is_type = info.cls == TYPE_DECLARATION
             self.header[opcode] = (has_rt, has_rid, is_type)
             required = sum(1 for op in layout if op.quantifier == "")
-            self.minimum[opcode] = 1 + has_rt + has_rid + required
+            self.lowest[opcode] = ((1 + has_rt + has_rid + required) << 16) | opcode
             if self.set.uses_context(layout):
                 self.deferred.add(opcode)
-            elif not is_type and opcode not in (OP_EXT_INST, OP_SPEC_CONSTANT_OP):
+            elif not is_type and opcode != OP_SPEC_CONSTANT_OP and opcode not in ext_inst:
                 self._plan(opcode, layout, has_rt, has_rid, tables.KINDS)
 
     def _plan(
@@ -434,7 +494,7 @@ class _CorePlan:
         has_rid: bool,
         kinds: dict[str, KindInfo],
     ) -> None:
-        """A fast shape for a layout of ids (then a variadic id, or absent optionals)."""
+        """Record a layout of ids (then a variadic id, or absent optionals)."""
         fixed = 0
         variadic = False
         optional = 0
@@ -451,33 +511,39 @@ class _CorePlan:
                 variadic = True
             else:
                 return
-        if has_rt and has_rid:
-            count = 3 + fixed
-            if variadic:
-                shape = _RT_RID_VAR
-            elif fixed == 2 and not optional:
-                shape = _RT_RID_2
-            elif fixed == 1 and optional == 1:
-                shape = _RT_RID_1_OPT
-            else:
-                shape = _RT_RID
-        elif not has_rt and not has_rid:
-            count = 1 + fixed
-            if variadic:
-                shape = _PLAIN_VAR
-            elif fixed == 2 and optional == 1:
-                shape = _PLAIN_2_OPT
-            else:
-                shape = _PLAIN
-        elif has_rid and not variadic:
-            count = 2 + fixed
-            shape = _RID
-        else:
+        if has_rt and not has_rid or has_rid and not has_rt and variadic:
             return
-        self.shape[opcode] = shape
-        self.count[opcode] = count
+        self.shapes[opcode] = (has_rt, has_rid, fixed, variadic, optional)
         self.fixed[opcode] = fixed
         self.absent[opcode] = (None,) * optional
+
+    def code(self, first: int) -> int:
+        """The fast path for instructions with this first word (opcode, word count)."""
+        opcode, count = first & 0xFFFF, first >> 16
+        if opcode == OP_CONSTANT or opcode == OP_SPEC_CONSTANT:
+            return _CONSTANT if count == 4 else _DEFERRED
+        if opcode in self.deferred:
+            return _DEFERRED
+        shape = self.shapes.get(opcode)
+        if shape is None:
+            return _GENERAL
+        has_rt, has_rid, fixed, variadic, optional = shape
+        ids = count - 1 - has_rt - has_rid  # words after the result id
+        if variadic:
+            if ids < fixed:
+                return _GENERAL
+            if not has_rt:
+                return _PLAIN_VAR
+            return _CHAIN if fixed == 1 and ids == 2 else _RT_RID_VAR
+        if ids != fixed:  # an optional operand is present
+            return _GENERAL
+        if has_rt:
+            found = {(2, 0): _BINARY, (1, 1): _LOAD, (1, 0): _UNARY}.get((fixed, optional))
+            return _RT_RID if found is None else found
+        if has_rid:
+            return _LABEL if fixed == 0 and not optional else _RID
+        found = {(2, 1): _STORE, (1, 0): _JUMP, (0, 0): _BARE}.get((fixed, optional))
+        return _PLAIN if found is None else found
 
 
 _CORE: _CorePlan | None = None
@@ -494,12 +560,11 @@ def _core() -> _CorePlan:
 def _ext_set(import_name: str) -> _InstructionSet | None:
     found = _EXT_SETS.get(import_name)
     if found is None:
-        from spvbuild.generated.extinst import IMPORT_NAMES
+        from spvbuild.generated.extinst import set_module
 
-        module_name = IMPORT_NAMES.get(import_name)
-        if module_name is None:
+        module = set_module(import_name)
+        if module is None:
             return None
-        module = importlib.import_module(f"spvbuild.generated.extinst.{module_name}")
         core = _core().set
         found = _InstructionSet(
             import_name,
@@ -548,17 +613,23 @@ class _IdTable(dict[int, Id]):
 class _Reader:
     """Decodes the instructions of one module (the words after the header)."""
 
-    def __init__(self, words: list[int], bound: int) -> None:
+    def __init__(self, words: array[int], bound: int) -> None:
         self.words = words
         self.bound = bound
         self.plan = _core()
         self.core = self.plan.set
-        # word → the one Id object of that id (a TypeId once declared as a type)
-        self.ids: dict[int, Id] = _IdTable(bound, Id)
+        # word → the one Id object of that id (a TypeId once declared as a type): a dict
+        # filled on first sight, or a list filled in bulk by run() (see _zero_error)
+        self.ids: list[Id] | dict[int, Id] = _IdTable(bound, Id)
+        self.zero: Id | None = None  # item 0 of the bulk list
+        self.zero_refs: int | None = None  # references to it before the first instruction
         # word → TypeId, for result types; filled by type declarations and on first use
         self.type_ids: dict[int, TypeId] = {}
         self.ext_names: dict[int, str] = {}  # OpExtInstImport result id → set name
         self.widths: dict[int, _Context] = {}  # numeric type id → number context
+        # 32-bit numeric type id → (its TypeId, 0 unsigned / 1 signed / 2 float), for the
+        # constants decoded inline
+        self.inline: dict[int, tuple[TypeId, int]] = {}
         self.redefined = False  # a numeric type id defined twice (then constants wait)
         # per instruction
         self.start = 0
@@ -570,30 +641,35 @@ class _Reader:
         self.instruction_bytes: bytes | None = None
 
     # -- the main loop --------------------------------------------------------------------
-    def run(self) -> list[Instruction]:
-        """Decode every instruction (``_split`` has checked the framing)."""
+    def run(self, offsets: list[int], firsts: set[int]) -> list[Instruction]:
+        """Decode every instruction (``_split`` has checked the framing and returned the
+        offsets and the first words)."""
         paused = gc.isenabled()
         gc.disable()  # a million new tuples trigger collections that would find nothing
         try:
-            words = self.words
-            if self.bound <= len(words):  # every id in bulk (else each on first sight)
-                numbers = range(1, self.bound)
-                self.ids = dict(zip(numbers, map(Id, numbers), strict=True))
+            if self.bound <= len(self.words):  # every id in bulk (else each on first sight)
+                ids = list(map(Id, range(max(self.bound, 1))))
+                self.ids = ids
+                self.zero = ids[0]  # a marker for id 0, see _zero_error
+                del ids
+                self.zero_refs = self._zero_refs()
+            code = self.plan.code
+            codes = {first: code(first) for first in firsts}
             out: list[Any] = []
             later: list[int] = []  # indices in out of deferred instructions (their offset)
-            i = 5
-            while i < len(words):
-                i = self._loop(out, later, i)
-                if i < len(words):
-                    # A fast path met an id it has no object for (a result type not declared
-                    # before, or a bad id): the general decoder makes it or says where.
-                    end = i + (words[i] >> 16)
-                    try:
-                        out.append(self.instruction(i, end, words[i] & 0xFFFF, None))
-                    except _Defer:
-                        later.append(len(out))
-                        out.append(i)
-                    i = end
+            # The last instructions' five words may run past the end: a padded window.
+            tail = bisect.bisect_right(offsets, len(self.words) - _WINDOW_WORDS)
+            try:
+                self._loop(out, later, offsets[:tail], codes, _WINDOW.unpack_from)
+                self._loop(out, later, offsets[tail:], codes, _padded_window)
+            except BinaryError:
+                zero = self._zero_error(out, offsets)  # an earlier instruction has id 0
+                if zero is not None:
+                    raise zero from None
+                raise
+            zero = self._zero_error(out, offsets)
+            if zero is not None:
+                raise zero
             if self.redefined:
                 # A numeric type id defined twice: constants decoded inline may have used a
                 # width the encoder will not (it takes the last definition).  Redo them all.
@@ -602,7 +678,6 @@ class _Reader:
                     k for k, inst in enumerate(out) if type(inst) is not int and inst[0] in inline
                 ]
                 if again:
-                    offsets = self._offsets()
                     for k in again:
                         out[k] = offsets[k]
                     later = sorted(set(later).union(again))
@@ -613,211 +688,261 @@ class _Reader:
             if paused:
                 gc.enable()
 
-    def _offsets(self) -> list[int]:
-        """The word offset of every instruction."""
-        words = self.words
-        offsets = []
-        i = 5
-        while i < len(words):
-            offsets.append(i)
-            i += words[i] >> 16
-        return offsets
+    def _zero_error(self, out: list[Any], offsets: list[int]) -> BinaryError | None:
+        """The error of the first instruction in ``out`` that a fast path gave id 0.
 
-    def _loop(self, out: list[Any], later: list[int], i: int) -> int:
-        """Decode from offset i to the end; return the offset where a fast path failed."""
+        With the ids in bulk (a list indexed by word), a fast path's lookup of an id past
+        the bound fails (IndexError) but one of id 0 puts item 0, the ``zero`` marker, into
+        the instruction.  The marker's reference count says whether any instruction holds
+        it (CPython; elsewhere they are searched); the general decoder then gives for the
+        first one the error it would have raised at once.
+        """
+        if self.zero is None:
+            return None
+        refs = self._zero_refs()
+        if refs is not None and refs == self.zero_refs:
+            return None
         words = self.words
-        n = len(words)
+        for i, inst in zip(offsets, out, strict=False):  # out stops at an error
+            if type(inst) is not int and _holds(inst, self.zero):
+                try:
+                    self.instruction(i, i + (words[i] >> 16), words[i] & 0xFFFF, None)
+                except BinaryError as error:
+                    return error
+                raise AssertionError(f"word {i}: id 0 was not refused")  # pragma: no cover
+        return None
+
+    def _zero_refs(self) -> int | None:
+        """References to the ``zero`` marker (None if the platform cannot tell)."""
+        count: Callable[[object], int] | None = getattr(sys, "getrefcount", None)
+        return None if count is None else count(self.zero)
+
+    def _loop(
+        self,
+        out: list[Any],
+        later: list[int],
+        offsets: list[int],
+        codes: dict[int, int],
+        window: Callable[[array[int], int], tuple[int, ...]],
+    ) -> None:
+        """Decode the instructions at ``offsets`` into ``out`` (a deferred one: its offset,
+        in ``later``); ``window`` gives the first five words at a byte offset.
+
+        Each instruction takes the fast path of its first word (``codes``) or the general
+        decoder.  A fast path's lookup that fails (an id past the bound, a result type not
+        declared before: IndexError, KeyError) hands its instruction to the general
+        decoder, which makes the id or says where; so does a first word below the
+        grammar's minimum (not in ``codes``, see _split), or defers it.
+        """
+        words = self.words
         plan = self.plan
-        shapes, counts, fixeds, absent = plan.shape, plan.count, plan.fixed, plan.absent
-        deferred = plan.deferred
-        ids, type_ids, widths = self.ids, self.type_ids, self.widths
+        fixeds, absent = plan.fixed, plan.absent
+        ids, type_ids, inline = self.ids, self.type_ids, self.inline
         get_id = ids.__getitem__
         general = self.instruction
         new = tuple.__new__
         inst_cls = Instruction
         f32, u32 = _F32.unpack, _U32.pack
         append = out.append
-        try:
-            while i < n:
-                w0 = words[i]
-                wc = w0 >> 16
-                end = i + wc
-                op = w0 & 0xFFFF
-                shape = shapes[op]
-                if shape:
-                    if shape == _RT_RID_2:
-                        if wc == 5:
+        defer = later.append
+        remaining = iter(offsets)
+        i = 0
+        while True:
+            try:
+                for i in remaining:
+                    w0, w1, w2, w3, w4 = window(words, i << 2)
+                    code = codes[w0]
+                    if code == _BINARY:
+                        append(
+                            new(
+                                inst_cls,
+                                (
+                                    w0 & 0xFFFF,
+                                    type_ids[w1],
+                                    ids[w2],
+                                    (ids[w3], ids[w4]),
+                                    None,
+                                ),
+                            )
+                        )
+                    elif code == _LOAD:
+                        append(
+                            new(
+                                inst_cls,
+                                (
+                                    w0 & 0xFFFF,
+                                    type_ids[w1],
+                                    ids[w2],
+                                    (ids[w3], None),
+                                    None,
+                                ),
+                            )
+                        )
+                    elif code == _STORE:
+                        append(
+                            new(
+                                inst_cls,
+                                (
+                                    w0 & 0xFFFF,
+                                    None,
+                                    None,
+                                    (ids[w1], ids[w2], None),
+                                    None,
+                                ),
+                            )
+                        )
+                    elif code == _CHAIN:
+                        append(
+                            new(
+                                inst_cls,
+                                (
+                                    w0 & 0xFFFF,
+                                    type_ids[w1],
+                                    ids[w2],
+                                    (ids[w3], (ids[w4],)),
+                                    None,
+                                ),
+                            )
+                        )
+                    elif code == _CONSTANT:
+                        # A 32-bit scalar of a type declared before: inline (but a NaN, for
+                        # the payload check).  Otherwise it waits until every type is known.
+                        numeric = inline.get(w1)
+                        value: int | float = w3
+                        if numeric is not None:
+                            if numeric[1] == 1 and value >= 0x80000000:  # signed
+                                value -= 0x100000000
+                            elif numeric[1] == 2:  # float
+                                value = f32(u32(w3))[0]
+                        if numeric is not None and value == value:
                             append(
                                 new(
                                     inst_cls,
-                                    (
-                                        op,
-                                        type_ids[words[i + 1]],
-                                        ids[words[i + 2]],
-                                        (ids[words[i + 3]], ids[words[i + 4]]),
-                                        None,
-                                    ),
+                                    (w0 & 0xFFFF, numeric[0], ids[w2], (value,), None),
                                 )
                             )
-                            i = end
-                            continue
-                    elif shape == _RT_RID_1_OPT:
-                        if wc == 4:
-                            append(
-                                new(
-                                    inst_cls,
-                                    (
-                                        op,
-                                        type_ids[words[i + 1]],
-                                        ids[words[i + 2]],
-                                        (ids[words[i + 3]], None),
-                                        None,
-                                    ),
-                                )
+                        else:
+                            defer(len(out))
+                            append(i)
+                    elif code == _UNARY:
+                        append(
+                            new(
+                                inst_cls,
+                                (
+                                    w0 & 0xFFFF,
+                                    type_ids[w1],
+                                    ids[w2],
+                                    (ids[w3],),
+                                    None,
+                                ),
                             )
-                            i = end
-                            continue
-                    elif shape == _PLAIN_2_OPT:
-                        if wc == 3:
-                            append(
-                                new(
-                                    inst_cls,
-                                    (
-                                        op,
-                                        None,
-                                        None,
-                                        (ids[words[i + 1]], ids[words[i + 2]], None),
-                                        None,
-                                    ),
-                                )
+                        )
+                    elif code == _LABEL:
+                        append(new(inst_cls, (w0 & 0xFFFF, None, ids[w1], (), None)))
+                    elif code == _JUMP:
+                        append(new(inst_cls, (w0 & 0xFFFF, None, None, (ids[w1],), None)))
+                    elif code == _BARE:
+                        append(new(inst_cls, (w0 & 0xFFFF, None, None, (), None)))
+                    elif code == _RT_RID:
+                        op = w0 & 0xFFFF
+                        append(
+                            new(
+                                inst_cls,
+                                (
+                                    op,
+                                    type_ids[w1],
+                                    ids[w2],
+                                    tuple(map(get_id, words[i + 3 : i + (w0 >> 16)])) + absent[op],
+                                    None,
+                                ),
                             )
-                            i = end
-                            continue
-                    elif shape == _RT_RID_VAR:
-                        if wc >= counts[op]:
-                            split = i + 3 + fixeds[op]
-                            append(
-                                new(
-                                    inst_cls,
+                        )
+                    elif code == _RT_RID_VAR:
+                        op = w0 & 0xFFFF
+                        split = i + 3 + fixeds[op]
+                        append(
+                            new(
+                                inst_cls,
+                                (
+                                    op,
+                                    type_ids[w1],
+                                    ids[w2],
                                     (
-                                        op,
-                                        type_ids[words[i + 1]],
-                                        ids[words[i + 2]],
-                                        (
-                                            *map(get_id, words[i + 3 : split]),
-                                            tuple(map(get_id, words[split:end])),
-                                        ),
-                                        None,
+                                        *map(get_id, words[i + 3 : split]),
+                                        tuple(map(get_id, words[split : i + (w0 >> 16)])),
                                     ),
-                                )
+                                    None,
+                                ),
                             )
-                            i = end
-                            continue
-                    elif shape == _RT_RID:
-                        if wc == counts[op]:
-                            append(
-                                new(
-                                    inst_cls,
-                                    (
-                                        op,
-                                        type_ids[words[i + 1]],
-                                        ids[words[i + 2]],
-                                        tuple(map(get_id, words[i + 3 : end])) + absent[op],
-                                        None,
-                                    ),
-                                )
-                            )
-                            i = end
-                            continue
-                    elif shape == _PLAIN:
-                        if wc == counts[op]:
-                            append(
-                                new(
-                                    inst_cls,
-                                    (
-                                        op,
-                                        None,
-                                        None,
-                                        tuple(map(get_id, words[i + 1 : end])) + absent[op],
-                                        None,
-                                    ),
-                                )
-                            )
-                            i = end
-                            continue
-                    elif shape == _PLAIN_VAR:
-                        if wc >= counts[op]:
-                            split = i + 1 + fixeds[op]
-                            append(
-                                new(
-                                    inst_cls,
-                                    (
-                                        op,
-                                        None,
-                                        None,
-                                        (
-                                            *map(get_id, words[i + 1 : split]),
-                                            tuple(map(get_id, words[split:end])),
-                                        ),
-                                        None,
-                                    ),
-                                )
-                            )
-                            i = end
-                            continue
-                    elif wc == counts[op]:  # _RID
+                        )
+                    elif code == _PLAIN:
+                        op = w0 & 0xFFFF
                         append(
                             new(
                                 inst_cls,
                                 (
                                     op,
                                     None,
-                                    ids[words[i + 1]],
-                                    tuple(map(get_id, words[i + 2 : end])) + absent[op],
+                                    None,
+                                    tuple(map(get_id, words[i + 1 : i + (w0 >> 16)])) + absent[op],
                                     None,
                                 ),
                             )
                         )
-                        i = end
-                        continue
-                elif op == OP_CONSTANT or op == OP_SPEC_CONSTANT:
-                    # A 32-bit scalar of a type declared before: inline.  Otherwise the
-                    # constant waits until every type is known (_decode_later).
-                    context = widths.get(words[i + 1]) if wc == 4 else None
-                    if context is not None and context[0] == 32 and context[3]:
-                        word = words[i + 3]
-                        value: int | float = word
-                        if context[1]:
-                            value = f32(u32(word))[0]
-                        elif context[2] and word >= 0x80000000:
-                            value = word - 0x100000000
-                        if value == value:  # a NaN needs the payload check
-                            append(
-                                new(
-                                    inst_cls,
-                                    (op, type_ids[words[i + 1]], ids[words[i + 2]], (value,), None),
-                                )
+                    elif code == _PLAIN_VAR:
+                        op = w0 & 0xFFFF
+                        split = i + 1 + fixeds[op]
+                        append(
+                            new(
+                                inst_cls,
+                                (
+                                    op,
+                                    None,
+                                    None,
+                                    (
+                                        *map(get_id, words[i + 1 : split]),
+                                        tuple(map(get_id, words[split : i + (w0 >> 16)])),
+                                    ),
+                                    None,
+                                ),
                             )
-                            i = end
-                            continue
-                    later.append(len(out))
-                    append(i)
-                    i = end
-                    continue
-                # The general decoder: every other layout, and optional operands present.
-                if op in deferred:
-                    later.append(len(out))
-                    append(i)
-                else:
-                    try:
-                        append(general(i, end, op, None))
-                    except _Defer:
-                        later.append(len(out))
+                        )
+                    elif code == _RID:
+                        op = w0 & 0xFFFF
+                        append(
+                            new(
+                                inst_cls,
+                                (
+                                    op,
+                                    None,
+                                    ids[w1],
+                                    tuple(map(get_id, words[i + 2 : i + (w0 >> 16)])) + absent[op],
+                                    None,
+                                ),
+                            )
+                        )
+                    elif code == _DEFERRED:
+                        defer(len(out))
                         append(i)
-                i = end
-        except KeyError:
-            pass  # a fast path failed at offset i (nothing was appended for it)
-        return i
+                    else:  # the general decoder: every other layout, optionals present
+                        try:
+                            append(general(i, i + (w0 >> 16), w0 & 0xFFFF, None))
+                        except _Defer:
+                            defer(len(out))
+                            append(i)
+                return
+            except LookupError:
+                # The instruction at i (nothing was appended for it).
+                w0 = words[i]
+                if w0 not in codes and plan.code(w0) == _DEFERRED:
+                    defer(len(out))
+                    append(i)
+                    continue
+                try:
+                    append(general(i, i + (w0 >> 16), w0 & 0xFFFF, None))
+                except _Defer:
+                    defer(len(out))
+                    append(i)
 
     def _name(self, opcode: int) -> str:
         info = self.core.instructions.get(opcode)
@@ -888,8 +1013,8 @@ class _Reader:
             self.operand_name = "result id"
             result_id = self._define(pos, is_type)
             pos += 1
-        if op == OP_EXT_INST:
-            return self._ext_inst(result_type, result_id, pos)
+        if op in self.plan.ext_inst:
+            return self._ext_inst(op, result_type, result_id, pos)
         if op == OP_SPEC_CONSTANT_OP:
             return self._spec_constant_op(result_type, result_id, pos)
         operands = self._operands(self.core, self.core.layout(op, info), pos)
@@ -904,9 +1029,15 @@ class _Reader:
                 width = (int(operands[0]), True, True, operands[1] is None)
             self.redefined = self.redefined or result_id in self.widths
             self.widths[result_id] = width
+            if width[0] == 32 and width[3]:
+                kind = 2 if width[1] else 1 if width[2] else 0
+                self.inline[result_id] = (self.type_ids[result_id], kind)
+            else:
+                self.inline.pop(result_id, None)
         return Instruction(op, result_type, result_id, tuple(operands))
 
-    def _ext_inst(self, result_type: Any, result_id: Any, pos: int) -> Instruction:
+    def _ext_inst(self, op: int, result_type: Any, result_id: Any, pos: int) -> Instruction:
+        """OpExtInst (or OpExtInstWithForwardRefsKHR): operands by the set's own grammar."""
         words = self.words
         self.operand_name = "Set"
         set_id = self._id(pos)
@@ -920,15 +1051,13 @@ class _Reader:
         if ext is None or info is None or name is None:
             tail = RawWords(words[pos : self.end])
             operands: tuple[Any, ...] = (set_id, number, (tail,) if tail else ())
-            return Instruction(OP_EXT_INST, result_type, result_id, operands)
+            return Instruction(op, result_type, result_id, operands)
         layout = ext.layout(number, info)
         if self.context is None and ext.uses_context(layout):
             raise _Defer
         self.where = f"{name} {info.name}"
         ext_operands = self._operands(ext, layout, pos)
-        return Instruction(
-            OP_EXT_INST, result_type, result_id, (set_id, number, *ext_operands), name
-        )
+        return Instruction(op, result_type, result_id, (set_id, number, *ext_operands), name)
 
     def _spec_constant_op(self, result_type: Any, result_id: Any, pos: int) -> Instruction:
         words = self.words
@@ -1125,10 +1254,9 @@ class _Reader:
     def _id(self, pos: int) -> Id:
         self._need(pos)
         word = self.words[pos]
-        try:
+        if 0 < word < self.bound:
             return self.ids[word]
-        except KeyError:
-            raise self._bad_id(pos, word) from None
+        raise self._bad_id(pos, word)
 
     def _type_ref(self, pos: int) -> TypeId:
         self._need(pos)
@@ -1182,7 +1310,7 @@ class _Reader:
         width, is_float, signed, typed = context
         count = 1 if width <= 32 else 2
         self._need(pos + count - 1)
-        words = self.words[pos : pos + count]
+        words = self.words[pos : pos + count].tolist()
         after = pos + count
         value: int | float
         if not typed:
@@ -1211,6 +1339,22 @@ class _Reader:
         if not same:
             self.inexact = True
         return value, after
+
+
+def _padded_window(words: array[int], offset: int) -> tuple[int, ...]:
+    """``_WINDOW.unpack_from`` near the end: words past it are 0 (no fast path reads them)."""
+    start = offset >> 2
+    return (*words[start : start + _WINDOW_WORDS], *(0,) * _WINDOW_WORDS)[:_WINDOW_WORDS]
+
+
+def _holds(inst: Instruction, marker: Id) -> bool:
+    """True if the result id or an operand (or an item of a variadic one) is ``marker``."""
+    if inst[2] is marker:
+        return True
+    for value in inst[3]:
+        if value is marker or type(value) is tuple and any(item is marker for item in value):
+            return True
+    return False
 
 
 def _make(cls: type[EnumerantParameters], params: list[Any]) -> EnumerantParameters:
