@@ -55,6 +55,7 @@ from __future__ import annotations
 import gc
 import struct
 from collections.abc import Callable, Sequence
+from functools import cache
 from operator import call
 from typing import Any, Final
 
@@ -242,6 +243,13 @@ def _tables(indent: bool) -> _Tables:
     return found
 
 
+@cache
+def _pads(indent: bool) -> list[str]:
+    """Spaces before a result id of each length: result ids end at column INDENT - 3."""
+    width = INDENT - 3 if indent else 0
+    return [" " * max(0, width - length) for length in range(256)]
+
+
 class _SimpleFormats(dict[int, tuple[Callable[[int], str], ...]]):
     """Opcode → one formatter per operand word, for the fast path's simple layouts.
 
@@ -288,9 +296,7 @@ class _Printer:
         self.refs = refs
         self.defs: list[Any] = refs.copy()  # an entry becomes None when its id is defined
         self.defined_beyond: set[int] = set()
-        # "%name" → the spaces before it: result ids end at column INDENT - 3
-        width = INDENT - 3 if indent else 0
-        self.pads = [" " * max(0, width - length) for length in range(256)]
+        self.pads = _pads(indent)  # "%name" length → the spaces before it
         # parser state (what spirv-dis keeps while parsing)
         self.numbers: dict[int, NumberType | None] = {}  # type id → literal format
         self.constants: dict[int, Callable[[int], str]] = {}  # one-word formats by type id
