@@ -28,6 +28,15 @@ from spvbuild.generated.extinst import IMPORT_NAMES, known_import_name
 from spvbuild.tables import KindInfo, OperandInfo
 from tests.random_modules import (
     CORE,
+    OP_CONSTANT,
+    OP_EXT_INST,
+    OP_EXT_INST_IMPORT,
+    OP_EXT_INST_WITH_FORWARD_REFS,
+    OP_SPEC_CONSTANT,
+    OP_SPEC_CONSTANT_OP,
+    OP_SWITCH,
+    OP_TYPE_FLOAT,
+    OP_TYPE_INT,
     RANDOM_SEEDS,
     SPIRV_DIS_REJECTS,
     Item,
@@ -73,16 +82,6 @@ UNREACHABLE_KINDS = [
     "NonSemantic.Shader.DebugInfo.100:DebugOperation",
     "NonSemantic.Shader.DebugInfo.100:DebugImportedEntity",
 ]
-
-OP_EXT_INST_IMPORT = 11
-OP_EXT_INST = 12
-OP_TYPE_INT = 21
-OP_TYPE_FLOAT = 22
-OP_CONSTANT = 43
-OP_SPEC_CONSTANT = 50
-OP_SPEC_CONSTANT_OP = 52
-OP_SWITCH = 251
-OP_EXT_INST_WITH_FORWARD_REFS = 4433
 
 
 # -- walking the words --------------------------------------------------------------------------
