@@ -1258,7 +1258,9 @@ def assemble(
 
     Differences from ``spirv-as`` (none changes the words of a text both accept): an id
     used but defined by no instruction is an error (spirv-as numbers it silently);
-    extended instructions may also be given by number for known sets; a mask of several
+    extended instructions may also be given by number for known sets, and by name for
+    the sets spirv-as knows only by number (NonSemantic.DebugPrintf, DebugBreak,
+    VkspReflection); a mask of several
     bits (``Aligned|Nontemporal 4``) is read in a *required* MemoryAccess operand
     (OpCooperativeMatrixLoadTensorNV, OpCooperativeMatrixStoreTensorNV) as in an
     optional one, where spirv-as 2025.5 refuses it ("Invalid memory access") although
