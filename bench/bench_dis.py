@@ -171,16 +171,14 @@ def main() -> int:
     try:
         ours, theirs = measure()
         count, corpus_ours, corpus_theirs, start = measure_corpus()
+        from bench.random_corpus import corpus_text
     except Exception as exc:  # a benchmark reports, it never fails the run
         print(f"bench {NAME}: FAILED: {type(exc).__name__}: {exc} {target}")
     else:
         print(
             f"bench {NAME}: {ours / theirs:.2f}x the time of spirv-dis on a 500,000-instruction "
-            f"module ({ours:.3f} s vs {theirs:.3f} s); random corpus of {count} modules: "
-            f"{corpus_ours / corpus_theirs:.2f}x ({corpus_ours:.3f} s in-process vs "
-            f"{corpus_theirs:.3f} s for {count} spirv-dis runs; spirv-dis takes {start:.3f} s "
-            f"for as many runs on an empty module: the corpus is mostly process start, so "
-            f"this ratio says little) {target}"
+            f"module ({ours:.3f} s vs {theirs:.3f} s); "
+            f"{corpus_text('spirv-dis', count, corpus_ours, corpus_theirs, start)} {target}"
         )
     return 0
 
