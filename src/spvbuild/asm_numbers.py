@@ -289,9 +289,9 @@ def _decimal_bits(text: str, fmt: FloatFormat) -> int | None:
         return single_bits
     single = struct.unpack("<f", struct.pack("<I", single_bits))[0]
     sign = (1 << (nbits - 1)) if single_bits >> 31 else 0
-    if fmt is BF16:
+    if fmt == BF16:
         return single_bits >> 16
-    if fmt is E4M3:
+    if fmt == E4M3:
         # No infinities: anything in the top binade saturates to the largest finite value.
         if abs(single) > 448.0:
             return None

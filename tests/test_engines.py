@@ -1,0 +1,96 @@
+"""The choice between the assembler's compiled engine and the plain-Python one.
+
+``spvbuild.engines`` may only run a compiled copy built from the sources on disk: a
+digest over the engine and the spvbuild modules it imports decides.  Under CI the
+compiled engine must be there (``make test`` builds it), so that the suite tests what
+runs by default; the engine tests themselves run on both (see ``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spvbuild import accelerate, assembler, engines
+
+PACKAGE = Path(engines.__file__).resolve().parent
+
+
+def test_digest_covers_the_engine_and_its_direct_spvbuild_imports() -> None:
+    names = [p.name for p in engines.source_files("asm_engine")]
+    assert names[0] == "asm_engine.py"
+    for needed in ("asm_grammar.py", "asm_numbers.py", "asm_tokens.py", "encoder.py"):
+        assert needed in names
+    assert "disassembler.py" not in names  # not imported by the engine
+
+
+def test_digest_changes_when_an_imported_module_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = tmp_path / "spvbuild"
+    copy.mkdir()
+    for path in engines.source_files("asm_engine"):
+        target = copy / path.relative_to(PACKAGE)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    monkeypatch.setattr(engines, "_PACKAGE", copy)
+    before = engines.source_digest("asm_engine")
+    assert before == engines.source_digest("asm_engine")
+    numbers = copy / "asm_numbers.py"
+    numbers.write_text(numbers.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert engines.source_digest("asm_engine") != before
+
+
+def test_a_stale_or_missing_build_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stale = tmp_path / "stale.sha256"
+    stale.write_text("0" * 64 + "\n", encoding="ascii")
+    monkeypatch.setattr(engines, "digest_file", lambda engine: stale)
+    assert engines.compiled("asm_engine") is None
+    monkeypatch.setattr(engines, "digest_file", lambda engine: tmp_path / "missing.sha256")
+    assert engines.compiled("asm_engine") is None
+    loaded = engines.load("asm_engine")
+    assert loaded.__name__ == "spvbuild.asm_engine"
+    assert engines.kind(loaded) == "python"
+
+
+def test_pure_python_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(engines.PURE_ENV, "1")
+    assert engines.load("asm_engine").__name__ == "spvbuild.asm_engine"
+
+
+def test_engine_attribute_tells_what_a_fresh_import_runs() -> None:
+    env = {k: v for k, v in os.environ.items() if k != engines.PURE_ENV}
+    done = subprocess.run(
+        [sys.executable, "-c", "from spvbuild import assembler; print(assembler.ENGINE)"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    expected = "mypyc" if engines.compiled("asm_engine") is not None else "python"
+    assert done.stdout.strip() == expected
+    pure = subprocess.run(
+        [sys.executable, "-c", "from spvbuild import assembler; print(assembler.ENGINE)"],
+        capture_output=True,
+        text=True,
+        env={**env, engines.PURE_ENV: "1"},
+        check=True,
+    )
+    assert pure.stdout.strip() == "python"
+
+
+def test_ci_runs_the_compiled_engine() -> None:
+    if os.environ.get("CI") != "true":
+        pytest.skip("checked under CI=true, where make test builds the compiled engine")
+    module = engines.compiled("asm_engine")
+    assert module is not None, "python -m spvbuild.accelerate did not build a current engine"
+    assert module.SOURCE_SHA256 == engines.source_digest("asm_engine")
+    assert assembler.ENGINE == "mypyc"
+    assert accelerate.main(["--check"]) == 0
