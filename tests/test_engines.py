@@ -94,3 +94,20 @@ def test_ci_runs_the_compiled_engine() -> None:
     assert module.SOURCE_SHA256 == engines.source_digest("asm_engine")
     assert assembler.ENGINE == "mypyc"
     assert accelerate.main(["--check"]) == 0
+
+
+def test_accelerate_reports_what_stops_a_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recorded = engines.digest_file("asm_engine")
+    before = recorded.read_bytes() if recorded.exists() else None
+    monkeypatch.setattr(accelerate.importlib.util, "find_spec", lambda name: None)
+    assert accelerate.build("asm_engine") is False
+    assert "mypyc is not installed" in capsys.readouterr().out
+    monkeypatch.undo()
+    monkeypatch.setattr(accelerate, "_PACKAGE", tmp_path / "missing")
+    assert accelerate.build("asm_engine") is False
+    assert "cannot read or write the sources" in capsys.readouterr().out
+    # Nothing was written or removed next to the real sources.
+    assert not (PACKAGE / "_asm_engine_mypyc.py").exists()
+    assert (recorded.read_bytes() if recorded.exists() else None) == before

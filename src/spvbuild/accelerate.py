@@ -31,6 +31,7 @@ from spvbuild import engines
 __all__ = ["build", "main"]
 
 _PACKAGE = Path(__file__).resolve().parent
+_TIMEOUT = 900  # seconds for one mypyc run (about 10 s is usual)
 
 
 def _say(message: str) -> None:
@@ -42,12 +43,23 @@ def build(engine: str) -> bool:
     if importlib.util.find_spec("mypyc") is None:
         _say(f"{engine}: mypyc is not installed (it comes with mypy: pip install mypy)")
         return False
-    name = engines.compiled_name(engine)
-    digest = engines.source_digest(engine)
-    source = (_PACKAGE / f"{engine}.py").read_text(encoding="utf-8")
-    copy = _PACKAGE / f"{name}.py"
     started = time.perf_counter()
-    engines.digest_file(engine).unlink(missing_ok=True)  # stale until the new build is in
+    try:
+        name = engines.compiled_name(engine)
+        digest = engines.source_digest(engine)
+        source = (_PACKAGE / f"{engine}.py").read_text(encoding="utf-8")
+        engines.digest_file(engine).unlink(missing_ok=True)  # stale until the new build is in
+        return _compile(engine, name, digest, source, _PACKAGE / f"{name}.py", started)
+    except OSError as exc:  # a read-only installation, a full disk, ...
+        _say(f"{engine}: cannot read or write the sources in {_PACKAGE}: {exc}")
+        return False
+    except subprocess.TimeoutExpired:
+        _say(f"{engine}: mypyc took more than {_TIMEOUT} s; stopped")
+        return False
+
+
+def _compile(engine: str, name: str, digest: str, source: str, copy: Path, started: float) -> bool:
+    """Write the copy, run mypyc on it, move the built modules in, record the digest."""
     try:
         copy.write_text(
             f"{source}\n\nSOURCE_SHA256 = {digest!r}\n"
@@ -63,6 +75,7 @@ def build(engine: str) -> bool:
                 env=env,
                 capture_output=True,
                 text=True,
+                timeout=_TIMEOUT,
             )
             if done.returncode != 0:
                 tail = (done.stdout + done.stderr).strip().splitlines()[-15:]

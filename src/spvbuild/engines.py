@@ -42,7 +42,7 @@ PURE_ENV = "SPVBUILD_PURE_PYTHON"
 """Environment variable: when set to a non-empty value, :func:`load` ignores compiled copies."""
 
 _PACKAGE = Path(__file__).resolve().parent
-_IMPORT = re.compile(r"^(?:from|import) (spvbuild(?:\.\w+)+)", re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*(?:from|import) (spvbuild(?:\.\w+)+)", re.MULTILINE)
 
 
 def compiled_name(engine: str) -> str:
@@ -53,6 +53,8 @@ def compiled_name(engine: str) -> str:
 def source_files(engine: str) -> list[Path]:
     """The engine's source and the spvbuild modules it imports directly, in a fixed order.
 
+    Direct imports are the ``from spvbuild.x import ...`` / ``import spvbuild.x`` lines,
+    at module level or inside functions.
     A compiled copy depends on the types of what it imports, so all of them take part
     in its digest.
     """
