@@ -12,11 +12,12 @@ import os
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
 
-from spvbuild import accelerate, assembler, engines
+from spvbuild import accelerate, asm_engine, assembler, engines
 
 PACKAGE = Path(engines.__file__).resolve().parent
 
@@ -111,3 +112,25 @@ def test_accelerate_reports_what_stops_a_build(
     # Nothing was written or removed next to the real sources.
     assert not (PACKAGE / "_asm_engine_mypyc.py").exists()
     assert (recorded.read_bytes() if recorded.exists() else None) == before
+
+
+def test_a_failing_compiled_check_falls_back_to_plain_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
+    expected = asm_engine.assemble(text)
+
+    def broken(*args: object, **kwargs: object) -> list[int]:
+        raise TypeError("int object expected; got None")
+
+    fake = types.ModuleType("spvbuild._asm_engine_mypyc")
+    fake.assemble = broken  # type: ignore[attr-defined]
+    monkeypatch.setattr(assembler, "_engine", fake)
+    with pytest.warns(RuntimeWarning, match="compiled assembler engine failed"):
+        assert assembler.assemble(text) == expected
+    # A TypeError of the plain engine is a bug of its own and is not hidden.
+    plain = types.ModuleType("spvbuild.asm_engine")
+    plain.assemble = broken  # type: ignore[attr-defined]
+    monkeypatch.setattr(assembler, "_engine", plain)
+    with pytest.raises(TypeError):
+        assembler.assemble(text)

@@ -18,6 +18,9 @@ Python; :data:`ENGINE` says which one runs.  Both give the same words and errors
 
 from __future__ import annotations
 
+import warnings
+
+from spvbuild import asm_engine as _plain
 from spvbuild import engines
 from spvbuild.asm_engine import DEFAULT_TARGET_ENV
 
@@ -60,7 +63,23 @@ def assemble(
     optional one, where spirv-as 2025.5 refuses it ("Invalid memory access") although
     spirv-dis prints it so.
     """
-    words: list[int] = _engine.assemble(
-        text, target_env=target_env, preserve_numeric_ids=preserve_numeric_ids, file=file
-    )
+    engine = _engine
+    try:
+        words: list[int] = engine.assemble(
+            text, target_env=target_env, preserve_numeric_ids=preserve_numeric_ids, file=file
+        )
+    except TypeError as exc:
+        if engines.kind(engine) != "mypyc":
+            raise
+        # mypyc checks types at run time where Python does not: should a compiled check
+        # ever fail, the plain engine (the same source) gives the answer, with a warning.
+        words = _plain.assemble(
+            text, target_env=target_env, preserve_numeric_ids=preserve_numeric_ids, file=file
+        )
+        warnings.warn(
+            f"spvbuild: the compiled assembler engine failed ({exc}); the plain-Python "
+            "engine assembled the text. Please report it with the text.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     return words
