@@ -50,25 +50,56 @@ Design for speed
     * ``ReadModule.instructions`` decodes them on first access (``read(data, lazy=False)``
       does it at once), with the garbage collector paused, in one loop over the offsets.
       A plan per distinct first word, computed from the tables (``_CorePlan.code``), gives
-      the path of an instruction from one dict lookup.  Layouts of ids only whose word
-      count leaves every optional operand absent (``OpIAdd``, ``OpLoad``/``OpStore``
-      without a memory-access mask, ``OpAccessChain``, ``OpLabel``, ``OpBranch``, ...)
-      have inline paths: the first five words in one ``struct.unpack_from``, ids looked
-      up in a list of :class:`Id` objects indexed by word (made in bulk; a dict filled on
-      first sight instead when the bound exceeds the number of words, so that nothing is
-      allocated by the bound alone), ``tuple.__new__`` of the NamedTuple.  A lookup that
-      fails (an id past the bound: IndexError, a result type not declared yet: KeyError)
-      hands the instruction to the general decoder, which makes the id or says where.
-      Id 0 does not fail a list lookup: it gives item 0, a marker.  Its reference count
-      after the loop (or before an error of the general decoder propagates) tells
-      whether an instruction holds it; then the first one gets the general decoder's
-      error, as it would have at once.
+      the path of an instruction from one dict lookup.  The commonest layouts of ids only
+      whose word count leaves every optional operand absent (``OpIAdd``, ``OpLoad``/
+      ``OpStore`` without a memory-access mask, ``OpAccessChain`` of one index,
+      ``OpLabel``, ``OpBranch``, ``OpReturn``, ...) have inline paths: the first five
+      words in one ``struct.unpack_from``, ids looked up in a list of :class:`Id` objects
+      indexed by word (made in bulk; a dict filled on first sight instead when the bound
+      exceeds the number of words, so that nothing is allocated by the bound alone),
+      ``tuple.__new__`` of the NamedTuple.
+    * Every other layout of one-word operands takes a *one-word path*
+      (``_CorePlan.fit``, from the tables): ids; plain literals (``LiteralInteger`` and
+      the like); enum values without parameters (a ValueEnum member, a BitEnum mask none
+      of whose bits takes parameters: ``OpVariable``'s storage class, ``OpFunction``,
+      ``OpSelectionMerge``, ``OpLoopMerge``, ``OpDecorate Block``); a variadic operand of
+      such items (``OpCompositeExtract``, ``OpVectorShuffle``, ``OpBranchConditional``,
+      ``OpCompositeConstruct``, ``OpFunctionCall``) or of pairs of ids (``OpPhi``); absent
+      optional operands (None, ``()``); and, when the words are more than that, the last
+      enum operand that has enumerants with parameters taking the rest as one-word
+      parameters (``OpLoad``/``OpStore ... Aligned 4``, ``OpDecorate ... Location 0``,
+      ``OpMemberDecorate ... Offset 16``, ``OpExecutionMode ... LocalSize 8 8 1``,
+      image operands ``Lod %x``).  ``OpExtInst`` of a known set takes one too, by the
+      set's grammar (``GLSL.std.450 Sqrt``/``FMix``, debug-info instructions), per set
+      id, instruction number and word count (``_ExtPlans``; forgotten when an
+      ``OpExtInstImport`` is decoded).  The path is a *decoder* made for the first word:
+      a function whose body is one expression made for the reading's shape
+      (``_recipe``: source from word indices and names only, compiled once per process
+      per shape) in which each operand word, from the window or ``words[i + k]``, indexes
+      the lookup of its operand: the ids, an ``_EnumTable`` (value → exactly what the
+      general decoder gives, filled on first sight; KeyError for an unknown value or one
+      with parameters) or a ``_ParamTable`` (value → a function of the parameter words
+      making the generated parameter object, or the list of a mask; KeyError unless the
+      value's parameters are exactly the words left).  Each enum lookup so checks the
+      words its value takes, and the general decoder reads the words the same way
+      whenever every lookup succeeds.  Making a decoder costs what decoding a few
+      instructions saves, so it is made on the third sight of its first word (before:
+      the general decoder, or ``_Reader.ids_only`` for ids).  The tables refer to the
+      reader weakly: no reference cycle keeps a decoded module's reader alive.
+    * A lookup of any path that fails (an id past the bound: IndexError; a result type
+      not declared yet, an enum value the path does not take: KeyError) hands the
+      instruction to the general decoder, which makes the value, keeps it raw or says
+      where.  Id 0 does not fail a list lookup: it gives item 0, a marker.  Its reference
+      count after the loop (or before an error of the general decoder propagates) tells
+      whether an instruction holds it (anywhere: in a pair, a mask's list, a parameter);
+      then the first one gets the general decoder's error, as it would have at once.
     * 32-bit ``OpConstant``/``OpSpecConstant`` of a type declared before are decoded
       inline too.  Other context-dependent literals (wider constants, ``OpSwitch``) wait
       until the loop has seen every ``OpTypeInt``/``OpTypeFloat``, so that they are sized
       exactly as the encoder will size them (``encode_module``: the last definition of
       an id wins; inline constants are redone if a numeric type id is defined twice).
-    * Everything else goes through the general, table-walking decoder.
+    * Everything else (strings, floats, other composites, unknown opcodes, words past
+      the layout) goes through the general, table-walking decoder.
 
     What the loop costs is mostly the objects it must make (the NamedTuple, the operand
     tuple, fresh memory for both), so it stays one sequential loop: decoding column-wise
@@ -81,10 +112,12 @@ from __future__ import annotations
 
 import bisect
 import gc
+import operator
 import struct
 import sys
+import weakref
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 from spvbuild.encoder import MAGIC, _number_words, encode_module
@@ -130,11 +163,25 @@ _UNARY = 7  # result type, result id, one id (OpBitcast)
 _LABEL = 8  # a result id only (OpLabel)
 _JUMP = 9  # one id (OpBranch)
 _BARE = 10  # no operand (OpReturn)
-_RT_RID = 11  # result type, result id, ids, absent optionals
-_RT_RID_VAR = 12  # result type, result id, ids, a variadic id
-_PLAIN = 13  # ids, absent optionals
-_PLAIN_VAR = 14  # ids, a variadic id
-_RID = 15  # result id, ids, absent optionals
+_CALL = 11  # one-word operands: the decoder made for the first word (_Reader.decoder)
+_EXT = 12  # OpExtInst of a known set: the decoder of its instruction (_ExtPlans)
+
+# How _CorePlan.fit reads the operand words of a layout (item 0 of a _Reading).
+_FLAT = 0  # one-word operands, then absent ones
+_VARIADIC = 1  # one-word operands, a variadic operand (one-word items, id pairs), absent ones
+_PARAMS = 2  # one-word operands, an enum value with parameters to the end, absent ones
+# How a one-word path reads an operand of a kind (its "spec"): an id, a plain literal or
+# an enum value (the kind's name, see _EnumTable); a pair of ids (variadic only).
+_SPEC_ID = "@id"
+_SPEC_LITERAL = "@literal"
+_SPEC_PAIR = "@pair"
+_WORD_LITERALS = ("LiteralString", "LiteralFloat", "LiteralContextDependentNumber")
+_LITERALS = range(1 << 32)  # word → the word: a plain literal's lookup
+# (form, specs of the one-word operands, the variadic operand's spec or the kind of the
+# enum with parameters, the words of that operand or its parameters, the absent tail)
+_Reading = tuple[int, tuple[str, ...], str, int, tuple[Any, ...]]
+# A decoder of one first word: (offset, w0 ... w4) → the instruction.
+_Decoder = Callable[[int, int, int, int, int, int], Instruction]
 
 
 class ReadModule:
@@ -468,11 +515,19 @@ class _CorePlan:
         self.lowest: list[int] = [(1 << 16) | opcode for opcode in range(size)]
         # Layouts of ids only: (result type, result id, ids, variadic tail, optionals).
         self.shapes: dict[int, tuple[bool, bool, int, bool, int]] = {}
-        self.fixed: list[int] = [0] * size  # ids before the variadic tail
-        self.absent: list[tuple[None, ...]] = [()] * size  # None per optional operand
         self.deferred: set[int] = set()  # opcodes with context-dependent literals
         self.header: dict[int, tuple[bool, bool, bool]] = {}
         self.ext_inst: frozenset[int] = tables.EXT_INST_OPCODES  # OpExtInst and its like
+        # Layouts the one-word paths may read (see reading()); first word → its reading.
+        self.word_layouts: dict[int, tuple[OperandInfo, ...]] = {}
+        # memos (of a bounded size: the first words of the input are any words)
+        self.codes: dict[int, int] = {}
+        self.readings: dict[int, _Reading | None] = {}
+        self.ids_only: set[int] = set()  # first words of readings of ids only
+        self.recipes: dict[int, tuple[_Reading, Callable[..., _Decoder], _Names]] = {}
+        self.ext_recipes: dict[
+            tuple[str | None, int, int], tuple[_Reading, Callable[..., _Decoder], _Names] | None
+        ] = {}
         ext_inst = self.ext_inst
         for opcode, info in tables.INSTRUCTIONS.items():
             layout = self.set.layout(opcode, info)
@@ -485,6 +540,8 @@ class _CorePlan:
                 self.deferred.add(opcode)
             elif not is_type and opcode != OP_SPEC_CONSTANT_OP and opcode not in ext_inst:
                 self._plan(opcode, layout, has_rt, has_rid, tables.KINDS)
+                if has_rid or not has_rt:
+                    self.word_layouts[opcode] = layout
 
     def _plan(
         self,
@@ -514,36 +571,287 @@ class _CorePlan:
         if has_rt and not has_rid or has_rid and not has_rt and variadic:
             return
         self.shapes[opcode] = (has_rt, has_rid, fixed, variadic, optional)
-        self.fixed[opcode] = fixed
-        self.absent[opcode] = (None,) * optional
 
     def code(self, first: int) -> int:
         """The fast path for instructions with this first word (opcode, word count)."""
+        found = self.codes.get(first)
+        if found is None:
+            found = self._code(first)
+            if len(self.codes) < _MEMO_LIMIT:
+                self.codes[first] = found
+        return found
+
+    def _code(self, first: int) -> int:
         opcode, count = first & 0xFFFF, first >> 16
         if opcode == OP_CONSTANT or opcode == OP_SPEC_CONSTANT:
             return _CONSTANT if count == 4 else _DEFERRED
         if opcode in self.deferred:
             return _DEFERRED
+        if opcode in self.ext_inst:
+            has_rt, has_rid, _ = self.header[opcode]
+            return _EXT if has_rt and has_rid and count >= 5 else _GENERAL
         shape = self.shapes.get(opcode)
-        if shape is None:
-            return _GENERAL
+        if shape is not None:
+            found = self._shape_code(shape, count)
+            if found != _GENERAL:
+                return found
+        return _GENERAL if self.reading(first) is None else _CALL
+
+    def _shape_code(self, shape: tuple[bool, bool, int, bool, int], count: int) -> int:
+        """The inline path of a layout of ids only (see _plan) for this word count, or
+        _GENERAL (then a one-word path may take it)."""
         has_rt, has_rid, fixed, variadic, optional = shape
         ids = count - 1 - has_rt - has_rid  # words after the result id
         if variadic:
-            if ids < fixed:
-                return _GENERAL
-            if not has_rt:
-                return _PLAIN_VAR
-            return _CHAIN if fixed == 1 and ids == 2 else _RT_RID_VAR
+            return _CHAIN if has_rt and fixed == 1 and ids == 2 else _GENERAL
         if ids != fixed:  # an optional operand is present
             return _GENERAL
         if has_rt:
             found = {(2, 0): _BINARY, (1, 1): _LOAD, (1, 0): _UNARY}.get((fixed, optional))
-            return _RT_RID if found is None else found
+            return _GENERAL if found is None else found
         if has_rid:
-            return _LABEL if fixed == 0 and not optional else _RID
+            return _LABEL if fixed == 0 and not optional else _GENERAL
         found = {(2, 1): _STORE, (1, 0): _JUMP, (0, 0): _BARE}.get((fixed, optional))
-        return _PLAIN if found is None else found
+        return _GENERAL if found is None else found
+
+    def reading(self, first: int) -> _Reading | None:
+        """How the one-word path of a first word reads its operands (see fit), or None."""
+        if first in self.readings:
+            return self.readings[first]
+        opcode, count = first & 0xFFFF, first >> 16
+        layout = self.word_layouts.get(opcode)
+        found = None
+        if layout is not None:
+            has_rt, has_rid, _ = self.header[opcode]
+            found = self.fit(self.set, layout, count - 1 - has_rt - has_rid)
+        if len(self.readings) < _MEMO_LIMIT:
+            self.readings[first] = found
+            if found is not None and _ids_only(found):
+                self.ids_only.add(first)
+        return found
+
+    def recipe(self, first: int) -> tuple[_Reading, Callable[..., _Decoder], _Names]:
+        """The reading and the recipe (see _recipe) of a first word that takes the
+        one-word path."""
+        found = self.recipes.get(first)
+        if found is None:
+            reading = self.reading(first)
+            assert reading is not None
+            has_rt, has_rid, _ = self.header[first & 0xFFFF]
+            found = (reading, *_recipe(has_rt, has_rid, False, reading))
+            if len(self.recipes) < _MEMO_LIMIT:
+                self.recipes[first] = found
+        return found
+
+    def ext_recipe(
+        self, ext: _InstructionSet, number: int, first: int
+    ) -> tuple[_Reading, Callable[..., _Decoder], _Names] | None:
+        """The reading and the recipe of an OpExtInst of a set (see fit), or None."""
+        key = (ext.name, number, first)
+        if key in self.ext_recipes:
+            return self.ext_recipes[key]
+        info = ext.instructions.get(number)
+        found = None
+        if info is not None:
+            layout = ext.layout(number, info)
+            reading = None if ext.uses_context(layout) else self.fit(ext, layout, (first >> 16) - 5)
+            if reading is not None:
+                found = (reading, *_recipe(True, True, True, reading))
+        if len(self.ext_recipes) < _MEMO_LIMIT:
+            self.ext_recipes[key] = found
+        return found
+
+    def fit(
+        self, tables: _InstructionSet, layout: Sequence[OperandInfo], count: int
+    ) -> _Reading | None:
+        """How a one-word path reads ``count`` operand words of ``layout``, or None.
+
+        Each operand is one word read by one lookup: an id, a plain literal, an enum value
+        without parameters (a ValueEnum member, a BitEnum mask of bits without parameters:
+        any other value fails the lookup, and the general decoder takes the instruction);
+        a variadic operand takes the words left (one-word items or pairs of ids).  When
+        the words are more than that reading takes, the last enum operand that has
+        enumerants with parameters may take the rest as parameters (its lookup fails
+        unless the value's parameters are exactly those words).  Whenever every lookup
+        succeeds, the general decoder reads the words the same way: each enum lookup
+        checks the words its value takes.
+        """
+        specs: list[str] = []
+        for index, op in enumerate(layout):
+            left = count - len(specs)
+            if left == 0:
+                tail = _absent(layout[index:])
+                return None if tail is None else (_FLAT, tuple(specs), "", 0, tail)
+            spec = self.spec(tables, op.kind)
+            if op.quantifier == "*":
+                if spec is None or left % (2 if spec == _SPEC_PAIR else 1):
+                    return None
+                tail = _absent(layout[index + 1 :])
+                return None if tail is None else (_VARIADIC, tuple(specs), spec, left, tail)
+            if spec is None or spec == _SPEC_PAIR:
+                return None
+            specs.append(spec)
+        if count == len(specs):
+            return (_FLAT, tuple(specs), "", 0, ())
+        # Words left: the parameters of the last enum operand that can take some.
+        for index in range(len(specs) - 1, -1, -1):
+            op = layout[index]
+            kind = tables.kinds[op.kind]
+            if kind.category in ("ValueEnum", "BitEnum") and any(
+                enumerant.parameters for enumerant in kind.enumerants.values()
+            ):
+                tail = _absent(layout[index + 1 :])
+                if tail is None:
+                    return None
+                return (_PARAMS, tuple(specs[:index]), op.kind, count - index - 1, tail)
+        return None
+
+    def spec(self, tables: _InstructionSet, name: str) -> str | None:
+        """How a one-word path reads an operand of kind ``name`` (see _SPEC_ID), or None."""
+        kind = tables.kinds.get(name)
+        if kind is None:
+            return None
+        if kind.category == "Id":
+            return _SPEC_ID
+        if kind.category == "Literal":
+            return None if name in _WORD_LITERALS else _SPEC_LITERAL
+        if kind.category in ("ValueEnum", "BitEnum"):
+            return name
+        if kind.category == "Composite" and all(
+            self.spec(tables, base) == _SPEC_ID for base in kind.bases
+        ):
+            return _SPEC_PAIR
+        return None
+
+
+_DIRECT = 8  # up to this many operand words (items) a decoder indexes one by one
+_MEMO_LIMIT = 1 << 14  # entries of a memo keyed by input words (see _CorePlan)
+# A first word's decoder is made on this sight of it (before, the general decoder takes
+# it): making one costs what decoding a few instructions with it saves.
+_SIGHTS = 3
+# What a name of a decoder's expression is bound to (see _recipe): the lookup of a spec,
+# the lookups of the reading's one-word operands (more than _DIRECT), the _ParamTable of
+# the reading's enum, struct's unpack_from of the reading's variadic words.
+_LOOKUP, _LOOKUPS, _PARAM_TABLE, _UNPACK = range(4)
+_Names = tuple[tuple[str, int, str], ...]  # (name, what it is bound to, spec)
+_Recipe = tuple[Callable[..., _Decoder], _Names]
+_RECIPES: dict[tuple[bool, bool, bool, _Reading], _Recipe] = {}  # bounded by the grammar
+
+
+def _recipe(has_rt: bool, has_rid: bool, ext: bool, reading: _Reading) -> _Recipe:
+    """How to make the decoder of a reading (see _Reader._decoder): a function of the
+    values its expression names, and for each name what it is bound to.
+
+    The decoder's body is one expression made for the reading's shape: each operand word,
+    a local of the window or ``words[i + k]``, indexes the lookup of its operand; that is
+    much faster than mapping lookups over a slice.  Its source is made from the shape
+    only (word indices, names, None and () for absent operands), never from input data,
+    and each distinct one is compiled once per process."""
+    form, specs, spec, count, tail = reading
+    # The source depends on the count of variadic words up to _DIRECT only.
+    key = (has_rt, has_rid, ext, (form, specs, spec, _shown(form, count), tail))
+    found = _RECIPES.get(key)
+    if found is not None:
+        return found
+    names: list[tuple[str, int, str]] = []
+    parts = ["ids[w3]", "w4"] if ext else []
+    pos = 1 + has_rt + has_rid + len(parts)  # word index of the next operand
+    if len(specs) <= _DIRECT:
+        for index, item in enumerate(specs):
+            if item == _SPEC_LITERAL:  # the word itself
+                parts.append(_word(pos + index))
+            else:
+                names.append((f"L{index}", _LOOKUP, item))
+                parts.append(f"L{index}[{_word(pos + index)}]")
+    else:
+        names.append(("LS", _LOOKUPS, ""))
+        parts.append(f"*map(getitem, LS, words[i + {pos} : i + {pos + len(specs)}])")
+    pos += len(specs)
+    if form == _VARIADIC:
+        parts.append(_items(spec, pos, count, names))
+    elif form == _PARAMS:
+        names.append(("P", _PARAM_TABLE, spec))
+        parts.append(f"P[{_word(pos)}](words, i + {pos + 1})")
+    parts.extend("None" if item is None else "()" for item in tail)
+    header = "type_ids[w1], ids[w2]" if has_rt else "None, ids[w1]" if has_rid else "None, None"
+    operands = "(" + "".join(f"{part}, " for part in parts) + ")"
+    params = ", ".join(
+        ("new, inst, getitem, words, ids, type_ids, op, ext_set", *(n for n, _, _ in names))
+    )
+    source = (
+        f"def make({params}):\n"
+        "    def decoder(i, w0, w1, w2, w3, w4):\n"
+        f"        return new(inst, (op, {header}, {operands}, ext_set))\n"
+        "    return decoder\n"
+    )
+    namespace: dict[str, Any] = {"_pairs": _pairs}
+    exec(compile(source, "<spvbuild.reader decoder>", "exec"), namespace)
+    found = _RECIPES[key] = (namespace["make"], tuple(names))
+    return found
+
+
+def _shown(form: int, count: int) -> int:
+    """What a decoder's source shows of a reading's count (see _items)."""
+    return count if form == _VARIADIC and count <= _DIRECT else -1
+
+
+def _items(spec: str, pos: int, count: int, names: list[tuple[str, int, str]]) -> str:
+    """The expression of a variadic operand of ``count`` words at word index ``pos``
+    (a tuple of its items, pairs of ids as tuples, as the general decoder makes)."""
+    if spec == _SPEC_LITERAL:
+        if pos + count <= _WINDOW_WORDS or count <= 2:
+            return "(" + "".join(f"{_word(pos + k)}, " for k in range(count)) + ")"
+        names.append(("V", _UNPACK, ""))
+        return f"V(words, (i + {pos}) << 2)"
+    names.append(("V", _LOOKUP, _SPEC_ID if spec == _SPEC_PAIR else spec))
+    if count > _DIRECT:
+        slice_ = f"words[i + {pos} : i + (w0 >> 16)]"  # the last operand
+        if spec == _SPEC_PAIR:
+            return f"_pairs(map(V.__getitem__, {slice_}))"
+        return f"tuple(map(V.__getitem__, {slice_}))"
+    items = [f"V[{_word(pos + k)}]" for k in range(count)]
+    if spec == _SPEC_PAIR:
+        items = [f"({items[k]}, {items[k + 1]})" for k in range(0, count, 2)]
+    return "(" + "".join(f"{item}, " for item in items) + ")"
+
+
+_UNPACKERS: dict[int, Callable[[array[int], int], tuple[int, ...]]] = {}
+
+
+def _unpacker(count: int) -> Callable[[array[int], int], tuple[int, ...]]:
+    """unpack_from of ``count`` words in native order (as the reader's array holds them)."""
+    found = _UNPACKERS.get(count)
+    if found is None:
+        found = _UNPACKERS[count] = struct.Struct(f"={count}I").unpack_from
+    return found
+
+
+def _word(index: int) -> str:
+    """The expression of an instruction's word in a decoder: a local of the window or
+    an index of the words."""
+    return f"w{index}" if index < _WINDOW_WORDS else f"words[i + {index}]"
+
+
+def _pairs(items: Iterator[Any]) -> tuple[tuple[Any, Any], ...]:
+    return tuple(zip(items, items, strict=False))
+
+
+def _ids_only(reading: _Reading) -> bool:
+    """True for a reading of ids (then a variadic id)."""
+    form, specs, spec, _, _ = reading
+    ids = all(item == _SPEC_ID for item in specs)
+    return ids and (form == _FLAT or form == _VARIADIC and spec == _SPEC_ID)
+
+
+def _absent(layout: Sequence[OperandInfo]) -> tuple[Any, ...] | None:
+    """What the general decoder gives for operands past the last word (None, ()), or None
+    if one is required."""
+    tail: list[Any] = []
+    for op in layout:
+        if op.quantifier == "":
+            return None
+        tail.append(None if op.quantifier == "?" else ())
+    return tuple(tail)
 
 
 _CORE: _CorePlan | None = None
@@ -610,6 +918,212 @@ class _IdTable(dict[int, Id]):
         raise _BadId(word)
 
 
+class _EnumTable(dict[int, Any]):
+    """value → what the general decoder gives for a one-word operand of an enum kind (a
+    ValueEnum member without parameters, the flags of a BitEnum mask none of whose bits
+    takes parameters), filled on first sight; KeyError for any other value."""
+
+    __slots__ = ("tables", "kind")
+
+    def __init__(self, tables: _InstructionSet, kind: KindInfo) -> None:
+        super().__init__()
+        self.tables = tables
+        self.kind = kind
+
+    def __missing__(self, value: int) -> Any:
+        tables, kind = self.tables, self.kind
+        found = None
+        if kind.category == "ValueEnum":
+            enumerant = kind.enumerants.get(value)
+            if enumerant is not None and not enumerant.parameters:
+                found = tables.member(kind.name, value)
+        elif not value & ~tables.known_bits(kind):  # BitEnum: as _Reader._bit_enum
+            found = tables.member(kind.name, value)
+            bit = 1
+            while found is not None and bit <= value:
+                if value & bit:
+                    enumerant = kind.enumerants.get(bit)
+                    if enumerant is not None and enumerant.parameters:
+                        found = None
+                bit <<= 1
+        if found is None:
+            raise KeyError(value)
+        self[value] = found
+        return found
+
+
+# A _ParamTable entry: (words, offset of the first parameter word) → the operand.
+_ParamMaker = Callable[["array[int]", int], Any]
+
+
+class _ParamTable(dict[int, _ParamMaker]):
+    """value → a function that gives what the general decoder gives for an enum operand
+    of this value taking exactly ``count`` words of one-word parameters (an instance of
+    the generated parameter class; for a BitEnum the list of the flags of the other bits
+    and the instances), filled on first sight; KeyError for any other value."""
+
+    __slots__ = ("reader", "tables", "kind", "count")
+
+    def __init__(self, reader: _Reader, tables: _InstructionSet, kind: KindInfo, count: int):
+        super().__init__()
+        self.reader = reader
+        self.tables = tables
+        self.kind = kind
+        self.count = count
+
+    def __missing__(self, value: int) -> _ParamMaker:
+        found = self._make(value)
+        if found is None:
+            raise KeyError(value)
+        self[value] = found
+        return found
+
+    def _make(self, value: int) -> _ParamMaker | None:
+        tables, kind = self.tables, self.kind
+        classes = tables.parameter_classes.get(kind.name, {})
+        groups: list[tuple[type[EnumerantParameters], tuple[OperandInfo, ...]]] = []
+        prefix: list[Any] | None = None
+        if kind.category == "ValueEnum":  # as _Reader._value_enum
+            enumerant = kind.enumerants.get(value)
+            if enumerant is None or tables.member(kind.name, value) is None:
+                return None
+            cls = classes.get(value)
+            if not enumerant.parameters or cls is None:
+                return None
+            groups.append((cls, enumerant.parameters))
+        else:  # as _Reader._bit_enum
+            if value & ~tables.known_bits(kind) or tables.member(kind.name, value) is None:
+                return None
+            param_bits = 0
+            bit = 1
+            while bit <= value:
+                if value & bit:
+                    enumerant = kind.enumerants.get(bit)
+                    if enumerant is not None and enumerant.parameters:
+                        cls = classes.get(bit)
+                        if cls is None:
+                            return None
+                        groups.append((cls, enumerant.parameters))
+                        param_bits |= bit
+                bit <<= 1
+            if not groups:
+                return None
+            rest = value & ~param_bits
+            prefix = [tables.member(kind.name, rest)] if rest else []
+        lookups: list[Any] = []
+        sizes: list[tuple[Callable[..., EnumerantParameters], int]] = []
+        for cls, parameters in groups:
+            for op in parameters:
+                spec = self.reader.plan.spec(tables, op.kind)
+                if op.quantifier != "" or spec is None or spec == _SPEC_PAIR:
+                    return None
+                lookups.append(self.reader.lookup(tables, spec))
+            sizes.append((cls, len(parameters)))
+        if len(lookups) != self.count:
+            return None
+        return _param_maker(prefix, sizes, tuple(lookups))
+
+
+def _param_maker(
+    prefix: list[Any] | None,
+    sizes: list[tuple[Callable[..., EnumerantParameters], int]],
+    lookups: tuple[Any, ...],
+) -> _ParamMaker:
+    """The function of a _ParamTable entry (see there)."""
+    if len(lookups) == 1:  # one class, one word (MemoryAccess.Aligned, Decoration.Location)
+        cls = sizes[0][0]
+        (lookup,) = lookups
+        if prefix is None:
+            return lambda words, pos: cls(lookup[words[pos]])
+        if not prefix:
+            return lambda words, pos: [cls(lookup[words[pos]])]
+        (flags,) = prefix
+        return lambda words, pos: [flags, cls(lookup[words[pos]])]
+    getitem = operator.getitem
+    count = len(lookups)
+
+    def make(words: array[int], pos: int) -> Any:
+        values = list(map(getitem, lookups, words[pos : pos + count]))
+        if prefix is None:
+            return sizes[0][0](*values)
+        out = list(prefix)
+        at = 0
+        for cls, size in sizes:
+            out.append(cls(*values[at : at + size]))
+            at += size
+        return out
+
+    return make
+
+
+class _ExtPlans(dict[int, "_ExtSetPlans"]):
+    """set id word → the one-word paths of the instructions of that extended set (the
+    set's name known from its OpExtInstImport); KeyError for any other word.  Cleared
+    when an OpExtInstImport is decoded."""
+
+    __slots__ = ("reader",)
+
+    def __init__(self, reader: _Reader) -> None:
+        super().__init__()
+        self.reader = reader
+
+    def __missing__(self, word: int) -> _ExtSetPlans:
+        name = self.reader.ext_names.get(word)
+        ext = _ext_set(name) if name is not None else None
+        if name is None or ext is None:
+            raise KeyError(word)
+        found = self[word] = _ExtSetPlans(self.reader, name, ext)
+        return found
+
+
+class _ExtSetPlans(dict[int, _Decoder]):
+    """(instruction number << 32 | first word) → the decoder of an OpExtInst of one set
+    whose operands take the one-word path (see _CorePlan.fit), made on the second sight
+    of the key (see _Decoders); KeyError if they do not, or on the first sight."""
+
+    __slots__ = ("reader", "name", "ext", "seen")
+
+    def __init__(self, reader: _Reader, name: str, ext: _InstructionSet) -> None:
+        super().__init__()
+        self.reader = reader
+        self.name = name
+        self.ext = ext
+        self.seen: dict[int, int] = {}  # sightings before the decoder is made
+
+    def __missing__(self, key: int) -> _Decoder:
+        seen = self.seen[key] = self.seen.get(key, 0) + 1
+        if seen < _SIGHTS:
+            raise KeyError(key)
+        number, first = key >> 32, key & 0xFFFFFFFF
+        reader = self.reader
+        recipe = reader.plan.ext_recipe(self.ext, number, first)
+        if recipe is None:
+            raise KeyError(key)
+        found = reader.bind(self.ext, first & 0xFFFF, self.name, *recipe)
+        self[key] = found
+        return found
+
+
+class _Decoders(dict[int, _Decoder]):
+    """first word → its decoder (see _Reader.bind), made on the _SIGHTS-th sight of the
+    word: before, the general decoder or _Reader.ids_only take it (making a decoder costs
+    more than decoding an instruction or two with it saves)."""
+
+    __slots__ = ("reader", "seen", "ids_only")
+
+    def __init__(self, reader: _Reader) -> None:
+        super().__init__()
+        self.reader = reader
+        self.seen: dict[int, int] = {}  # sightings before the decoder is made
+        self.ids_only = reader.plan.ids_only
+
+    def __missing__(self, first: int) -> _Decoder:
+        seen = self.seen[first] = self.seen.get(first, 0) + 1
+        if seen >= _SIGHTS:
+            return self.reader.decoder  # makes the decoder and puts it here
+        return self.reader.ids_only if first in self.ids_only else self.reader.general
+
+
 class _Reader:
     """Decodes the instructions of one module (the words after the header)."""
 
@@ -626,6 +1140,23 @@ class _Reader:
         # word → TypeId, for result types; filled by type declarations and on first use
         self.type_ids: dict[int, TypeId] = {}
         self.ext_names: dict[int, str] = {}  # OpExtInstImport result id → set name
+        # The tables below refer to the reader by a weak proxy: no reference cycle, so
+        # that the reader and what it holds are freed as soon as it is done.
+        me = weakref.proxy(self)
+        # what every decoder uses (see _recipe; ids replaced by run())
+        self.shared: tuple[Any, ...] = (
+            tuple.__new__,
+            Instruction,
+            operator.getitem,
+            words,
+            self.ids,
+            self.type_ids,
+        )
+        self.ext_plans = _ExtPlans(me)  # the one-word paths of OpExtInst
+        self.decoders = _Decoders(me)  # the one-word paths of core
+        # (set name, kind name) → its _EnumTable; (..., parameter words) → _ParamTable
+        self.enum_tables: dict[tuple[str | None, str], _EnumTable] = {}
+        self.param_tables: dict[tuple[str | None, str, int], _ParamTable] = {}
         self.widths: dict[int, _Context] = {}  # numeric type id → number context
         # 32-bit numeric type id → (its TypeId, 0 unsigned / 1 signed / 2 float), for the
         # constants decoded inline
@@ -653,6 +1184,7 @@ class _Reader:
                 self.zero = ids[0]  # a marker for id 0, see _zero_error
                 del ids
                 self.zero_refs = self._zero_refs()
+                self.shared = (*self.shared[:4], self.ids, self.type_ids)
             code = self.plan.code
             codes = {first: code(first) for first in firsts}
             out: list[Any] = []
@@ -687,6 +1219,81 @@ class _Reader:
         finally:
             if paused:
                 gc.enable()
+
+    def lookup(self, tables: _InstructionSet, spec: str) -> Any:
+        """What a one-word path indexes by the word for an operand of this spec: the ids,
+        _LITERALS or an _EnumTable."""
+        if spec == _SPEC_ID:
+            return self.ids
+        if spec == _SPEC_LITERAL:
+            return _LITERALS
+        key = (tables.name, spec)
+        found = self.enum_tables.get(key)
+        if found is None:
+            found = self.enum_tables[key] = _EnumTable(tables, tables.kinds[spec])
+        return found
+
+    def decoder(self, i: int, w0: int, w1: int, w2: int, w3: int, w4: int) -> Instruction:
+        """Decode an instruction whose first word takes the one-word path (_CALL) with
+        the decoder that this makes for the first word (see _Decoders)."""
+        reading, make, names = self.plan.recipe(w0)
+        decoder = self.bind(self.core, w0 & 0xFFFF, None, reading, make, names)
+        self.decoders[w0] = decoder
+        return decoder(i, w0, w1, w2, w3, w4)
+
+    def ids_only(self, i: int, w0: int, w1: int, w2: int, w3: int, w4: int) -> Instruction:
+        """Decode an instruction whose reading has ids only (a variadic one last) without
+        a decoder: what a first sight costs."""
+        form, specs, _, count, tail = self.plan.recipe(w0)[0]
+        ids, words = self.ids, self.words
+        end = i + (w0 >> 16)
+        start = end - count - len(specs)  # the first operand word
+        operands: tuple[Any, ...] = tuple(map(ids.__getitem__, words[start : end - count]))
+        if form == _VARIADIC:
+            operands += (tuple(map(ids.__getitem__, words[end - count : end])),)
+        operands += tail
+        if start == i + 3:
+            found: tuple[Any, ...] = (w0 & 0xFFFF, self.type_ids[w1], ids[w2], operands, None)
+        else:
+            found = (w0 & 0xFFFF, None, ids[w1] if start == i + 2 else None, operands, None)
+        return tuple.__new__(Instruction, found)
+
+    def general(self, i: int, w0: int, w1: int, w2: int, w3: int, w4: int) -> Instruction:
+        """Decode an instruction with the general decoder (a decoder's signature; not for
+        context-dependent literals)."""
+        return self.instruction(i, i + (w0 >> 16), w0 & 0xFFFF, None)
+
+    def bind(
+        self,
+        tables: _InstructionSet,
+        op: int,
+        ext_set: str | None,
+        reading: _Reading,
+        make: Callable[..., _Decoder],
+        names: tuple[tuple[str, int, str], ...],
+    ) -> _Decoder:
+        """The decoder of a recipe (see _recipe) with this reader's lookups: for a first
+        word, or for an OpExtInst (``ext_set``: its set's name)."""
+        values: list[Any] = [op, ext_set]
+        for _, what, spec in names:
+            if what == _LOOKUP:
+                values.append(self.ids if spec == _SPEC_ID else self.lookup(tables, spec))
+            elif what == _LOOKUPS:
+                values.append(tuple(self.lookup(tables, item) for item in reading[1]))
+            elif what == _PARAM_TABLE:
+                values.append(self.param_table(tables, spec, reading[3]))
+            else:  # _UNPACK
+                values.append(_unpacker(reading[3]))
+        return make(*self.shared, *values)
+
+    def param_table(self, tables: _InstructionSet, kind: str, count: int) -> _ParamTable:
+        """The _ParamTable of an enum kind and a number of parameter words."""
+        key = (tables.name, kind, count)
+        found = self.param_tables.get(key)
+        if found is None:
+            found = _ParamTable(weakref.proxy(self), tables, tables.kinds[kind], count)
+            self.param_tables[key] = found
+        return found
 
     def _zero_error(self, out: list[Any], offsets: list[int]) -> BinaryError | None:
         """The error of the first instruction in ``out`` that a fast path gave id 0.
@@ -728,21 +1335,22 @@ class _Reader:
         """Decode the instructions at ``offsets`` into ``out`` (a deferred one: its offset,
         in ``later``); ``window`` gives the first five words at a byte offset.
 
-        Each instruction takes the fast path of its first word (``codes``) or the general
-        decoder.  A fast path's lookup that fails (an id past the bound, a result type not
-        declared before: IndexError, KeyError) hands its instruction to the general
-        decoder, which makes the id or says where; so does a first word below the
-        grammar's minimum (not in ``codes``, see _split), or defers it.
+        Each instruction takes the fast path of its first word (``codes``: an inline one,
+        or the decoder of its one-word path, see _Decoders and _ExtPlans) or the general
+        decoder.  A fast path's lookup that fails (an id past the bound: IndexError; a
+        result type not declared before, an enum value the path does not take: KeyError)
+        hands its instruction to the general decoder, which makes the value, keeps it raw
+        or says where; so does a first word below the grammar's minimum (not in
+        ``codes``, see _split), or defers it.
         """
         words = self.words
         plan = self.plan
-        fixeds, absent = plan.fixed, plan.absent
         ids, type_ids, inline = self.ids, self.type_ids, self.inline
-        get_id = ids.__getitem__
         general = self.instruction
         new = tuple.__new__
         inst_cls = Instruction
         f32, u32 = _F32.unpack, _U32.pack
+        ext_plans, decoders = self.ext_plans, self.decoders
         append = out.append
         defer = later.append
         remaining = iter(offsets)
@@ -824,6 +1432,10 @@ class _Reader:
                         else:
                             defer(len(out))
                             append(i)
+                    elif code == _CALL:
+                        append(decoders[w0](i, w0, w1, w2, w3, w4))
+                    elif code == _EXT:
+                        append(ext_plans[w3][w4 << 32 | w0](i, w0, w1, w2, w3, w4))
                     elif code == _UNARY:
                         append(
                             new(
@@ -843,84 +1455,6 @@ class _Reader:
                         append(new(inst_cls, (w0 & 0xFFFF, None, None, (ids[w1],), None)))
                     elif code == _BARE:
                         append(new(inst_cls, (w0 & 0xFFFF, None, None, (), None)))
-                    elif code == _RT_RID:
-                        op = w0 & 0xFFFF
-                        append(
-                            new(
-                                inst_cls,
-                                (
-                                    op,
-                                    type_ids[w1],
-                                    ids[w2],
-                                    tuple(map(get_id, words[i + 3 : i + (w0 >> 16)])) + absent[op],
-                                    None,
-                                ),
-                            )
-                        )
-                    elif code == _RT_RID_VAR:
-                        op = w0 & 0xFFFF
-                        split = i + 3 + fixeds[op]
-                        append(
-                            new(
-                                inst_cls,
-                                (
-                                    op,
-                                    type_ids[w1],
-                                    ids[w2],
-                                    (
-                                        *map(get_id, words[i + 3 : split]),
-                                        tuple(map(get_id, words[split : i + (w0 >> 16)])),
-                                    ),
-                                    None,
-                                ),
-                            )
-                        )
-                    elif code == _PLAIN:
-                        op = w0 & 0xFFFF
-                        append(
-                            new(
-                                inst_cls,
-                                (
-                                    op,
-                                    None,
-                                    None,
-                                    tuple(map(get_id, words[i + 1 : i + (w0 >> 16)])) + absent[op],
-                                    None,
-                                ),
-                            )
-                        )
-                    elif code == _PLAIN_VAR:
-                        op = w0 & 0xFFFF
-                        split = i + 1 + fixeds[op]
-                        append(
-                            new(
-                                inst_cls,
-                                (
-                                    op,
-                                    None,
-                                    None,
-                                    (
-                                        *map(get_id, words[i + 1 : split]),
-                                        tuple(map(get_id, words[split : i + (w0 >> 16)])),
-                                    ),
-                                    None,
-                                ),
-                            )
-                        )
-                    elif code == _RID:
-                        op = w0 & 0xFFFF
-                        append(
-                            new(
-                                inst_cls,
-                                (
-                                    op,
-                                    None,
-                                    ids[w1],
-                                    tuple(map(get_id, words[i + 2 : i + (w0 >> 16)])) + absent[op],
-                                    None,
-                                ),
-                            )
-                        )
                     elif code == _DEFERRED:
                         defer(len(out))
                         append(i)
@@ -1020,6 +1554,7 @@ class _Reader:
         operands = self._operands(self.core, self.core.layout(op, info), pos)
         if op == OP_EXT_INST_IMPORT and isinstance(operands[0], str) and result_id is not None:
             self.ext_names[result_id] = operands[0]
+            self.ext_plans.clear()
         elif (op == OP_TYPE_INT or op == OP_TYPE_FLOAT) and result_id is not None:
             # As encode_module will size literals: (width, float, signed); a float with
             # an FPEncoding operand is not IEEE, so its constants keep their words.
@@ -1348,11 +1883,19 @@ def _padded_window(words: array[int], offset: int) -> tuple[int, ...]:
 
 
 def _holds(inst: Instruction, marker: Id) -> bool:
-    """True if the result id or an operand (or an item of a variadic one) is ``marker``."""
-    if inst[2] is marker:
-        return True
-    for value in inst[3]:
-        if value is marker or type(value) is tuple and any(item is marker for item in value):
+    """True if the result id or an operand is ``marker``, or holds it (an item of a
+    variadic operand, of a pair, of a mask's list, a parameter)."""
+    return inst[2] is marker or _within(inst[3], marker)
+
+
+def _within(values: Sequence[Any], marker: Id) -> bool:
+    for value in values:
+        if value is marker:
+            return True
+        if type(value) is tuple or type(value) is list:
+            if _within(value, marker):
+                return True
+        elif isinstance(value, EnumerantParameters) and _within(value.parameters, marker):
             return True
     return False
 
