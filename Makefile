@@ -3,8 +3,9 @@
 #   make venv         create .venv and install the project with its dev extras
 #   make system-deps  install the Debian packages the Vulkan tests and the demo run on
 #                     (lavapipe: mesa-vulkan-drivers, libvulkan1), once, only if missing
-#   make engines      compile the assembler's engine with mypyc (python -m spvbuild.accelerate;
-#                     skipped when current; without mypyc or a C compiler plain Python runs)
+#   make engines      compile the assembler's and the reader's engines with mypyc (python -m
+#                     spvbuild.accelerate; skipped when current; without mypyc or a C
+#                     compiler plain Python runs)
 #   make test         venv + system-deps + engines, then lint, typecheck, regen-check and pytest
 #   make lint         ruff check
 #   make typecheck    mypy --strict on the spvbuild package and on codegen/
@@ -84,7 +85,7 @@ $(SYSTEM_STAMP): | $(PY)
 	@touch $@
 
 # A build problem is reported but does not stop the make: the plain-Python engine runs.
-# Under CI=true the tests then fail, as they require the compiled engine there.
+# Under CI=true the tests then fail, as they require the compiled engines there.
 engines: venv
 	@$(PY) -m spvbuild.accelerate || echo "engines: not compiled (see above); plain Python runs"
 

@@ -67,10 +67,14 @@ def spirv_dis() -> Callable[[list[int]], str]:
     return run
 
 
-# -- the assembler's two engines ---------------------------------------------------------
-# The assembler runs a mypyc-compiled copy of spvbuild.asm_engine when one is built
-# (python -m spvbuild.accelerate, which `make test` runs) and the plain module otherwise.
-# Every test of these modules runs once on each, so both stay byte-for-byte the same.
+# -- the engines -------------------------------------------------------------------------
+# The assembler runs a mypyc-compiled copy of spvbuild.asm_engine, and the reader one of
+# spvbuild.read_engine, when one is built (python -m spvbuild.accelerate, which `make test`
+# runs); otherwise the assembler runs the plain module and the reader its own loops.
+# Every test of these modules runs on each, so both stay byte-for-byte the same: "mypyc"
+# (both compiled copies), "python" (plain Python, as SPVBUILD_PURE_PYTHON=1 gives).  The
+# reader's modules also run on "engine-source": spvbuild.read_engine interpreted, so that
+# its logic is tested even where nothing is compiled.
 ENGINE_TEST_MODULES = frozenset(
     {
         "test_assembler",
@@ -79,47 +83,65 @@ ENGINE_TEST_MODULES = frozenset(
         "test_cli",
     }
 )
+READER_TEST_MODULES = frozenset(
+    {
+        "test_reader",
+        "test_reader_fast_paths",
+        "test_reader_fuzz",
+        "test_module_from_binary",
+    }
+)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Run the tests of ENGINE_TEST_MODULES on the compiled and on the plain engine."""
-    if metafunc.module.__name__.rpartition(".")[2] in ENGINE_TEST_MODULES:
+    """Parametrize the modules above by engine (see the fixture ``asm_engine``)."""
+    name = metafunc.module.__name__.rpartition(".")[2]
+    if name in ENGINE_TEST_MODULES:
         metafunc.parametrize("asm_engine", ["mypyc", "python"], indirect=True, scope="module")
+    elif name in READER_TEST_MODULES:
+        metafunc.parametrize(
+            "asm_engine", ["mypyc", "python", "engine-source"], indirect=True, scope="module"
+        )
 
 
 @pytest.fixture(scope="module", autouse=True)
 def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
-    """Make ``spvbuild.assembler.assemble`` use the engine named by the parameter.
+    """Make the assembler and the reader run the engines named by the parameter.
 
-    The compiled engine must exist under CI (``CI=true``); elsewhere its tests are
-    skipped with a note when it is not built.
+    The compiled engines must exist under CI (``CI=true``); elsewhere their tests are
+    skipped with a note when they are not built.
     """
-    from spvbuild import assembler, engines
+    from spvbuild import assembler, engines, reader
 
     wanted: str | None = getattr(request, "param", None)
     if wanted is None:
         yield None
         return
     if wanted == "mypyc":
-        module = engines.compiled("asm_engine")
-        if module is None:
-            message = "no current compiled engine: run python -m spvbuild.accelerate"
+        asm = engines.compiled("asm_engine")
+        read = engines.compiled("read_engine")
+        if asm is None or read is None:
+            message = "no current compiled engines: run python -m spvbuild.accelerate"
             if os.environ.get("CI") == "true":
                 pytest.fail(message)
             pytest.skip(message)
     else:
-        module = importlib.import_module("spvbuild.asm_engine")
-    saved = assembler._engine
+        asm = importlib.import_module("spvbuild.asm_engine")
+        read = None
+        if wanted == "engine-source":
+            read = importlib.import_module("spvbuild.read_engine")
+    saved = assembler._engine, reader._engine_found
     saved_env = os.environ.get(engines.PURE_ENV)
-    assembler._engine = module
-    if wanted == "python":  # subprocesses (the CLI tests) run the plain engine too
-        os.environ[engines.PURE_ENV] = "1"
-    else:
+    assembler._engine = asm
+    reader._engine_found = (read,)
+    if wanted == "mypyc":
         os.environ.pop(engines.PURE_ENV, None)
+    else:  # subprocesses (the CLI tests) run plain Python too
+        os.environ[engines.PURE_ENV] = "1"
     try:
         yield wanted
     finally:
-        assembler._engine = saved
+        assembler._engine, reader._engine_found = saved
         if saved_env is None:
             os.environ.pop(engines.PURE_ENV, None)
         else:

@@ -66,25 +66,33 @@ def test_pure_python_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     assert engines.load("asm_engine").__name__ == "spvbuild.asm_engine"
 
 
-def test_engine_attribute_tells_what_a_fresh_import_runs() -> None:
+def fresh(code: str, pure: bool) -> str:
+    """What a fresh interpreter prints for ``code``, with or without SPVBUILD_PURE_PYTHON."""
     env = {k: v for k, v in os.environ.items() if k != engines.PURE_ENV}
+    if pure:
+        env[engines.PURE_ENV] = "1"
     done = subprocess.run(
-        [sys.executable, "-c", "from spvbuild import assembler; print(assembler.ENGINE)"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
-    expected = "mypyc" if engines.compiled("asm_engine") is not None else "python"
-    assert done.stdout.strip() == expected
-    pure = subprocess.run(
-        [sys.executable, "-c", "from spvbuild import assembler; print(assembler.ENGINE)"],
-        capture_output=True,
-        text=True,
-        env={**env, engines.PURE_ENV: "1"},
-        check=True,
-    )
-    assert pure.stdout.strip() == "python"
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize(
+    ("engine", "code"),
+    [
+        ("asm_engine", "from spvbuild import assembler; print(assembler.ENGINE)"),
+        ("read_engine", "from spvbuild import reader; print(reader.engine_kind())"),
+    ],
+)
+def test_a_fresh_import_runs_the_compiled_engine_when_current(engine: str, code: str) -> None:
+    expected = "mypyc" if engines.compiled(engine) is not None else "python"
+    assert fresh(code, pure=False) == expected
+    assert fresh(code, pure=True) == "python"
+
+
+def test_the_read_engine_digest_covers_its_codes() -> None:
+    names = [p.name for p in engines.source_files("read_engine")]
+    assert names == ["read_engine.py", "read_codes.py"]
 
 
 def test_ci_runs_the_compiled_engine() -> None:
@@ -94,6 +102,9 @@ def test_ci_runs_the_compiled_engine() -> None:
     assert module is not None, "python -m spvbuild.accelerate did not build a current engine"
     assert module.SOURCE_SHA256 == engines.source_digest("asm_engine")
     assert assembler.ENGINE == "mypyc"
+    reader_engine = engines.compiled("read_engine")
+    assert reader_engine is not None, "python -m spvbuild.accelerate did not build the reader's"
+    assert reader_engine.SOURCE_SHA256 == engines.source_digest("read_engine")
     assert accelerate.main(["--check"]) == 0
 
 

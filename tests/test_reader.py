@@ -825,6 +825,15 @@ def test_first_words_below_the_minimum_that_the_general_decoder_takes() -> None:
     assert first.operands[1] == last.operands[1] == RawWords([99])
 
 
+def test_every_first_word_below_the_minimum_is_checked_by_read() -> None:
+    # The same short first word twice: taken with an unknown Dim, refused with Dim 2D.
+    taken, refused = [OP_TYPE_IMAGE, 2, 1, 99], [OP_TYPE_IMAGE, 3, 1, 1]
+    words = words_of(5, [OP_TYPE_FLOAT, 1, 32], taken, refused)
+    with pytest.raises(BinaryError, match="OpTypeImage") as caught:
+        read(words)  # the framing, not the decoding
+    assert caught.value.word_offset == 12
+
+
 @pytest.mark.parametrize("opcode", [12, 4433])  # OpExtInst, OpExtInstWithForwardRefsKHR
 def test_ext_inst_and_its_forward_refs_form_decode_by_the_sets_grammar(opcode: int) -> None:
     from spvbuild.generated.extinst.opencl_debug_info_100 import DebugBaseTypeAttributeEncoding

@@ -143,8 +143,9 @@ def decoded_generally(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
 VOID, FN_TYPE, U32, F32, V4, P_F32, BOOL, STRUCT = (TypeId(n) for n in range(1, 9))
 P_V4 = TypeId(9)
-IMAGE, SAMPLED, V2 = TypeId(10), TypeId(11), TypeId(12)
+IMAGE, SAMPLED, V2, I32 = TypeId(10), TypeId(11), TypeId(12), TypeId(13)
 ONE, TWO, FLOAT_ONE, VEC, NAN = (Id(n) for n in range(20, 25))
+I_MIN, I_MINUS_ONE, I_MAX, U_MAX, U_HALF = (Id(n) for n in range(25, 30))
 GLSL_SET, CL_SET = Id(30), Id(31)
 FILE, MAIN, LABEL, MERGE, CONTINUE, VAR, VAR2, PTR, SAMPLER, COORD = (Id(n) for n in range(40, 50))
 
@@ -172,6 +173,7 @@ def declarations() -> list[Instruction]:
         inst(Op.TypeVoid, None, VOID),
         inst(Op.TypeFunction, None, FN_TYPE, VOID, ()),
         inst(Op.TypeInt, None, U32, 32, 0),
+        inst(Op.TypeInt, None, I32, 32, 1),
         inst(Op.TypeFloat, None, F32, 32, None),
         inst(Op.TypeVector, None, V4, F32, 4),
         inst(Op.TypeVector, None, V2, F32, 2),
@@ -181,6 +183,11 @@ def declarations() -> list[Instruction]:
         inst(Op.TypeStruct, None, STRUCT, (F32, F32)),
         inst(Op.Constant, U32, ONE, 1),
         inst(Op.Constant, U32, TWO, 2),
+        inst(Op.Constant, I32, I_MIN, -(1 << 31)),  # the edges of the sign
+        inst(Op.Constant, I32, I_MINUS_ONE, -1),
+        inst(Op.Constant, I32, I_MAX, (1 << 31) - 1),
+        inst(Op.Constant, U32, U_MAX, (1 << 32) - 1),
+        inst(Op.Constant, U32, U_HALF, 1 << 31),
         inst(Op.Constant, F32, FLOAT_ONE, 1.0),
         inst(Op.Constant, F32, NAN, RawWords([0x7F800001])),  # a signaling NaN: kept raw
         inst(Op.ConstantComposite, V4, VEC, (FLOAT_ONE, FLOAT_ONE, FLOAT_ONE, FLOAT_ONE)),

@@ -1,11 +1,12 @@
 """Compile spvbuild's engines with mypyc: ``python -m spvbuild.accelerate``.
 
-Each engine of :data:`spvbuild.engines.ENGINES` (today the assembler's
-:mod:`spvbuild.asm_engine`) is plain, fully typed Python that runs as it is.  This command
-compiles a copy of it with mypyc (which comes with mypy) and a C compiler into
-``spvbuild/_<engine>_mypyc*.so`` beside the sources, with the digest of the sources it
-was built from; :func:`spvbuild.engines.load` then runs the compiled copy for as long as
-the sources stay the same.  The compiled assembler takes about a third less time.
+Each engine of :data:`spvbuild.engines.ENGINES` (the assembler's
+:mod:`spvbuild.asm_engine` and the reader's loops, :mod:`spvbuild.read_engine`) is plain,
+fully typed Python.  This command compiles a copy of it with mypyc (which comes with mypy)
+and a C compiler into ``spvbuild/_<engine>_mypyc*.so`` beside the sources, with the digest
+of the sources it was built from; :mod:`spvbuild.engines` then hands out the compiled
+copy for as long as the sources stay the same.  The compiled assembler takes about a
+third less time, the reader about half on a big module.
 
 An engine whose compiled copy is current is skipped (``--force`` rebuilds it);
 ``--check`` only reports.  Exit status: 0 when every engine has a current compiled copy,

@@ -10,8 +10,11 @@ engine is never shadowed by a stale build; otherwise it gives the plain module. 
 the environment variable ``SPVBUILD_PURE_PYTHON`` to a non-empty value always selects the
 plain module (to compare the two, or to debug with a Python debugger).
 
-Both copies are the same source, so they give the same results and raise the same
-documented exceptions; the test suite runs the assembler's tests on each.
+The assembler runs whichever :func:`load` gives: both copies are the same source, so they
+give the same results and raise the same documented exceptions.  The reader runs the
+compiled copy of :mod:`spvbuild.read_engine` only (its :func:`compiled`); without one it
+runs its own loops, written for the interpreter.  The test suite runs the assembler's and
+the reader's tests on each.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ __all__ = [
     "source_files",
 ]
 
-ENGINES = ("asm_engine",)
+ENGINES = ("asm_engine", "read_engine")
 """The modules ``python -m spvbuild.accelerate`` compiles."""
 
 PURE_ENV = "SPVBUILD_PURE_PYTHON"
