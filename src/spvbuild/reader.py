@@ -113,7 +113,7 @@ Design for speed
     which do the same on the module's bytes, a word at a time, with the same codes
     (:mod:`spvbuild.read_codes`), the same lookups (passed in) and the same fallback
     (``_fallback``).  Only the loops differ; every decoder, table and the general decoder
-    are the ones here.  That takes about a third less time on a big module: what is
+    are the ones here.  That takes about half the time on a big module: what is
     left is mostly the objects themselves.  :func:`engine_kind` says which loops run.
 """
 
@@ -1583,8 +1583,8 @@ class _Reader:
             self.ext_plans,
             general_or_none,
             Instruction,
-            [-1] * 0x10000,
-            [0] * 0x10000,
+            [-1] * engine.SEEN,
+            [0] * engine.SEEN,
         )
         data = _le_bytes(words)
         i: int = engine.decode(data, 5, codes, lookups, out, later)
