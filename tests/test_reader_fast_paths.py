@@ -528,6 +528,29 @@ OPERAND_IDS = [  # (instruction, index of an id word)
 ]
 
 
+def test_opcodes_that_share_a_cache_index_alternate(
+    monkeypatch: pytest.MonkeyPatch, decoded_generally: list[int]
+) -> None:
+    # The compiled read engine caches the code of a first word by the opcode's low bits:
+    # OpAccessChain (one index: its own path) and OpDepthAttachmentReadEXT (a one-word
+    # path) share an index; so do OpAccessChain's two word counts.
+    assert int(Op.AccessChain) % 1024 == int(Op.DepthAttachmentReadEXT) % 1024
+    r = iter(range(100, BOUND))
+    body = []
+    for _ in range(6):
+        body += [
+            inst(Op.AccessChain, P_F32, Id(next(r)), VAR, (ONE,)),
+            inst(Op.DepthAttachmentReadEXT, F32, Id(next(r)), None),
+            inst(Op.AccessChain, P_F32, Id(next(r)), VAR, (ONE, TWO)),
+        ]
+    words = module_words(body)
+    check(words, monkeypatch)
+    decoded_generally.clear()
+    read(words).instructions  # noqa: B018
+    taken_by_general = {Op(op) for op in decoded_generally}  # the declarations only:
+    assert not taken_by_general & {Op.AccessChain, Op.DepthAttachmentReadEXT}
+
+
 @pytest.mark.parametrize("sights", [1, 3])  # a decoder, or the first sight's path
 @pytest.mark.parametrize("padded", [True, False])
 @pytest.mark.parametrize("value", [0, BOUND, 0xFFFFFFFF])
