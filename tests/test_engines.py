@@ -61,6 +61,25 @@ def test_a_stale_or_missing_build_is_not_used(
     assert engines.kind(loaded) == "python"
 
 
+@pytest.mark.parametrize("error", [ImportError, ValueError])
+def test_a_build_that_cannot_be_imported_is_not_used(
+    monkeypatch: pytest.MonkeyPatch, error: type[Exception]
+) -> None:
+    # A current digest, but the import fails: a module for another interpreter, librt gone
+    # (ImportError) or of another version than at the build (mypyc's check: ValueError).
+    monkeypatch.setattr(engines, "source_digest", lambda engine: "0" * 64)
+    digest = PACKAGE / "no-such.sha256"
+    monkeypatch.setattr(engines, "digest_file", lambda engine: digest)
+    monkeypatch.setattr(Path, "read_text", lambda self, encoding=None: "0" * 64)
+
+    def failing(name: str) -> None:
+        raise error(f"cannot import {name}")
+
+    monkeypatch.setattr(engines.importlib, "import_module", failing)
+    assert engines.compiled("read_engine") is None
+    assert engines.compiled("asm_engine") is None
+
+
 def test_pure_python_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(engines.PURE_ENV, "1")
     assert engines.load("asm_engine").__name__ == "spvbuild.asm_engine"

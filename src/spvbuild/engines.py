@@ -103,7 +103,10 @@ def compiled(engine: str) -> ModuleType | None:
         return None
     try:
         module = importlib.import_module(f"spvbuild.{compiled_name(engine)}")
-    except ImportError:
+    except (ImportError, ValueError):
+        # ImportError: no module for this interpreter, or librt (which comes with mypy)
+        # uninstalled since the build; ValueError: librt's version no longer matches the
+        # one the copy was compiled against.  Either way the plain code runs.
         return None
     return module if getattr(module, "SOURCE_SHA256", None) == current else None
 
