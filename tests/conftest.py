@@ -79,6 +79,7 @@ ENGINE_TEST_MODULES = frozenset(
     {
         "test_assembler",
         "test_assembler_fuzz",
+        "test_assembler_as_spirv_as",
         "test_differential",
         "test_cli",
     }

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from spvbuild.asm_tokens import token_starts, tokens
-from spvbuild.assembler import DEFAULT_TARGET_ENV, assemble
+from spvbuild.assembler import assemble
 from spvbuild.errors import AssemblyError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.tables import EnumerantInfo, InstructionInfo
@@ -66,7 +66,7 @@ def ours(text: str, options: list[str]) -> list[int]:
     env = options[options.index("--target-env") + 1] if "--target-env" in options else None
     return assemble(
         text,
-        target_env=env or DEFAULT_TARGET_ENV,
+        target_env=env,  # None: from the "; Version:" header, else spv1.6, like spirv-as
         preserve_numeric_ids="--preserve-numeric-ids" in options,
     )
 
@@ -428,7 +428,7 @@ def error_of(text: str, **options: object) -> AssemblyError:
     ],
 )
 def test_error_position_and_message(text: str, line: int, col: int, fragments: list[str]) -> None:
-    error = error_of(text)
+    error = error_of(text, strict_ids=True)  # strict: the undefined-id case is an error
     assert (error.file, error.line, error.col) == ("t.spvasm", line, col), str(error)
     assert str(error).startswith(f"t.spvasm:{line}:{col}: ")
     for fragment in fragments:
@@ -451,7 +451,7 @@ def test_error_position_after_a_multiline_string() -> None:
 def test_error_found_late_in_a_long_text() -> None:
     lines = ["%t = OpTypeInt 32 0"] + [f"%c{k} = OpConstant %t {k}" for k in range(2000)]
     lines.append("%bad = OpIAdd %t %c1 %missing")
-    error = error_of("\n".join(lines))
+    error = error_of("\n".join(lines), strict_ids=True)
     assert (error.line, error.col) == (2002, 22)
     assert "undefined id '%missing'" in error.reason
 

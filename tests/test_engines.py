@@ -148,7 +148,7 @@ def test_a_failing_compiled_check_falls_back_to_plain_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
-    expected = asm_engine.assemble(text)
+    expected = asm_engine.assemble(text).tolist()
 
     def broken(*args: object, **kwargs: object) -> list[int]:
         raise TypeError("int object expected; got None")

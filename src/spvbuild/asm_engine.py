@@ -11,7 +11,11 @@ pushed as soon as they are known.  Literals whose width depends on context (OpCo
 OpSpecConstant, OpSwitch) take it from the types defined so far.  ``!<integer>`` injects
 a raw word and switches the rest of the instruction to unchecked words
 (:data:`~spvbuild.asm_grammar.CIV`).  Ids are numbered in order of first appearance
-(or keep their numbers with ``preserve_numeric_ids``).
+(or keep their numbers with ``preserve_numeric_ids``), defined or not, like spirv-as.
+
+Memory: the text is split into words a batch at a time, each batch assembled up to its
+last instruction start, and the finished words kept in an ``array('I')``; so a large
+text never has all its words, nor a Python int per module word, in memory at once.
 
 Speed: the text is split into words in C (:func:`spvbuild.asm_tokens.tokens`), and the
 common instructions whose operands are all ids or plain integers take a fast path that
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from array import array
 from collections.abc import Callable, Iterable
 from functools import cache
 
@@ -77,14 +82,22 @@ from spvbuild.asm_numbers import (
     known_encoding,
     parse_u32,
 )
-from spvbuild.asm_tokens import line_col, token_offset, tokens
+from spvbuild.asm_tokens import line_col, token_batches, token_offset, tokens
 from spvbuild.encoder import GENERATOR, MAGIC, string_words
 from spvbuild.errors import AssemblyError, EncodeError
 
-__all__ = ["DEFAULT_TARGET_ENV", "assemble"]
+__all__ = ["DEFAULT_TARGET_ENV", "assemble", "target_env_of_header"]
 
 DEFAULT_TARGET_ENV = "spv1.6"
-"""``spirv-as``'s default target: universal SPIR-V 1.6 (version word 0x00010600)."""
+"""``spirv-as``'s target when neither ``--target-env`` nor a ``; Version:`` header says one:
+universal SPIR-V 1.6 (version word 0x00010600)."""
+
+BATCH_CHARACTERS = 1 << 18
+"""About how many characters of text are split into words at a time (see ``run``)."""
+
+_VERSION_PREFIX = "; Version: 1."
+_C_SPACES = " \t\n\v\f\r"
+_ASCII_DIGITS = "0123456789"
 
 OP_EXT_INST_IMPORT = 11
 OP_EXT_INST = 12
@@ -93,8 +106,9 @@ OP_TYPE_FLOAT = 22
 MAX_INSTRUCTION_WORDS = 0xFFFF
 
 # Words after the last one, so that the fast path may look ahead without bound checks
-# (a NUL cannot be in a word: the text ends at its first NUL).
-_SENTINEL = ("\0", "\0", "\0", "\0")
+# (a NUL cannot be in a word: the text ends at its first NUL).  The fast path reads past
+# the words it has verified only a few at a time, never more than ``_sentinel`` holds.
+_NUL = "\0"
 _ID_NAME = re.compile(r"%[A-Za-z0-9_]+").fullmatch
 _ID_LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _NUMBER_LIKE = re.compile(r"-?[0-9.]+").fullmatch
@@ -210,6 +224,14 @@ def _simple_table(version: tuple[int, int]) -> dict[str, tuple[int, int]]:
 
 
 @cache
+def _typed_results() -> frozenset[int]:
+    """Opcodes with a result type and a result id (the values OpSwitch may select on)."""
+    return frozenset(
+        plan.opcode for plan in core_plans().values() if plan.has_type and plan.has_result
+    )
+
+
+@cache
 def _type_generating() -> frozenset[int]:
     """Opcodes that declare a type (their result id names a type)."""
     return frozenset(
@@ -220,19 +242,25 @@ def _type_generating() -> frozenset[int]:
 
 
 class _Assembler:
-    """One pass over the words of a text."""
+    """One pass over the words of a text, a batch of words at a time (see :meth:`run`).
+
+    Word indices in the parsing methods are positions in the current batch, ``toks``;
+    ``base`` is the index of its first word in the whole text, so that ``base + index``
+    is what errors and ``pending`` record.
+    """
 
     def __init__(
         self,
-        words_of_text: list[str],
-        count: int,
+        text: str,
         version: tuple[int, int],
         target_env: str,
         preserve: frozenset[int] | None,
     ) -> None:
-        """Prepare a pass over ``count`` words (``preserve``: ids that keep their number)."""
-        self.toks = words_of_text  # followed by _SENTINEL words: lookahead needs no bounds
-        self.n = count
+        """Prepare a pass over ``text`` (``preserve``: ids that keep their number)."""
+        self.text = text
+        self.toks: list[str] = []  # the batch, followed by NUL words: lookahead needs no bounds
+        self.n = 0  # how many words of toks are the text's
+        self.base = 0
         self.version = version
         self.target_env = target_env
         self.preserve = preserve if preserve else None
@@ -244,9 +272,15 @@ class _Assembler:
         self.raw_words = False  # an !<integer> was seen: raw words may define anything
         self.types: dict[int, _Type] = {}
         self.imports: dict[int, ExtSet] = {}
-        self.words: list[int] = [MAGIC, (version[0] << 16) | (version[1] << 8), GENERATOR, 0, 0]
+        # The module: finished batches in ``out``, the current one's words in ``words``.
+        self.out = array("I", [MAGIC, (version[0] << 16) | (version[1] << 8), GENERATOR, 0, 0])
+        self.words: list[int] = []
         self.available = _available(version)
         self.type_generating = _type_generating()
+        # OpSwitch literals: result id → result type of the instructions before, read
+        # from the module's words up to ``value_types_end`` (built only when needed).
+        self.value_types: dict[int, int] = {}
+        self.value_types_end = 5
 
     # -- ids -------------------------------------------------------------------------
 
@@ -265,7 +299,7 @@ class _Assembler:
             if number is not None and number in preserve:
                 self.ids[tok] = number
                 self.bound = max(self.bound, (number + 1) & 0xFFFFFFFF)
-                self.pending.setdefault(number, index)
+                self.pending.setdefault(number, self.base + index)
                 return number
         value = self.next_id
         self.next_id += 1
@@ -275,7 +309,7 @@ class _Assembler:
                 self.next_id += 1
         self.ids[tok] = value
         self.bound = max(self.bound, (value + 1) & 0xFFFFFFFF)
-        self.pending[value] = index
+        self.pending[value] = self.base + index
         return value
 
     def _id(self, tok: str, index: int, where: str) -> int:
@@ -309,20 +343,48 @@ class _Assembler:
 
     # -- the main loop -----------------------------------------------------------------
 
-    def run(self) -> list[int]:
-        """Assemble every instruction; returns the module's words."""
-        try:
-            self._loop()
-        except _Fail as fail:
-            self._validate_ids(fail.index)
-            raise
-        self._validate_ids(self.n)
-        self._check_defined()
-        words = self.words
-        words[3] = self.next_id if self.preserve is None else self.bound
-        return words
+    def run(self, strict_ids: bool, batch_characters: int = BATCH_CHARACTERS) -> array[int]:
+        """Assemble every instruction; returns the module's words.
 
-    def _loop(self) -> None:
+        The text is split into words a batch at a time (:func:`token_batches`) and the
+        batch is assembled up to its last instruction start: an instruction never spans
+        two batches, since each one's parse ends where the next instruction starts.  So
+        only one batch of words is in memory at a time, and the words of the finished
+        batches move from a list (fast to append to) to a compact array.  With
+        ``strict_ids`` an id that no instruction defines is an error.
+        """
+        carry: list[str] = []
+        batches = token_batches(self.text, batch_characters)
+        batch: list[str] | None = next(batches)
+        while batch is not None:
+            toks = carry + batch if carry else batch
+            following = next(batches, None)
+            stop = len(toks) if following is None else _last_start(toks)
+            if stop > 0:
+                self.toks = toks + _sentinel()
+                self.n = len(toks)
+                try:
+                    stop = self._loop(stop)
+                except _Fail as fail:
+                    moved = _Fail(self.base + fail.index, fail.message)
+                    self._validate_ids(moved.index)
+                    raise moved from None
+                self.base += stop
+                self.out.extend(self.words)
+                self.words.clear()
+                carry = toks[stop:]
+            else:
+                carry = toks
+            batch = following
+        self.toks = []
+        self._validate_ids(self.base + len(carry))
+        if strict_ids:
+            self._check_defined()
+        out = self.out
+        out[3] = self.next_id if self.preserve is None else self.bound
+        return out
+
+    def _loop(self, stop: int) -> int:
         """Every instruction, through the fast path when possible.
 
         An instruction whose operands are all known ids, plain integers or
@@ -330,7 +392,8 @@ class _Assembler:
         encoded right here; anything else, and any doubt (an unusual literal, an
         immediate, a word that might be an error), goes to the general parser
         :meth:`_instruction` from the instruction's start.  New result ids are not
-        validated here but all at once by :meth:`_validate_ids`.
+        validated here but all at once by :meth:`_validate_ids`.  Works through the
+        instructions that start before word ``stop``; returns the index it stopped at.
         """
         toks = self.toks
         n = self.n
@@ -351,7 +414,7 @@ class _Assembler:
         i = 0
         # Words are appended to the module as they are read; on a doubt they are
         # removed again (``del words[base:]``) before the slower paths take over.
-        while i < n:
+        while i < stop:
             tok = toks[i]
             base = len(words)
             if tok[0] == "%" and toks[i + 1] == "=":
@@ -360,7 +423,7 @@ class _Assembler:
                 if simple is not None:  # %r = OpX %type %ids... (the commonest shape)
                     end = i + 3 + simple[1]
                     v = ids.get(toks[i + 3])
-                    if v is not None and toks[end] != "=":
+                    if v is not None:
                         append(simple[0])
                         append(v)
                         append(0)  # the result id, numbered once the operands are known
@@ -371,7 +434,8 @@ class _Assembler:
                                 break
                             append(v)
                             k += 1
-                        if k == end:
+                        # toks[end] exists: the words before it are ids, not the NULs.
+                        if k == end and toks[end] != "=":
                             r = ids.get(tok)
                             if r is None:
                                 r = nid
@@ -523,6 +587,7 @@ class _Assembler:
             i = self._instruction(i)
             nid = self.next_id
         self.next_id = nid
+        return i
 
     def _fast_general(self, fp: _FastPlan, i: int, j: int, tok: str | None) -> int:
         """Fast path for the other shapes: new ids, literals, enumerants, tails.
@@ -598,7 +663,8 @@ class _Assembler:
         """Reject an invalid result id the fast path numbered without checking.
 
         The first word of such a name is where the general parser would have failed;
-        it is reported if it comes before ``before`` (the index of another failure).
+        it is reported if it comes before ``before`` (the index in the whole text of
+        another failure).  Only then are the text's words split again, to find it.
         """
         names = list(self.ids)
         try:
@@ -607,14 +673,16 @@ class _Assembler:
             letters = b""
         if letters == b"% " * (len(names) - 1) + b"%" * bool(names) and "%" not in self.ids:
             return
+        every_word = tokens(self.text)
         first = min(
-            (self.toks.index(name) for name in names if _ID_NAME(name) is None),
+            (every_word.index(name) for name in names if _ID_NAME(name) is None),
             default=before,
         )
         if first < before:
             raise _Fail(
                 first,
-                f"invalid id '{self.toks[first]}': an id is '%' followed by letters, digits or '_'",
+                f"invalid id '{every_word[first]}': an id is '%' followed by letters, digits "
+                "or '_'",
             )
 
     def _fast_result(self, tok: str) -> int | None:
@@ -1066,7 +1134,7 @@ class _Assembler:
         self, tok: str, j: int, where: str, desc: Desc, words: list[int]
     ) -> list[int]:
         """An OpSwitch case literal, as wide as the selector's integer type."""
-        type_id = self._value_type(j) if len(words) > 1 else None
+        type_id = self._value_type(words[1]) if len(words) > 1 else None
         found = self.types.get(type_id) if type_id is not None else None
         if found is None or found[0] != "int":
             raise _Fail(
@@ -1079,45 +1147,33 @@ class _Assembler:
         except NumberError as exc:
             raise _Fail(j, f"{where} {desc[3]}: '{tok}': {exc}") from None
 
-    def _value_type(self, j: int) -> int | None:
-        """The result type of the selector of the OpSwitch whose literal is word ``j``.
+    def _value_type(self, value: int) -> int | None:
+        """The result type of the first instruction before this one that defines ``value``.
 
         Value types are not recorded as instructions go (that would cost every
-        instruction); the selector's first definition before this instruction is
-        found in the words instead, and its result type read from there.
+        instruction): the module's words are read once, from where the last OpSwitch
+        left off, so many OpSwitch instructions and many cases cost linear time.
         """
-        toks = self.toks
-        ids = self.ids
-        # The OpSwitch's first operand: back from the literal over ids to 'OpSwitch'.
-        k = j
-        while k > 0 and not _is_op(toks[k]):
-            k -= 1
-        selector_tok = toks[k + 1]
-        selector = ids.get(selector_tok)
-        if selector is None:
-            return None
-        names = [selector_tok] + [t for t, v in ids.items() if v == selector and t != selector_tok]
-        best: int | None = None
-        for name in names:
-            start = 0
-            while True:
-                try:
-                    d = toks.index(name, start, k)
-                except ValueError:
-                    break
-                if toks[d + 1] == "=" and (best is None or d < best):
-                    best = d
-                    break
-                start = d + 1
-        if best is None:
-            return None
-        plan = self.available.get(toks[best + 2])
-        if plan is None or not plan.has_type or plan.opcode in self.type_generating:
-            return None
-        type_tok = toks[best + 3]
-        if type_tok[:1] == "!":
-            return parse_u32(type_tok[1:])
-        return ids.get(type_tok)
+        value_types = self.value_types
+        out = self.out
+        words = self.words
+        done = len(out)
+        total = done + len(words)
+        pos = self.value_types_end
+        typed = _typed_results()
+        while pos < total:
+            first = out[pos] if pos < done else words[pos - done]
+            count = first >> 16
+            if (first & 0xFFFF) in typed and count >= 3:
+                at = pos + 2
+                result = out[at] if at < done else words[at - done] if at < total else None
+                at = pos + 1
+                type_id = out[at] if at < done else words[at - done]
+                if result is not None and result not in value_types:
+                    value_types[result] = type_id
+            pos += count or 1  # a word count of 0 (only from !<integer> words)
+        self.value_types_end = pos
+        return value_types.get(value)
 
     def _ext_instruction(
         self,
@@ -1181,6 +1237,60 @@ class _Assembler:
                 f"{_suggest(name, table.names)}",
             )
         return value
+
+
+def _sentinel() -> list[str]:
+    """The NUL words after a batch: more than the fast path reads past a verified word."""
+    return [_NUL] * 8
+
+
+def _last_start(toks: list[str]) -> int:
+    """Index of the last word that starts an instruction (``OpX``, or ``%id`` of ``%id =
+    OpX``); 0 if no word but the first does.  Every instruction before it ends before it."""
+    k = len(toks) - 1
+    while k > 0:
+        if _is_op(toks[k]):
+            if k >= 2 and toks[k - 1] == "=" and toks[k - 2][:1] == "%":
+                return k - 2
+            return k
+        k -= 1
+    return 0
+
+
+def target_env_of_header(text: str) -> str | None:
+    """The target ``spirv-as`` reads from the header comment of ``text``, or None.
+
+    Without ``--target-env``, spirv-as looks at the lines before the first instruction:
+    blank lines and ``;`` comments only; the first other character ends the search.  A
+    comment that begins ``; Version: 1.`` followed by one digit (not two) names the
+    universal environment of that version, ``spv1.0`` to ``spv1.6``; a later minor
+    version (``; Version: 1.7``) or a two-digit one is skipped like any other comment.
+    "Blank" is C's isspace (space, tab, LF, VT, FF, CR), and only ASCII digits count.
+    """
+    n = len(text)
+    i = 0
+    while i < n:
+        c = text[i]
+        if c == ";":
+            digit = i + len(_VERSION_PREFIX)
+            if digit >= n:
+                return None
+            if text.startswith(_VERSION_PREFIX, i):
+                minor = text[digit]
+                after = text[digit + 1] if digit + 1 < n else ""
+                if minor in _ASCII_DIGITS and (not after or after not in _ASCII_DIGITS):
+                    env = f"spv1.{minor}"
+                    if env in TARGET_ENVS:
+                        return env
+            end = text.find("\n", i)
+            if end < 0:
+                return None
+            i = end + 1
+        elif c in _C_SPACES:
+            i += 1
+        else:
+            return None
+    return None
 
 
 def _decimal_u32(word: str) -> int | None:
@@ -1250,11 +1360,18 @@ def _error(text: str, fail: _Fail, file: str) -> AssemblyError:
 def assemble(
     text: str,
     *,
-    target_env: str = DEFAULT_TARGET_ENV,
+    target_env: str | None = None,
     preserve_numeric_ids: bool = False,
+    strict_ids: bool = False,
     file: str = "<input>",
-) -> list[int]:
-    """The words of ``text``: :func:`spvbuild.assembler.assemble` documents it all."""
+    batch_characters: int = BATCH_CHARACTERS,
+) -> array[int]:
+    """The words of ``text``: :func:`spvbuild.assembler.assemble` documents it all.
+
+    ``batch_characters`` (tests only) sets how much text is split into words at a time.
+    """
+    if target_env is None:
+        target_env = target_env_of_header(text) or DEFAULT_TARGET_ENV
     version = TARGET_ENVS.get(target_env)
     if version is None:
         raise ValueError(
@@ -1265,16 +1382,14 @@ def assemble(
     nul = text.find("\0")
     if nul >= 0:
         text = text[:nul]
-    words_of_text = tokens(text)
-    count = len(words_of_text)
-    words_of_text.extend(_SENTINEL)
     try:
         preserve: frozenset[int] | None = None
         if preserve_numeric_ids:
-            dry = _Assembler(words_of_text, count, version, target_env, None)
-            dry.run()
+            dry = _Assembler(text, version, target_env, None)
+            dry.run(strict_ids, batch_characters)
             numeric = (parse_u32(name[1:]) for name in dry.ids)
             preserve = frozenset(v for v in numeric if v is not None)
-        return _Assembler(words_of_text, count, version, target_env, preserve).run()
+            del dry
+        return _Assembler(text, version, target_env, preserve).run(strict_ids, batch_characters)
     except _Fail as fail:
         raise _error(text, fail, file) from None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-__all__ = ["line_col", "token_offset", "token_starts", "tokens"]
+__all__ = ["line_col", "token_batches", "token_offset", "token_starts", "tokens"]
 
 _BREAK = frozenset(" \t\r\n;")
 # Characters str.split() would treat differently from spirv-as: quotes, escapes and
@@ -162,6 +162,41 @@ def tokens(text: str) -> list[str]:
         else:
             words.extend(text[start:end].split())
     return words
+
+
+def token_batches(text: str, size: int) -> Iterator[list[str]]:
+    """The words of :func:`tokens` in consecutive lists of about ``size`` characters of text.
+
+    Joined, the lists are exactly ``tokens(text)``; the assembler works through them one
+    after the other, so that the words of a large text are never all in memory at once.
+    A plain stretch is cut only at a blank (every blank outside quotes ends a word), so
+    no word is split; a single word is never cut.
+    """
+    batch: list[str] = []
+    filled = 0
+    for start, end, one_word in _chunks(text):
+        if one_word:
+            batch.append(text[start:end])
+            filled += end - start
+        else:
+            while end - start > size - filled:
+                cut = text.rfind("\n", start, start + max(size - filled, 1))
+                if cut <= start:
+                    cut = text.find("\n", start + max(size - filled, 1), end)
+                    if cut < 0:
+                        break
+                batch.extend(text[start:cut].split())
+                yield batch
+                batch = []
+                filled = 0
+                start = cut
+            batch.extend(text[start:end].split())
+            filled += end - start
+        if filled >= size:
+            yield batch
+            batch = []
+            filled = 0
+    yield batch
 
 
 _WORD = re.compile(r"[^ \t\r\n]+")

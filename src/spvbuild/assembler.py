@@ -18,13 +18,24 @@ Python; :data:`ENGINE` says which one runs.  Both give the same words and errors
 
 from __future__ import annotations
 
+import sys
 import warnings
+from array import array
 
 from spvbuild import asm_engine as _plain
 from spvbuild import engines
-from spvbuild.asm_engine import DEFAULT_TARGET_ENV
+from spvbuild.asm_engine import DEFAULT_TARGET_ENV, target_env_of_header
+from spvbuild.asm_grammar import TARGET_ENVS
+from spvbuild.errors import ArgumentError, SpvbuildError
 
-__all__ = ["DEFAULT_TARGET_ENV", "ENGINE", "assemble"]
+__all__ = [
+    "DEFAULT_TARGET_ENV",
+    "ENGINE",
+    "TARGET_ENVS",
+    "assemble",
+    "assemble_binary",
+    "target_env_of_header",
+]
 
 _engine = engines.load("asm_engine")
 
@@ -35,51 +46,120 @@ ENGINE: str = engines.kind(_engine)
 def assemble(
     text: str,
     *,
-    target_env: str = DEFAULT_TARGET_ENV,
+    target_env: str | None = None,
     preserve_numeric_ids: bool = False,
+    strict_ids: bool = False,
     file: str = "<input>",
 ) -> list[int]:
     """Assemble SPIR-V assembly ``text`` into the words of a module (header included).
 
-    The words are those ``spirv-as --target-env <target_env>`` writes, except the
-    generator word (header word 2), which is spvbuild's.  ``target_env`` takes the names
-    of ``spirv-as --target-env`` (``spv1.0`` … ``spv1.6``, ``vulkan1.0`` … ``vulkan1.4``,
-    ``opencl…``, ``opengl…``); it sets the version word and which opcodes exist.
+    The words are those ``spirv-as`` writes for the same text and options, except the
+    generator word (header word 2), which is spvbuild's.
+
+    ``target_env`` takes the names of ``spirv-as --target-env`` (``spv1.0`` …
+    ``spv1.6``, ``vulkan1.0`` … ``vulkan1.4``, ``opencl…``, ``opengl…``); it sets the
+    version word and which opcodes exist.  Left out (None), the target is chosen as
+    spirv-as chooses it: from the text's header comment ``; Version: 1.X`` (the form
+    spirv-dis prints), read among the blank and ``;`` comment lines before the first
+    instruction, with one digit X from 0 to 6, giving ``spv1.X``; without one,
+    ``spv1.6`` (:data:`DEFAULT_TARGET_ENV`).  So disassembled text assembles back to
+    its version.  :func:`target_env_of_header` applies that rule alone.
+
     With ``preserve_numeric_ids`` an id written as a number (``%12``) keeps that number
-    and named ids fill the gaps, like ``spirv-as --preserve-numeric-ids``.
+    and named ids fill the gaps, like ``spirv-as --preserve-numeric-ids``.  An id that
+    is used but defined by no instruction is numbered like any other (where it first
+    appears), as spirv-as does, so partial modules and snippets assemble; with
+    ``strict_ids=True`` it is an AssemblyError at its first use instead (``undefined id
+    '%x': no instruction defines it``).
 
     Every problem in the text raises :class:`~spvbuild.errors.AssemblyError` whose
     message reads ``file:line:col: ...`` and names the opcode, the operand, what was
     expected and what was found (with a did-you-mean suggestion when a name is close).
-    An unknown ``target_env`` raises ValueError.
+    A ``text`` that is not a str, or an unknown ``target_env``, raises
+    :class:`~spvbuild.errors.ArgumentError` (also a TypeError and a ValueError).
 
-    Differences from ``spirv-as`` (none changes the words of a text both accept): an id
-    used but defined by no instruction is an error (spirv-as numbers it silently);
+    Differences from ``spirv-as`` (none changes the words of a text both accept):
     extended instructions may also be given by number for known sets, and by name for
     the sets spirv-as knows only by number (NonSemantic.DebugPrintf, DebugBreak,
-    VkspReflection); a mask of several
-    bits (``Aligned|Nontemporal 4``) is read in a *required* MemoryAccess operand
-    (OpCooperativeMatrixLoadTensorNV, OpCooperativeMatrixStoreTensorNV) as in an
-    optional one, where spirv-as 2025.5 refuses it ("Invalid memory access") although
-    spirv-dis prints it so.
+    VkspReflection); a mask of several bits (``Aligned|Nontemporal 4``) is read in a
+    *required* MemoryAccess operand (OpCooperativeMatrixLoadTensorNV,
+    OpCooperativeMatrixStoreTensorNV) as in an optional one, where spirv-as 2025.5
+    refuses it ("Invalid memory access") although spirv-dis prints it so.
     """
+    return _run(text, target_env, preserve_numeric_ids, strict_ids, file).tolist()
+
+
+def assemble_binary(
+    text: str,
+    *,
+    target_env: str | None = None,
+    preserve_numeric_ids: bool = False,
+    strict_ids: bool = False,
+    file: str = "<input>",
+) -> bytes:
+    """The module of :func:`assemble` as the bytes of a ``.spv`` file (little-endian).
+
+    Takes the same arguments and raises the same errors.  It keeps the words compact
+    (4 bytes each) from start to end, so a large text needs far less memory than the
+    list of :func:`assemble`; the ``spvbuild as`` command uses it.
+    """
+    words = _run(text, target_env, preserve_numeric_ids, strict_ids, file)
+    if sys.byteorder != "little":
+        words.byteswap()
+    return words.tobytes()
+
+
+def _check(text: object, target_env: object, file: object) -> str:
+    """The target environment to use; ArgumentError for arguments assemble does not take."""
+    if not isinstance(text, str):
+        hint = (
+            "; decode it first, e.g. data.decode('utf-8', 'surrogateescape')"
+            if isinstance(text, (bytes, bytearray, memoryview))
+            else ""
+        )
+        raise ArgumentError(
+            f"assemble: text must be a str (SPIR-V assembly text), not "
+            f"{type(text).__name__}{hint}"
+        )
+    if not isinstance(file, str):
+        raise ArgumentError(
+            f"assemble: file must be a str (the name used in error messages), not "
+            f"{type(file).__name__}"
+        )
+    if target_env is None:
+        return target_env_of_header(text) or DEFAULT_TARGET_ENV
+    if not isinstance(target_env, str) or target_env not in TARGET_ENVS:
+        raise ArgumentError(
+            f"assemble: unknown target env {target_env!r}; expected one of "
+            f"{', '.join(TARGET_ENVS)}"
+        )
+    return target_env
+
+
+def _run(
+    text: str, target_env: str | None, preserve_numeric_ids: bool, strict_ids: bool, file: str
+) -> array[int]:
+    """The engine's words for checked arguments (the compiled engine when there is one)."""
+    env = _check(text, target_env, file)
+    preserve = bool(preserve_numeric_ids)
+    strict = bool(strict_ids)
     engine = _engine
     try:
-        words: list[int] = engine.assemble(
-            text, target_env=target_env, preserve_numeric_ids=preserve_numeric_ids, file=file
+        words: array[int] = engine.assemble(
+            text, target_env=env, preserve_numeric_ids=preserve, strict_ids=strict, file=file
         )
     except TypeError as exc:
-        if engines.kind(engine) != "mypyc":
+        if engines.kind(engine) != "mypyc" or isinstance(exc, SpvbuildError):
             raise
         # mypyc checks types at run time where Python does not: should a compiled check
         # ever fail, the plain engine (the same source) gives the answer, with a warning.
         words = _plain.assemble(
-            text, target_env=target_env, preserve_numeric_ids=preserve_numeric_ids, file=file
+            text, target_env=env, preserve_numeric_ids=preserve, strict_ids=strict, file=file
         )
         warnings.warn(
             f"spvbuild: the compiled assembler engine failed ({exc}); the plain-Python "
             "engine assembled the text. Please report it with the text.",
             RuntimeWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     return words

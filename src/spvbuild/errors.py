@@ -7,6 +7,16 @@ class SpvbuildError(Exception):
     """Base class of every error spvbuild raises for bad input."""
 
 
+class ArgumentError(SpvbuildError, TypeError, ValueError):
+    """A public function called with an argument it does not take.
+
+    The message names the function, the parameter, what it takes and what it was given,
+    e.g. ``assemble: text must be a str (SPIR-V assembly text), not bytes; decode it
+    first``.  It is also a :class:`TypeError` and a :class:`ValueError`, what Python
+    raises for a wrong type or value, so existing ``except`` clauses keep working.
+    """
+
+
 class BuildError(SpvbuildError):
     """A builder call that cannot make a valid instruction.
 

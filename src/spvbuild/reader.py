@@ -135,7 +135,7 @@ from typing import Any, Literal
 from spvbuild import engines
 from spvbuild import read_codes as _codes
 from spvbuild.encoder import MAGIC, _number_words, encode_module
-from spvbuild.errors import BinaryError, EncodeError
+from spvbuild.errors import ArgumentError, BinaryError, EncodeError
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
@@ -310,7 +310,7 @@ def read(data: bytes | bytearray | memoryview | Sequence[int], *, lazy: bool = T
     word offset) for input that is not a well-formed module; unknown opcodes, enum values
     and extended sets are not errors, they are kept as :class:`RawWords`.
     """
-    words, endianness = _to_array(data)
+    words, endianness = _to_array(data, "read")
     _check_header(words)
     module = ReadModule._from_words(words, _split(words), endianness)
     if not lazy:
@@ -319,15 +319,17 @@ def read(data: bytes | bytearray | memoryview | Sequence[int], *, lazy: bool = T
 
 
 def words_of(
-    data: bytes | bytearray | memoryview | Sequence[int],
-) -> tuple[list[int], Endianness]:
-    """The words of a binary (header included) and its byte order, for a consumer that
-    checks the instructions itself (the disassembler): only the byte count, the magic
-    number and the 5-word header are checked here (BinaryError); :func:`read` also checks
-    the framing of every instruction."""
-    words, endianness = _to_array(data)
+    data: bytes | bytearray | memoryview | Sequence[int], caller: str = "words_of"
+) -> tuple[array[int], Endianness]:
+    """The words of a binary (header included, in native byte order) and its byte order,
+    for a consumer that checks the instructions itself (the disassembler): only the byte
+    count, the magic number and the 5-word header are checked here (BinaryError);
+    :func:`read` also checks the framing of every instruction.  An array, not a list: four
+    bytes a word instead of a Python int each (indexing it is as fast).  ``caller`` names
+    the public function in the message of an ArgumentError (data of a wrong type)."""
+    words, endianness = _to_array(data, caller)
     _check_header(words)
-    return words.tolist(), endianness
+    return words, endianness
 
 
 def _check_header(words: array[int]) -> None:
@@ -443,10 +445,12 @@ assert array(_WORD_CODE).itemsize == 4
 
 
 def _to_array(
-    data: bytes | bytearray | memoryview | Sequence[int],
+    data: bytes | bytearray | memoryview | Sequence[int], caller: str
 ) -> tuple[array[int], Endianness]:
     """The words in native byte order (an array: the reader indexes it without making a
-    Python int of every word up front) and the byte order of the input."""
+    Python int of every word up front) and the byte order of the input.  Data that is
+    neither bytes nor an iterable of words (None, a number, a str) is an ArgumentError
+    naming ``caller``."""
     if isinstance(data, bytes | bytearray | memoryview):
         view = memoryview(data)
         if view.format != "B" or view.ndim != 1 or not view.c_contiguous:
@@ -473,6 +477,12 @@ def _to_array(
         if endianness != sys.byteorder:
             buffer.byteswap()
         return buffer, endianness
+    if isinstance(data, str) or not hasattr(data, "__iter__"):
+        hint = "; assemble text with spvbuild.assembler.assemble" if isinstance(data, str) else ""
+        raise ArgumentError(
+            f"{caller}: expected a SPIR-V binary (bytes, bytearray, memoryview or a sequence "
+            f"of 32-bit words), not {type(data).__name__}{hint}"
+        )
     try:
         words = array(_WORD_CODE, data)
     except (TypeError, OverflowError, ValueError):
