@@ -6,7 +6,11 @@
 #   make engines      compile the assembler's and the reader's engines with mypyc (python -m
 #                     spvbuild.accelerate; skipped when current; without mypyc or a C
 #                     compiler plain Python runs)
-#   make test         venv + system-deps + engines, then lint, typecheck, regen-check and pytest
+#   make corpus       download the assembly texts of other projects that
+#                     tests/test_external_corpus.py reads (Debian source packages, into
+#                     .cache/external-corpus/), once, only if missing
+#   make test         venv + system-deps + corpus + engines, then lint, typecheck, regen-check
+#                     and pytest
 #   make lint         ruff check
 #   make typecheck    mypy --strict on the spvbuild package and on codegen/
 #   make regen-check  fail if generated/ is not what grammars/ produce
@@ -32,7 +36,7 @@ SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: venv system-deps browser-deps engines lint typecheck regen-check test bench demo regen clean
+.PHONY: venv system-deps browser-deps corpus engines lint typecheck regen-check test bench demo regen clean
 
 venv: $(STAMP)
 
@@ -112,7 +116,12 @@ regen: venv
 browser-deps:
 	bash tests/browser/ensure_chromium.sh
 
-test: venv system-deps browser-deps engines
+# SPIRV-Cross's and SPIRV-Tools' test texts, from Debian's source packages (apt-get source
+# with a private configuration); never committed here. No-op when already extracted.
+corpus: venv
+	$(PY) -m tests.external_corpus
+
+test: venv system-deps browser-deps corpus engines
 	@echo "==> [1/4] lint"
 	@$(MAKE) --no-print-directory lint
 	@echo "==> [2/4] typecheck"
