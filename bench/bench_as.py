@@ -10,7 +10,10 @@ each, in the same run; so does the plain-Python engine when the default one is t
 mypyc-compiled copy (``python -m spvbuild.accelerate``), and both figures are printed.
 The runs are interleaved (one of each per round, best of 5 rounds), as the machines this
 runs on change speed over seconds.
-Every output is compared with spirv-as's (generator word aside).
+Every output is compared with spirv-as's (generator word aside).  Then both commands as
+processes, ``spvbuild as big.spvasm -o file`` against ``spirv-as big.spvasm -o file``: wall
+time and peak memory (each child's own, ``bench/processes.py``), ours also
+without ``.pyc`` files (compiling what it imports).
 
 Then the random corpus of the differential tests (``bench/random_corpus.py``): the text
 spirv-dis prints for each module, assembled by us in this process and by one spirv-as
@@ -300,11 +303,14 @@ def spirv_as_path() -> Path | None:
     return Path(found) if found else None
 
 
-def measure() -> tuple[float, float, float, str]:
+def measure() -> tuple[float, float, float, str, str]:
     """Best seconds of ours (the default engine), of spirv-as and of the plain engine.
 
-    Also returns the name of the default engine (``mypyc`` or ``python``).
+    Also returns the name of the default engine (``mypyc`` or ``python``) and the text of
+    both commands run as processes (time and peak memory).
     """
+    sys.path.insert(0, str(ROOT))
+    from bench.processes import best, megabytes, spvbuild_command
     from spvbuild import asm_engine
     from spvbuild.assembler import ENGINE, assemble
 
@@ -332,10 +338,19 @@ def measure() -> tuple[float, float, float, str]:
                 start = time.perf_counter()
                 words = run(source.read_text(encoding="utf-8"), file=str(source))
                 timings[name].append(time.perf_counter() - start)
-                if reference[:2] + reference[3:] != words[:2] + words[3:]:
+                # a list or an array of words, whichever the engine gives
+                if reference[:2] + reference[3:] != [*words[:2], *words[3:]]:
                     raise RuntimeError("spvbuild and spirv-as produced different words")
                 del words
-    return min(timings["ours"]), min(timings["spirv-as"]), min(timings["plain"]), ENGINE
+        ours_cli = best(spvbuild_command("as", str(source), "-o", str(binary)), RUNS)
+        compiling = best(spvbuild_command("as", str(source), "-o", str(binary)), 1, pyc=False)
+        theirs_cli = best([str(tool), str(source), "-o", str(binary)], RUNS)
+    processes = (
+        f"as processes (-o file) {ours_cli.seconds:.2f} s vs {theirs_cli.seconds:.2f} s, "
+        f"peak {megabytes(ours_cli.peak)} vs {megabytes(theirs_cli.peak)} (without .pyc "
+        f"files {compiling.seconds:.2f} s, peak {megabytes(compiling.peak)})"
+    )
+    return min(timings["ours"]), min(timings["spirv-as"]), min(timings["plain"]), ENGINE, processes
 
 
 def measure_corpus() -> tuple[int, float, float, float]:
@@ -365,7 +380,7 @@ def main() -> int:
     """Print the benchmark line."""
     target = f"(target <= {TARGET_RATIO:.1f}x)"
     try:
-        ours, theirs, plain, engine = measure()
+        ours, theirs, plain, engine, processes = measure()
         count, corpus_ours, corpus_theirs, start = measure_corpus()
         from bench.random_corpus import corpus_text
     except Exception as exc:  # a benchmark reports, it never fails the run
@@ -378,7 +393,7 @@ def main() -> int:
         )
         print(
             f"bench {NAME}: {ours / theirs:.2f}x the time of spirv-as on a 500,000-instruction "
-            f"module ({ours:.2f} s vs {theirs:.2f} s, {how}); "
+            f"module ({ours:.2f} s vs {theirs:.2f} s, {how}; {processes}); "
             f"{corpus_text('spirv-as', count, corpus_ours, corpus_theirs, start)} {target}"
         )
     return 0

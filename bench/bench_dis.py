@@ -9,7 +9,10 @@ a store and two labels: the instruction mix of real shaders, where function bodi
 dominate.  Then, in the same run and on the same bytes, ``spirv-dis <file> -o /dev/null``
 is timed as a subprocess (reading the file and writing the text included) and
 ``disassemble(data)`` in this process (bytes in memory → the whole text as one ``str``),
-both with friendly names (spirv-dis's default), the best of 3 runs each.
+both with friendly names (spirv-dis's default), the best of 3 runs each.  Then both
+commands as processes, ``spvbuild dis big.spv -o file`` against ``spirv-dis big.spv -o
+file``: wall time and peak memory (each child's own, ``bench/processes.py``), ours also
+without ``.pyc`` files (compiling what it imports).
 
 Then the random corpus of the differential tests (``bench/random_corpus.py``): every
 module spirv-dis accepts, disassembled by us in this process and by one spirv-dis process
@@ -134,17 +137,29 @@ def ours_seconds(data: bytes) -> float:
     return best
 
 
-def measure() -> tuple[float, float]:
-    """(our best seconds, spirv-dis's best seconds) on the same module."""
+def measure() -> tuple[float, float, str]:
+    """(our best seconds, spirv-dis's best seconds) on the same module, and the text of
+    both commands run as processes (time and peak memory)."""
+    from bench.processes import best, megabytes, spvbuild_command
     from spvbuild.reader import read
+    from tests.conftest import spirv_tool
 
     data = build()
     assert len(read(data)) >= 500_000
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "big.spv")
+        out = os.path.join(tmp, "big.spvasm")
         Path(path).write_bytes(data)
         theirs = spirv_dis_seconds(path)
-    return ours_seconds(data), theirs
+        ours_cli = best(spvbuild_command("dis", path, "-o", out), RUNS)
+        compiling = best(spvbuild_command("dis", path, "-o", out), 1, pyc=False)
+        theirs_cli = best([str(spirv_tool("spirv-dis")), path, "-o", out], RUNS)
+    processes = (
+        f"as processes (-o file) {ours_cli.seconds:.2f} s vs {theirs_cli.seconds:.2f} s, "
+        f"peak {megabytes(ours_cli.peak)} vs {megabytes(theirs_cli.peak)} (without .pyc "
+        f"files {compiling.seconds:.2f} s, peak {megabytes(compiling.peak)})"
+    )
+    return ours_seconds(data), theirs, processes
 
 
 def measure_corpus() -> tuple[int, float, float, float]:
@@ -169,7 +184,7 @@ def measure_corpus() -> tuple[int, float, float, float]:
 def main() -> int:
     target = f"(target <= {TARGET:.1f}x)"
     try:
-        ours, theirs = measure()
+        ours, theirs, processes = measure()
         count, corpus_ours, corpus_theirs, start = measure_corpus()
         from bench.random_corpus import corpus_text
     except Exception as exc:  # a benchmark reports, it never fails the run
@@ -177,7 +192,7 @@ def main() -> int:
     else:
         print(
             f"bench {NAME}: {ours / theirs:.2f}x the time of spirv-dis on a 500,000-instruction "
-            f"module ({ours:.3f} s vs {theirs:.3f} s); "
+            f"module ({ours:.3f} s vs {theirs:.3f} s; {processes}); "
             f"{corpus_text('spirv-dis', count, corpus_ours, corpus_theirs, start)} {target}"
         )
     return 0

@@ -37,8 +37,7 @@ HEADERS = {
     "two-digit minor": "; Version: 1.10\n" + BODY,
     "minor 7": "; Version: 1.7\n" + BODY,
     "minor 0": "; Version: 1.0\n" + BODY,
-    "after the first instruction": "OpCapability Shader\n; Version: 1.0\n"
-    + BODY.split("\n", 1)[1],
+    "after the first instruction": "OpCapability Shader\n; Version: 1.0\n" + BODY.split("\n", 1)[1],
     "no space after the semicolon": ";Version: 1.0\n" + BODY,
     "two spaces": ";  Version: 1.0\n" + BODY,
     "letters after the digit": "; Version: 1.2beta\n" + BODY,
@@ -97,7 +96,7 @@ UNDEFINED = {
     "an undefined type and operands": "%x = OpIAdd %int %a %b\n%y = OpIAdd %int %x %a\n",
     "names of ids never defined": 'OpName %ghost "ghost"\nOpDecorate %ghost2 Flat\n' + BODY,
     "numeric ids never defined": "%void = OpTypeVoid\n%9 = OpTypeFunction %void %7 %3\n"
-    "OpName %5 \"five\"\nOpName %named \"n\"\n",
+    'OpName %5 "five"\nOpName %named "n"\n',
     "undefined between defined": "%a = OpTypeInt 32 0\n%s = OpIAdd %a %u1 %u2\n%b = OpTypeBool\n"
     "%t = OpIAdd %a %u2 %s\n",
     "an undefined entry point": "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
@@ -169,7 +168,7 @@ def test_dis_then_as_gives_every_version_back(minor: int) -> None:
         "%a = OpTypeInt 32 0\n%x = OpAtomicCompareExchange %a %a %a %a",
         "%a = OpTypeInt 32 0\n%b = OpTypeInt 32 0\n%x = OpIAdd %a",
         "%a = OpTypeInt 32 0\n%b = OpTypeInt 32 0\n%x = OpIAdd %a %b",
-        "%t = OpTypeFloat 32\n%g = OpExtInstImport \"GLSL.std.450\"\n%r = OpExtInst %t %g FMix %t",
+        '%t = OpTypeFloat 32\n%g = OpExtInstImport "GLSL.std.450"\n%r = OpExtInst %t %g FMix %t',
         "%a = OpTypeInt 32 0\nOpStore %a",
         "%a = OpTypeInt 32 0\n%x = OpVectorShuffle %a %a",
         "%a = OpTypeInt 32 0\n%x = OpCompositeExtract %a",

@@ -19,6 +19,8 @@
 
 from __future__ import annotations
 
+import io
+import itertools
 import random
 import re
 import struct
@@ -35,7 +37,7 @@ from spvbuild import disassembler as dis_module
 from spvbuild.dis_data import GENERATORS, generator_text
 from spvbuild.dis_grammar import core_grammar
 from spvbuild.dis_names import exact_names, friendly_names
-from spvbuild.disassembler import disassemble
+from spvbuild.disassembler import disassemble, write_disassembly
 from spvbuild.errors import BinaryError
 from spvbuild.generated.core import tables
 from tests.conftest import ROOT, spirv_tool
@@ -499,7 +501,8 @@ ACCEPTED_CASES: dict[str, bytes] = {
     "64-bit float with an encoding": _instructions(
         ins(22, 1, 64, 4215), ins(43, 1, 2, 0, 0x3FF00000)
     ),
-    "long names": _instructions(ins(5, 1, "n" * 300), ins(19, 1), ins(5, 2, "ab" * 6), ins(20, 2)),
+    # the longest name spirv-dis 2025.5 and SPIRV-Tools v2026.3 agree on (tests/test_dis_names.py)
+    "long names": _instructions(ins(5, 1, "n" * 256), ins(19, 1), ins(5, 2, "ab" * 6), ins(20, 2)),
     "name after the definition": _instructions(ins(7, 3, "f.c"), ins(5, 3, "nm"), ins(19, 4)),
     "numbers as names": _instructions(
         ins(5, 7, "3"),
@@ -566,6 +569,43 @@ def test_binary_error_carries_the_offset() -> None:
         disassemble(_instructions(ins(19, 1), ins(9999, 1, 2)))
     assert caught.value.word_offset == 7
     assert "Invalid opcode: 9999" in str(caught.value)
+
+
+def _written(data: bytes, **options: bool) -> tuple[bytes, BinaryError | None]:
+    out = io.BytesIO()
+    try:
+        write_disassembly(out, data, **options)
+    except BinaryError as error:
+        return out.getvalue(), error
+    return out.getvalue(), None
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 1 << 16])
+def test_write_disassembly_writes_the_text_in_pieces(
+    chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dis_module, "CHUNK_WORDS", chunk)
+    cases = [*ACCEPTED_CASES.values(), *(data for _, data in itertools.islice(_some_modules(), 60))]
+    for data in cases:
+        for _, options in MODES.values():
+            expected = ours(data, **options)
+            written, error = _written(data, **options)
+            if isinstance(expected, BinaryError):
+                assert error is not None and error.word_offset == expected.word_offset
+                assert written.decode("utf-8", "surrogateescape").endswith("\n") or not written
+            else:
+                assert error is None
+                assert written == expected.encode("utf-8", "surrogateescape")
+
+
+def test_write_disassembly_stops_at_the_bad_instruction(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dis_module, "CHUNK_WORDS", 2)
+    good = [ins(17, 1), ins(14, 0, 1), ins(21, 2, 32, 0)]
+    written, error = _written(_instructions(*good, ins(9999, 1)), header=False)
+    assert error is not None and error.word_offset == 14
+    assert written == disassemble(_instructions(*good), header=False).encode()
+    written, error = _written(pack([0x07230203, 0x10700, 0, 1, 0]))  # a bad header
+    assert error is not None and written == b""
 
 
 # -- the fast paths and the fast naming pass against the reference -------------------------------

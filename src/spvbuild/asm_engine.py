@@ -82,22 +82,17 @@ from spvbuild.asm_numbers import (
     known_encoding,
     parse_u32,
 )
+from spvbuild.asm_source import PIECE_CHARACTERS, AssemblyText, target_env_of_lines
 from spvbuild.asm_tokens import line_col, token_batches, token_offset, tokens
 from spvbuild.encoder import GENERATOR, MAGIC, string_words
 from spvbuild.errors import AssemblyError, EncodeError
 
-__all__ = ["DEFAULT_TARGET_ENV", "assemble", "target_env_of_header"]
+__all__ = ["DEFAULT_TARGET_ENV", "assemble"]
 
 DEFAULT_TARGET_ENV = "spv1.6"
 """``spirv-as``'s target when neither ``--target-env`` nor a ``; Version:`` header says one:
 universal SPIR-V 1.6 (version word 0x00010600)."""
 
-BATCH_CHARACTERS = 1 << 18
-"""About how many characters of text are split into words at a time (see ``run``)."""
-
-_VERSION_PREFIX = "; Version: 1."
-_C_SPACES = " \t\n\v\f\r"
-_ASCII_DIGITS = "0123456789"
 
 OP_EXT_INST_IMPORT = 11
 OP_EXT_INST = 12
@@ -251,13 +246,13 @@ class _Assembler:
 
     def __init__(
         self,
-        text: str,
+        source: AssemblyText,
         version: tuple[int, int],
         target_env: str,
         preserve: frozenset[int] | None,
     ) -> None:
-        """Prepare a pass over ``text`` (``preserve``: ids that keep their number)."""
-        self.text = text
+        """Prepare a pass over ``source`` (``preserve``: ids that keep their number)."""
+        self.source = source
         self.toks: list[str] = []  # the batch, followed by NUL words: lookahead needs no bounds
         self.n = 0  # how many words of toks are the text's
         self.base = 0
@@ -343,19 +338,19 @@ class _Assembler:
 
     # -- the main loop -----------------------------------------------------------------
 
-    def run(self, strict_ids: bool, batch_characters: int = BATCH_CHARACTERS) -> array[int]:
+    def run(self, strict_ids: bool) -> array[int]:
         """Assemble every instruction; returns the module's words.
 
-        The text is split into words a batch at a time (:func:`token_batches`) and the
-        batch is assembled up to its last instruction start: an instruction never spans
+        The text is read a piece at a time and split into words a batch at a time
+        (:func:`token_batches`); the batch is assembled up to its last instruction start: an instruction never spans
         two batches, since each one's parse ends where the next instruction starts.  So
         only one batch of words is in memory at a time, and the words of the finished
         batches move from a list (fast to append to) to a compact array.  With
         ``strict_ids`` an id that no instruction defines is an error.
         """
         carry: list[str] = []
-        batches = token_batches(self.text, batch_characters)
-        batch: list[str] | None = next(batches)
+        batches = token_batches(self.source.pieces())
+        batch: list[str] | None = next(batches, [])
         while batch is not None:
             toks = carry + batch if carry else batch
             following = next(batches, None)
@@ -667,13 +662,20 @@ class _Assembler:
         another failure).  Only then are the text's words split again, to find it.
         """
         names = list(self.ids)
-        try:
-            letters = " ".join(names).encode("ascii").translate(None, _ID_LETTERS)
-        except UnicodeEncodeError:
-            letters = b""
-        if letters == b"% " * (len(names) - 1) + b"%" * bool(names) and "%" not in self.ids:
+        valid = "%" not in self.ids
+        step = 4096  # names checked a slice at a time: little memory on a huge module
+        start = 0
+        while valid and start < len(names):
+            part = names[start : start + step]
+            try:
+                letters = " ".join(part).encode("ascii").translate(None, _ID_LETTERS)
+            except UnicodeEncodeError:
+                letters = b""
+            valid = letters == b"% " * (len(part) - 1) + b"%"
+            start += step
+        if valid:
             return
-        every_word = tokens(self.text)
+        every_word = tokens(self.source.whole())
         first = min(
             (every_word.index(name) for name in names if _ID_NAME(name) is None),
             default=before,
@@ -1257,42 +1259,6 @@ def _last_start(toks: list[str]) -> int:
     return 0
 
 
-def target_env_of_header(text: str) -> str | None:
-    """The target ``spirv-as`` reads from the header comment of ``text``, or None.
-
-    Without ``--target-env``, spirv-as looks at the lines before the first instruction:
-    blank lines and ``;`` comments only; the first other character ends the search.  A
-    comment that begins ``; Version: 1.`` followed by one digit (not two) names the
-    universal environment of that version, ``spv1.0`` to ``spv1.6``; a later minor
-    version (``; Version: 1.7``) or a two-digit one is skipped like any other comment.
-    "Blank" is C's isspace (space, tab, LF, VT, FF, CR), and only ASCII digits count.
-    """
-    n = len(text)
-    i = 0
-    while i < n:
-        c = text[i]
-        if c == ";":
-            digit = i + len(_VERSION_PREFIX)
-            if digit >= n:
-                return None
-            if text.startswith(_VERSION_PREFIX, i):
-                minor = text[digit]
-                after = text[digit + 1] if digit + 1 < n else ""
-                if minor in _ASCII_DIGITS and (not after or after not in _ASCII_DIGITS):
-                    env = f"spv1.{minor}"
-                    if env in TARGET_ENVS:
-                        return env
-            end = text.find("\n", i)
-            if end < 0:
-                return None
-            i = end + 1
-        elif c in _C_SPACES:
-            i += 1
-        else:
-            return None
-    return None
-
-
 def _decimal_u32(word: str) -> int | None:
     """An extended instruction number: decimal digits only (leading zeros allowed)."""
     digits = word.lstrip("0")
@@ -1358,38 +1324,38 @@ def _error(text: str, fail: _Fail, file: str) -> AssemblyError:
 
 
 def assemble(
-    text: str,
+    text: str | AssemblyText,
     *,
     target_env: str | None = None,
     preserve_numeric_ids: bool = False,
     strict_ids: bool = False,
     file: str = "<input>",
-    batch_characters: int = BATCH_CHARACTERS,
+    batch_characters: int = PIECE_CHARACTERS,
 ) -> array[int]:
     """The words of ``text``: :func:`spvbuild.assembler.assemble` documents it all.
 
-    ``batch_characters`` (tests only) sets how much text is split into words at a time.
+    ``text`` may also be an :class:`~spvbuild.asm_source.AssemblyText` (a file read a
+    piece at a time).  ``batch_characters`` (tests only) sets the size of the pieces of
+    a ``str`` that are split into words at a time.
     """
+    source = text if isinstance(text, AssemblyText) else AssemblyText.of_str(text, batch_characters)
     if target_env is None:
-        target_env = target_env_of_header(text) or DEFAULT_TARGET_ENV
+        target_env = target_env_of_lines(source.lines()) or DEFAULT_TARGET_ENV
     version = TARGET_ENVS.get(target_env)
     if version is None:
         raise ValueError(
             f"unknown target env {target_env!r}; expected one of {', '.join(TARGET_ENVS)}"
         )
-    if not text:
+    if source.is_empty():
         raise AssemblyError(file, 1, 1, "missing assembly text: the text is empty")
-    nul = text.find("\0")
-    if nul >= 0:
-        text = text[:nul]
     try:
         preserve: frozenset[int] | None = None
         if preserve_numeric_ids:
-            dry = _Assembler(text, version, target_env, None)
-            dry.run(strict_ids, batch_characters)
+            dry = _Assembler(source, version, target_env, None)
+            dry.run(strict_ids)
             numeric = (parse_u32(name[1:]) for name in dry.ids)
             preserve = frozenset(v for v in numeric if v is not None)
             del dry
-        return _Assembler(text, version, target_env, preserve).run(strict_ids, batch_characters)
+        return _Assembler(source, version, target_env, preserve).run(strict_ids)
     except _Fail as fail:
-        raise _error(text, fail, file) from None
+        raise _error(source.whole(), fail, file) from None

@@ -14,7 +14,7 @@ starts, which is only needed to report an error.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 __all__ = ["line_col", "token_batches", "token_offset", "token_starts", "tokens"]
 
@@ -164,39 +164,54 @@ def tokens(text: str) -> list[str]:
     return words
 
 
-def token_batches(text: str, size: int) -> Iterator[list[str]]:
-    """The words of :func:`tokens` in consecutive lists of about ``size`` characters of text.
+def token_batches(pieces: Iterable[str]) -> Iterator[list[str]]:
+    """The words of the text made of ``pieces`` (cut anywhere), a list per piece or so.
 
-    Joined, the lists are exactly ``tokens(text)``; the assembler works through them one
-    after the other, so that the words of a large text are never all in memory at once.
-    A plain stretch is cut only at a blank (every blank outside quotes ends a word), so
-    no word is split; a single word is never cut.
+    Joined, the lists are exactly ``tokens("".join(pieces))``.  The text read so far is
+    split up to its last line break, except that a word still open there (a string whose
+    quotes span the line break, an escaped line break) is kept, with the rest, for the
+    next piece: every other line break outside a word ends any word and any comment, so
+    the words before it are final.  While no line break is final, the text is not split
+    again before it has doubled, so a huge word costs linear time.
     """
-    batch: list[str] = []
-    filled = 0
+    pending = ""
+    wait_for = 0
+    for piece in pieces:
+        pending = pending + piece if pending else piece
+        if len(pending) < wait_for:
+            continue
+        cut = pending.rfind("\n") + 1
+        head = pending[:cut]
+        words, open_at = _words_until_open(head)
+        if open_at >= 0:
+            cut = open_at
+        if words:
+            yield words
+        pending = pending[cut:]
+        wait_for = 2 * len(pending) if cut == 0 else 0
+    if pending:
+        yield tokens(pending)
+
+
+def _words_until_open(text: str) -> tuple[list[str], int]:
+    """The words of ``text`` and -1; or, if its last word runs to its end (open), the words
+    before that one and where it starts."""
+    words: list[str] = []
+    open_at = -1
+    n = len(text)
     for start, end, one_word in _chunks(text):
         if one_word:
-            batch.append(text[start:end])
-            filled += end - start
+            if end == n:
+                open_at = start
+                break
+            words.append(text[start:end])
         else:
-            while end - start > size - filled:
-                cut = text.rfind("\n", start, start + max(size - filled, 1))
-                if cut <= start:
-                    cut = text.find("\n", start + max(size - filled, 1), end)
-                    if cut < 0:
-                        break
-                batch.extend(text[start:cut].split())
-                yield batch
-                batch = []
-                filled = 0
-                start = cut
-            batch.extend(text[start:end].split())
-            filled += end - start
-        if filled >= size:
-            yield batch
-            batch = []
-            filled = 0
-    yield batch
+            words.extend(text[start:end].split())
+            if end == n and text[n - 1 : n] not in ("\n", " ", "\t", "\r", ""):
+                # a plain stretch cut mid-word: its last word continues in the next piece
+                last = words.pop()
+                open_at = n - len(last)
+    return words, open_at
 
 
 _WORD = re.compile(r"[^ \t\r\n]+")

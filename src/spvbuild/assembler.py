@@ -21,11 +21,13 @@ from __future__ import annotations
 import sys
 import warnings
 from array import array
+from os import PathLike, fspath
 
 from spvbuild import asm_engine as _plain
 from spvbuild import engines
-from spvbuild.asm_engine import DEFAULT_TARGET_ENV, target_env_of_header
+from spvbuild.asm_engine import DEFAULT_TARGET_ENV
 from spvbuild.asm_grammar import TARGET_ENVS
+from spvbuild.asm_source import AssemblyText, target_env_of_header, target_env_of_lines
 from spvbuild.errors import ArgumentError, SpvbuildError
 
 __all__ = [
@@ -34,6 +36,8 @@ __all__ = [
     "TARGET_ENVS",
     "assemble",
     "assemble_binary",
+    "assemble_file",
+    "assemble_words",
     "target_env_of_header",
 ]
 
@@ -99,9 +103,8 @@ def assemble_binary(
 ) -> bytes:
     """The module of :func:`assemble` as the bytes of a ``.spv`` file (little-endian).
 
-    Takes the same arguments and raises the same errors.  It keeps the words compact
-    (4 bytes each) from start to end, so a large text needs far less memory than the
-    list of :func:`assemble`; the ``spvbuild as`` command uses it.
+    Takes the same arguments and raises the same errors; like :func:`assemble_words`, it
+    needs far less memory than :func:`assemble` on a large text.
     """
     words = _run(text, target_env, preserve_numeric_ids, strict_ids, file)
     if sys.byteorder != "little":
@@ -109,17 +112,58 @@ def assemble_binary(
     return words.tobytes()
 
 
+def assemble_words(
+    text: str,
+    *,
+    target_env: str | None = None,
+    preserve_numeric_ids: bool = False,
+    strict_ids: bool = False,
+    file: str = "<input>",
+) -> array[int]:
+    """The words of :func:`assemble` as an ``array('I')`` (native byte order).
+
+    Takes the same arguments and raises the same errors.  The words stay compact (4 bytes
+    each, no Python int per word) from start to end, so a large text needs far less
+    memory than the list of :func:`assemble`; the ``spvbuild as`` command uses it.
+    """
+    return _run(text, target_env, preserve_numeric_ids, strict_ids, file)
+
+
+def assemble_file(
+    path: str | PathLike[str],
+    *,
+    target_env: str | None = None,
+    preserve_numeric_ids: bool = False,
+    strict_ids: bool = False,
+) -> array[int]:
+    """The words of the assembly text in the file at ``path``, like :func:`assemble_words`.
+
+    The file is read a piece at a time and never held whole (errors name it as given);
+    bytes that are not UTF-8 are kept inside string literals, as spirv-as keeps them.
+    The ``spvbuild as`` command uses it.  An unreadable file raises OSError.
+    """
+    if not isinstance(path, (str, PathLike)):
+        raise ArgumentError(
+            f"assemble_file: path must be a str or a path, not {type(path).__name__}"
+        )
+    source = AssemblyText.of_file(path)
+    return _run(source, target_env, preserve_numeric_ids, strict_ids, fspath(path))
+
+
 def _check(text: object, target_env: object, file: object) -> str:
     """The target environment to use; ArgumentError for arguments assemble does not take."""
-    if not isinstance(text, str):
+    if isinstance(text, str):
+        source = AssemblyText.of_str(text)
+    elif isinstance(text, AssemblyText):
+        source = text
+    else:
         hint = (
             "; decode it first, e.g. data.decode('utf-8', 'surrogateescape')"
             if isinstance(text, (bytes, bytearray, memoryview))
             else ""
         )
         raise ArgumentError(
-            f"assemble: text must be a str (SPIR-V assembly text), not "
-            f"{type(text).__name__}{hint}"
+            f"assemble: text must be a str (SPIR-V assembly text), not {type(text).__name__}{hint}"
         )
     if not isinstance(file, str):
         raise ArgumentError(
@@ -127,17 +171,20 @@ def _check(text: object, target_env: object, file: object) -> str:
             f"{type(file).__name__}"
         )
     if target_env is None:
-        return target_env_of_header(text) or DEFAULT_TARGET_ENV
+        return target_env_of_lines(source.lines()) or DEFAULT_TARGET_ENV
     if not isinstance(target_env, str) or target_env not in TARGET_ENVS:
         raise ArgumentError(
-            f"assemble: unknown target env {target_env!r}; expected one of "
-            f"{', '.join(TARGET_ENVS)}"
+            f"assemble: unknown target env {target_env!r}; expected one of {', '.join(TARGET_ENVS)}"
         )
     return target_env
 
 
 def _run(
-    text: str, target_env: str | None, preserve_numeric_ids: bool, strict_ids: bool, file: str
+    text: str | AssemblyText,
+    target_env: str | None,
+    preserve_numeric_ids: bool,
+    strict_ids: bool,
+    file: str,
 ) -> array[int]:
     """The engine's words for checked arguments (the compiled engine when there is one)."""
     env = _check(text, target_env, file)

@@ -9,10 +9,14 @@ message names file:line:col or the word offset), 2 usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import shutil
+import stat
 import subprocess
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO, NoReturn
 
@@ -29,47 +33,116 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+class _StreamError(Exception):
+    """Standard input or output cannot be used (closed, or the reader went away)."""
+
+
 def _read_input(name: str) -> tuple[bytes, str]:
+    """The bytes of the input file (``-``: standard input) and its name for messages."""
     if name == "-":
-        data = sys.stdin.buffer.read()
-        return data, "<stdin>"
-    path = Path(name)
-    return path.read_bytes(), name
+        if sys.stdin is None:
+            raise _StreamError("standard input is closed: give an input file")
+        return sys.stdin.buffer.read(), "<stdin>"
+    try:
+        return Path(name).read_bytes(), name
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, name) from None
 
 
-def _write_output(name: str, data: bytes, out: BinaryIO) -> None:
-    if name == "-":
-        out.write(data)
-        out.flush()
+def _stdout(out: BinaryIO | None) -> BinaryIO:
+    """The stream for ``-o -``: the one given to :func:`main`, else standard output."""
+    if out is not None:
+        return out
+    if sys.stdout is None:
+        raise _StreamError("standard output is closed: give an output file with -o")
+    return sys.stdout.buffer
+
+
+def _write_output(name: str, out: BinaryIO | None, write: Callable[[BinaryIO], object]) -> None:
+    """Run ``write`` on the output ``name`` (``-``: standard output).
+
+    Standard output, devices and pipes get the bytes as they come.  A regular file (or a
+    new one) is replaced only by a complete output: it is written to a temporary file
+    beside it, renamed over it at the end (keeping its permissions; a symbolic link stays
+    one, its target is replaced), and removed on bad input or a failed write, so the
+    user's file is either the whole new output or untouched.  An OSError names the output
+    (``<stdout>`` or the file as given).
+    """
+    try:
+        if name == "-":
+            stream = _stdout(out)
+            write(stream)
+            stream.flush()
+            return
+        target = os.path.realpath(name)
+        try:
+            mode: int | None = os.stat(target).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):
+            with open(target, "wb") as stream:
+                write(stream)
+            return
+        folder, base = os.path.split(target)
+        handle, temporary = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                write(stream)
+            if mode is None:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(temporary, 0o666 & ~umask)
+            else:
+                os.chmod(temporary, stat.S_IMODE(mode))
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, "<stdout>" if name == "-" else name) from exc
+
+
+def _cmd_as(args: argparse.Namespace, out: BinaryIO | None) -> int:
+    """Assemble; a file is read a piece at a time, the words stay compact (4 bytes each)."""
+    from spvbuild.assembler import assemble_file, assemble_words
+
+    options = {
+        "target_env": args.target_env,
+        "preserve_numeric_ids": args.preserve_numeric_ids,
+        "strict_ids": args.strict_ids,
+    }
+    if args.input == "-":
+        data, label = _read_input(args.input)
+        # Bytes that are not UTF-8 are kept as surrogate escapes: inside a string literal
+        # they go into the binary unchanged (like spirv-as); elsewhere they are an error.
+        text = data.decode("utf-8", "surrogateescape")
+        del data
+        words = assemble_words(text, file=label, **options)
+        del text
     else:
-        Path(name).write_bytes(data)
-
-
-def _cmd_as(args: argparse.Namespace, out: BinaryIO) -> int:
-    import struct
-
-    from spvbuild.assembler import assemble
-
-    data, label = _read_input(args.input)
-    # Bytes that are not UTF-8 are kept as surrogate escapes: inside a string literal they
-    # go into the binary unchanged (like spirv-as); anywhere else they are an error.
-    text = data.decode("utf-8", "surrogateescape")
-    words = assemble(
-        text,
-        target_env=args.target_env,
-        preserve_numeric_ids=args.preserve_numeric_ids,
-        file=label,
-    )
-    _write_output(args.output, struct.pack(f"<{len(words)}I", *words), out)
+        try:
+            words = assemble_file(args.input, **options)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, args.input) from None
+    if sys.byteorder != "little":
+        words.byteswap()
+    _write_output(args.output, out, lambda stream: stream.write(words))
     return EXIT_OK
 
 
-def _cmd_dis(args: argparse.Namespace, out: BinaryIO) -> int:
-    from spvbuild.disassembler import disassemble
+def _cmd_dis(args: argparse.Namespace, out: BinaryIO | None) -> int:
+    """Write the text piece by piece (spirv-dis's bytes, whatever the locale)."""
+    from spvbuild.disassembler import write_disassembly
 
     data, _label = _read_input(args.input)
-    text = disassemble(data, raw_id=args.raw_id, header=not args.no_header)
-    _write_output(args.output, text.encode("utf-8"), out)
+
+    def write(stream: BinaryIO) -> None:
+        write_disassembly(stream, data, raw_id=args.raw_id, header=not args.no_header)
+
+    _write_output(args.output, out, write)
     return EXIT_OK
 
 
@@ -82,7 +155,7 @@ def spirv_val_path() -> str | None:
     return shutil.which("spirv-val")
 
 
-def _cmd_val(args: argparse.Namespace, out: BinaryIO) -> int:
+def _cmd_val(args: argparse.Namespace, out: BinaryIO | None) -> int:
     tool = spirv_val_path()
     if tool is None:
         print(
@@ -95,8 +168,20 @@ def _cmd_val(args: argparse.Namespace, out: BinaryIO) -> int:
     command = [tool, "-"] if not args.target_env else [tool, "--target-env", args.target_env, "-"]
     done = subprocess.run(command, input=data, capture_output=True)
     sys.stderr.write(done.stderr.decode(errors="replace"))
-    out.write(done.stdout)
+    if done.stdout:
+        _stdout(out).write(done.stdout)
     return EXIT_OK if done.returncode == 0 else EXIT_BAD_INPUT
+
+
+def _target_env(value: str) -> str:
+    """An ``--target-env`` value of spirv-as's names (else a usage error, exit 2)."""
+    from spvbuild.asm_grammar import TARGET_ENVS
+
+    if value not in TARGET_ENVS:
+        raise argparse.ArgumentTypeError(
+            f"unknown target env '{value}' (known: {', '.join(TARGET_ENVS)})"
+        )
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,8 +191,18 @@ def build_parser() -> argparse.ArgumentParser:
     p_as = sub.add_parser("as", help="assemble SPIR-V text like spirv-as")
     p_as.add_argument("input", help="assembly file, or - for standard input")
     p_as.add_argument("-o", dest="output", default="out.spv", help="output file (- for stdout)")
-    p_as.add_argument("--target-env", default="spv1.6", help="as spirv-as --target-env")
+    p_as.add_argument(
+        "--target-env",
+        type=_target_env,
+        default=None,
+        help="as spirv-as --target-env (default: from the '; Version: 1.X' header, else spv1.6)",
+    )
     p_as.add_argument("--preserve-numeric-ids", action="store_true")
+    p_as.add_argument(
+        "--strict-ids",
+        action="store_true",
+        help="an id used but never defined is an error (spirv-as numbers it)",
+    )
     p_dis = sub.add_parser("dis", help="disassemble a SPIR-V binary like spirv-dis")
     p_dis.add_argument("input", nargs="?", default="-", help="binary file, or - for stdin")
     p_dis.add_argument("-o", dest="output", default="-", help="output file (- for stdout)")
@@ -123,17 +218,34 @@ COMMANDS = {"as": _cmd_as, "dis": _cmd_dis, "val": _cmd_val}
 
 
 def main(argv: Sequence[str] | None = None, out: BinaryIO | None = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 1 bad input, 2 usage)."""
+    """Run the command line; returns the exit code (0 ok, 1 bad input, 2 usage).
+
+    ``out`` replaces standard output for ``-o -`` (tests pass a buffer).
+    """
     args = build_parser().parse_args(argv)
-    stream = out if out is not None else sys.stdout.buffer
+    command = f"spvbuild {args.command}"
     try:
-        return COMMANDS[args.command](args, stream)
+        return COMMANDS[args.command](args, out)
     except SpvbuildError as exc:
-        print(f"spvbuild {args.command}: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        _say(f"{command}: {exc}")
+    except BrokenPipeError:
+        # The reader of standard output went away (``| head``): stop quietly, as C
+        # tools do, and keep Python from complaining about the flush at exit.
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+    except _StreamError as exc:
+        _say(f"{command}: {exc}")
     except OSError as exc:
-        print(f"spvbuild {args.command}: {exc.filename or ''}: {exc.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        where = exc.filename or "<stdout>"
+        _say(f"{command}: {where}: {exc.strerror or exc}")
+    return EXIT_BAD_INPUT
+
+
+def _say(message: str) -> None:
+    """A message on standard error, if there is one."""
+    if sys.stderr is not None:
+        print(message, file=sys.stderr)
 
 
 def entry_point() -> NoReturn:

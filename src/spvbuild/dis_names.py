@@ -16,9 +16,14 @@ first name given to an id sticks.
   forward pointer's pointee) appears as its number.
 * Any other result id is named by its number.
 
-A suggestion is sanitized (every byte outside ``[A-Za-z0-9_]`` becomes ``_``; an empty one
-is ``_``); if the name is taken, ``_0``, ``_1``, ... is appended until it is free.  So a later
-name can never change an earlier one and every name is unique.
+A suggestion longer than 256 bytes (:data:`MAX_SUGGESTED`, counted before sanitizing)
+is replaced by the id's decimal number, as SPIRV-Tools does since v2026.3
+(``FriendlyNameMapper::SaveName``; ``spirv-dis`` 2025.5 keeps the whole suggestion, so the
+two agree wherever every suggestion fits).  This bounds every name, so a chain of types
+(``_ptr_Function__ptr_Function_...``) costs linear time and memory.  A suggestion is then
+sanitized (every byte outside ``[A-Za-z0-9_]`` becomes ``_``; an empty one is ``_``); if the
+name is taken, ``_0``, ``_1``, ... is appended until it is free.  So a later name can never
+change an earlier one and every name is unique.
 
 Speed
 -----
@@ -34,7 +39,7 @@ from __future__ import annotations
 
 import re
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from spvbuild.dis_data import (
@@ -56,7 +61,15 @@ from spvbuild.dis_numbers import (
     word_formatter,
 )
 
-__all__ = ["NameRules", "exact_names", "friendly_names", "name_rules", "sanitize"]
+__all__ = [
+    "MAX_SUGGESTED",
+    "NameRules",
+    "exact_names",
+    "friendly_names",
+    "name_rules",
+    "sanitize",
+    "too_long",
+]
 
 OP_NAME = 5
 OP_DECORATE = 71
@@ -71,6 +84,10 @@ _INVALID_BYTES = bytes(
 )
 _NUMBER = re.compile(r"[1-9][0-9]*")
 
+MAX_SUGGESTED = 256
+"""A suggested name longer than this many bytes names the id by its number instead
+(SPIRV-Tools' ``FriendlyNameMapper::SaveName`` since v2026.3)."""
+
 
 def sanitize(name: str) -> str:
     """Every byte (of the UTF-8 form) outside ``[A-Za-z0-9_]`` becomes ``_``; ``""`` → ``_``."""
@@ -83,7 +100,7 @@ def sanitize(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").translate(_INVALID_BYTES).decode("ascii")
 
 
-def string_at(words: list[int], start: int, end: int) -> str | None:
+def string_at(words: Sequence[int], start: int, end: int) -> str | None:
     """The literal string in ``words[start:end]`` up to its NUL (None without one); bytes
     that are not UTF-8 are kept as surrogate escapes."""
     data = struct.pack(f"<{end - start}I", *words[start:end])
@@ -142,7 +159,7 @@ class NameRules:
         return tuple(parts)
 
     # -- number types --------------------------------------------------------------------
-    def number_type(self, words: list[int], i: int) -> NumberType | None:
+    def number_type(self, words: Sequence[int], i: int) -> NumberType | None:
         """The literal format of the numeric type declared at ``i`` (None if not numeric)."""
         op = words[i] & 0xFFFF
         if op == OP_TYPE_INT:
@@ -155,7 +172,7 @@ class NameRules:
             return ("f", words[i + 2], encoding)
         return None
 
-    def type_name(self, words: list[int], i: int) -> str | None:
+    def type_name(self, words: Sequence[int], i: int) -> str | None:
         """The suggested name of an OpTypeInt / OpTypeFloat at ``i``."""
         op = words[i] & 0xFFFF
         width = words[i + 2]
@@ -175,7 +192,7 @@ class NameRules:
         return FLOAT_NAMES.get(width) or f"fp{width}"
 
     def template_name(
-        self, words: list[int], i: int, template: Template, name_of: Callable[[int], str]
+        self, words: Sequence[int], i: int, template: Template, name_of: Callable[[int], str]
     ) -> str | None:
         """The suggested name from a TYPE_NAMES template (None if the words are short)."""
         end = i + (words[i] >> 16)
@@ -218,24 +235,42 @@ def name_rules() -> NameRules:
     return _RULES
 
 
+def too_long(suggested: str) -> bool:
+    """True if the suggestion is over :data:`MAX_SUGGESTED` bytes (of its UTF-8 form)."""
+    if len(suggested) > MAX_SUGGESTED:
+        return True
+    if suggested.isascii():
+        return False
+    return len(suggested.encode("utf-8", "surrogateescape")) > MAX_SUGGESTED
+
+
 class _Namer:
     """The names given so far: SPIRV-Tools' SaveName / NameForId."""
 
     def __init__(self) -> None:
         self.names: dict[int, str] = {}
         self.used: set[str] = set()
+        # base + "_" → the first index not tried yet: every smaller one is in `used`
+        # (which only grows), so each clash costs one probe, not one per earlier clash
+        self.next_index: dict[str, int] = {}
+        self.numbered = False  # a suggestion was too long: some names are numbers
 
     def save(self, target: int, suggested: str) -> None:
         names = self.names
         if target in names:
             return
-        name = sanitize(suggested)
+        if too_long(suggested):
+            name = str(target)
+            self.numbered = True
+        else:
+            name = sanitize(suggested)
         used = self.used
         if name in used:
             base = name + "_"
-            index = 0
+            index = self.next_index.get(base, 0)
             while (candidate := base + str(index)) in used:
                 index += 1
+            self.next_index[base] = index + 1
             name = candidate
         used.add(name)
         names[target] = name
@@ -248,7 +283,7 @@ class _Namer:
 def _special(
     rules: NameRules,
     namer: _Namer,
-    words: list[int],
+    words: Sequence[int],
     i: int,
     op: int,
     numbers: dict[int, NumberType],
@@ -308,7 +343,7 @@ def _special(
     return True
 
 
-def exact_names(words: list[int]) -> dict[int, str]:
+def exact_names(words: Sequence[int]) -> dict[int, str]:
     """Every id's friendly name, by the complete in-order pass (ids not listed keep their
     number: they are never defined nor named)."""
     rules = name_rules()
@@ -339,7 +374,7 @@ def exact_names(words: list[int]) -> dict[int, str]:
     return namer.names
 
 
-def friendly_names(words: list[int]) -> dict[int, str]:
+def friendly_names(words: Sequence[int]) -> dict[int, str]:
     """The friendly names that differ from the id's number (see the module docstring)."""
     rules = name_rules()
     special = rules.special
@@ -376,7 +411,7 @@ def friendly_names(words: list[int]) -> dict[int, str]:
                     if target not in names:
                         text = maker[1](words[i + 3])
                         name = maker[0] + text.replace("-", "n").replace(".", "_").replace("+", "_")
-                        if name in used:
+                        if name in used or len(name) > MAX_SUGGESTED:
                             namer.save(target, name)
                         else:
                             used.add(name)
@@ -399,7 +434,7 @@ def friendly_names(words: list[int]) -> dict[int, str]:
             return _numbers_only(exact_names(words))
         if _named_late(words, first_event, last_event, special):
             return _numbers_only(exact_names(words))
-    return names
+    return _numbers_only(names) if namer.numbered else names
 
 
 def _numbers_only(names: dict[int, str]) -> dict[int, str]:
@@ -407,7 +442,7 @@ def _numbers_only(names: dict[int, str]) -> dict[int, str]:
 
 
 def _named_late(
-    words: list[int], first_event: dict[int, int], last_event: int, special: frozenset[int]
+    words: Sequence[int], first_event: dict[int, int], last_event: int, special: frozenset[int]
 ) -> bool:
     """True if an id named by OpName/BuiltIn is defined (with its number) before that."""
     plans = name_rules().core.plans

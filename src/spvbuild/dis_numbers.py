@@ -19,7 +19,7 @@ Floats
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 __all__ = [
@@ -128,7 +128,7 @@ def word_formatter(number: NumberType) -> Callable[[int], str] | None:
     return lambda word: ""
 
 
-def literal_text(number: NumberType, words: list[int], pos: int) -> str:
+def literal_text(number: NumberType, words: Sequence[int], pos: int) -> str:
     """The text of the literal of ``number`` starting at ``words[pos]`` (the caller has
     checked that its :func:`word_count` words are there)."""
     kind, width, _ = number

@@ -36,8 +36,10 @@ no string operation accepts, an id is "defined" by taking its entry out of a lis
 definition finds ``None``), enum values outside the parameter-free ones are missing keys.
 Any such failure, an id past the lists or a name too long for the padding table sends that
 one instruction to the reference path, which prints it or raises the error.  The lines are
-joined once.  (``tests/test_disassembler.py`` checks that the fast paths print what the
-reference path prints.)
+joined once (:func:`disassemble`), or per piece of :data:`CHUNK_WORDS` words of the binary
+and written out (:func:`write_disassembly`, what ``spvbuild dis`` uses: the text is never
+held whole).  The words stay an ``array``, four bytes each.  (``tests/test_disassembler.py``
+checks that the fast paths print what the reference path prints.)
 
 Differences from spirv-dis
 --------------------------
@@ -46,6 +48,10 @@ Differences from spirv-dis
 * Where spirv-dis prints the lines before a bad instruction and then an error, this raises
   :class:`~spvbuild.errors.BinaryError` with the word offset; the messages follow
   spirv-dis's but are not promised to be identical.
+* A friendly name whose suggestion is longer than 256 bytes is the id's number, as in
+  SPIRV-Tools v2026.3 (:mod:`spvbuild.dis_names`); spirv-dis 2025.5 keeps the whole name,
+  which makes a chain of n pointer types cost time and memory in n².  Where every
+  suggestion fits, the names are those of 2025.5.
 * Only the options above; not ``--color``, ``--comment``, ``--offsets``,
   ``--nested-indent`` or ``--reorder-blocks``.
 """
@@ -54,10 +60,11 @@ from __future__ import annotations
 
 import gc
 import struct
+from array import array
 from collections.abc import Callable, Sequence
 from functools import cache
 from operator import call
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 from spvbuild.dis_data import (
     EXT_SETS_BY_NUMBER,
@@ -103,10 +110,13 @@ from spvbuild.errors import BinaryError
 from spvbuild.generated.extinst import known_import_name
 from spvbuild.reader import words_of
 
-__all__ = ["disassemble", "header_lines"]
+__all__ = ["CHUNK_WORDS", "disassemble", "header_lines", "write_disassembly"]
 
 INDENT: Final = 15
 """Column (0-based) where opcodes start; result ids end 3 columns before it."""
+
+CHUNK_WORDS: Final = 1 << 16
+"""About how many words of the binary :func:`write_disassembly` prints per write."""
 
 OP_EXT_INST_IMPORT: Final = 11
 OP_SWITCH: Final = 251
@@ -153,8 +163,67 @@ def disassemble(
     names), ``header=False`` is ``--no-header``, ``indent=False`` is ``--no-indent``.
     Every line ends with a newline.  String operands that are not UTF-8 keep their bytes as
     surrogate escapes: ``text.encode("utf-8", "surrogateescape")`` gives ``spirv-dis``'s
-    bytes.  Raises :class:`~spvbuild.errors.BinaryError` where ``spirv-dis`` fails.
+    bytes.  A friendly name that would be longer than 256 bytes is the id's number instead
+    (the rule of SPIRV-Tools v2026.3; ``spirv-dis`` 2025.5 prints the whole name), so time
+    and memory stay linear in the module.  Raises :class:`~spvbuild.errors.BinaryError`
+    where ``spirv-dis`` fails.  :func:`write_disassembly` writes the same text to a binary
+    stream without holding it whole.
     """
+    words = _words(data)
+    paused = gc.isenabled()
+    gc.disable()  # millions of short-lived lists; a collection would find nothing
+    try:
+        printer = _Printer(words, raw_id, indent)
+        lines = header_lines(words) if header else []
+        printer.run(lines, 5, len(words))
+        lines.append("")
+        return "\n".join(lines)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def write_disassembly(
+    out: BinaryIO,
+    data: bytes | bytearray | memoryview | Sequence[int],
+    *,
+    raw_id: bool = False,
+    header: bool = True,
+    indent: bool = True,
+) -> None:
+    """Write the text of :func:`disassemble` to a binary stream, piece by piece.
+
+    The bytes are the text encoded as UTF-8, string operands that are not UTF-8 with their
+    own bytes: exactly what ``spirv-dis`` writes.  The text is never held whole: each
+    piece is the lines of about :data:`CHUNK_WORDS` words of the binary, so the memory
+    needed beyond the binary's words does not grow with the module.  The options are those
+    of :func:`disassemble`.  Raises :class:`~spvbuild.errors.BinaryError` where
+    :func:`disassemble` does: a bad header before anything is written, a bad instruction
+    after the lines before it (as ``spirv-dis`` prints to standard output).
+    """
+    words = _words(data)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        printer = _Printer(words, raw_id, indent)
+        lines = header_lines(words) if header else []
+        n = len(words)
+        i = 5
+        while True:
+            i = printer.run(lines, i, min(n, i + CHUNK_WORDS))
+            if lines:
+                lines.append("")
+                out.write("\n".join(lines).encode("utf-8", "surrogateescape"))
+                lines.clear()
+            if i >= n:
+                return
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _words(data: bytes | bytearray | memoryview | Sequence[int]) -> array[int]:
+    """The words of a module whose header spirv-dis accepts (else BinaryError)."""
     words, _ = words_of(data)
     if words[1] not in VERSIONS:
         raise BinaryError(
@@ -162,17 +231,7 @@ def disassemble(
             f"version word 0x{words[1]:08x} is not SPIR-V 1.0 to 1.6 "
             "(spirv-dis: unhandled header parse failure)",
         )
-    paused = gc.isenabled()
-    gc.disable()  # millions of short-lived lists; a collection would find nothing
-    try:
-        printer = _Printer(words, raw_id, indent)
-        lines = header_lines(words) if header else []
-        printer.run(lines)
-        lines.append("")
-        return "\n".join(lines)
-    finally:
-        if paused:
-            gc.enable()
+    return words
 
 
 def header_lines(words: Sequence[int]) -> list[str]:
@@ -277,7 +336,7 @@ class _SimpleFormats(dict[int, tuple[Callable[[int], str], ...]]):
 class _Printer:
     """Prints the instructions of one module (the words after the header)."""
 
-    def __init__(self, words: list[int], raw_id: bool, indent: bool) -> None:
+    def __init__(self, words: array[int], raw_id: bool, indent: bool) -> None:
         self.words = words
         self.core = core_grammar()
         self.plans = self.core.plans
@@ -307,8 +366,10 @@ class _Printer:
         self.simple = _SimpleFormats(self.plans, refs.__getitem__)
 
     # -- the loop -------------------------------------------------------------------------
-    def run(self, out: list[str]) -> None:
-        """Append the text of every instruction to ``out``."""
+    def run(self, out: list[str], start: int, stop: int) -> int:
+        """Append the text of the instructions from word ``start`` (an instruction's first
+        word) to ``out``, up to the first that starts at ``stop`` or later; returns where
+        that one starts."""
         words = self.words
         n = len(words)
         t = self.tables
@@ -322,10 +383,10 @@ class _Printer:
         general = self.general
         append = out.append
         join = " ".join
-        i = 5
-        while i < n:
+        i = start
+        while i < stop:
             try:
-                while i < n:
+                while i < stop:
                     w0 = words[i]
                     wc = w0 >> 16
                     op = w0 & 0xFFFF
@@ -416,6 +477,7 @@ class _Printer:
             while last + (words[last] >> 16) < n:
                 last += words[last] >> 16
             general(last)  # raises
+        return i
 
     # -- the reference path: spirv-dis's parser ---------------------------------------------
     def general(self, i: int) -> str:
