@@ -14,11 +14,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from spvbuild.assembler import assemble, assemble_binary, target_env_of_header
 from spvbuild.disassembler import disassemble
 from spvbuild.errors import ArgumentError, AssemblyError, SpvbuildError
+from spvbuild.reader import read
 from tests.test_assembler import same_words, spirv_as
 from tests.test_disassembler import pack, spirv_dis, unpack
 
@@ -243,3 +246,19 @@ def test_assembling_a_batch_at_a_time_changes_nothing(size: int, preserve: bool)
             except AssemblyError as error:
                 results.append(str(error))
         assert results[0] == results[1], text[:80]
+
+
+@pytest.mark.parametrize(
+    ("call", "fragment"),
+    [
+        (lambda: read(None), "read: expected a SPIR-V binary"),  # type: ignore[arg-type]
+        (lambda: read(5), "not int"),  # type: ignore[arg-type]
+        (lambda: read("OpNop"), "not str; assemble text with spvbuild.assembler.assemble"),  # type: ignore[arg-type]
+        (lambda: disassemble(5), "disassemble: expected a SPIR-V binary"),  # type: ignore[arg-type]
+        (lambda: disassemble(None), "not NoneType"),  # type: ignore[arg-type]
+    ],
+)
+def test_read_and_disassemble_say_what_they_take(call: Callable[[], object], fragment: str) -> None:
+    with pytest.raises(ArgumentError) as caught:
+        call()
+    assert fragment in str(caught.value)

@@ -169,7 +169,7 @@ def disassemble(
     where ``spirv-dis`` fails.  :func:`write_disassembly` writes the same text to a binary
     stream without holding it whole.
     """
-    words = _words(data)
+    words = _words(data, "disassemble")
     paused = gc.isenabled()
     gc.disable()  # millions of short-lived lists; a collection would find nothing
     try:
@@ -201,7 +201,7 @@ def write_disassembly(
     :func:`disassemble` does: a bad header before anything is written, a bad instruction
     after the lines before it (as ``spirv-dis`` prints to standard output).
     """
-    words = _words(data)
+    words = _words(data, "write_disassembly")
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -222,9 +222,10 @@ def write_disassembly(
             gc.enable()
 
 
-def _words(data: bytes | bytearray | memoryview | Sequence[int]) -> array[int]:
-    """The words of a module whose header spirv-dis accepts (else BinaryError)."""
-    words, _ = words_of(data)
+def _words(data: bytes | bytearray | memoryview | Sequence[int], caller: str) -> array[int]:
+    """The words of a module whose header spirv-dis accepts (else BinaryError; data of a
+    wrong type: ArgumentError naming ``caller``)."""
+    words, _ = words_of(data, caller)
     if words[1] not in VERSIONS:
         raise BinaryError(
             1,
