@@ -141,7 +141,8 @@ def _names_a_type(name: str) -> bool:
     return first == "type" or first.endswith(" type")
 
 
-def _params(operands: list[Operand], namer: Namer, type_rule: bool) -> list[ParamView]:
+def _params(operands: list[Operand], namer: Namer, type_rule: bool, where: str) -> list[ParamView]:
+    """The parameters of a method or parameter class; ``where`` names it in errors."""
     names = unique_names([parameter_name(op.name, op.kind, op.quantifier) for op in operands])
     params = []
     for op, name in zip(operands, names, strict=True):
@@ -150,9 +151,8 @@ def _params(operands: list[Operand], namer: Namer, type_rule: bool) -> list[Para
         if op.quantifier == "?":
             params.append(ParamView(name, f"{annotation} | None", "None", name, described))
         elif op.quantifier == "*":
-            params.append(
-                ParamView(name, f"Sequence[{annotation}]", "()", f"tuple({name})", described)
-            )
+            value = f"operand_sequence({name}, {where!r}, {name!r})"
+            params.append(ParamView(name, f"Sequence[{annotation}]", "()", value, described))
         else:
             params.append(ParamView(name, annotation, None, name, described))
     return params
@@ -185,7 +185,7 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
     result_type = inst.has_result_type
     has_result = inst.has_result
     rest = [op for op in ops if op.kind not in ("IdResultType", "IdResult")]
-    params = _params(rest, namer, type_rule=True)
+    params = _params(rest, namer, type_rule=True, where=inst.name)
     if rest and rest[-1].kind == "LiteralSpecConstantOpInteger":
         # Grammar wart: the embedded opcode's operands follow but the grammar lists none.
         params.append(
@@ -193,7 +193,7 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
                 "operands",
                 "Sequence[Id | int]",
                 "()",
-                "tuple(operands)",
+                f"operand_sequence(operands, {inst.name!r}, 'operands')",
                 "the embedded opcode's operands (ids or literals)",
             )
         )
@@ -240,7 +240,7 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
 
 def ext_method(inst: Instruction, namer: Namer, import_name: str) -> MethodView:
     """The method of an extended-set instruction (always has a result)."""
-    params = _params(inst.operands, namer, type_rule=False)
+    params = _params(inst.operands, namer, type_rule=False, where=f"{import_name} {inst.name}")
     values = ", ".join(p.value for p in params)
     operands = f"({values},)" if len(params) == 1 else f"({values})"
     params.insert(0, ParamView("result_type", "TypeId", None, "result_type", "IdResultType"))
@@ -278,7 +278,7 @@ def kind_view(kind: OperandKind, namer: Namer) -> KindView:
     alias_members: list[str] = []
     for e in kind.enumerants:
         member = enum_member_name(kind.name, e.name)
-        params = _params(e.parameters, namer, type_rule=False)
+        params = _params(e.parameters, namer, type_rule=False, where=f"{kind.name}.{e.name}")
         params_class = f"{kind.name}{member.rstrip('_')}" if e.parameters else None
         doc_parts = _requirement_lines(e)
         if e.parameters:

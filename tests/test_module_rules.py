@@ -256,11 +256,13 @@ def test_constant_literals_are_range_checked_by_width() -> None:
 
     from spvbuild import EncodeError
 
+    # The error is raised by the call that makes the constant, and names the caller's line.
     for ty_args, value in (((32, 1), 2**32), ((32, 0), -(2**31) - 1), ((16, 1), 2**16)):
         m = Module()
-        m.constant(m.type_int(*ty_args), value)
+        ty = m.type_int(*ty_args)
         with pytest.raises(EncodeError, match=rf"{value} does not fit in {ty_args[0]} bits"):
-            m.to_words()
+            m.constant(ty, value)
+        m.to_words()  # the failed call left nothing behind
     # Bit patterns are accepted whatever the signedness (OpenCL has only signless ints).
     m = Module()
     m.constant(m.type_int(32, 0), -1)
@@ -268,11 +270,10 @@ def test_constant_literals_are_range_checked_by_width() -> None:
     m.to_words()
     m = Module()
     f32 = m.type_float(32)
-    m.constant(f32, 1e39)
     with pytest.raises(
         EncodeError, match=r"OpConstant operand 'Value': 1e\+39 does not fit in a 32-bit float"
     ):
-        m.to_words()
+        m.constant(f32, 1e39)
     m = Module()
     f32 = m.type_float(32)
     rounded = struct.unpack("<f", struct.pack("<f", 0.1))[0]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Self
 
+from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import Emitter
 
 if TYPE_CHECKING:
@@ -230,7 +231,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(12, result_type, (set, instruction, tuple(operands)), result_id)
+        return self._value(12, result_type, (set, instruction, operand_sequence(operands, 'OpExtInst', 'operands')), result_id)
 
     def memory_model(self, addressing_model: AddressingModel, memory_model: MemoryModel) -> Self:
         """OpMemoryModel (opcode 14, class Mode-Setting, section memory_model).
@@ -256,7 +257,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(15, (execution_model, entry_point, name, tuple(interfaces)))
+        return self._void(15, (execution_model, entry_point, name, operand_sequence(interfaces, 'OpEntryPoint', 'interfaces')))
 
     def execution_mode(self, entry_point: Id, mode: ExecutionModeOperand) -> Self:
         """OpExecutionMode (opcode 16, class Mode-Setting, section execution_modes).
@@ -434,7 +435,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(30, (tuple(member_types),), result_id)
+        return self._type(30, (operand_sequence(member_types, 'OpTypeStruct', 'member_types'),), result_id)
 
     def type_opaque(self, the_name_of_the_opaque_type: str, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeOpaque (opcode 31, class Type-Declaration, section types_globals).
@@ -473,7 +474,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(33, (return_type, tuple(parameter_types)), result_id)
+        return self._type(33, (return_type, operand_sequence(parameter_types, 'OpTypeFunction', 'parameter_types')), result_id)
 
     def type_event(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeEvent (opcode 34, class Type-Declaration, section types_globals).
@@ -597,7 +598,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(44, result_type, (tuple(constituents),), result_id)
+        return self._value(44, result_type, (operand_sequence(constituents, 'OpConstantComposite', 'constituents'),), result_id)
 
     def constant_sampler(self, result_type: TypeId, sampler_addressing_mode: SamplerAddressingMode, param: int, sampler_filter_mode: SamplerFilterMode, *, result_id: Id | None = None) -> Id:
         """OpConstantSampler (opcode 45, class Constant-Creation, section types_globals).
@@ -675,7 +676,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(51, result_type, (tuple(constituents),), result_id)
+        return self._value(51, result_type, (operand_sequence(constituents, 'OpSpecConstantComposite', 'constituents'),), result_id)
 
     def spec_constant_op(self, result_type: TypeId, opcode: Op, operands: Sequence[Id | int] = (), *, result_id: Id | None = None) -> Id:
         """OpSpecConstantOp (opcode 52, class Constant-Creation, section types_globals).
@@ -689,7 +690,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(52, result_type, (opcode, tuple(operands)), result_id)
+        return self._value(52, result_type, (opcode, operand_sequence(operands, 'OpSpecConstantOp', 'operands')), result_id)
 
     def function(self, result_type: TypeId, function_control: FunctionControl, function_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpFunction (opcode 54, class Function, section functions).
@@ -738,7 +739,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(57, result_type, (function, tuple(arguments)), result_id)
+        return self._value(57, result_type, (function, operand_sequence(arguments, 'OpFunctionCall', 'arguments')), result_id)
 
     def variable(self, result_type: TypeId, storage_class: StorageClass, initializer: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpVariable (opcode 59, class Memory, section types_globals).
@@ -838,7 +839,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(65, result_type, (base, tuple(indexes)), result_id)
+        return self._value(65, result_type, (base, operand_sequence(indexes, 'OpAccessChain', 'indexes')), result_id)
 
     def in_bounds_access_chain(self, result_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpInBoundsAccessChain (opcode 66, class Memory, section functions).
@@ -852,7 +853,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(66, result_type, (base, tuple(indexes)), result_id)
+        return self._value(66, result_type, (base, operand_sequence(indexes, 'OpInBoundsAccessChain', 'indexes')), result_id)
 
     def ptr_access_chain(self, result_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpPtrAccessChain (opcode 67, class Memory, section functions).
@@ -868,7 +869,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(67, result_type, (base, element, tuple(indexes)), result_id)
+        return self._value(67, result_type, (base, element, operand_sequence(indexes, 'OpPtrAccessChain', 'indexes')), result_id)
 
     def array_length(self, result_type: TypeId, structure: Id, array_member: int, *, result_id: Id | None = None) -> Id:
         """OpArrayLength (opcode 68, class Memory, section functions).
@@ -913,7 +914,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(70, result_type, (base, element, tuple(indexes)), result_id)
+        return self._value(70, result_type, (base, element, operand_sequence(indexes, 'OpInBoundsPtrAccessChain', 'indexes')), result_id)
 
     def decorate(self, target: Id, decoration: DecorationOperand) -> Self:
         """OpDecorate (opcode 71, class Annotation, section annotations).
@@ -961,7 +962,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(74, (decoration_group, tuple(targets)))
+        return self._void(74, (decoration_group, operand_sequence(targets, 'OpGroupDecorate', 'targets')))
 
     def group_member_decorate(self, decoration_group: Id, targets: Sequence[tuple[Id, int]] = ()) -> Self:
         """OpGroupMemberDecorate (opcode 75, class Annotation, section annotations).
@@ -973,7 +974,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(75, (decoration_group, tuple(targets)))
+        return self._void(75, (decoration_group, operand_sequence(targets, 'OpGroupMemberDecorate', 'targets')))
 
     def vector_extract_dynamic(self, result_type: TypeId, vector: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpVectorExtractDynamic (opcode 77, class Composite, section functions).
@@ -1017,7 +1018,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(79, result_type, (vector_1, vector_2, tuple(components)), result_id)
+        return self._value(79, result_type, (vector_1, vector_2, operand_sequence(components, 'OpVectorShuffle', 'components')), result_id)
 
     def composite_construct(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeConstruct (opcode 80, class Composite, section functions).
@@ -1030,7 +1031,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(80, result_type, (tuple(constituents),), result_id)
+        return self._value(80, result_type, (operand_sequence(constituents, 'OpCompositeConstruct', 'constituents'),), result_id)
 
     def composite_extract(self, result_type: TypeId, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeExtract (opcode 81, class Composite, section functions).
@@ -1044,7 +1045,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(81, result_type, (composite, tuple(indexes)), result_id)
+        return self._value(81, result_type, (composite, operand_sequence(indexes, 'OpCompositeExtract', 'indexes')), result_id)
 
     def composite_insert(self, result_type: TypeId, object: Id, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeInsert (opcode 82, class Composite, section functions).
@@ -1059,7 +1060,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(82, result_type, (object, composite, tuple(indexes)), result_id)
+        return self._value(82, result_type, (object, composite, operand_sequence(indexes, 'OpCompositeInsert', 'indexes')), result_id)
 
     def copy_object(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpCopyObject (opcode 83, class Composite, section functions).
@@ -3188,7 +3189,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(245, result_type, (tuple(variable_parents),), result_id)
+        return self._value(245, result_type, (operand_sequence(variable_parents, 'OpPhi', 'variable_parents'),), result_id)
 
     def loop_merge(self, merge_block: Id, continue_target: Id, loop_control: LoopControlOperand) -> Self:
         """OpLoopMerge (opcode 246, class Control-Flow, section functions).
@@ -3249,7 +3250,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(250, (condition, true_label, false_label, tuple(branch_weights)))
+        return self._void(250, (condition, true_label, false_label, operand_sequence(branch_weights, 'OpBranchConditional', 'branch_weights')))
 
     def switch(self, selector: Id, default: Id, targets: Sequence[tuple[int, Id]] = ()) -> Self:
         """OpSwitch (opcode 251, class Control-Flow, section functions).
@@ -3262,7 +3263,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(251, (selector, default, tuple(targets)))
+        return self._void(251, (selector, default, operand_sequence(targets, 'OpSwitch', 'targets')))
 
     def kill(self) -> Self:
         """OpKill (opcode 252, class Control-Flow, section functions).
@@ -3825,7 +3826,7 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(292, result_type, (queue, flags, nd_range, num_events, wait_events, ret_event, invoke, param, param_size, param_align, tuple(local_sizes)), result_id)
+        return self._value(292, result_type, (queue, flags, nd_range, num_events, wait_events, ret_event, invoke, param, param_size, param_align, operand_sequence(local_sizes, 'OpEnqueueKernel', 'local_sizes')), result_id)
 
     def get_kernel_n_drange_sub_group_count(self, result_type: TypeId, nd_range: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelNDrangeSubGroupCount (opcode 293, class Device-Side_Enqueue, section functions).
@@ -5158,7 +5159,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4182, (graph, name, tuple(interfaces)))
+        return self._void(4182, (graph, name, operand_sequence(interfaces, 'OpGraphEntryPointARM', 'interfaces')))
 
     def graph_arm(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpGraphARM (opcode 4183, class Graph, section functions).
@@ -5186,7 +5187,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4184, result_type, (input_index, tuple(element_indexes)), result_id)
+        return self._value(4184, result_type, (input_index, operand_sequence(element_indexes, 'OpGraphInputARM', 'element_indexes')), result_id)
 
     def graph_set_output_arm(self, value: Id, output_index: Id, element_indexes: Sequence[Id] = ()) -> Self:
         """OpGraphSetOutputARM (opcode 4185, class Graph, section functions).
@@ -5200,7 +5201,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4185, (value, output_index, tuple(element_indexes)))
+        return self._void(4185, (value, output_index, operand_sequence(element_indexes, 'OpGraphSetOutputARM', 'element_indexes')))
 
     def graph_end_arm(self) -> Self:
         """OpGraphEndARM (opcode 4186, class Graph, section functions).
@@ -5224,7 +5225,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4190, (num_inputs, tuple(in_out_types)), result_id)
+        return self._type(4190, (num_inputs, operand_sequence(in_out_types, 'OpTypeGraphARM', 'in_out_types')), result_id)
 
     def terminate_invocation(self) -> Self:
         """OpTerminateInvocation (opcode 4416, class Control-Flow, section functions).
@@ -5280,7 +5281,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4419, result_type, (base_type, base, tuple(indexes)), result_id)
+        return self._value(4419, result_type, (base_type, base, operand_sequence(indexes, 'OpUntypedAccessChainKHR', 'indexes')), result_id)
 
     def untyped_in_bounds_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpUntypedInBoundsAccessChainKHR (opcode 4420, class Memory, section functions).
@@ -5296,7 +5297,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4420, result_type, (base_type, base, tuple(indexes)), result_id)
+        return self._value(4420, result_type, (base_type, base, operand_sequence(indexes, 'OpUntypedInBoundsAccessChainKHR', 'indexes')), result_id)
 
     def subgroup_ballot_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupBallotKHR (opcode 4421, class Group, section functions).
@@ -5343,7 +5344,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4423, result_type, (base_type, base, element, tuple(indexes)), result_id)
+        return self._value(4423, result_type, (base_type, base, element, operand_sequence(indexes, 'OpUntypedPtrAccessChainKHR', 'indexes')), result_id)
 
     def untyped_in_bounds_ptr_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpUntypedInBoundsPtrAccessChainKHR (opcode 4424, class Memory, section functions).
@@ -5360,7 +5361,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4424, result_type, (base_type, base, element, tuple(indexes)), result_id)
+        return self._value(4424, result_type, (base_type, base, element, operand_sequence(indexes, 'OpUntypedInBoundsPtrAccessChainKHR', 'indexes')), result_id)
 
     def untyped_array_length_khr(self, result_type: TypeId, structure: Id, pointer: Id, array_member: int, *, result_id: Id | None = None) -> Id:
         """OpUntypedArrayLengthKHR (opcode 4425, class Memory, section functions).
@@ -5502,7 +5503,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4433, result_type, (set, instruction, tuple(operands)), result_id)
+        return self._value(4433, result_type, (set, instruction, operand_sequence(operands, 'OpExtInstWithForwardRefsKHR', 'operands')), result_id)
 
     def untyped_group_async_copy_khr(self, result_type: TypeId, execution: Id, destination: Id, source: Id, element_num_bytes: Id, num_elements: Id, stride: Id, event: Id, destination_memory_operands: MemoryAccessOperand | None = None, source_memory_operands: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpUntypedGroupAsyncCopyKHR (opcode 4434, class Group, section functions).
@@ -8141,7 +8142,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5369, result_type, (matrix, func, tuple(operands)), result_id)
+        return self._value(5369, result_type, (matrix, func, operand_sequence(operands, 'OpCooperativeMatrixPerElementOpNV', 'operands')), result_id)
 
     def type_tensor_layout_nv(self, dim: Id, clamp_mode: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeTensorLayoutNV (opcode 5370, class Type-Declaration, section types_globals).
@@ -8170,7 +8171,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5371, (dim, has_dimensions, tuple(ps)), result_id)
+        return self._type(5371, (dim, has_dimensions, operand_sequence(ps, 'OpTypeTensorViewNV', 'ps')), result_id)
 
     def create_tensor_layout_nv(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCreateTensorLayoutNV (opcode 5372, class Reserved, section functions).
@@ -8198,7 +8199,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5373, result_type, (tensor_layout, tuple(dims)), result_id)
+        return self._value(5373, result_type, (tensor_layout, operand_sequence(dims, 'OpTensorLayoutSetDimensionNV', 'dims')), result_id)
 
     def tensor_layout_set_stride_nv(self, result_type: TypeId, tensor_layout: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetStrideNV (opcode 5374, class Reserved, section functions).
@@ -8213,7 +8214,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5374, result_type, (tensor_layout, tuple(strides)), result_id)
+        return self._value(5374, result_type, (tensor_layout, operand_sequence(strides, 'OpTensorLayoutSetStrideNV', 'strides')), result_id)
 
     def tensor_layout_slice_nv(self, result_type: TypeId, tensor_layout: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSliceNV (opcode 5375, class Reserved, section functions).
@@ -8228,7 +8229,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5375, result_type, (tensor_layout, tuple(operands)), result_id)
+        return self._value(5375, result_type, (tensor_layout, operand_sequence(operands, 'OpTensorLayoutSliceNV', 'operands')), result_id)
 
     def tensor_layout_set_clamp_value_nv(self, result_type: TypeId, tensor_layout: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetClampValueNV (opcode 5376, class Reserved, section functions).
@@ -8271,7 +8272,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5378, result_type, (tensor_view, tuple(dims)), result_id)
+        return self._value(5378, result_type, (tensor_view, operand_sequence(dims, 'OpTensorViewSetDimensionNV', 'dims')), result_id)
 
     def tensor_view_set_stride_nv(self, result_type: TypeId, tensor_view: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorViewSetStrideNV (opcode 5379, class Reserved, section functions).
@@ -8286,7 +8287,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5379, result_type, (tensor_view, tuple(strides)), result_id)
+        return self._value(5379, result_type, (tensor_view, operand_sequence(strides, 'OpTensorViewSetStrideNV', 'strides')), result_id)
 
     def demote_to_helper_invocation(self) -> Self:
         """OpDemoteToHelperInvocation (opcode 5380, class Control-Flow, section functions).
@@ -8344,7 +8345,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5384, result_type, (tensor_layout, tuple(block_sizes)), result_id)
+        return self._value(5384, result_type, (tensor_layout, operand_sequence(block_sizes, 'OpTensorLayoutSetBlockSizeNV', 'block_sizes')), result_id)
 
     def cooperative_matrix_transpose_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixTransposeNV (opcode 5390, class Conversion, section functions).
@@ -9051,7 +9052,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5601, result_type, (function_pointer, tuple(arguments)), result_id)
+        return self._value(5601, result_type, (function_pointer, operand_sequence(arguments, 'OpFunctionPointerCallINTEL', 'arguments')), result_id)
 
     def asm_target_intel(self, asm_target: str, *, result_id: Id | None = None) -> Id:
         """OpAsmTargetINTEL (opcode 5609, class @exclude, section functions).
@@ -9096,7 +9097,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5611, result_type, (asm, tuple(arguments)), result_id)
+        return self._value(5611, result_type, (asm, operand_sequence(arguments, 'OpAsmCallINTEL', 'arguments')), result_id)
 
     def atomic_f_min_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicFMinEXT (opcode 5614, class Atomic, section functions).
@@ -11798,7 +11799,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5887, (tuple(loop_control_parameters),))
+        return self._void(5887, (operand_sequence(loop_control_parameters, 'OpLoopControlINTEL', 'loop_control_parameters'),))
 
     def alias_domain_decl_intel(self, name: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpAliasDomainDeclINTEL (opcode 5911, class @exclude, section functions).
@@ -11841,7 +11842,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5913, None, (tuple(alias_scopes),), result_id)
+        return self._value(5913, None, (operand_sequence(alias_scopes, 'OpAliasScopeListDeclINTEL', 'alias_scopes'),), result_id)
 
     def fixed_sqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSqrtALTERA (opcode 5923, class @exclude, section functions).
@@ -12448,7 +12449,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6090, (tuple(member_types),))
+        return self._void(6090, (operand_sequence(member_types, 'OpTypeStructContinuedINTEL', 'member_types'),))
 
     def constant_composite_continued_intel(self, constituents: Sequence[Id] = ()) -> Self:
         """OpConstantCompositeContinuedINTEL (opcode 6091, class Constant-Creation, section types_globals).
@@ -12460,7 +12461,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6091, (tuple(constituents),))
+        return self._void(6091, (operand_sequence(constituents, 'OpConstantCompositeContinuedINTEL', 'constituents'),))
 
     def spec_constant_composite_continued_intel(self, constituents: Sequence[Id] = ()) -> Self:
         """OpSpecConstantCompositeContinuedINTEL (opcode 6092, class Constant-Creation, section types_globals).
@@ -12472,7 +12473,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6092, (tuple(constituents),))
+        return self._void(6092, (operand_sequence(constituents, 'OpSpecConstantCompositeContinuedINTEL', 'constituents'),))
 
     def composite_construct_continued_intel(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeConstructContinuedINTEL (opcode 6096, class Composite, section functions).
@@ -12486,7 +12487,7 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6096, result_type, (tuple(constituents),), result_id)
+        return self._value(6096, result_type, (operand_sequence(constituents, 'OpCompositeConstructContinuedINTEL', 'constituents'),), result_id)
 
     def convert_f_to_bf16_intel(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertFToBF16INTEL (opcode 6116, class Conversion, section functions).
@@ -12589,7 +12590,7 @@ class CoreInstructions(Emitter):
         Aliases: OpTaskSequenceAsyncINTEL.
         Returns the builder, so calls chain.
         """
-        return self._void(6164, (sequence, tuple(arguments)))
+        return self._void(6164, (sequence, operand_sequence(arguments, 'OpTaskSequenceAsyncALTERA', 'arguments')))
 
     def task_sequence_get_altera(self, result_type: TypeId, sequence: Id, *, result_id: Id | None = None) -> Id:
         """OpTaskSequenceGetALTERA (opcode 6165, class @exclude, section functions).
@@ -12829,7 +12830,7 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the builder, so calls chain.
         """
-        return self._void(6249, (condition, execution_model, entry_point, name, tuple(interfaces)))
+        return self._void(6249, (condition, execution_model, entry_point, name, operand_sequence(interfaces, 'OpConditionalEntryPointINTEL', 'interfaces')))
 
     def conditional_capability_intel(self, condition: Id, capability: Capability) -> Self:
         """OpConditionalCapabilityINTEL (opcode 6250, class Mode-Setting, section functions).
@@ -12859,7 +12860,7 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6251, result_type, (target, tuple(features)), result_id)
+        return self._value(6251, result_type, (target, operand_sequence(features, 'OpSpecConstantTargetINTEL', 'features')), result_id)
 
     def spec_constant_architecture_intel(self, result_type: TypeId, category: int, family: int, opcode: int, architecture: int, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantArchitectureINTEL (opcode 6252, class Constant-Creation, section types_globals).
@@ -12892,7 +12893,7 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6253, result_type, (tuple(capabilities),), result_id)
+        return self._value(6253, result_type, (operand_sequence(capabilities, 'OpSpecConstantCapabilitiesINTEL', 'capabilities'),), result_id)
 
     def conditional_copy_object_intel(self, result_type: TypeId, condition_operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpConditionalCopyObjectINTEL (opcode 6254, class Composite, section functions).
@@ -12909,7 +12910,7 @@ Condition 1, Operand 1, +
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6254, result_type, (tuple(condition_operands),), result_id)
+        return self._value(6254, result_type, (operand_sequence(condition_operands, 'OpConditionalCopyObjectINTEL', 'condition_operands'),), result_id)
 
     def group_i_mul_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupIMulKHR (opcode 6401, class Group, section functions).

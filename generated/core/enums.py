@@ -17,6 +17,7 @@ from enum import IntEnum, IntFlag
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
 
+from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.params import EnumerantParameters
 
 if TYPE_CHECKING:
@@ -3695,7 +3696,7 @@ class DecorationBankBitsALTERA(EnumerantParameters):
     enumerant: ClassVar[Decoration] = Decoration.BankBitsALTERA
 
     def __init__(self, bank_bits: Sequence[int] = ()) -> None:
-        self.bank_bits = tuple(bank_bits)
+        self.bank_bits = operand_sequence(bank_bits, 'Decoration.BankBitsALTERA', 'bank_bits')
 
 
 class DecorationForcePow2DepthALTERA(EnumerantParameters):

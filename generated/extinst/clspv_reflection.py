@@ -13,6 +13,7 @@ from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
+from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
 from spvbuild.tables import EnumerantInfo as E  # noqa: F401
@@ -843,7 +844,7 @@ class ClspvReflectionInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(38, result_type, (printf_id, format_string, tuple(argument_sizes)), result_id)
+        return self._inst(38, result_type, (printf_id, format_string, operand_sequence(argument_sizes, 'NonSemantic.ClspvReflection.6 PrintfInfo', 'argument_sizes')), result_id)
 
     def printf_buffer_storage_buffer(self, result_type: TypeId, descriptor_set: Id, binding: Id, buffer_size: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.ClspvReflection.6 PrintfBufferStorageBuffer (instruction 39), emitted as OpExtInst.

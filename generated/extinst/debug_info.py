@@ -13,6 +13,7 @@ from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
+from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
 from spvbuild.tables import EnumerantInfo as E  # noqa: F401
@@ -490,7 +491,7 @@ class DebugInfoInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(5, result_type, (base_type, tuple(component_counts)), result_id)
+        return self._inst(5, result_type, (base_type, operand_sequence(component_counts, 'DebugInfo DebugTypeArray', 'component_counts')), result_id)
 
     def debug_type_vector(self, result_type: TypeId, base_type: Id, component_count: int, *, result_id: Id | None = None) -> Id:
         """DebugInfo DebugTypeVector (instruction 6), emitted as OpExtInst.
@@ -533,7 +534,7 @@ class DebugInfoInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(8, result_type, (return_type, tuple(parameter_types)), result_id)
+        return self._inst(8, result_type, (return_type, operand_sequence(parameter_types, 'DebugInfo DebugTypeFunction', 'parameter_types')), result_id)
 
     def debug_type_enum(self, result_type: TypeId, name: Id, underlying_type: Id, source: Id, line: int, column: int, parent: Id, size: Id, flags: DebugInfoFlags, value_names: Sequence[tuple[Id, Id]] = (), *, result_id: Id | None = None) -> Id:
         """DebugInfo DebugTypeEnum (instruction 9), emitted as OpExtInst.
@@ -553,7 +554,7 @@ class DebugInfoInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(9, result_type, (name, underlying_type, source, line, column, parent, size, flags, tuple(value_names)), result_id)
+        return self._inst(9, result_type, (name, underlying_type, source, line, column, parent, size, flags, operand_sequence(value_names, 'DebugInfo DebugTypeEnum', 'value_names')), result_id)
 
     def debug_type_composite(self, result_type: TypeId, name: Id, tag: DebugCompositeType, source: Id, line: int, column: int, parent: Id, size: Id, flags: DebugInfoFlags, members: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """DebugInfo DebugTypeComposite (instruction 10), emitted as OpExtInst.
@@ -573,7 +574,7 @@ class DebugInfoInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(10, result_type, (name, tag, source, line, column, parent, size, flags, tuple(members)), result_id)
+        return self._inst(10, result_type, (name, tag, source, line, column, parent, size, flags, operand_sequence(members, 'DebugInfo DebugTypeComposite', 'members')), result_id)
 
     def debug_type_member(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, offset: Id, size: Id, flags: DebugInfoFlags, value: Id | None = None, *, result_id: Id | None = None) -> Id:
         """DebugInfo DebugTypeMember (instruction 11), emitted as OpExtInst.
@@ -636,7 +637,7 @@ class DebugInfoInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(14, result_type, (target, tuple(parameters)), result_id)
+        return self._inst(14, result_type, (target, operand_sequence(parameters, 'DebugInfo DebugTypeTemplate', 'parameters')), result_id)
 
     def debug_type_template_parameter(self, result_type: TypeId, name: Id, actual_type: Id, value: Id, source: Id, line: int, column: int, *, result_id: Id | None = None) -> Id:
         """DebugInfo DebugTypeTemplateParameter (instruction 15), emitted as OpExtInst.
@@ -685,7 +686,7 @@ class DebugInfoInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(17, result_type, (name, source, line, column, tuple(template_parameters)), result_id)
+        return self._inst(17, result_type, (name, source, line, column, operand_sequence(template_parameters, 'DebugInfo DebugTypeTemplateParameterPack', 'template_parameters')), result_id)
 
     def debug_global_variable(self, result_type: TypeId, name: Id, type: Id, source: Id, line: int, column: int, parent: Id, linkage_name: Id, variable: Id, flags: DebugInfoFlags, static_member_declaration: Id | None = None, *, result_id: Id | None = None) -> Id:
         """DebugInfo DebugGlobalVariable (instruction 18), emitted as OpExtInst.
@@ -875,7 +876,7 @@ class DebugInfoInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(29, result_type, (local_variable, value, expression, tuple(indexes)), result_id)
+        return self._inst(29, result_type, (local_variable, value, expression, operand_sequence(indexes, 'DebugInfo DebugValue', 'indexes')), result_id)
 
     def debug_operation(self, result_type: TypeId, op_code: DebugOperationOperand, operands: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """DebugInfo DebugOperation (instruction 30), emitted as OpExtInst.
@@ -888,7 +889,7 @@ class DebugInfoInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(30, result_type, (op_code, tuple(operands)), result_id)
+        return self._inst(30, result_type, (op_code, operand_sequence(operands, 'DebugInfo DebugOperation', 'operands')), result_id)
 
     def debug_expression(self, result_type: TypeId, operations: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """DebugInfo DebugExpression (instruction 31), emitted as OpExtInst.
@@ -900,7 +901,7 @@ class DebugInfoInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(31, result_type, (tuple(operations),), result_id)
+        return self._inst(31, result_type, (operand_sequence(operations, 'DebugInfo DebugExpression', 'operations'),), result_id)
 
     def debug_macro_def(self, result_type: TypeId, source: Id, line: int, name: Id, value: Id | None = None, *, result_id: Id | None = None) -> Id:
         """DebugInfo DebugMacroDef (instruction 32), emitted as OpExtInst.

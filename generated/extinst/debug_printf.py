@@ -13,6 +13,7 @@ from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
+from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
 from spvbuild.tables import EnumerantInfo as E  # noqa: F401
@@ -72,4 +73,4 @@ class DebugPrintfInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(1, result_type, (format, tuple(operands)), result_id)
+        return self._inst(1, result_type, (format, operand_sequence(operands, 'NonSemantic.DebugPrintf DebugPrintf', 'operands')), result_id)

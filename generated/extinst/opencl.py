@@ -13,6 +13,7 @@ from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
+from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
 from spvbuild.tables import EnumerantInfo as E  # noqa: F401
@@ -2833,7 +2834,7 @@ class OpenclInstructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(184, result_type, (format, tuple(additional_arguments)), result_id)
+        return self._inst(184, result_type, (format, operand_sequence(additional_arguments, 'OpenCL.std printf', 'additional_arguments')), result_id)
 
     def prefetch(self, result_type: TypeId, ptr: Id, num_elements: Id, *, result_id: Id | None = None) -> Id:
         """OpenCL.std prefetch (instruction 185), emitted as OpExtInst.

@@ -13,6 +13,7 @@ from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
+from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
 from spvbuild.tables import EnumerantInfo as E  # noqa: F401
@@ -588,7 +589,7 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(5, result_type, (base_type, tuple(component_counts)), result_id)
+        return self._inst(5, result_type, (base_type, operand_sequence(component_counts, 'NonSemantic.Shader.DebugInfo.100 DebugTypeArray', 'component_counts')), result_id)
 
     def debug_type_vector(self, result_type: TypeId, base_type: Id, component_count: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeVector (instruction 6), emitted as OpExtInst.
@@ -632,7 +633,7 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(8, result_type, (flags, return_type, tuple(parameter_types)), result_id)
+        return self._inst(8, result_type, (flags, return_type, operand_sequence(parameter_types, 'NonSemantic.Shader.DebugInfo.100 DebugTypeFunction', 'parameter_types')), result_id)
 
     def debug_type_enum(self, result_type: TypeId, name: Id, underlying_type: Id, source: Id, line: Id, column: Id, parent: Id, size: Id, flags: Id, value_names: Sequence[tuple[Id, Id]] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeEnum (instruction 9), emitted as OpExtInst.
@@ -652,7 +653,7 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(9, result_type, (name, underlying_type, source, line, column, parent, size, flags, tuple(value_names)), result_id)
+        return self._inst(9, result_type, (name, underlying_type, source, line, column, parent, size, flags, operand_sequence(value_names, 'NonSemantic.Shader.DebugInfo.100 DebugTypeEnum', 'value_names')), result_id)
 
     def debug_type_composite(self, result_type: TypeId, name: Id, tag: Id, source: Id, line: Id, column: Id, parent: Id, linkage_name: Id, size: Id, flags: Id, members: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeComposite (instruction 10), emitted as OpExtInst.
@@ -673,7 +674,7 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(10, result_type, (name, tag, source, line, column, parent, linkage_name, size, flags, tuple(members)), result_id)
+        return self._inst(10, result_type, (name, tag, source, line, column, parent, linkage_name, size, flags, operand_sequence(members, 'NonSemantic.Shader.DebugInfo.100 DebugTypeComposite', 'members')), result_id)
 
     def debug_type_member(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, offset: Id, size: Id, flags: Id, value: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeMember (instruction 11), emitted as OpExtInst.
@@ -734,7 +735,7 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(14, result_type, (target, tuple(parameters)), result_id)
+        return self._inst(14, result_type, (target, operand_sequence(parameters, 'NonSemantic.Shader.DebugInfo.100 DebugTypeTemplate', 'parameters')), result_id)
 
     def debug_type_template_parameter(self, result_type: TypeId, name: Id, actual_type: Id, value: Id, source: Id, line: Id, column: Id, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugTypeTemplateParameter (instruction 15), emitted as OpExtInst.
@@ -783,7 +784,7 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(17, result_type, (name, source, line, column, tuple(template_parameters)), result_id)
+        return self._inst(17, result_type, (name, source, line, column, operand_sequence(template_parameters, 'NonSemantic.Shader.DebugInfo.100 DebugTypeTemplateParameterPack', 'template_parameters')), result_id)
 
     def debug_global_variable(self, result_type: TypeId, name: Id, type: Id, source: Id, line: Id, column: Id, parent: Id, linkage_name: Id, variable: Id, flags: Id, static_member_declaration: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugGlobalVariable (instruction 18), emitted as OpExtInst.
@@ -959,7 +960,7 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(28, result_type, (local_variable, variable, expression, tuple(indexes)), result_id)
+        return self._inst(28, result_type, (local_variable, variable, expression, operand_sequence(indexes, 'NonSemantic.Shader.DebugInfo.100 DebugDeclare', 'indexes')), result_id)
 
     def debug_value(self, result_type: TypeId, local_variable: Id, value: Id, expression: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugValue (instruction 29), emitted as OpExtInst.
@@ -974,7 +975,7 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(29, result_type, (local_variable, value, expression, tuple(indexes)), result_id)
+        return self._inst(29, result_type, (local_variable, value, expression, operand_sequence(indexes, 'NonSemantic.Shader.DebugInfo.100 DebugValue', 'indexes')), result_id)
 
     def debug_operation(self, result_type: TypeId, op_code: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugOperation (instruction 30), emitted as OpExtInst.
@@ -987,7 +988,7 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(30, result_type, (op_code, tuple(operands)), result_id)
+        return self._inst(30, result_type, (op_code, operand_sequence(operands, 'NonSemantic.Shader.DebugInfo.100 DebugOperation', 'operands')), result_id)
 
     def debug_expression(self, result_type: TypeId, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugExpression (instruction 31), emitted as OpExtInst.
@@ -999,7 +1000,7 @@ class ShaderDebugInfo100Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(31, result_type, (tuple(operands),), result_id)
+        return self._inst(31, result_type, (operand_sequence(operands, 'NonSemantic.Shader.DebugInfo.100 DebugExpression', 'operands'),), result_id)
 
     def debug_macro_def(self, result_type: TypeId, source: Id, line: Id, name: Id, value: Id | None = None, *, result_id: Id | None = None) -> Id:
         """NonSemantic.Shader.DebugInfo.100 DebugMacroDef (instruction 32), emitted as OpExtInst.

@@ -13,6 +13,7 @@ from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
+from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import ExtInstSetBuilder
 from spvbuild.params import EnumerantParameters  # noqa: F401
 from spvbuild.tables import EnumerantInfo as E  # noqa: F401
@@ -1138,7 +1139,7 @@ class Tosa0010001Instructions(ExtInstSetBuilder):
 
         Returns the result id.
         """
-        return self._inst(54, result_type, (axis, tuple(input1s)), result_id)
+        return self._inst(54, result_type, (axis, operand_sequence(input1s, 'TOSA.001000.1 CONCAT', 'input1s')), result_id)
 
     def pad(self, result_type: TypeId, input1: Id, padding: Id, pad_const: Id, *, result_id: Id | None = None) -> Id:
         """TOSA.001000.1 PAD (instruction 55), emitted as OpExtInst.

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 from typing import Any
 
+from spvbuild.arguments import shown
 from spvbuild.errors import EncodeError
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
@@ -52,6 +53,11 @@ def string_words(text: str) -> list[int]:
     ``spvbuild as`` use), so such strings keep their exact bytes.  Any other lone
     surrogate has no UTF-8 form: :class:`~spvbuild.errors.EncodeError`.
     """
+    if "\0" in text:
+        raise EncodeError(
+            f"string {shown(text)}: a NUL character at index {text.index(chr(0))} would end "
+            "the string there"
+        )
     try:
         data = text.encode("utf-8", "surrogateescape") + b"\0"
     except UnicodeEncodeError as exc:
@@ -64,13 +70,22 @@ def string_words(text: str) -> list[int]:
     return list(struct.unpack(f"<{len(data) // 4}I", data))
 
 
-class _Encoder:
+class Encoder:
+    """Encodes one instruction record at a time (:meth:`instruction`).
+
+    ``type_widths`` gives the literal format of a numeric type id (a negative argument
+    asks for the type *of a value*, for OpSwitch); ``used_ids``, if given, collects each
+    id an operand uses with the first place that uses it.
+    """
+
     def __init__(self, type_widths: TypeWidths, used_ids: dict[int, str] | None = None) -> None:
+        """Bind the tables, the type lookup and the optional used-id record."""
         self.instructions, self.kinds, self.ext_inst_opcodes = _core_tables()
         self.type_widths = type_widths
         self.used_ids = used_ids  # id → first instruction using it (for undefined-id checks)
 
     def instruction(self, inst: Instruction) -> list[int]:
+        """The words of ``inst``; EncodeError names the instruction, operand and value."""
         info = self.instructions.get(inst.opcode)
         if info is None:
             return self._unknown(inst)
@@ -103,6 +118,11 @@ class _Encoder:
                 if value is not None:
                     self._operand(words, op, value, kinds, where, context_width)
             elif op.quantifier == "*":
+                if value is not None and not isinstance(value, tuple | list):
+                    raise EncodeError(
+                        f"{where} operand '{op.name or op.kind}': expected a sequence, got "
+                        f"{shown(value)}"
+                    )
                 for item in value or ():
                     self._operand(words, op, item, kinds, where, context_width)
             else:
@@ -152,7 +172,10 @@ class _Encoder:
 
     def _id(self, value: Any, where: str, name: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**32:
-            raise EncodeError(f"{where} operand '{name}': expected an id, got {value!r}")
+            hint = ""
+            if hasattr(value, "id") and isinstance(getattr(value, "id", None), int):
+                hint = f" (did you mean its .id, {value.id!r}?)"
+            raise EncodeError(f"{where} operand '{name}': expected an id, got {shown(value)}{hint}")
         if self.used_ids is not None and name != "result id":
             self.used_ids.setdefault(int(value), f"{where} operand '{name}'")
         return int(value)
@@ -160,9 +183,11 @@ class _Encoder:
     @staticmethod
     def _literal(value: Any, where: str, name: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise EncodeError(f"{where} operand '{name}': expected an integer, got {value!r}")
+            raise EncodeError(f"{where} operand '{name}': expected an integer, got {shown(value)}")
         if not 0 <= value < 2**32:
-            raise EncodeError(f"{where} operand '{name}': {value} does not fit in 32 bits")
+            raise EncodeError(
+                f"{where} operand '{name}': {shown(value)} does not fit in 32 bits (0 to 2**32-1)"
+            )
         return int(value)
 
     def _operand(
@@ -181,7 +206,7 @@ class _Encoder:
         kind = kinds.get(op.kind)
         category = kind.category if kind is not None else ""
         if value is None:
-            raise EncodeError(f"{where} operand '{name}': missing value")
+            raise EncodeError(f"{where} operand '{name}': a value is required, got None")
         if category == "Id":
             words.append(self._id(value, where, name))
         elif op.kind == "LiteralString":
@@ -223,7 +248,14 @@ class _Encoder:
                 f"{where} operand '{name}': expected a {kind.name}, got {type(value).__name__}.{value.name}"
             )
         if isinstance(value, bool) or not isinstance(value, int):
-            raise EncodeError(f"{where} operand '{name}': expected a {kind.name}, got {value!r}")
+            raise EncodeError(
+                f"{where} operand '{name}': expected a {kind.name}, got {shown(value)}"
+            )
+        if not 0 <= value < 2**32:
+            raise EncodeError(
+                f"{where} operand '{name}': {shown(value)} is not a {kind.name} value "
+                "(a 32-bit word)"
+            )
         return int(value)
 
     def _params(
@@ -315,7 +347,12 @@ def _number_words(value: Any, context: tuple[int, bool, bool], where: str, name:
     width, is_float, signed = context
     if is_float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise EncodeError(f"{where} operand '{name}': expected a number, got {value!r}")
+            raise EncodeError(f"{where} operand '{name}': expected a number, got {shown(value)}")
+        if width not in (16, 32, 64):
+            raise EncodeError(
+                f"{where} operand '{name}': literals of a {width}-bit float type cannot be "
+                "written from a Python number (16, 32 and 64 bits can)"
+            )
         try:
             if width == 16:
                 return [struct.unpack("<H", struct.pack("<e", value))[0]]
@@ -325,17 +362,22 @@ def _number_words(value: Any, context: tuple[int, bool, bool], where: str, name:
             return [struct.unpack("<I", struct.pack("<f", value))[0]]
         except (OverflowError, struct.error):
             raise EncodeError(
-                f"{where} operand '{name}': {value!r} does not fit in a {width}-bit float "
+                f"{where} operand '{name}': {shown(value)} does not fit in a {width}-bit float "
                 "(pass float('inf') for infinity)"
             ) from None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EncodeError(f"{where} operand '{name}': expected an integer, got {value!r}")
+        raise EncodeError(f"{where} operand '{name}': expected an integer, got {shown(value)}")
+    if not 0 < width <= 64:
+        raise EncodeError(
+            f"{where} operand '{name}': literals of a {width}-bit integer type are not "
+            "supported (1 to 64 bits are)"
+        )
     # Integers are bit patterns: any value from the signed minimum to the unsigned maximum
     # is accepted whatever the signedness (OpenCL kernels only have signless types).
-    if not -(2 ** (width - 1)) <= value < 2**width:
+    if not -(1 << (width - 1)) <= value < (1 << width):
         raise EncodeError(
-            f"{where} operand '{name}': {value} does not fit in {width} bits "
-            f"(range [{-(2 ** (width - 1))}, {2**width - 1}])"
+            f"{where} operand '{name}': {shown(value)} does not fit in {width} bits "
+            f"(range [{-(1 << (width - 1))}, {(1 << width) - 1}])"
         )
     if width > 32:
         bits = value & ((1 << 64) - 1)
@@ -373,7 +415,7 @@ def encode_module(
             return widths.get(type_id) if type_id is not None else None
         return widths.get(type_or_value)
 
-    encoder = _Encoder(lookup, used_ids)
+    encoder = Encoder(lookup, used_ids)
     words = [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, schema]
     for inst in instructions:
         words.extend(encoder.instruction(inst))

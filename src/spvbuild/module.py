@@ -21,16 +21,17 @@ Everything here walks the generated tables; there is no code per instruction.
 
 from __future__ import annotations
 
-import importlib
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from enum import Enum, IntFlag
+from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
-from spvbuild.encoder import encode_module
-from spvbuild.errors import BuildError
+from spvbuild.arguments import shown
+from spvbuild.call_site import located
+from spvbuild.encoder import Encoder, encode_module
+from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.builder import CoreInstructions
 from spvbuild.generated.core.enums import Capability
@@ -39,7 +40,7 @@ from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
 from spvbuild.rules import check_rules
-from spvbuild.tables import KindInfo
+from spvbuild.tables import KindInfo, OperandInfo
 
 CapabilityMode = Literal["infer", "verify", "off"]
 _AnyId = TypeVar("_AnyId", bound=Id)
@@ -54,6 +55,7 @@ OP_CAPABILITY = _OP["OpCapability"]
 OP_EXTENSION = _OP["OpExtension"]
 EXT_INST_OPCODES = tables.EXT_INST_OPCODES  # OpExtInst, OpExtInstWithForwardRefsKHR
 OP_EXT_INST_IMPORT = _OP["OpExtInstImport"]
+OP_EXT_INST = _OP["OpExtInst"]
 OP_VARIABLE = _OP["OpVariable"]
 OP_FUNCTION = _OP["OpFunction"]
 OP_FUNCTION_PARAMETER = _OP["OpFunctionParameter"]
@@ -63,7 +65,64 @@ OP_CONSTANT = _OP["OpConstant"]
 OP_TYPE_FLOAT = _OP["OpTypeFloat"]
 OP_FUNCTION_CALL = _OP["OpFunctionCall"]
 OP_DECORATE_OPCODES = {_OP[n] for n in ("OpDecorate", "OpDecorateId", "OpDecorateString")}
+OP_TYPE_INT = _OP["OpTypeInt"]
+OP_LINE_OPCODES = {_OP["OpLine"], _OP["OpNoLine"]}
+# What must come right after a merge instruction (OpLine/OpNoLine may stand between).
+MERGE_FOLLOWERS = {
+    _OP["OpSelectionMerge"]: {_OP["OpBranchConditional"], _OP["OpSwitch"]},
+    _OP["OpLoopMerge"]: {_OP["OpBranch"], _OP["OpBranchConditional"]},
+}
 FUNCTION_STORAGE = 7  # StorageClass.Function
+KNOWN_VERSIONS = tuple((1, minor) for minor in range(7))
+
+
+def _all_id_opcodes() -> frozenset[int]:
+    """Opcodes whose operands after the result are single ids (checked without encoding)."""
+    out = []
+    for opcode, info in tables.INSTRUCTIONS.items():
+        rest = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
+        if all(op.kind == "IdRef" and op.quantifier == "" for op in rest):
+            out.append(opcode)
+    return frozenset(out)
+
+
+_ALL_IDS = _all_id_opcodes()
+
+
+def _is_id(value: object) -> bool:
+    """True for an int usable as an id (not a bool, 1 to 2**32 - 1)."""
+    return type(value) is Id or (
+        isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**32
+    )
+
+
+def _at_call(exc: SpvbuildError) -> SpvbuildError:
+    """The same error with the user's call site added to its message (once)."""
+    if getattr(exc, "located", False):
+        return exc
+    again = type(exc)(located(str(exc)))
+    again.located = True  # type: ignore[attr-defined]
+    return again
+
+
+def _word(value: Any) -> int:
+    """The value of a one-word operand (an enumerant, an int or one raw word)."""
+    if isinstance(value, RawWords):
+        return int(value[0]) if value else 0
+    return int(value)
+
+
+def _capability(value: int) -> Capability | RawWords:
+    """A Capability operand: the enumerant, or the raw word of one the grammar lacks."""
+    try:
+        return Capability(value)
+    except ValueError:
+        return RawWords((value,))
+
+
+def _plain_id(value: Any) -> int:
+    """An operand that should be an id, as an int (0 when it is not one)."""
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _version_ok(needed: tuple[int, int] | None, have: tuple[int, int]) -> bool:
@@ -71,33 +130,41 @@ def _version_ok(needed: tuple[int, int] | None, have: tuple[int, int]) -> bool:
 
 
 def _key(value: Any) -> Any:
-    """A hashable key that tells apart values Python equality would merge (1, 1.0, -0.0)."""
-    if isinstance(value, float):
-        return ("f", value.hex())
-    if isinstance(value, Enum):
-        return ("e", type(value).__name__, int(value.value))
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, str):
-        return ("s", value)
-    if isinstance(value, EnumerantParameters):
-        return ("p", type(value).__name__, _key(value.parameters))
+    """A sort key for operand values of any mix of types (an enumerant sorts as its value).
+
+    Every key is a tuple that starts with a tag, so keys of different types compare.
+    """
     if isinstance(value, RawWords):
-        return ("r", tuple(value))
+        return (4, tuple(value))
+    if isinstance(value, EnumerantParameters):
+        return (0, int(value.enumerant), _key(value.parameters))
+    if isinstance(value, Enum):
+        return (0, int(value.value))
+    if isinstance(value, int):
+        return (0, int(value))
+    if isinstance(value, float):
+        return (1, value.hex())
+    if isinstance(value, str):
+        return (2, value)
     if isinstance(value, tuple | list):
-        return tuple(_key(v) for v in value)
+        return (3, tuple(_key(v) for v in value))
     if value is None:
-        return None
-    return ("?", repr(value))
+        return (-1,)
+    return (5, repr(value))
 
 
 @dataclass
 class Block:
-    """One basic block: its label and instructions (the terminator last)."""
+    """One basic block: its label and instructions (the terminator last).
+
+    ``merge`` is the opcode of a merge instruction just added, which only its branch may
+    follow (None otherwise).
+    """
 
     label: Id
     instructions: list[Instruction] = field(default_factory=list)
     terminated: bool = False
+    merge: int | None = None
 
 
 @dataclass
@@ -161,8 +228,34 @@ class Module(CoreInstructions, ExtInstSets):
     ) -> None:
         super().__init__()
         if capabilities not in ("infer", "verify", "off"):
-            raise BuildError(
-                f"capabilities mode must be infer, verify or off, not {capabilities!r}"
+            raise ArgumentError(
+                located(
+                    f"Module: capabilities must be 'infer', 'verify' or 'off', not "
+                    f"{shown(capabilities)}"
+                )
+            )
+        if (
+            not isinstance(version, tuple)
+            or len(version) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in version)
+            or version not in KNOWN_VERSIONS
+        ):
+            raise ArgumentError(
+                located(
+                    f"Module: version must be a tuple (1, minor) of a SPIR-V version from "
+                    f"(1, 0) to (1, 6), not {shown(version)}"
+                )
+            )
+        if (
+            isinstance(generator, bool)
+            or not isinstance(generator, int)
+            or not (0 <= generator < 2**32)
+        ):
+            raise ArgumentError(
+                located(
+                    f"Module: generator must be the header's 32-bit generator word, not "
+                    f"{shown(generator)}"
+                )
             )
         self.version = version
         self.capability_mode: CapabilityMode = capabilities
@@ -179,6 +272,7 @@ class Module(CoreInstructions, ExtInstSets):
         self._blocks_by_label: dict[int, Block] = {}
         self._definitions: dict[int, Instruction] = {}
         self._checks: list[Callable[[list[Instruction]], None]] = []
+        self._encoder = Encoder(self._type_widths)
 
     @classmethod
     def from_binary(
@@ -200,34 +294,13 @@ class Module(CoreInstructions, ExtInstSets):
         module = cls(parsed.version, capabilities=capabilities, generator=parsed.generator)
         module._bound = parsed.bound
         for inst in parsed.instructions:
-            key = module._dedup_key(inst.opcode, inst.result_type, inst.operands)  # type: ignore[arg-type]
-            if key is not None and key not in module._interned:
-                rid = inst.result_id
-                module._interned[key] = rid if rid is None or isinstance(rid, Id) else Id(rid)
+            module._record(inst)
             if inst.opcode == OP_EXT_INST_IMPORT and inst.result_id is not None:
                 module._ext_imports[str(inst.operands[0])] = Id(inst.result_id)
-            module._record(inst)
+        module._reintern()
         return module
 
-    # -- hash-consing -------------------------------------------------------------------------
-    def _dedup_key(self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...]) -> Any:
-        if opcode not in tables.DEDUPLICATED:
-            if not (self.merge_aggregates and opcode in _AGGREGATES):
-                return None
-        if opcode == OP_CONSTANT and result_type is not None and operands:
-            # Equal constants share an id when their *encoded* values are equal.
-            ty = self._definitions.get(int(result_type))
-            if ty is not None and ty.opcode == OP_TYPE_FLOAT and isinstance(operands[0], float):
-                width = int(ty.operands[0])
-                fmt = {16: "<e", 32: "<f", 64: "<d"}.get(width)
-                try:
-                    bits = struct.pack(fmt, operands[0]) if fmt else None
-                except (OverflowError, struct.error):
-                    bits = None
-                if bits is not None:
-                    return (opcode, int(result_type), ("bits", bits))
-        return (opcode, None if result_type is None else int(result_type), _key(operands))
-
+    # -- one instruction from a builder call ---------------------------------------------
     def _value(
         self,
         opcode: int,
@@ -235,43 +308,165 @@ class Module(CoreInstructions, ExtInstSets):
         operands: tuple[Any, ...],
         result_id: Id | None = None,
     ) -> Id:
-        key = self._dedup_key(opcode, result_type, operands) if result_id is None else None
-        if key is not None:
-            found = self._interned.get(key)
-            if found is not None:
-                return found
-        rid = super()._value(opcode, result_type, operands, result_id)
-        if key is not None:
-            self._interned[key] = rid
-        return rid
+        return Id(self._emit(Instruction(opcode, result_type, None, operands), result_id, True))
 
     def _type(
         self, opcode: int, operands: tuple[Any, ...], result_id: TypeId | None = None
     ) -> TypeId:
-        key = self._dedup_key(opcode, None, operands) if result_id is None else None
-        if key is not None:
-            found = self._interned.get(key)
-            if isinstance(found, TypeId):
-                return found
-        rid = super()._type(opcode, operands, result_id)
-        if key is not None:
-            self._interned[key] = rid
-        return rid
+        return TypeId(self._emit(Instruction(opcode, None, None, operands), result_id, True))
 
     def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:
-        key = self._dedup_key(opcode, None, operands)
+        self._emit(Instruction(opcode, None, None, operands), None, False)
+        return self
+
+    def _ext_value(
+        self,
+        import_name: str,
+        number: int,
+        result_type: TypeId,
+        operands: Sequence[Any],
+        result_id: Id | None = None,
+    ) -> Id:
+        set_id = self._ext_imports.get(import_name)
+        if set_id is None:
+            # Check the instruction before its OpExtInstImport is made: a failed call
+            # leaves the module as it was.
+            trial = Instruction(
+                OP_EXT_INST,
+                result_type,
+                self._bound + 1,
+                (Id(self._bound), number, *operands),
+                import_name,
+            )
+            try:
+                self._encoder.instruction(trial)
+            except SpvbuildError as exc:
+                raise _at_call(exc) from None
+            set_id = self._ext_set_id(import_name)
+        inst = Instruction(OP_EXT_INST, result_type, None, (set_id, number, *operands), import_name)
+        return Id(self._emit(inst, result_id, True))
+
+    def _emit(self, inst: Instruction, result_id: Id | None, has_result: bool) -> int:
+        """Check, deduplicate and record one instruction of a builder call; its result id.
+
+        The instruction is encoded (or, when its operands are all ids, checked) here, so
+        a wrong operand is an error of this call, with the user's call site; a failed
+        call changes nothing.  Deduplicated instructions (types, constants, ...) are
+        keyed by their words without the result id, so equal bits are one id whatever
+        Python values gave them (1 and 1.0, an IntEnum and its int).
+        """
+        bound = self._bound
+        try:
+            rid = 0
+            if has_result:
+                rid = bound if result_id is None else self._defined_once(inst.opcode, result_id)
+                inst = inst._replace(result_id=rid)
+            key = None
+            opcode = inst.opcode
+            if result_id is None and (
+                opcode in tables.DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES)
+            ):
+                key = self._words_key(inst, self._encoder.instruction(inst))
+                if key in self._interned:
+                    found = self._interned[key]
+                    return 0 if found is None else int(found)
+            elif (
+                opcode not in _ALL_IDS
+                or not all(map(_is_id, inst.operands))
+                or (inst.result_type is not None and not _is_id(inst.result_type))
+            ):
+                self._encoder.instruction(inst)
+            if has_result and result_id is None:
+                self._bound = bound + 1
+            self._record(inst)
+        except SpvbuildError as exc:
+            self._bound = bound
+            raise _at_call(exc) from None
         if key is not None:
-            if key in self._interned:
-                return self
-            self._interned[key] = None
-        return super()._void(opcode, operands)
+            self._interned[key] = Id(rid) if has_result else None
+        return rid
+
+    @staticmethod
+    def _words_key(inst: Instruction, words: list[int]) -> tuple[int, ...]:
+        """The dedup key of an instruction: its words without its result id."""
+        if inst.result_id is None:
+            return tuple(words)
+        slot = 2 if inst.result_type is not None else 1
+        return (*words[:slot], *words[slot + 1 :])
+
+    def _reintern(self) -> None:
+        """Rebuild the dedup map from the stored instructions (after from_binary, rewrite)."""
+        interned: dict[Any, Id | None] = {}
+        for name in (
+            "ext_inst_imports",
+            "memory_model",
+            "debug_strings",
+            "debug_names",
+            "annotations",
+            "types_globals",
+            "execution_modes",
+            "entry_points",
+            "debug_module_processed",
+        ):
+            for inst in self.sections.get(name, ()):
+                opcode = inst.opcode
+                if opcode not in tables.DEDUPLICATED and not (
+                    self.merge_aggregates and opcode in _AGGREGATES
+                ):
+                    continue
+                try:
+                    key = self._words_key(inst, self._encoder.instruction(inst))
+                except SpvbuildError:
+                    continue
+                rid = inst.result_id
+                interned.setdefault(key, None if rid is None else Id(rid))
+        self._interned = interned
+
+    def _type_widths(self, type_or_value: int) -> tuple[int, bool, bool] | None:
+        """The literal format of a numeric type (of a value's type, if negative)."""
+        if type_or_value < 0:
+            value = self._definitions.get(-type_or_value)
+            if value is None or value.result_type is None:
+                return None
+            type_or_value = int(value.result_type)
+        found = self._definitions.get(type_or_value)
+        if found is None or not found.operands or isinstance(found.operands[0], RawWords):
+            return None
+        if found.opcode == OP_TYPE_INT and len(found.operands) > 1:
+            return (int(found.operands[0]), False, bool(found.operands[1]))
+        if found.opcode == OP_TYPE_FLOAT:
+            return (int(found.operands[0]), True, True)
+        return None
+
+    def _defined_once(self, opcode: int, result_id: Id) -> int:
+        """A ``result_id`` given to a call: reserved earlier and not yet defined."""
+        info = tables.INSTRUCTIONS.get(opcode)
+        where = f"{info.name if info is not None else f'opcode {opcode}'} operand 'result_id'"
+        if not isinstance(result_id, Id) or not 0 < result_id < self._bound:
+            raise BuildError(
+                f"{where}: {shown(result_id)} was not reserved with new_id()/new_type_id()"
+            )
+        defined = self._definitions.get(int(result_id))
+        if defined is not None:
+            other = tables.INSTRUCTIONS.get(defined.opcode)
+            by = other.name if other is not None else f"opcode {defined.opcode}"
+            raise BuildError(
+                f"{where}: {result_id!r} is already defined by {by}: an id is defined once"
+            )
+        return int(result_id)
 
     # -- routing into sections and blocks ----------------------------------------------------
     def _record(self, instruction: Instruction) -> None:
+        """Route one instruction into its section, function or block.
+
+        Every check comes before any change, so an instruction that is refused (outside
+        a block, after a terminator, between a merge and its branch, ...) leaves the
+        module as it was.
+        """
         opcode = instruction.opcode
         if opcode in EXT_INST_OPCODES and instruction.ext_set is None and instruction.operands:
             # A raw ext_inst(): find the set from its import so it is routed like the others.
-            imported = self._definitions.get(int(instruction.operands[0]))
+            imported = self._definitions.get(_plain_id(instruction.operands[0]))
             if imported is not None and imported.opcode == OP_EXT_INST_IMPORT:
                 # Same shape as the typed calls make: (set, number, *operands).
                 flat = instruction.operands[:2] + tuple(
@@ -284,57 +479,65 @@ class Module(CoreInstructions, ExtInstSets):
                     )
                 )
                 instruction = instruction._replace(ext_set=str(imported.operands[0]), operands=flat)
-        if instruction.result_id is not None:
-            self._definitions[int(instruction.result_id)] = instruction
         info = tables.INSTRUCTIONS.get(opcode)
         name = info.name if info is not None else f"opcode {opcode}"
         section = info.section if info is not None else "functions"
+        function = self._function
+        open_function = function is not None and not function.ended
         if opcode in EXT_INST_OPCODES and instruction.ext_set is not None:
             section = _ext_section(instruction)
+        elif opcode in OP_LINE_OPCODES and not open_function:
+            section = "types_globals"  # debug line information between global declarations
         elif opcode == OP_VARIABLE and instruction.operands[:1] == (FUNCTION_STORAGE,):
-            function = self._function
             if function is None or function.ended:
                 raise BuildError("OpVariable in the Function storage class outside a function")
+            self._define(instruction)
             function.variables.append(instruction)
             return
         if section != "functions":
+            self._define(instruction)
             self.sections[section].append(instruction)
             return
         if opcode == OP_FUNCTION:
-            if self._function is not None and not self._function.ended:
+            if function is not None and not function.ended:
                 raise BuildError(
-                    f"OpFunction while function {self._function.id!r} is still open: "
+                    f"OpFunction while function {function.id!r} is still open: "
                     "call function_end() first"
                 )
+            self._define(instruction)
             self._function = Function(instruction)
             self._block = None
             self.functions.append(self._function)
             return
-        function = self._function
         if function is None or function.ended:
             raise BuildError(f"{name} outside a function")
-        if opcode == OP_FUNCTION_PARAMETER:
+        block = self._block
+        if opcode in OP_LINE_OPCODES and block is None and not function.blocks:
+            self._define(instruction)
+            function.parameters.append(instruction)  # before the first block: kept in place
+        elif opcode == OP_FUNCTION_PARAMETER:
             if function.blocks:
                 raise BuildError("OpFunctionParameter after the function's first block")
+            self._define(instruction)
             function.parameters.append(instruction)
         elif opcode == OP_LABEL:
-            if self._block is not None and not self._block.terminated:
+            if block is not None and not block.terminated:
                 raise BuildError(
-                    f"block {self._block.label!r} has no terminator: OpLabel "
+                    f"block {block.label!r} has no terminator: OpLabel "
                     f"{instruction.result_id!r} cannot start a new block"
                 )
             assert instruction.result_id is not None
+            self._define(instruction)
             self._block = Block(Id(instruction.result_id))
             function.blocks.append(self._block)
             self._blocks_by_label[int(instruction.result_id)] = self._block
         elif opcode == OP_FUNCTION_END:
-            if self._block is not None and not self._block.terminated:
-                raise BuildError(f"OpFunctionEnd: block {self._block.label!r} has no terminator")
+            if block is not None and not block.terminated:
+                raise BuildError(f"OpFunctionEnd: block {block.label!r} has no terminator")
             function.ended = True
             self._function = None
             self._block = None
         else:
-            block = self._block
             if block is None:
                 raise BuildError(f"{name} outside a block: call label() first")
             if block.terminated:
@@ -342,9 +545,29 @@ class Module(CoreInstructions, ExtInstSets):
                     f"{name} after the terminator of block {block.label!r} "
                     "(a block has exactly one terminator, last)"
                 )
+            merge = block.merge
+            if merge is not None and opcode not in OP_LINE_OPCODES:
+                allowed = MERGE_FOLLOWERS[merge]
+                if opcode not in allowed:
+                    names = " or ".join(sorted(tables.INSTRUCTIONS[o].name for o in allowed))
+                    raise BuildError(
+                        f"{name} between {tables.INSTRUCTIONS[merge].name} and its branch: "
+                        f"the merge instruction must be followed by {names} (compute "
+                        "values before the merge instruction)"
+                    )
+            self._define(instruction)
             block.instructions.append(instruction)
+            if opcode in MERGE_FOLLOWERS:
+                block.merge = opcode
+            elif opcode not in OP_LINE_OPCODES:
+                block.merge = None
             if opcode in tables.BLOCK_TERMINATORS:
                 block.terminated = True
+
+    def _define(self, instruction: Instruction) -> None:
+        """Remember the instruction that defines its result id."""
+        if instruction.result_id is not None:
+            self._definitions[int(instruction.result_id)] = instruction
 
     # -- inspecting and editing -------------------------------------------------------------
     def definition(self, result_id: int) -> Instruction | None:
@@ -366,15 +589,29 @@ class Module(CoreInstructions, ExtInstSets):
         """Apply ``change`` to every stored instruction: return it, a replacement, or None.
 
         None removes the instruction (an OpFunction, OpLabel or OpFunctionEnd cannot be
-        removed this way).  Caches that could hand out a removed id again (deduplication,
-        extended-set imports) are updated.  Returns the result ids removed.
+        removed this way).  A replacement is checked like a builder call (EncodeError
+        before anything changes).  Every cache is rebuilt from what remains, so a later
+        call never hands out a removed or changed instruction (deduplication keys come
+        from the new words, extended-set imports from the imports left).  Returns the
+        result ids removed.
         """
         removed: set[int] = set()
+        replaced: dict[int, Instruction] = {}  # id() of a stored instruction → its change
+
+        def decide(items: list[Instruction]) -> None:
+            for inst in items:
+                new = change(inst)
+                if new is not inst and new is not None:
+                    try:
+                        self._encoder.instruction(new)
+                    except SpvbuildError as exc:
+                        raise _at_call(exc) from None
+                replaced[id(inst)] = new  # type: ignore[assignment]
 
         def apply(items: list[Instruction]) -> list[Instruction]:
             kept: list[Instruction] = []
             for inst in items:
-                new = change(inst)
+                new = replaced[id(inst)]
                 if new is None:
                     if inst.result_id is not None:
                         removed.add(int(inst.result_id))
@@ -383,6 +620,13 @@ class Module(CoreInstructions, ExtInstSets):
                     self._definitions[int(new.result_id)] = new
                 kept.append(new)
             return kept
+
+        everything = [*self.sections.values()]
+        for function in self.functions:
+            everything += [function.parameters, function.variables]
+            everything += [block.instructions for block in function.blocks]
+        for items in everything:
+            decide(items)
 
         for name in self.sections:
             self.sections[name] = apply(self.sections[name])
@@ -393,13 +637,12 @@ class Module(CoreInstructions, ExtInstSets):
                 block.instructions = apply(block.instructions)
         for rid in removed:
             self._definitions.pop(rid, None)
-        if removed:
-            self._interned = {
-                k: v for k, v in self._interned.items() if v is None or int(v) not in removed
-            }
-            self._ext_imports = {
-                k: v for k, v in self._ext_imports.items() if int(v) not in removed
-            }
+        self._ext_imports = {
+            str(inst.operands[0]): Id(inst.result_id)
+            for inst in self.sections["ext_inst_imports"]
+            if inst.result_id is not None
+        }
+        self._reintern()
         return removed
 
     def add_check(self, check: Callable[[list[Instruction]], None]) -> None:
@@ -493,7 +736,7 @@ class Module(CoreInstructions, ExtInstSets):
             self._complete_interfaces()
         body = self._body_after_requirements()
         capabilities, extensions = _Requirements(self, body).resolve()
-        head = [Instruction(OP_CAPABILITY, None, None, (Capability(c),)) for c in capabilities]
+        head = [Instruction(OP_CAPABILITY, None, None, (_capability(c),)) for c in capabilities]
         head += [Instruction(OP_EXTENSION, None, None, (e,)) for e in extensions]
         return head + body
 
@@ -501,7 +744,7 @@ class Module(CoreInstructions, ExtInstSets):
         """Append to each OpEntryPoint the global variables its call tree uses."""
         listed_classes = None if self.version >= (1, 4) else {1, 3}  # Input, Output
         globals_by_id = {
-            int(v.result_id): int(v.operands[0])
+            int(v.result_id): _word(v.operands[0])
             for v in self.sections["types_globals"]
             if v.opcode == OP_VARIABLE and v.result_id is not None
         }
@@ -521,8 +764,10 @@ class Module(CoreInstructions, ExtInstSets):
             uses[fid] = (used, callees)
         entries = self.sections["entry_points"]
         for index, entry in enumerate(entries):
+            if len(entry.operands) < 3 or any(isinstance(o, RawWords) for o in entry.operands):
+                continue  # kept as read: operands the grammar cannot say
             reached: set[int] = set()
-            todo = [int(entry.operands[1])]
+            todo = [_plain_id(entry.operands[1])]
             variables: set[int] = set()
             while todo:
                 fid = todo.pop()
@@ -599,13 +844,13 @@ def _canonical(section: str, items: list[Instruction]) -> list[Instruction]:
     if section == "ext_inst_imports":
         return sorted(items, key=lambda i: int(i.result_id or 0))
     if section == "entry_points":
-        return sorted(items, key=lambda i: (int(i.operands[1]), _key(i.operands)))
+        return sorted(items, key=lambda i: (_key(i.operands[1:2]), _key(i.operands)))
     if section == "execution_modes":
-        return sorted(items, key=lambda i: (int(i.operands[0]), i.opcode, _key(i.operands[1:])))
+        return sorted(items, key=lambda i: (_key(i.operands[:1]), i.opcode, _key(i.operands[1:])))
     if section == "debug_names":
-        return sorted(items, key=lambda i: (int(i.operands[0]), i.opcode, _key(i.operands[1:])))
+        return sorted(items, key=lambda i: (_key(i.operands[:1]), i.opcode, _key(i.operands[1:])))
     if section == "annotations" and not any(i.opcode in _GROUP_OPCODES for i in items):
-        return sorted(items, key=lambda i: (int(i.operands[0]), i.opcode, _key(i.operands[1:])))
+        return sorted(items, key=lambda i: (_key(i.operands[:1]), i.opcode, _key(i.operands[1:])))
     return items
 
 
@@ -629,13 +874,6 @@ def _ext_section(instruction: Instruction) -> str:
     return str(module.SECTION)
 
 
-def _kinds_of(value: Enum) -> dict[str, KindInfo]:
-    """The KINDS table of the generated module an enum class comes from."""
-    module = importlib.import_module(type(value).__module__)
-    kinds: dict[str, KindInfo] = module.KINDS if hasattr(module, "KINDS") else tables.KINDS
-    return kinds
-
-
 class _Requirements:
     """Capability/extension resolution over a module's instructions (one pass, in order)."""
 
@@ -646,7 +884,7 @@ class _Requirements:
         self.capability_names = {
             e.name: v for v, e in tables.KINDS["Capability"].enumerants.items()
         }
-        self.declared_caps = [int(i.operands[0]) for i in module.sections["capabilities"]]
+        self.declared_caps = [_word(i.operands[0]) for i in module.sections["capabilities"]]
         self.declared_exts = [str(i.operands[0]) for i in module.sections["extensions"]]
         self.caps: list[int] = list(dict.fromkeys(self.declared_caps))
         self.exts: list[str] = list(dict.fromkeys(self.declared_exts))
@@ -716,10 +954,11 @@ class _Requirements:
                 self._need((name,), (), None, f"{where} {value}")
         if inst.opcode in EXT_INST_OPCODES and inst.ext_set is not None:
             self._ext_inst(inst)
-        elif inst.opcode == OP_EXT_INST_IMPORT:
+            return
+        if inst.opcode == OP_EXT_INST_IMPORT:
             self._ext_import(inst)
-        for operand in inst.operands:
-            self._operand(operand, where)
+        layout = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
+        self._operands(layout, inst.operands, tables.KINDS, where)
 
     def _ext_import(self, inst: Instruction) -> None:
         module = set_module(str(inst.operands[0]))
@@ -735,29 +974,74 @@ class _Requirements:
             return
         info = module.INSTRUCTIONS.get(inst.operands[1])
         if info is not None:
-            self._need(info.capabilities, info.extensions, None, f"{inst.ext_set} {info.name}")
+            where = f"{inst.ext_set} {info.name}"
+            self._need(info.capabilities, info.extensions, None, where)
+            self._operands(
+                info.operands, inst.operands[2:], {**tables.KINDS, **module.KINDS}, where
+            )
 
-    def _operand(self, value: Any, where: str) -> None:
-        if isinstance(value, EnumerantParameters):
-            self._enumerant(value.enumerant, where)
-            for parameter in value.parameters:
-                self._operand(parameter, where)
-        elif isinstance(value, IntFlag):
-            kinds = _kinds_of(value)
-            bits = int(value)
-            bit = 1
-            while bit <= bits:
-                if bits & bit:
-                    self._enumerant_value(kinds, type(value).__name__, bit, where)
-                bit <<= 1
-        elif isinstance(value, Enum):
-            self._enumerant(value, where)
-        elif isinstance(value, tuple | list) and not isinstance(value, RawWords):
-            for item in value:
-                self._operand(item, where)
+    def _operands(
+        self,
+        layout: Sequence[OperandInfo],
+        values: Sequence[Any],
+        kinds: dict[str, KindInfo],
+        where: str,
+    ) -> None:
+        """What the enumerants among ``values`` need, by the operand kinds of ``layout``.
 
-    def _enumerant(self, value: Enum, where: str) -> None:
-        self._enumerant_value(_kinds_of(value), type(value).__name__, int(value.value), where)
+        The grammar's kind decides, not the Python type: an IntEnum given where a literal
+        belongs needs nothing, and a plain int given for an enum operand needs what its
+        enumerant needs.
+        """
+        for index, op in enumerate(layout):
+            if index >= len(values):
+                break
+            value = values[index]
+            if value is None:
+                continue
+            if op.quantifier == "*" and isinstance(value, tuple | list):
+                for item in value:
+                    self._operand(op.kind, item, kinds, where)
+            else:
+                self._operand(op.kind, value, kinds, where)
+
+    def _operand(self, kind_name: str, value: Any, kinds: dict[str, KindInfo], where: str) -> None:
+        kind = kinds.get(kind_name)
+        if kind is None or isinstance(value, RawWords):
+            return
+        if kind.category == "ValueEnum":
+            if isinstance(value, EnumerantParameters):
+                self._with_parameters(kind_name, kind, value, kinds, where)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                self._enumerant_value(kinds, kind_name, int(value), where)
+        elif kind.category == "BitEnum":
+            for part in value if isinstance(value, tuple | list) else (value,):
+                if isinstance(part, EnumerantParameters):
+                    self._with_parameters(kind_name, kind, part, kinds, where)
+                elif isinstance(part, int) and not isinstance(part, bool):
+                    bits = int(part)
+                    bit = 1
+                    while 0 < bit <= bits:
+                        if bits & bit:
+                            self._enumerant_value(kinds, kind_name, bit, where)
+                        bit <<= 1
+        elif kind.category == "Composite" and isinstance(value, tuple):
+            for base, item in zip(kind.bases, value, strict=False):
+                self._operand(base, item, kinds, where)
+
+    def _with_parameters(
+        self,
+        kind_name: str,
+        kind: KindInfo,
+        value: EnumerantParameters,
+        kinds: dict[str, KindInfo],
+        where: str,
+    ) -> None:
+        number = int(value.enumerant)
+        self._enumerant_value(kinds, kind_name, number, where)
+        enumerant = kind.enumerants.get(number)
+        if enumerant is not None:
+            self._operands(enumerant.parameters, value.parameters, kinds, where)
 
     def _enumerant_value(
         self, kinds: dict[str, KindInfo], kind: str, value: int, where: str
