@@ -23,6 +23,7 @@ import pytest
 
 from spvbuild.asm_tokens import token_starts, tokens
 from spvbuild.assembler import assemble
+from spvbuild.encoder import GENERATOR
 from spvbuild.errors import AssemblyError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.tables import EnumerantInfo, InstructionInfo
@@ -277,7 +278,7 @@ def test_bound_counts_every_id() -> None:
 
 
 def test_whitespace_only_text_is_an_empty_module() -> None:
-    assert assemble("  \n\t; just a comment\n") == [0x07230203, 0x00010600, 0, 1, 0]
+    assert assemble("  \n\t; just a comment\n") == [0x07230203, 0x00010600, GENERATOR, 1, 0]
 
 
 def test_text_ends_at_nul() -> None:

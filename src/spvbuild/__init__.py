@@ -1,51 +1,83 @@
-"""spvbuild: a typed, grammar-generated SPIR-V builder.
+"""spvbuild: a typed, grammar-generated SPIR-V builder, reader, assembler and disassembler.
 
-The core enums (``Op``, ``Decoration``, ``StorageClass``, ...) and their parameter
-classes (``DecorationBuiltIn``, ``ExecutionModeLocalSize``, ...) are importable from here,
-and so is :class:`Builder`; they load on first use, so ``import spvbuild`` (which every
+The public face::
+
+    from spvbuild import Module, read, assemble, disassemble
+
+* :class:`Module` (``spvbuild.module``): build a module with one typed method per
+  instruction; :class:`Builder` is the bare recorder underneath.
+* :func:`read` (``spvbuild.reader``): a binary → typed instructions.
+* :func:`assemble` / :func:`disassemble`: text ↔ words, like ``spirv-as`` / ``spirv-dis``.
+* The errors (every one a :class:`SpvbuildError`) and the id types :class:`Id`,
+  :class:`TypeId`.
+* The core enums (``Op``, ``Decoration``, ``StorageClass``, ...) and their parameter
+  classes (``DecorationBuiltIn``, ``ExecutionModeLocalSize``, ...).
+
+Everything but the errors and ids loads on first use, so ``import spvbuild`` (which every
 ``spvbuild.*`` import runs first) stays fast and small.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from spvbuild.errors import ArgumentError, BuildError, EncodeError, SpvbuildError
+from spvbuild.errors import (
+    ArgumentError,
+    AssemblyError,
+    BinaryError,
+    BuildError,
+    EncodeError,
+    SpvbuildError,
+)
 from spvbuild.ids import Id, TypeId
 
 if TYPE_CHECKING:
+    from spvbuild.assembler import assemble
     from spvbuild.builder import Builder
+    from spvbuild.disassembler import disassemble
     from spvbuild.generated.core.enums import *  # noqa: F403
     from spvbuild.instruction import Instruction
+    from spvbuild.module import Module
+    from spvbuild.reader import read
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ArgumentError",
-    "Builder",
+    "AssemblyError",
+    "BinaryError",
     "BuildError",
+    "Builder",
     "EncodeError",
     "Id",
     "Instruction",
+    "Module",
     "SpvbuildError",
     "TypeId",
+    "assemble",
+    "disassemble",
+    "read",
 ]
+
+# Name → the module that defines it, imported on first use.
+_LAZY = {
+    "Module": "spvbuild.module",
+    "Builder": "spvbuild.builder",
+    "Instruction": "spvbuild.instruction",
+    "read": "spvbuild.reader",
+    "assemble": "spvbuild.assembler",
+    "disassemble": "spvbuild.disassembler",
+}
 
 
 def __getattr__(name: str) -> Any:
-    """Load on first use: ``spvbuild.Builder`` (the generated core builder is large, and
-    the assembler, disassembler and reader do not need it) and the core enums
-    (``spvbuild.Decoration``)."""
-    if name == "Builder":
-        from spvbuild.builder import Builder
-
-        globals()[name] = Builder
-        return Builder
-    if name == "Instruction":
-        from spvbuild.instruction import Instruction
-
-        globals()[name] = Instruction
-        return Instruction
+    """Load on first use: the names of ``_LAZY`` and the core enums (``spvbuild.Decoration``)."""
+    home = _LAZY.get(name)
+    if home is not None:
+        value = getattr(importlib.import_module(home), name)
+        globals()[name] = value
+        return value
     if not name[:1].isupper():
         # Not an enum (every enum and parameter class name is capitalised): most often
         # ``from spvbuild import reader``, which asks here before importing the submodule.

@@ -84,7 +84,7 @@ from spvbuild.asm_numbers import (
 )
 from spvbuild.asm_source import PIECE_CHARACTERS, AssemblyText, target_env_of_lines
 from spvbuild.asm_tokens import line_col, token_batches, token_offset, tokens
-from spvbuild.encoder import GENERATOR, MAGIC, string_words
+from spvbuild.encoder import header_words, string_words
 from spvbuild.errors import AssemblyError, EncodeError
 
 __all__ = ["DEFAULT_TARGET_ENV", "assemble"]
@@ -268,7 +268,7 @@ class _Assembler:
         self.types: dict[int, _Type] = {}
         self.imports: dict[int, ExtSet] = {}
         # The module: finished batches in ``out``, the current one's words in ``words``.
-        self.out = array("I", [MAGIC, (version[0] << 16) | (version[1] << 8), GENERATOR, 0, 0])
+        self.out = array("I", header_words(version, 0))
         self.words: list[int] = []
         self.available = _available(version)
         self.type_generating = _type_generating()

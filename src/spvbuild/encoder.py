@@ -20,7 +20,17 @@ from spvbuild.params import EnumerantParameters
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
 MAGIC = 0x07230203
-GENERATOR = 0  # registered generator ids come from Khronos; 0 = unregistered tool
+GENERATOR = 0x0000_0001
+"""The header's generator word for everything spvbuild writes: the high 16 bits are a tool
+id registered with Khronos (spvbuild has none yet: 0, which spirv-dis shows as
+"Khronos"), the low 16 bits the tool's own version (1)."""
+
+
+def header_words(
+    version: tuple[int, int], bound: int, generator: int = GENERATOR, schema: int = 0
+) -> list[int]:
+    """The five header words of a module: magic, version, generator, bound, schema."""
+    return [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, schema]
 
 OP_TYPE_INT = 21
 OP_TYPE_FLOAT = 22
@@ -416,7 +426,7 @@ def encode_module(
         return widths.get(type_or_value)
 
     encoder = Encoder(lookup, used_ids)
-    words = [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, schema]
+    words = header_words(version, bound, generator, schema)
     for inst in instructions:
         words.extend(encoder.instruction(inst))
     return words

@@ -30,7 +30,7 @@ from typing import Any, Literal, Self, TypeVar
 
 from spvbuild.arguments import shown
 from spvbuild.call_site import located
-from spvbuild.encoder import Encoder, encode_module
+from spvbuild.encoder import GENERATOR, Encoder, encode_module
 from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.builder import CoreInstructions
@@ -45,10 +45,7 @@ from spvbuild.tables import KindInfo, OperandInfo
 CapabilityMode = Literal["infer", "verify", "off"]
 _AnyId = TypeVar("_AnyId", bound=Id)
 
-# Header generator word: high 16 bits a tool id registered with Khronos, low 16 bits the
-# tool's own version. spvbuild has no registered id yet, so it writes 0 (which spirv-dis
-# shows as "Khronos") with generator version 1.
-GENERATOR_WORD = 0x0000_0001
+GENERATOR_WORD = GENERATOR  # the one generator word (spvbuild.encoder.GENERATOR)
 
 _OP = tables.OPCODES_BY_NAME
 OP_CAPABILITY = _OP["OpCapability"]
