@@ -37,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"import-khronos: {len(written)} grammar files written")
             return 0
         from codegen.loader import GRAMMARS_DIR
-        from codegen.render import GENERATED_DIR, check_generated, generate
+        from codegen.output import GENERATED_DIR
+        from codegen.pipeline import check_generated, generate
 
         grammars = getattr(args, "grammars", None) or GRAMMARS_DIR
         if command == "check":

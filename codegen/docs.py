@@ -1,8 +1,8 @@
 """Reference docs: a static HTML site and its Markdown twin, rendered into ``generated/docs/``.
 
 The pages come from the same merged grammar model and the same view records
-(:func:`codegen.render.core_method`, :func:`codegen.render.ext_method`,
-:func:`codegen.render.kind_view`) as the generated Python, so every signature shown is
+(:func:`codegen.views.core_method`, :func:`codegen.views.ext_method`,
+:func:`codegen.views.kind_view`) as the generated Python, so every signature shown is
 the one in ``generated/``.  Templates live in ``codegen/templates/docs/``.
 
 Layout (paths relative to ``generated/docs/``; every HTML page has a Markdown twin under
@@ -37,7 +37,8 @@ import jinja2
 from codegen.model import Enumerant, ExtInstSet, Grammar, Instruction, Operand, OperandKind
 from codegen.naming import __doc__ as NAMING_DOC
 from codegen.naming import enum_member_name
-from codegen.render import (
+from codegen.output import DOCS_DIR
+from codegen.views import (
     SCALAR_ANNOTATIONS,
     TEMPLATES_DIR,
     KindView,
@@ -46,10 +47,10 @@ from codegen.render import (
     ParamView,
     core_method,
     ext_method,
+    instructions_class_name,
     kind_view,
 )
 
-DOCS_DIR = "docs"
 SPEC_URL = "https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html"
 """The unified SPIR-V specification; a core instruction's anchor there is its name."""
 
@@ -617,7 +618,7 @@ class _Builder:
                 method = ext_method(inst, namer, s.import_name)
                 items[inst.name] = Link(inst.name, page, inst.name)
                 instructions.append(self.ext_instruction(s, inst, method, page))
-            class_name = "".join(w.capitalize() for w in s.python_name.split("_")) + "Instructions"
+            class_name = instructions_class_name(s.python_name)
             url = EXT_SET_SPEC_URLS.get(s.import_name)
             docs.append(
                 ExtSetDoc(

@@ -9,6 +9,10 @@
   ``Member 0 type, member 1 type, ...`` becomes the plural ``member_types``; an unnamed
   operand is named after its kind (``IdScope`` → ``scope``, ``MemoryAccess`` →
   ``memory_access``).  Repeated names get ``_2``, ``_3``.
+* Opcode constants (``spvbuild.generated.core.opcodes``): ``OP_`` and the method name's
+  words in upper case, without keyword escaping.  ``OpExtInstImport`` →
+  ``OP_EXT_INST_IMPORT``, ``OpReturn`` → ``OP_RETURN``, the alias ``OpSDotKHR`` →
+  ``OP_S_DOT_KHR``.
 * Enum members keep the grammar's spelling; one starting with a digit gets its kind as a
   prefix (``Dim.Dim1D``).
 * Anything that is a Python keyword (or ``self``) gets a trailing underscore:
@@ -54,6 +58,11 @@ def method_name(opname: str) -> str:
     if opname.startswith("Op") and len(opname) > 2 and opname[2].isupper():
         opname = opname[2:]
     return escape(snake_case(opname))
+
+
+def opcode_constant_name(opname: str) -> str:
+    """Module constant naming a core instruction's opcode (``OpIAdd`` → ``OP_I_ADD``)."""
+    return "OP_" + snake_case(opname.removeprefix("Op")).upper()
 
 
 def enum_member_name(kind: str, enumerant: str) -> str:

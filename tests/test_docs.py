@@ -21,7 +21,7 @@ from markupsafe import escape
 
 from codegen.docs import DOCS_DIR, class_page, render_docs
 from codegen.loader import load_grammar
-from codegen.render import GENERATED_DIR
+from codegen.output import GENERATED_DIR
 
 DOCS = GENERATED_DIR / DOCS_DIR
 SIZE_BUDGET = 15 * 1024 * 1024

@@ -6,7 +6,8 @@ import shutil
 from pathlib import Path
 
 from codegen.loader import GRAMMARS_DIR, load_grammar
-from codegen.render import GENERATED_DIR, generate, render_all
+from codegen.output import GENERATED_DIR
+from codegen.pipeline import generate, render_all
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -86,6 +86,12 @@ from spvbuild.asm_source import PIECE_CHARACTERS, AssemblyText, target_env_of_li
 from spvbuild.asm_tokens import line_col, token_batches, token_offset, tokens
 from spvbuild.encoder import header_words, string_words
 from spvbuild.errors import AssemblyError, EncodeError
+from spvbuild.generated.core.opcodes import (
+    OP_EXT_INST,
+    OP_EXT_INST_IMPORT,
+    OP_TYPE_FLOAT,
+    OP_TYPE_INT,
+)
 
 __all__ = ["DEFAULT_TARGET_ENV", "assemble"]
 
@@ -94,10 +100,6 @@ DEFAULT_TARGET_ENV = "spv1.6"
 universal SPIR-V 1.6 (version word 0x00010600)."""
 
 
-OP_EXT_INST_IMPORT = 11
-OP_EXT_INST = 12
-OP_TYPE_INT = 21
-OP_TYPE_FLOAT = 22
 MAX_INSTRUCTION_WORDS = 0xFFFF
 
 # Words after the last one, so that the fast path may look ahead without bound checks

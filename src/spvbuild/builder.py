@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from spvbuild.encoder import encode_module
 from spvbuild.generated.core.builder import CoreInstructions
+from spvbuild.generated.core.opcodes import OP_VARIABLE
 from spvbuild.generated.extinst import ExtInstSets
 from spvbuild.instruction import Instruction
-
-OP_VARIABLE = 59
-FUNCTION_STORAGE = 7
 
 
 class Builder(CoreInstructions, ExtInstSets):
@@ -31,6 +29,7 @@ class Builder(CoreInstructions, ExtInstSets):
         The section of each instruction comes from ``grammars/core.yaml: logical_layout``;
         an OpVariable in the Function storage class stays where it was called.
         """
+        from spvbuild.generated.core.enums import StorageClass
         from spvbuild.generated.core.tables import INSTRUCTIONS, SECTIONS
 
         rank = {name: index for index, name in enumerate(SECTIONS)}
@@ -40,7 +39,7 @@ class Builder(CoreInstructions, ExtInstSets):
             if (
                 inst.opcode == OP_VARIABLE
                 and inst.operands
-                and inst.operands[0] == FUNCTION_STORAGE
+                and inst.operands[0] == StorageClass.Function
             ):
                 return functions
             info = INSTRUCTIONS.get(inst.opcode)

@@ -21,6 +21,7 @@ from spvbuild.enums import (
     StorageClass,
 )
 from spvbuild.errors import BuildError
+from spvbuild.generated.core.opcodes import OP_TYPE_FLOAT, OP_TYPE_INT
 from spvbuild.ids import Id, TypeId
 from spvbuild.module import Module
 
@@ -42,7 +43,7 @@ class StorageBuffer:
 
 def _scalar_bytes(m: Module, element: TypeId) -> int:
     definition = m.definition(element)
-    if definition is None or definition.opcode not in (21, 22):  # OpTypeInt, OpTypeFloat
+    if definition is None or definition.opcode not in (OP_TYPE_INT, OP_TYPE_FLOAT):
         raise BuildError(
             f"storage_buffer: element type {element!r} must be an OpTypeInt or OpTypeFloat"
         )

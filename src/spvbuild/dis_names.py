@@ -60,6 +60,13 @@ from spvbuild.dis_numbers import (
     word_count,
     word_formatter,
 )
+from spvbuild.generated.core.opcodes import (
+    OP_CONSTANT,
+    OP_DECORATE,
+    OP_NAME,
+    OP_TYPE_FLOAT,
+    OP_TYPE_INT,
+)
 
 __all__ = [
     "MAX_SUGGESTED",
@@ -71,12 +78,6 @@ __all__ = [
     "too_long",
 ]
 
-OP_NAME = 5
-OP_DECORATE = 71
-OP_TYPE_INT = 21
-OP_TYPE_FLOAT = 22
-OP_CONSTANT = 43
-BUILT_IN = 11  # Decoration.BuiltIn
 
 _INVALID = re.compile(r"[^A-Za-z0-9_]")
 _INVALID_BYTES = bytes(
@@ -126,6 +127,9 @@ class NameRules:
         builtin = core.enum("BuiltIn")
         by_name = {name: value for value, name in builtin.names.items()}
         self.builtins = {by_name[k]: v for k, v in BUILTIN_NAMES.items() if k in by_name}
+        decorations = {name: value for value, name in core.enum("Decoration").names.items()}
+        self.built_in: int = decorations["BuiltIn"]
+        """The value of Decoration.BuiltIn (an OpDecorate that names a builtin)."""
         encoding = core.enum("FPEncoding")
         formats: dict[str, HexFormat] = {
             "BFloat16KHR": BFLOAT16,
@@ -318,7 +322,7 @@ def _special(
         namer.save(words[i + 1], name)
         return True
     if op == OP_DECORATE:
-        if end - i >= 4 and words[i + 2] == BUILT_IN:
+        if end - i >= 4 and words[i + 2] == rules.built_in:
             builtin = rules.builtins.get(words[i + 3])
             if builtin is not None:
                 namer.save(words[i + 1], builtin)
@@ -379,6 +383,7 @@ def friendly_names(words: Sequence[int]) -> dict[int, str]:
     rules = name_rules()
     special = rules.special
     builtins = rules.builtins
+    built_in = rules.built_in
     namer = _Namer()
     names = namer.names
     used = namer.used
@@ -421,7 +426,7 @@ def friendly_names(words: Sequence[int]) -> dict[int, str]:
             if (op == OP_NAME and w0 >> 16 >= 2) or (
                 op == OP_DECORATE
                 and w0 >> 16 >= 4
-                and words[i + 2] == BUILT_IN
+                and words[i + 2] == built_in
                 and words[i + 3] in builtins
             ):
                 first_event.setdefault(words[i + 1], i)

@@ -107,6 +107,7 @@ from spvbuild.dis_numbers import (
     word_formatter,
 )
 from spvbuild.errors import BinaryError
+from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_SWITCH
 from spvbuild.generated.extinst import known_import_name
 from spvbuild.reader import words_of
 
@@ -117,9 +118,6 @@ INDENT: Final = 15
 
 CHUNK_WORDS: Final = 1 << 16
 """About how many words of the binary :func:`write_disassembly` prints per write."""
-
-OP_EXT_INST_IMPORT: Final = 11
-OP_SWITCH: Final = 251
 
 # fast-path shapes (per opcode)
 _GENERAL = 0

@@ -11,14 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from spvbuild.errors import BuildError
+from spvbuild.generated.core.opcodes import OP_EXT_INST, OP_EXT_INST_IMPORT
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-OP_EXT_INST_IMPORT = 11
-OP_EXT_INST = 12
 
 _AnyId = TypeVar("_AnyId", bound=Id)
 

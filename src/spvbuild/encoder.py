@@ -15,6 +15,7 @@ from typing import Any
 
 from spvbuild.arguments import shown
 from spvbuild.errors import EncodeError
+from spvbuild.generated.core.opcodes import OP_SWITCH, OP_TYPE_FLOAT, OP_TYPE_INT
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
@@ -31,10 +32,6 @@ def header_words(
 ) -> list[int]:
     """The five header words of a module: magic, version, generator, bound, schema."""
     return [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, schema]
-
-OP_TYPE_INT = 21
-OP_TYPE_FLOAT = 22
-OP_SWITCH = 251
 
 # (width in bits, is_float, is_signed) of a numeric scalar type id, or None if unknown.
 TypeWidths = Callable[[int], "tuple[int, bool, bool] | None"]

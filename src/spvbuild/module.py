@@ -34,7 +34,34 @@ from spvbuild.encoder import GENERATOR, Encoder, encode_module
 from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.builder import CoreInstructions
-from spvbuild.generated.core.enums import Capability
+from spvbuild.generated.core.enums import Capability, StorageClass
+from spvbuild.generated.core.opcodes import (
+    OP_BRANCH,
+    OP_BRANCH_CONDITIONAL,
+    OP_CAPABILITY,
+    OP_DECORATION_GROUP,
+    OP_EXT_INST,
+    OP_EXT_INST_IMPORT,
+    OP_EXTENSION,
+    OP_FUNCTION,
+    OP_FUNCTION_CALL,
+    OP_FUNCTION_END,
+    OP_FUNCTION_PARAMETER,
+    OP_GROUP_DECORATE,
+    OP_GROUP_MEMBER_DECORATE,
+    OP_LABEL,
+    OP_LINE,
+    OP_LOOP_MERGE,
+    OP_NO_LINE,
+    OP_SELECTION_MERGE,
+    OP_SWITCH,
+    OP_TYPE_ARRAY,
+    OP_TYPE_FLOAT,
+    OP_TYPE_INT,
+    OP_TYPE_RUNTIME_ARRAY,
+    OP_TYPE_STRUCT,
+    OP_VARIABLE,
+)
 from spvbuild.generated.extinst import ExtInstSets, set_module
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
@@ -47,29 +74,14 @@ _AnyId = TypeVar("_AnyId", bound=Id)
 
 GENERATOR_WORD = GENERATOR  # the one generator word (spvbuild.encoder.GENERATOR)
 
-_OP = tables.OPCODES_BY_NAME
-OP_CAPABILITY = _OP["OpCapability"]
-OP_EXTENSION = _OP["OpExtension"]
 EXT_INST_OPCODES = tables.EXT_INST_OPCODES  # OpExtInst, OpExtInstWithForwardRefsKHR
-OP_EXT_INST_IMPORT = _OP["OpExtInstImport"]
-OP_EXT_INST = _OP["OpExtInst"]
-OP_VARIABLE = _OP["OpVariable"]
-OP_FUNCTION = _OP["OpFunction"]
-OP_FUNCTION_PARAMETER = _OP["OpFunctionParameter"]
-OP_FUNCTION_END = _OP["OpFunctionEnd"]
-OP_LABEL = _OP["OpLabel"]
-OP_CONSTANT = _OP["OpConstant"]
-OP_TYPE_FLOAT = _OP["OpTypeFloat"]
-OP_FUNCTION_CALL = _OP["OpFunctionCall"]
-OP_DECORATE_OPCODES = {_OP[n] for n in ("OpDecorate", "OpDecorateId", "OpDecorateString")}
-OP_TYPE_INT = _OP["OpTypeInt"]
-OP_LINE_OPCODES = {_OP["OpLine"], _OP["OpNoLine"]}
+OP_LINE_OPCODES = {OP_LINE, OP_NO_LINE}
 # What must come right after a merge instruction (OpLine/OpNoLine may stand between).
 MERGE_FOLLOWERS = {
-    _OP["OpSelectionMerge"]: {_OP["OpBranchConditional"], _OP["OpSwitch"]},
-    _OP["OpLoopMerge"]: {_OP["OpBranch"], _OP["OpBranchConditional"]},
+    OP_SELECTION_MERGE: {OP_BRANCH_CONDITIONAL, OP_SWITCH},
+    OP_LOOP_MERGE: {OP_BRANCH, OP_BRANCH_CONDITIONAL},
 }
-FUNCTION_STORAGE = 7  # StorageClass.Function
+FUNCTION_STORAGE = int(StorageClass.Function)
 KNOWN_VERSIONS = tuple((1, minor) for minor in range(7))
 
 
@@ -826,10 +838,10 @@ class Module(CoreInstructions, ExtInstSets):
         return target
 
 
-_AGGREGATES = {_OP["OpTypeStruct"], _OP["OpTypeArray"], _OP["OpTypeRuntimeArray"]}
+_AGGREGATES = {OP_TYPE_STRUCT, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY}
 
 
-_GROUP_OPCODES = {_OP["OpDecorationGroup"], _OP["OpGroupDecorate"], _OP["OpGroupMemberDecorate"]}
+_GROUP_OPCODES = {OP_DECORATION_GROUP, OP_GROUP_DECORATE, OP_GROUP_MEMBER_DECORATE}
 
 
 def _canonical(section: str, items: list[Instruction]) -> list[Instruction]:

@@ -136,6 +136,15 @@ from spvbuild import engines
 from spvbuild import read_codes as _codes
 from spvbuild.encoder import MAGIC, _number_words, encode_module
 from spvbuild.errors import ArgumentError, BinaryError, EncodeError
+from spvbuild.generated.core.opcodes import (
+    OP_CONSTANT,
+    OP_EXT_INST_IMPORT,
+    OP_SPEC_CONSTANT,
+    OP_SPEC_CONSTANT_OP,
+    OP_SWITCH,
+    OP_TYPE_FLOAT,
+    OP_TYPE_INT,
+)
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
@@ -143,13 +152,6 @@ from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
 __all__ = ["ReadModule", "engine_kind", "read", "words_of"]
 
-OP_EXT_INST_IMPORT = 11
-OP_TYPE_INT = 21
-OP_TYPE_FLOAT = 22
-OP_CONSTANT = 43
-OP_SPEC_CONSTANT = 50
-OP_SPEC_CONSTANT_OP = 52
-OP_SWITCH = 251
 TYPE_DECLARATION = "Type-Declaration"
 
 Endianness = Literal["little", "big"]

@@ -24,27 +24,40 @@ from typing import Any
 
 from spvbuild.errors import BuildError
 from spvbuild.generated.core import tables
+from spvbuild.generated.core.opcodes import (
+    OP_ACCESS_CHAIN,
+    OP_CONSTANT_FUNCTION_POINTER_INTEL,
+    OP_COPY_OBJECT,
+    OP_DECORATE,
+    OP_DECORATE_ID,
+    OP_DECORATE_STRING,
+    OP_EXT_INST,
+    OP_FUNCTION,
+    OP_IN_BOUNDS_ACCESS_CHAIN,
+    OP_PHI,
+    OP_PTR_ACCESS_CHAIN,
+    OP_SELECT,
+    OP_TYPE_FUNCTION,
+    OP_TYPE_POINTER,
+)
 from spvbuild.generated.extinst import set_module
 from spvbuild.instruction import Instruction
 from spvbuild.params import EnumerantParameters
 
 Rule = tuple[str, str, str, str, str, dict[str, object]]
 
-_OP = tables.OPCODES_BY_NAME
-_DECORATES = {_OP[n] for n in ("OpDecorate", "OpDecorateId", "OpDecorateString")}
+_OP = tables.OPCODES_BY_NAME  # a rule names its instruction in the grammar
+_DECORATES = {OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING}
 # Instructions whose result is a function pointer when one of their operands is (seed 004,
 # "Terms": OpSelect, OpPhi, OpFunctionCall, OpPtrAccessChain, OpLoad, OpAccessChain,
 # OpInBoundsAccessChain, OpCopyObject).
 _PROPAGATES = {
-    _OP[n]
-    for n in (
-        "OpSelect",
-        "OpPhi",
-        "OpPtrAccessChain",
-        "OpAccessChain",
-        "OpInBoundsAccessChain",
-        "OpCopyObject",
-    )
+    OP_SELECT,
+    OP_PHI,
+    OP_PTR_ACCESS_CHAIN,
+    OP_ACCESS_CHAIN,
+    OP_IN_BOUNDS_ACCESS_CHAIN,
+    OP_COPY_OBJECT,
 }
 
 
@@ -97,7 +110,7 @@ def _decoration_targets(rule: Rule, module: _Module) -> None:
         if target is None:
             continue
         target_name = module.name(target)
-        if target_name == "OpExtInst" and target.ext_set is not None:
+        if target.opcode == OP_EXT_INST and target.ext_set is not None:
             ext_tables = set_module(target.ext_set)
             ext_name = str(target.operands[1])
             if ext_tables is not None:
@@ -118,7 +131,7 @@ def _decoration_targets(rule: Rule, module: _Module) -> None:
 def _pointer(module: _Module, type_id: Any) -> tuple[int, int] | None:
     """(storage class, pointee id) of an OpTypePointer id, else None."""
     ty = module.defs.get(int(type_id)) if isinstance(type_id, int) else None
-    if ty is None or ty.opcode != _OP["OpTypePointer"]:
+    if ty is None or ty.opcode != OP_TYPE_POINTER:
         return None
     return int(ty.operands[0]), int(ty.operands[1])
 
@@ -137,7 +150,7 @@ def _function_pointer_constant(rule: Rule, module: _Module) -> None:
         if pointer is None or pointer[0] != storage:
             raise _fail(rule, f"{where}: Result Type is not a {data['storage_class']} pointer")
         function = module.defs.get(int(module.operand(inst, "Function") or 0))
-        if function is None or function.opcode != _OP["OpFunction"]:
+        if function is None or function.opcode != OP_FUNCTION:
             raise _fail(rule, f"{where}: operand 'Function' is not an OpFunction")
         if int(function.operands[1]) != pointer[1]:
             raise _fail(rule, f"{where}: the pointer's Type is not the function's OpTypeFunction")
@@ -153,7 +166,7 @@ def _function_pointer_call(rule: Rule, module: _Module) -> None:
         pointer_value = module.defs.get(int(inst.operands[0]))
         pointer = _pointer(module, pointer_value.result_type if pointer_value else None)
         fn_type = module.defs.get(pointer[1]) if pointer is not None else None
-        if fn_type is None or fn_type.opcode != _OP["OpTypeFunction"]:
+        if fn_type is None or fn_type.opcode != OP_TYPE_FUNCTION:
             raise _fail(rule, f"{where}: Function Pointer does not point to an OpTypeFunction")
         if int(fn_type.operands[0]) != int(inst.result_type or 0):
             raise _fail(rule, f"{where}: Result Type differs from the function's Return Type")
@@ -169,11 +182,10 @@ def _function_pointer_operands(rule: Rule, module: _Module) -> None:
     if not forbidden:
         return
     pointers: set[int] = set()
-    constant = _OP["OpConstantFunctionPointerINTEL"]
     for inst in module.instructions:  # in module order, so sources come before uses
         if inst.result_id is None:
             continue
-        if inst.opcode == constant or (
+        if inst.opcode == OP_CONSTANT_FUNCTION_POINTER_INTEL or (
             inst.opcode in _PROPAGATES and any(int(v) in pointers for v in _ints(inst.operands))
         ):
             pointers.add(int(inst.result_id))

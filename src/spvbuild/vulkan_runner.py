@@ -42,6 +42,7 @@ from types import TracebackType
 from typing import Any
 
 from spvbuild.errors import SpvbuildError
+from spvbuild.generated.core.opcodes import OP_ENTRY_POINT
 
 __all__ = [
     "ComputeDevice",
@@ -55,8 +56,6 @@ INSTALL_SYSTEM = "apt-get install mesa-vulkan-drivers libvulkan1 (or: make syste
 INSTALL_PYTHON = "pip install vulkan (or: make venv, which installs spvbuild's dev extras)"
 
 DEFAULT_TIMEOUT = 60.0  # seconds to wait for one dispatch
-_OP_ENTRY_POINT = 15
-_GL_COMPUTE = 5  # ExecutionModel.GLCompute
 _API_1_1 = (1 << 22) | (1 << 12)
 _API_1_2 = (1 << 22) | (2 << 12)
 _API_1_3 = (1 << 22) | (3 << 12)
@@ -630,13 +629,16 @@ def _check_arguments(
 
 def _compute_entry_points(words: Sequence[int]) -> list[str]:
     """Names of the module's GLCompute entry points (a scan of OpEntryPoint instructions)."""
+    from spvbuild.generated.core.enums import ExecutionModel
+
+    gl_compute = int(ExecutionModel.GLCompute)
     names: list[str] = []
     index = 5
     while index < len(words):
         count, opcode = words[index] >> 16, words[index] & 0xFFFF
         if count == 0:
             break
-        if opcode == _OP_ENTRY_POINT and count > 3 and words[index + 1] == _GL_COMPUTE:
+        if opcode == OP_ENTRY_POINT and count > 3 and words[index + 1] == gl_compute:
             raw = b"".join(int(w).to_bytes(4, "little") for w in words[index + 3 : index + count])
             names.append(raw.split(b"\0", 1)[0].decode("utf-8", errors="replace"))
         index += count

@@ -31,6 +31,14 @@ from typing import TYPE_CHECKING
 from spvbuild.debuginfo.flavors import FLAVORS, Flavor
 from spvbuild.errors import BuildError
 from spvbuild.generated.core import tables
+from spvbuild.generated.core.opcodes import (
+    OP_CONSTANT,
+    OP_EXT_INST_IMPORT,
+    OP_FUNCTION,
+    OP_FUNCTION_END,
+    OP_STRING,
+    OP_TYPE_VOID,
+)
 from spvbuild.instruction import Instruction
 from spvbuild.params import EnumerantParameters
 from spvbuild.tables import OperandInfo
@@ -41,10 +49,6 @@ if TYPE_CHECKING:
 SEED = "/work/shared/seeds/000_01119fa73200a173.txt"
 
 EXT_INST_OPCODES = tables.EXT_INST_OPCODES  # OpExtInst, OpExtInstWithForwardRefsKHR
-OP_EXT_INST_IMPORT = tables.OPCODES_BY_NAME["OpExtInstImport"]
-OP_FUNCTION = tables.OPCODES_BY_NAME["OpFunction"]
-OP_FUNCTION_END = tables.OPCODES_BY_NAME["OpFunctionEnd"]
-OP_TYPE_VOID = tables.OPCODES_BY_NAME["OpTypeVoid"]
 
 
 @dataclass(frozen=True)
@@ -663,7 +667,7 @@ def describe(result_id: int, lookup: Lookup) -> Ref:
     name = info.name if info else f"opcode {inst.opcode}"
     value: object = None
     tag: str | None = None
-    if name in ("OpString", "OpConstant") and inst.operands:
+    if inst.opcode in (OP_STRING, OP_CONSTANT) and inst.operands:
         value = inst.operands[0]
     if inst.opcode in EXT_INST_OPCODES and inst.operands:
         flavor = FLAVORS.get(set_name(inst, lookup) or "")

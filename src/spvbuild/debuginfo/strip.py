@@ -24,13 +24,13 @@ from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, Flavor
 from spvbuild.debuginfo.handles import Handle
 from spvbuild.debuginfo.rules import (
     EXT_INST_OPCODES,
-    OP_EXT_INST_IMPORT,
     REMOVAL,
     DebugInfoError,
     Ref,
     set_name,
 )
 from spvbuild.generated.core import tables
+from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_STRING
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction
 from spvbuild.params import EnumerantParameters
@@ -38,7 +38,6 @@ from spvbuild.params import EnumerantParameters
 if TYPE_CHECKING:
     from spvbuild.module import Module
 
-OP_STRING = tables.OPCODES_BY_NAME["OpString"]
 _GLOBALS = "types_globals"  # where every non-body instruction of the debug-info sets goes
 _TARGETING = frozenset(
     opcode

@@ -1,0 +1,325 @@
+"""View records: what a generated method, parameter or enum looks like in Python.
+
+Built from the merged grammar model (:mod:`codegen.model`) and the naming rule
+(:mod:`codegen.naming`); laid out as Python modules by :mod:`codegen.render` and as
+reference pages by :mod:`codegen.docs`, so both show the same signatures.  Nothing here
+renders text or touches files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codegen.model import Enumerant, Instruction, Operand, OperandKind
+from codegen.naming import enum_member_name, method_name, parameter_name, unique_names
+
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+"""The Jinja2 templates that lay the views out (Python modules at the top, docs/ pages)."""
+
+SCALAR_ANNOTATIONS = {
+    "IdResultType": "TypeId",
+    "IdRef": "Id",
+    "IdScope": "Id",
+    "IdMemorySemantics": "Id",
+    "LiteralInteger": "int",
+    "LiteralString": "str",
+    "LiteralFloat": "float",
+    "LiteralContextDependentNumber": "int | float",
+    "LiteralExtInstInteger": "int",
+}
+
+
+@dataclass
+class ParamView:
+    """One Python parameter of a generated method or enumerant-parameter class."""
+
+    name: str
+    annotation: str
+    default: str | None
+    value: str  # expression passed on to the emitter
+    doc: str
+
+
+@dataclass
+class MethodView:
+    """One generated builder method."""
+
+    name: str
+    params: list[ParamView]
+    returns: str  # "Id", "TypeId" or "Self"
+    call: str
+    doc_lines: list[str]
+
+
+@dataclass
+class EnumerantView:
+    """One enum member and, when it takes parameters, its parameter class."""
+
+    member: str
+    value: int
+    hex_value: str
+    params_class: str | None
+    params: list[ParamView]
+    doc: str
+    alias_class: str | None = None  # for an alias of an enumerant with parameters
+    alias_target: str | None = None  # ... the parameter class it names
+
+    @property
+    def bare(self) -> bool:
+        """True when the member may be passed without parameters."""
+        return self.params_class is None and self.alias_class is None
+
+
+@dataclass
+class KindView:
+    """One enum operand kind."""
+
+    name: str
+    category: str
+    base_class: str  # IntEnum or IntFlag
+    enumerants: list[EnumerantView]
+    operand_type: str  # name of the type users pass (the enum or an alias)
+    alias_members: list[str] = field(default_factory=list)
+    alias_classes: list[str] = field(default_factory=list)
+
+    @property
+    def has_params(self) -> bool:
+        """True when some enumerant takes parameters."""
+        return any(e.params_class for e in self.enumerants)
+
+
+class Namer:
+    """Type annotations for operand kinds within one namespace (core or an ext set)."""
+
+    def __init__(
+        self, kinds: dict[str, OperandKind], core_kinds: dict[str, OperandKind], local: set[str]
+    ):
+        self.kinds = kinds
+        self.core_kinds = core_kinds
+        self.local = local  # kinds defined in the module being rendered
+        self.core_used: set[str] = set()
+
+    def kind_type(self, kind_name: str) -> str:
+        if kind_name in SCALAR_ANNOTATIONS:
+            return SCALAR_ANNOTATIONS[kind_name]
+        if kind_name == "LiteralSpecConstantOpInteger":
+            return self._ref("Op", core=True)
+        kind = self.kinds[kind_name]
+        if kind.category == "Composite":
+            return "tuple[" + ", ".join(self.kind_type(b) for b in kind.bases) + "]"
+        if kind.is_enum:
+            has_params = any(e.parameters for e in kind.enumerants)
+            name = f"{kind.name}Operand" if has_params else kind.name
+            return self._ref(name, core=kind.name not in self.local)
+        raise ValueError(f"no Python type for operand kind {kind_name}")
+
+    def _ref(self, name: str, core: bool) -> str:
+        if core and self.local != set(self.core_kinds):
+            self.core_used.add(name)
+        return name
+
+    def operand_type(self, op: Operand, type_rule: bool) -> str:
+        base = self.kind_type(op.kind)
+        if type_rule and op.kind == "IdRef" and _names_a_type(op.name):
+            base = "TypeId"
+        return base
+
+
+def _names_a_type(name: str) -> bool:
+    first = name.split(",")[0].strip().strip("'").lower()
+    return first == "type" or first.endswith(" type")
+
+
+def _params(operands: list[Operand], namer: Namer, type_rule: bool, where: str) -> list[ParamView]:
+    """The parameters of a method or parameter class; ``where`` names it in errors."""
+    names = unique_names([parameter_name(op.name, op.kind, op.quantifier) for op in operands])
+    params = []
+    for op, name in zip(operands, names, strict=True):
+        annotation = namer.operand_type(op, type_rule)
+        described = f"{op.kind}{op.quantifier}" + (f" '{op.name}'" if op.name else "")
+        if op.quantifier == "?":
+            params.append(ParamView(name, f"{annotation} | None", "None", name, described))
+        elif op.quantifier == "*":
+            value = f"operand_sequence({name}, {where!r}, {name!r})"
+            params.append(ParamView(name, f"Sequence[{annotation}]", "()", value, described))
+        else:
+            params.append(ParamView(name, annotation, None, name, described))
+    return params
+
+
+def _requirement_lines(item: Instruction | Enumerant) -> list[str]:
+    lines = []
+    if item.capabilities:
+        lines.append("Capabilities (any of): " + ", ".join(item.capabilities) + ".")
+    if item.extensions:
+        lines.append("Extensions (any of): " + ", ".join(item.extensions) + ".")
+    if item.version == "None":
+        lines.append("Version: not core in any SPIR-V version (extension only).")
+    else:
+        text = f"Version: SPIR-V {item.version}"
+        text += f" to {item.last_version}." if item.last_version else " and later."
+        if item.extensions:
+            text += " Below that, one of the extensions is needed."
+        lines.append(text)
+    if item.aliases:
+        lines.append("Aliases: " + ", ".join(item.aliases) + ".")
+    if item.provisional:
+        lines.append("Provisional: may change without notice.")
+    return lines
+
+
+def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
+    """The builder method of a core instruction."""
+    ops = inst.operands
+    result_type = inst.has_result_type
+    has_result = inst.has_result
+    rest = [op for op in ops if op.kind not in ("IdResultType", "IdResult")]
+    params = _params(rest, namer, type_rule=True, where=inst.name)
+    if rest and rest[-1].kind == "LiteralSpecConstantOpInteger":
+        # Grammar wart: the embedded opcode's operands follow but the grammar lists none.
+        params.append(
+            ParamView(
+                "operands",
+                "Sequence[Id | int]",
+                "()",
+                f"operand_sequence(operands, {inst.name!r}, 'operands')",
+                "the embedded opcode's operands (ids or literals)",
+            )
+        )
+    values = ", ".join(p.value for p in params)
+    operands = f"({values},)" if len(params) == 1 else f"({values})"
+    is_type = inst.cls == "Type-Declaration" and has_result and not result_type
+    if is_type:
+        returns, call = "TypeId", f"self._type({inst.opcode}, {operands}, result_id)"
+    elif has_result:
+        rt = "result_type" if result_type else "None"
+        returns, call = "Id", f"self._value({inst.opcode}, {rt}, {operands}, result_id)"
+    else:
+        returns, call = "Self", f"self._void({inst.opcode}, {operands})"
+    if result_type:
+        params.insert(0, ParamView("result_type", "TypeId", None, "result_type", "IdResultType"))
+    if has_result:
+        # Keyword-only: an id reserved earlier with new_id()/new_type_id() (forward references).
+        params.append(
+            ParamView(
+                "*, result_id",
+                f"{returns} | None",
+                "None",
+                "result_id",
+                "an id reserved earlier (new_id / new_type_id) to define here",
+            )
+        )
+    doc = [f"{inst.name} (opcode {inst.opcode}, class {inst.cls or 'none'}, section {section})."]
+    doc.append("")
+    if params:
+        doc.append("Operands:")
+        doc.extend(f"    {p.name.removeprefix('*, ')}: {p.doc}" for p in params)
+        doc.append("")
+    else:
+        doc.append("Operands: none.")
+    doc.extend(_requirement_lines(inst))
+    if returns == "Self":
+        doc.append("Returns the builder, so calls chain.")
+    elif returns == "TypeId":
+        doc.append("Returns the new type's id.")
+    else:
+        doc.append("Returns the result id.")
+    return MethodView(method_name(inst.name), params, returns, call, doc)
+
+
+def ext_method(inst: Instruction, namer: Namer, import_name: str) -> MethodView:
+    """The method of an extended-set instruction (always has a result)."""
+    params = _params(inst.operands, namer, type_rule=False, where=f"{import_name} {inst.name}")
+    values = ", ".join(p.value for p in params)
+    operands = f"({values},)" if len(params) == 1 else f"({values})"
+    params.insert(0, ParamView("result_type", "TypeId", None, "result_type", "IdResultType"))
+    params.append(
+        ParamView(
+            "*, result_id",
+            "Id | None",
+            "None",
+            "result_id",
+            "an id reserved earlier (new_id) to define here",
+        )
+    )
+    doc = [f"{import_name} {inst.name} (instruction {inst.opcode}), emitted as OpExtInst.", ""]
+    doc.append("Operands:")
+    doc.extend(f"    {p.name.removeprefix('*, ')}: {p.doc}" for p in params)
+    doc.append("")
+    if inst.capabilities:
+        doc.append("Capabilities (any of): " + ", ".join(inst.capabilities) + ".")
+    if inst.extensions:
+        doc.append("Extensions (any of): " + ", ".join(inst.extensions) + ".")
+    doc.append("Returns the result id.")
+    return MethodView(
+        method_name(inst.name),
+        params,
+        "Id",
+        f"self._inst({inst.opcode}, result_type, {operands}, result_id)",
+        doc,
+    )
+
+
+def kind_view(kind: OperandKind, namer: Namer) -> KindView:
+    """The enum class (and parameter classes) of an enum operand kind."""
+    enumerants = []
+    members_seen: set[str] = set()
+    alias_members: list[str] = []
+    for e in kind.enumerants:
+        member = enum_member_name(kind.name, e.name)
+        params = _params(e.parameters, namer, type_rule=False, where=f"{kind.name}.{e.name}")
+        params_class = f"{kind.name}{member.rstrip('_')}" if e.parameters else None
+        doc_parts = _requirement_lines(e)
+        if e.parameters:
+            doc_parts.insert(
+                0, "Parameters: " + "; ".join(f"{p.name}: {p.doc}" for p in params) + "."
+            )
+        enumerants.append(
+            EnumerantView(
+                member, e.value, f"0x{e.value:x}", params_class, params, " ".join(doc_parts)
+            )
+        )
+        members_seen.add(member)
+        for alias in e.aliases:
+            alias_member = enum_member_name(kind.name, alias)
+            if alias_member not in members_seen:
+                members_seen.add(alias_member)
+                alias_members.append(alias_member)
+                view_alias = EnumerantView(
+                    alias_member, e.value, f"0x{e.value:x}", None, [], f"Alias of {member}."
+                )
+                if params_class is not None:
+                    view_alias.alias_class = f"{kind.name}{alias_member.rstrip('_')}"
+                    view_alias.alias_target = params_class
+                enumerants.append(view_alias)
+    view = KindView(
+        name=kind.name,
+        category=kind.category,
+        base_class="IntFlag" if kind.category == "BitEnum" else "IntEnum",
+        enumerants=enumerants,
+        operand_type=kind.name,
+    )
+    if view.has_params:
+        view.operand_type = f"{kind.name}Operand"
+    return view
+
+
+def instructions_class_name(python_name: str) -> str:
+    """The class of an extended set's methods: ``amd_shader_ballot`` → ``AmdShaderBallotInstructions``."""
+    return "".join(w.capitalize() for w in python_name.split("_")) + "Instructions"
+
+
+__all__ = [
+    "SCALAR_ANNOTATIONS",
+    "TEMPLATES_DIR",
+    "EnumerantView",
+    "KindView",
+    "MethodView",
+    "Namer",
+    "ParamView",
+    "core_method",
+    "ext_method",
+    "instructions_class_name",
+    "kind_view",
+]
