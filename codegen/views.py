@@ -169,6 +169,23 @@ def _requirement_lines(item: Instruction | Enumerant) -> list[str]:
     return lines
 
 
+# Block instructions with a result type, a result and ids only, that still need the
+# general path: a parameter is routed apart, OpCopyObject-like ones are fine.
+_NOT_IDS_ONLY = frozenset({"OpFunctionParameter", "OpUndef", "OpLabel", "OpFunction"})
+
+
+def _ids_only(inst: Instruction, section: str, rest: list[Operand]) -> bool:
+    """True for a function-body instruction ``%r = OpX %type %a %b ...`` of single ids."""
+    return (
+        section == "functions"
+        and inst.has_result
+        and inst.has_result_type
+        and bool(rest)
+        and inst.name not in _NOT_IDS_ONLY
+        and all(op.kind == "IdRef" and op.quantifier == "" for op in rest)
+    )
+
+
 def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
     """The builder method of a core instruction."""
     ops = inst.operands
@@ -192,6 +209,12 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
     is_type = inst.cls == "Type-Declaration" and has_result and not result_type
     if is_type:
         returns, call = "TypeId", f"self._type({inst.opcode}, {operands}, result_id)"
+    elif _ids_only(inst, section, rest):
+        # A block instruction of ids only: its first word is known here, the module's
+        # fast path appends its words as they are (spvbuild.emitter.Emitter._ids_value).
+        first = ((3 + len(rest)) << 16) | inst.opcode
+        returns = "Id"
+        call = f"self._ids_value(0x{first:x}, result_type, {operands}, result_id)"
     elif has_result:
         rt = "result_type" if result_type else "None"
         returns, call = "Id", f"self._value({inst.opcode}, {rt}, {operands}, result_id)"

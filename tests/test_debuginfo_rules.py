@@ -142,7 +142,7 @@ def test_a_global_debug_instruction_inside_a_function_body() -> None:
         "DebugInfo",
     )
     s.m.return_().function_end()
-    s.m.functions[-1].blocks[-1].instructions.insert(0, misplaced)
+    s.m.functions[-1].blocks[-1].items.insert(0, misplaced)
     with pytest.raises(
         DebugInfoError, match=r"DebugInfo DebugTypeBasic %\d+ inside a function body"
     ) as e:

@@ -63,6 +63,17 @@ class Emitter:
         self._record(Instruction(opcode, result_type, rid, operands))
         return rid
 
+    def _ids_value(
+        self,
+        first: int,
+        result_type: TypeId,
+        operands: tuple[Any, ...],
+        result_id: Id | None = None,
+    ) -> Id:
+        """A function-body instruction of ids only, given its first word (word count and
+        opcode); the module builder appends such words directly."""
+        return self._value(first & 0xFFFF, result_type, operands, result_id)
+
     def _type(
         self, opcode: int, operands: tuple[Any, ...], result_id: TypeId | None = None
     ) -> TypeId:

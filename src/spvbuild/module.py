@@ -21,7 +21,8 @@ Everything here walks the generated tables; there is no code per instruction.
 
 from __future__ import annotations
 
-import struct
+import sys
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -30,7 +31,7 @@ from typing import Any, Literal, Self, TypeVar
 
 from spvbuild.arguments import shown
 from spvbuild.call_site import located
-from spvbuild.encoder import GENERATOR, Encoder, encode_module
+from spvbuild.encoder import GENERATOR, Encoder, header_words
 from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.builder import CoreInstructions
@@ -39,6 +40,10 @@ from spvbuild.generated.core.opcodes import (
     OP_BRANCH,
     OP_BRANCH_CONDITIONAL,
     OP_CAPABILITY,
+    OP_CONSTANT_FUNCTION_POINTER_INTEL,
+    OP_DECORATE,
+    OP_DECORATE_ID,
+    OP_DECORATE_STRING,
     OP_DECORATION_GROUP,
     OP_EXT_INST,
     OP_EXT_INST_IMPORT,
@@ -96,6 +101,7 @@ def _all_id_opcodes() -> frozenset[int]:
 
 
 _ALL_IDS = _all_id_opcodes()
+_ID_TYPES = (Id, TypeId)
 
 
 def _is_id(value: object) -> bool:
@@ -162,18 +168,65 @@ def _key(value: Any) -> Any:
     return (5, repr(value))
 
 
+class Run:
+    """Consecutive block instructions of ids only (``%r = OpX %type %a ...``), as words.
+
+    The module builder appends them at the call (:meth:`Module._ids_value`): ``words``
+    holds their encoded words, ``results`` their result ids, ``firsts`` their distinct
+    first words in order of appearance (what capability inference needs of them).
+    """
+
+    __slots__ = ("firsts", "results", "words")
+
+    def __init__(self) -> None:
+        self.words: array[int] = array("I")
+        self.results: array[int] = array("I")
+        self.firsts: dict[int, None] = {}
+
+    def instructions(self) -> Iterator[Instruction]:
+        """The run's instructions, decoded (each word after the result is an id)."""
+        words = self.words
+        i = 0
+        n = len(words)
+        while i < n:
+            first = words[i]
+            count = first >> 16
+            yield Instruction(
+                first & 0xFFFF,
+                TypeId(words[i + 1]),
+                Id(words[i + 2]),
+                tuple(Id(w) for w in words[i + 3 : i + count]),
+            )
+            i += count
+
+
+BlockItem = Instruction | Run
+
+
 @dataclass
 class Block:
     """One basic block: its label and instructions (the terminator last).
 
-    ``merge`` is the opcode of a merge instruction just added, which only its branch may
-    follow (None otherwise).
+    ``items`` holds instruction records and :class:`Run` s of words made by the fast
+    path; :attr:`instructions` gives them all as records.  ``merge`` is the opcode of a
+    merge instruction just added, which only its branch may follow (None otherwise).
     """
 
     label: Id
-    instructions: list[Instruction] = field(default_factory=list)
+    items: list[BlockItem] = field(default_factory=list)
     terminated: bool = False
     merge: int | None = None
+
+    @property
+    def instructions(self) -> list[Instruction]:
+        """Every instruction of the block in order, runs of words decoded (a new list)."""
+        out: list[Instruction] = []
+        for item in self.items:
+            if isinstance(item, Run):
+                out.extend(item.instructions())
+            else:
+                out.append(item)
+        return out
 
 
 @dataclass
@@ -194,13 +247,21 @@ class Function:
 
     def words_order(self) -> Iterable[Instruction]:
         """The function's instructions in module order (locals first in the entry block)."""
+        for item in self.pieces():
+            if isinstance(item, Run):
+                yield from item.instructions()
+            else:
+                yield item
+
+    def pieces(self) -> Iterator[BlockItem]:
+        """:meth:`words_order` with runs of words left as they are."""
         yield self.header
         yield from self.parameters
         for index, block in enumerate(self.blocks):
             yield Instruction(OP_LABEL, None, block.label, ())
             if index == 0:
                 yield from self.variables
-            yield from block.instructions
+            yield from block.items
         yield Instruction(OP_FUNCTION_END, None, None, ())
 
 
@@ -282,6 +343,8 @@ class Module(CoreInstructions, ExtInstSets):
         self._definitions: dict[int, Instruction] = {}
         self._checks: list[Callable[[list[Instruction]], None]] = []
         self._encoder = Encoder(self._type_widths)
+        self._fast_block: Block | None = None  # the block the fast path may append to
+        self._run: Run | None = None  # its current run of words
 
     @classmethod
     def from_binary(
@@ -434,7 +497,7 @@ class Module(CoreInstructions, ExtInstSets):
     def _type_widths(self, type_or_value: int) -> tuple[int, bool, bool] | None:
         """The literal format of a numeric type (of a value's type, if negative)."""
         if type_or_value < 0:
-            value = self._definitions.get(-type_or_value)
+            value = self.definition(-type_or_value)
             if value is None or value.result_type is None:
                 return None
             type_or_value = int(value.result_type)
@@ -515,7 +578,7 @@ class Module(CoreInstructions, ExtInstSets):
                 )
             self._define(instruction)
             self._function = Function(instruction)
-            self._block = None
+            self._enter(None)
             self.functions.append(self._function)
             return
         if function is None or function.ended:
@@ -537,15 +600,16 @@ class Module(CoreInstructions, ExtInstSets):
                 )
             assert instruction.result_id is not None
             self._define(instruction)
-            self._block = Block(Id(instruction.result_id))
-            function.blocks.append(self._block)
-            self._blocks_by_label[int(instruction.result_id)] = self._block
+            new_block = Block(Id(instruction.result_id))
+            function.blocks.append(new_block)
+            self._blocks_by_label[int(instruction.result_id)] = new_block
+            self._enter(new_block)
         elif opcode == OP_FUNCTION_END:
             if block is not None and not block.terminated:
                 raise BuildError(f"OpFunctionEnd: block {block.label!r} has no terminator")
             function.ended = True
             self._function = None
-            self._block = None
+            self._enter(None)
         else:
             if block is None:
                 raise BuildError(f"{name} outside a block: call label() first")
@@ -565,13 +629,62 @@ class Module(CoreInstructions, ExtInstSets):
                         "values before the merge instruction)"
                     )
             self._define(instruction)
-            block.instructions.append(instruction)
+            block.items.append(instruction)
             if opcode in MERGE_FOLLOWERS:
                 block.merge = opcode
             elif opcode not in OP_LINE_OPCODES:
                 block.merge = None
             if opcode in tables.BLOCK_TERMINATORS:
                 block.terminated = True
+            self._enter(block)
+
+    def _enter(self, block: Block | None) -> None:
+        """Make ``block`` (or none) the one instructions go to; the fast path may append
+        to it while it is open: not terminated, no merge instruction waiting for its
+        branch.  A new run of words starts after any record."""
+        self._block = block
+        self._run = None
+        self._fast_block = (
+            block if block is not None and not block.terminated and block.merge is None else None
+        )
+
+    def _ids_value(
+        self,
+        first: int,
+        result_type: TypeId,
+        operands: tuple[Any, ...],
+        result_id: Id | None = None,
+    ) -> Id:
+        """``%r = OpX %type %a ...`` of ids only, in a block: its words appended at once.
+
+        The fast path of the generated methods of such instructions (``i_add``,
+        ``f_mul``, ``select``, ...): when the current block is open, no ``result_id`` is
+        given and every operand is an :class:`Id` the builder handed out (below the
+        bound), the words go straight into the block's current :class:`Run`.  Anything
+        else takes the general path, which checks it like any call.
+        """
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if type(result_type) in _ID_TYPES and 0 < result_type < rid:
+                for value in operands:
+                    if type(value) not in _ID_TYPES or not 0 < value < rid:
+                        break
+                else:
+                    run = self._run
+                    if run is None:
+                        run = self._run = Run()
+                        block.items.append(run)
+                    words = run.words
+                    words.append(first)
+                    words.append(result_type)
+                    words.append(rid)
+                    words.extend(operands)
+                    run.results.append(rid)
+                    run.firsts[first] = None
+                    self._bound = rid + 1
+                    return Id(rid)
+        return self._value(first & 0xFFFF, result_type, operands, result_id)
 
     def _define(self, instruction: Instruction) -> None:
         """Remember the instruction that defines its result id."""
@@ -581,7 +694,16 @@ class Module(CoreInstructions, ExtInstSets):
     # -- inspecting and editing -------------------------------------------------------------
     def definition(self, result_id: int) -> Instruction | None:
         """The instruction that defines ``result_id`` (None if nothing does yet)."""
-        return self._definitions.get(int(result_id))
+        value = int(result_id)
+        found = self._definitions.get(value)
+        if found is not None:
+            return found
+        for function in self.functions:
+            for block in function.blocks:
+                for item in block.items:
+                    if isinstance(item, Run) and value in item.results:
+                        return next(i for i in item.instructions() if i.result_id == value)
+        return None
 
     def all_instructions(self) -> Iterator[Instruction]:
         """Every stored instruction: module sections, then each function's instructions."""
@@ -630,10 +752,12 @@ class Module(CoreInstructions, ExtInstSets):
                 kept.append(new)
             return kept
 
+        # Runs of words are decoded once, here: the blocks keep records after a rewrite.
+        decoded = {id(b): b.instructions for f in self.functions for b in f.blocks}
         everything = [*self.sections.values()]
         for function in self.functions:
             everything += [function.parameters, function.variables]
-            everything += [block.instructions for block in function.blocks]
+            everything += [decoded[id(block)] for block in function.blocks]
         for items in everything:
             decide(items)
 
@@ -643,7 +767,8 @@ class Module(CoreInstructions, ExtInstSets):
             function.parameters = apply(function.parameters)
             function.variables = apply(function.variables)
             for block in function.blocks:
-                block.instructions = apply(block.instructions)
+                block.items = list(apply(decoded[id(block)]))
+        self._enter(self._block)
         for rid in removed:
             self._definitions.pop(rid, None)
         self._ext_imports = {
@@ -727,7 +852,8 @@ class Module(CoreInstructions, ExtInstSets):
         owner = next(f for f in self.functions if block in f.blocks)
         if owner.ended:
             raise BuildError(f"insert_at: the function of block {label!r} has ended")
-        self._function, self._block = owner, block
+        self._function = owner
+        self._enter(block)
         return self
 
     @property
@@ -738,6 +864,12 @@ class Module(CoreInstructions, ExtInstSets):
     # -- capabilities and extensions ------------------------------------------------------
     def ordered_instructions(self) -> list[Instruction]:
         """Every instruction in logical-layout order, capabilities and extensions resolved."""
+        head, body = self._layout()
+        return head + _decoded(body)
+
+    def _layout(self) -> tuple[list[Instruction], list[BlockItem]]:
+        """The OpCapability/OpExtension head and the body in logical-layout order (runs
+        of words left as they are)."""
         for function in self.functions:
             if not function.ended:
                 raise BuildError(f"function {function.id!r} is not ended: call function_end()")
@@ -747,7 +879,7 @@ class Module(CoreInstructions, ExtInstSets):
         capabilities, extensions = _Requirements(self, body).resolve()
         head = [Instruction(OP_CAPABILITY, None, None, (_capability(c),)) for c in capabilities]
         head += [Instruction(OP_EXTENSION, None, None, (e,)) for e in extensions]
-        return head + body
+        return head, body
 
     def _complete_interfaces(self) -> None:
         """Append to each OpEntryPoint the global variables its call tree uses."""
@@ -764,12 +896,19 @@ class Module(CoreInstructions, ExtInstSets):
         for fid, function in by_id.items():
             used: set[int] = set()
             callees: set[int] = set()
-            for inst in function.words_order():
-                for value in _ids_in(inst.operands):
-                    if value in globals_by_id:
-                        used.add(value)
-                    elif value in by_id and inst.opcode == OP_FUNCTION_CALL:
-                        callees.add(value)
+            for piece in function.pieces():
+                if isinstance(piece, Run):
+                    if globals_by_id.keys().isdisjoint(piece.words):
+                        continue  # no word of the run is a global's id: nothing to look at
+                    records: Iterable[Instruction] = piece.instructions()
+                else:
+                    records = (piece,)
+                for inst in records:
+                    for value in _ids_in(inst.operands):
+                        if value in globals_by_id:
+                            used.add(value)
+                        elif value in by_id and inst.opcode == OP_FUNCTION_CALL:
+                            callees.add(value)
             uses[fid] = (used, callees)
         entries = self.sections["entry_points"]
         for index, entry in enumerate(entries):
@@ -798,8 +937,8 @@ class Module(CoreInstructions, ExtInstSets):
                 new_interface = tuple(interface) + tuple(Id(v) for v in missing)
                 entries[index] = entry._replace(operands=(*entry.operands[:3], new_interface))
 
-    def _body_after_requirements(self) -> list[Instruction]:
-        out: list[Instruction] = []
+    def _body_after_requirements(self) -> list[BlockItem]:
+        out: list[BlockItem] = []
         for name, items in self.sections.items():
             if name in ("capabilities", "extensions"):
                 continue
@@ -807,29 +946,89 @@ class Module(CoreInstructions, ExtInstSets):
         declarations = [f for f in self.functions if not f.blocks]
         definitions = [f for f in self.functions if f.blocks]
         for function in declarations + definitions:
-            out.extend(function.words_order())
+            out.extend(function.pieces())
         return out
 
     # -- serialization ----------------------------------------------------------------------
     def to_words(self) -> list[int]:
         """The module as SPIR-V words (header included)."""
-        instructions = self.ordered_instructions()
+        return self._serialize().tolist()
+
+    def to_bytes(self, endian: Literal["little", "big"] = "little") -> bytes:
+        """The module as bytes, little-endian unless ``endian="big"``."""
+        words = self._serialize()
+        if endian != sys.byteorder:
+            words.byteswap()
+        return words.tobytes()
+
+    def _serialize(self) -> array[int]:
+        """Rules, checks, encoding and the undefined-id check; the words, compactly.
+
+        Records are encoded here; runs of words (the fast path's) are copied as they are.
+        Where a rule or a check needs every instruction, the runs are decoded for it.
+        """
+        head, body = self._layout()
+        records = head + [p for p in body if not isinstance(p, Run)]
+        runs = [p for p in body if isinstance(p, Run)]
+        if not runs:
+            instructions = records
+        elif self._checks or any(i.opcode in _WHOLE_MODULE_RULES for i in records):
+            instructions = head + _decoded(body)
+        else:
+            # The other rules look at decorations and at the instructions they decorate.
+            targets = {
+                _plain_id(i.operands[0]) for i in records if i.opcode in _DECORATIONS and i.operands
+            }
+            instructions = records + [
+                inst
+                for run in runs
+                if not targets.isdisjoint(run.results)
+                for inst in run.instructions()
+                if inst.result_id in targets
+            ]
         check_rules(instructions)
         for check in self._checks:
             check(instructions)
         used: dict[int, str] = {}
-        words = encode_module(instructions, self.bound, self.version, self.generator, used)
-        defined = {int(i.result_id) for i in instructions if i.result_id is not None}
-        undefined = sorted(set(used) - defined)
-        if undefined:
-            first = undefined[0]
-            raise BuildError(f"{used[first]} uses %{first}, which no instruction defines")
-        return words
+        encoder = Encoder(self._type_widths, used)
+        out = array("I", header_words(self.version, self.bound, self.generator))
+        for record in head:
+            out.extend(encoder.instruction(record))
+        for piece in body:
+            if isinstance(piece, Run):
+                out.extend(piece.words)
+            else:
+                out.extend(encoder.instruction(piece))
+        self._check_defined(records, runs, used)
+        return out
 
-    def to_bytes(self, endian: Literal["little", "big"] = "little") -> bytes:
-        """The module as bytes, little-endian unless ``endian="big"``."""
-        words = self.to_words()
-        return struct.pack(f"{'<' if endian == 'little' else '>'}{len(words)}I", *words)
+    def _check_defined(
+        self, records: list[Instruction], runs: list[Run], used: dict[int, str]
+    ) -> None:
+        """BuildError for the first id an instruction uses that no instruction defines."""
+        defined = {int(i.result_id) for i in records if i.result_id is not None}
+        in_runs = sum(len(run.results) for run in runs)
+        undefined = set(used) - defined
+        run_defined: set[int] = set()
+        if runs and (undefined or len(defined) + in_runs < self.bound - 1):
+            run_defined = set().union(*(run.results for run in runs))
+            undefined -= run_defined
+        if runs and len(defined) + in_runs < self.bound - 1:
+            # Some id below the bound is defined by nothing: no run may use it either.  The
+            # candidates are the runs' own words (never a range as large as the bound).
+            missing = set().union(*(run.words for run in runs)) - defined - run_defined
+            for run in runs:
+                if missing.isdisjoint(run.words):
+                    continue
+                for inst in run.instructions():
+                    for value in inst.operands + (inst.result_type,):
+                        if int(value) in missing:
+                            info = tables.INSTRUCTIONS[inst.opcode]
+                            used.setdefault(int(value), f"{info.name} operand")
+                            undefined.add(int(value))
+        if undefined:
+            first = min(undefined)
+            raise BuildError(f"{used[first]} uses %{first}, which no instruction defines")
 
     def write(self, path: str | Path, endian: Literal["little", "big"] = "little") -> Path:
         """Write the module to ``path`` (a ``.spv`` file); returns the path."""
@@ -839,6 +1038,20 @@ class Module(CoreInstructions, ExtInstSets):
 
 
 _AGGREGATES = {OP_TYPE_STRUCT, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY}
+_DECORATIONS = {OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING}
+# Rules that look at every instruction in module order (function pointers: their uses).
+_WHOLE_MODULE_RULES = {OP_CONSTANT_FUNCTION_POINTER_INTEL}
+
+
+def _decoded(pieces: Iterable[BlockItem]) -> list[Instruction]:
+    """Every instruction of ``pieces``, runs of words decoded."""
+    out: list[Instruction] = []
+    for piece in pieces:
+        if isinstance(piece, Run):
+            out.extend(piece.instructions())
+        else:
+            out.append(piece)
+    return out
 
 
 _GROUP_OPCODES = {OP_DECORATION_GROUP, OP_GROUP_DECORATE, OP_GROUP_MEMBER_DECORATE}
@@ -886,7 +1099,7 @@ def _ext_section(instruction: Instruction) -> str:
 class _Requirements:
     """Capability/extension resolution over a module's instructions (one pass, in order)."""
 
-    def __init__(self, module: Module, body: list[Instruction]) -> None:
+    def __init__(self, module: Module, body: list[BlockItem]) -> None:
         self.module = module
         self.body = body
         self.version = module.version
@@ -919,7 +1132,12 @@ class _Requirements:
         for cap in list(self.caps):
             self._capability_needs(cap, "OpCapability")
         for instruction in self.body:
-            self._instruction(instruction)
+            if isinstance(instruction, Run):
+                # Ids only: what such an instruction needs is its opcode's alone.
+                for first in instruction.firsts:
+                    self._instruction(Instruction(first & 0xFFFF, None, None, ()))
+            else:
+                self._instruction(instruction)
         if mode == "verify":
             return sorted(self.caps), sorted(self.exts)
         implied_by_others: set[int] = set()
