@@ -43,13 +43,28 @@ class ParamView:
 
 @dataclass
 class MethodView:
-    """One generated builder method."""
+    """One generated builder method.
+
+    ``fast`` is set for a block instruction of ids only: the method then first tries the
+    module's fast path, written out in the method (see :class:`FastPathView`).
+    """
 
     name: str
     params: list[ParamView]
     returns: str  # "Id", "TypeId" or "Self"
     call: str
     doc_lines: list[str]
+    fast: FastPathView | None = None
+
+
+@dataclass
+class FastPathView:
+    """The words of ``%r = OpX %type %a ...`` (ids only), appended to the current run of
+    the module's open block when every operand is an id handed out already (below the
+    bound); otherwise the method takes the general path (``call``)."""
+
+    first: str  # the first word, in hex
+    ids: list[str]  # the operand parameters, in order
 
 
 @dataclass
@@ -207,6 +222,7 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
     values = ", ".join(p.value for p in params)
     operands = f"({values},)" if len(params) == 1 else f"({values})"
     is_type = inst.cls == "Type-Declaration" and has_result and not result_type
+    fast: FastPathView | None = None
     if is_type:
         returns, call = "TypeId", f"self._type({inst.opcode}, {operands}, result_id)"
     elif _ids_only(inst, section, rest):
@@ -214,7 +230,8 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
         # fast path appends its words as they are (spvbuild.emitter.Emitter._ids_value).
         first = ((3 + len(rest)) << 16) | inst.opcode
         returns = "Id"
-        call = f"self._ids_value(0x{first:x}, result_type, {operands}, result_id)"
+        call = f"self._value({inst.opcode}, result_type, {operands}, result_id)"
+        fast = FastPathView(f"0x{first:x}", [p.value for p in params])
     elif has_result:
         rt = "result_type" if result_type else "None"
         returns, call = "Id", f"self._value({inst.opcode}, {rt}, {operands}, result_id)"
@@ -248,7 +265,7 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
         doc.append("Returns the new type's id.")
     else:
         doc.append("Returns the result id.")
-    return MethodView(method_name(inst.name), params, returns, call, doc)
+    return MethodView(method_name(inst.name), params, returns, call, doc, fast)
 
 
 def ext_method(inst: Instruction, namer: Namer, import_name: str) -> MethodView:

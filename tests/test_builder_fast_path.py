@@ -203,3 +203,20 @@ def test_ids_not_handed_out_yet_take_the_general_path() -> None:
     items = m.functions[0].blocks[0].items
     assert isinstance(items[-1], Instruction) and items[-1].result_id == result
     assert isinstance(TypeId(u32), TypeId)
+
+
+def test_a_use_of_an_instruction_that_rewrite_removed_is_an_undefined_id() -> None:
+    m = Module()
+    u32 = m.type_int(32, 0)
+    c = m.constant(u32, 1)
+    ptr = m.type_pointer(StorageClass.Private, u32)
+    out = m.variable(ptr, StorageClass.Private)
+    m.define_function(m.type_void())
+    gone = m.i_add(u32, c, c)  # in a run
+    m.store(out, gone)  # a record that uses it
+    m.return_().function_end()
+    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    m.to_words()
+    assert m.rewrite(lambda inst: None if inst.result_id == gone else inst) == {int(gone)}
+    with pytest.raises(BuildError, match=rf"OpStore .*uses %{int(gone)}, which no instruction"):
+        m.to_words()

@@ -9,6 +9,11 @@
 Method names follow codegen/naming.py (``OpIAdd`` → ``i_add``).  Instructions with a
 result return its id (a ``TypeId`` for type declarations); the others return the
 builder itself so calls chain.
+
+A block instruction of ids only (``%r = OpX %type %a ...``) first tries the module
+builder's fast path, written out in its method: when the module has an open block and
+every operand is an id handed out already, the instruction's words are appended to the
+block's current run at once; anything else takes the general path, which checks it.
 """
 
 from __future__ import annotations
@@ -16,12 +21,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Self
 
 from spvbuild.arguments import operand_sequence  # noqa: F401
-from spvbuild.emitter import Emitter
+from spvbuild.emitter import FAST_IDS, Emitter  # noqa: F401
+from spvbuild.ids import Id, TypeId
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-    from spvbuild.ids import Id, TypeId
 
     from .enums import (
         AccessQualifier,
@@ -768,7 +772,25 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x6003c, result_type, (image, coordinate, sample), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and coordinate.__class__ in FAST_IDS
+                and sample.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+                and 0 < coordinate < rid
+                and 0 < sample < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6003c, result_type, rid, image, coordinate, sample))
+                run.firsts[0x6003c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(60, result_type, (image, coordinate, sample), result_id)
 
     def load(self, result_type: TypeId, pointer: Id, memory_access: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpLoad (opcode 61, class Memory, section functions).
@@ -898,7 +920,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40045, result_type, (pointer,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pointer < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40045, result_type, rid, pointer))
+                run.firsts[0x40045] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(69, result_type, (pointer,), result_id)
 
     def in_bounds_ptr_access_chain(self, result_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpInBoundsPtrAccessChain (opcode 70, class Memory, section functions).
@@ -988,7 +1024,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x5004d, result_type, (vector, index), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and vector.__class__ in FAST_IDS
+                and index.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < vector < rid
+                and 0 < index < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5004d, result_type, rid, vector, index))
+                run.firsts[0x5004d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(77, result_type, (vector, index), result_id)
 
     def vector_insert_dynamic(self, result_type: TypeId, vector: Id, component: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpVectorInsertDynamic (opcode 78, class Composite, section functions).
@@ -1003,7 +1055,25 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x6004e, result_type, (vector, component, index), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and vector.__class__ in FAST_IDS
+                and component.__class__ in FAST_IDS
+                and index.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < vector < rid
+                and 0 < component < rid
+                and 0 < index < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6004e, result_type, rid, vector, component, index))
+                run.firsts[0x6004e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(78, result_type, (vector, component, index), result_id)
 
     def vector_shuffle(self, result_type: TypeId, vector_1: Id, vector_2: Id, components: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpVectorShuffle (opcode 79, class Composite, section functions).
@@ -1073,7 +1143,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40053, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40053, result_type, rid, operand))
+                run.firsts[0x40053] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(83, result_type, (operand,), result_id)
 
     def transpose(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpTranspose (opcode 84, class Composite, section functions).
@@ -1087,7 +1171,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40054, result_type, (matrix,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and matrix.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < matrix < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40054, result_type, rid, matrix))
+                run.firsts[0x40054] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(84, result_type, (matrix,), result_id)
 
     def sampled_image(self, result_type: TypeId, image: Id, sampler: Id, *, result_id: Id | None = None) -> Id:
         """OpSampledImage (opcode 86, class Image, section functions).
@@ -1101,7 +1199,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50056, result_type, (image, sampler), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and sampler.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+                and 0 < sampler < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50056, result_type, rid, image, sampler))
+                run.firsts[0x50056] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(86, result_type, (image, sampler), result_id)
 
     def image_sample_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSampleImplicitLod (opcode 87, class Image, section functions).
@@ -1323,7 +1437,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40064, result_type, (sampled_image,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and sampled_image.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < sampled_image < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40064, result_type, rid, sampled_image))
+                run.firsts[0x40064] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(100, result_type, (sampled_image,), result_id)
 
     def image_query_format(self, result_type: TypeId, image: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQueryFormat (opcode 101, class Image, section functions).
@@ -1337,7 +1465,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40065, result_type, (image,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40065, result_type, rid, image))
+                run.firsts[0x40065] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(101, result_type, (image,), result_id)
 
     def image_query_order(self, result_type: TypeId, image: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQueryOrder (opcode 102, class Image, section functions).
@@ -1351,7 +1493,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40066, result_type, (image,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40066, result_type, rid, image))
+                run.firsts[0x40066] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(102, result_type, (image,), result_id)
 
     def image_query_size_lod(self, result_type: TypeId, image: Id, level_of_detail: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQuerySizeLod (opcode 103, class Image, section functions).
@@ -1366,7 +1522,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50067, result_type, (image, level_of_detail), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and level_of_detail.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+                and 0 < level_of_detail < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50067, result_type, rid, image, level_of_detail))
+                run.firsts[0x50067] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(103, result_type, (image, level_of_detail), result_id)
 
     def image_query_size(self, result_type: TypeId, image: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQuerySize (opcode 104, class Image, section functions).
@@ -1380,7 +1552,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40068, result_type, (image,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40068, result_type, rid, image))
+                run.firsts[0x40068] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(104, result_type, (image,), result_id)
 
     def image_query_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQueryLod (opcode 105, class Image, section functions).
@@ -1395,7 +1581,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50069, result_type, (sampled_image, coordinate), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and sampled_image.__class__ in FAST_IDS
+                and coordinate.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < sampled_image < rid
+                and 0 < coordinate < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50069, result_type, rid, sampled_image, coordinate))
+                run.firsts[0x50069] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(105, result_type, (sampled_image, coordinate), result_id)
 
     def image_query_levels(self, result_type: TypeId, image: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQueryLevels (opcode 106, class Image, section functions).
@@ -1409,7 +1611,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4006a, result_type, (image,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4006a, result_type, rid, image))
+                run.firsts[0x4006a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(106, result_type, (image,), result_id)
 
     def image_query_samples(self, result_type: TypeId, image: Id, *, result_id: Id | None = None) -> Id:
         """OpImageQuerySamples (opcode 107, class Image, section functions).
@@ -1423,7 +1639,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4006b, result_type, (image,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4006b, result_type, rid, image))
+                run.firsts[0x4006b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(107, result_type, (image,), result_id)
 
     def convert_f_to_u(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertFToU (opcode 109, class Conversion, section functions).
@@ -1436,7 +1666,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4006d, result_type, (float_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and float_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < float_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4006d, result_type, rid, float_value))
+                run.firsts[0x4006d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(109, result_type, (float_value,), result_id)
 
     def convert_f_to_s(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertFToS (opcode 110, class Conversion, section functions).
@@ -1449,7 +1693,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4006e, result_type, (float_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and float_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < float_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4006e, result_type, rid, float_value))
+                run.firsts[0x4006e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(110, result_type, (float_value,), result_id)
 
     def convert_s_to_f(self, result_type: TypeId, signed_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertSToF (opcode 111, class Conversion, section functions).
@@ -1462,7 +1720,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4006f, result_type, (signed_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and signed_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < signed_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4006f, result_type, rid, signed_value))
+                run.firsts[0x4006f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(111, result_type, (signed_value,), result_id)
 
     def convert_u_to_f(self, result_type: TypeId, unsigned_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToF (opcode 112, class Conversion, section functions).
@@ -1475,7 +1747,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40070, result_type, (unsigned_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and unsigned_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < unsigned_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40070, result_type, rid, unsigned_value))
+                run.firsts[0x40070] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(112, result_type, (unsigned_value,), result_id)
 
     def u_convert(self, result_type: TypeId, unsigned_value: Id, *, result_id: Id | None = None) -> Id:
         """OpUConvert (opcode 113, class Conversion, section functions).
@@ -1488,7 +1774,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40071, result_type, (unsigned_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and unsigned_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < unsigned_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40071, result_type, rid, unsigned_value))
+                run.firsts[0x40071] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(113, result_type, (unsigned_value,), result_id)
 
     def s_convert(self, result_type: TypeId, signed_value: Id, *, result_id: Id | None = None) -> Id:
         """OpSConvert (opcode 114, class Conversion, section functions).
@@ -1501,7 +1801,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40072, result_type, (signed_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and signed_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < signed_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40072, result_type, rid, signed_value))
+                run.firsts[0x40072] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(114, result_type, (signed_value,), result_id)
 
     def f_convert(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpFConvert (opcode 115, class Conversion, section functions).
@@ -1514,7 +1828,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40073, result_type, (float_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and float_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < float_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40073, result_type, rid, float_value))
+                run.firsts[0x40073] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(115, result_type, (float_value,), result_id)
 
     def quantize_to_f16(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpQuantizeToF16 (opcode 116, class Conversion, section functions).
@@ -1528,7 +1856,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40074, result_type, (value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40074, result_type, rid, value))
+                run.firsts[0x40074] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(116, result_type, (value,), result_id)
 
     def convert_ptr_to_u(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertPtrToU (opcode 117, class Conversion, section functions).
@@ -1542,7 +1884,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40075, result_type, (pointer,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pointer < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40075, result_type, rid, pointer))
+                run.firsts[0x40075] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(117, result_type, (pointer,), result_id)
 
     def sat_convert_s_to_u(self, result_type: TypeId, signed_value: Id, *, result_id: Id | None = None) -> Id:
         """OpSatConvertSToU (opcode 118, class Conversion, section functions).
@@ -1556,7 +1912,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40076, result_type, (signed_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and signed_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < signed_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40076, result_type, rid, signed_value))
+                run.firsts[0x40076] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(118, result_type, (signed_value,), result_id)
 
     def sat_convert_u_to_s(self, result_type: TypeId, unsigned_value: Id, *, result_id: Id | None = None) -> Id:
         """OpSatConvertUToS (opcode 119, class Conversion, section functions).
@@ -1570,7 +1940,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40077, result_type, (unsigned_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and unsigned_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < unsigned_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40077, result_type, rid, unsigned_value))
+                run.firsts[0x40077] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(119, result_type, (unsigned_value,), result_id)
 
     def convert_u_to_ptr(self, result_type: TypeId, integer_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToPtr (opcode 120, class Conversion, section functions).
@@ -1584,7 +1968,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40078, result_type, (integer_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and integer_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < integer_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40078, result_type, rid, integer_value))
+                run.firsts[0x40078] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(120, result_type, (integer_value,), result_id)
 
     def ptr_cast_to_generic(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrCastToGeneric (opcode 121, class Conversion, section functions).
@@ -1598,7 +1996,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40079, result_type, (pointer,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pointer < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40079, result_type, rid, pointer))
+                run.firsts[0x40079] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(121, result_type, (pointer,), result_id)
 
     def generic_cast_to_ptr(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpGenericCastToPtr (opcode 122, class Conversion, section functions).
@@ -1612,7 +2024,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4007a, result_type, (pointer,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pointer < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4007a, result_type, rid, pointer))
+                run.firsts[0x4007a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(122, result_type, (pointer,), result_id)
 
     def generic_cast_to_ptr_explicit(self, result_type: TypeId, pointer: Id, storage: StorageClass, *, result_id: Id | None = None) -> Id:
         """OpGenericCastToPtrExplicit (opcode 123, class Conversion, section functions).
@@ -1640,7 +2066,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4007c, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4007c, result_type, rid, operand))
+                run.firsts[0x4007c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(124, result_type, (operand,), result_id)
 
     def s_negate(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpSNegate (opcode 126, class Arithmetic, section functions).
@@ -1653,7 +2093,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4007e, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4007e, result_type, rid, operand))
+                run.firsts[0x4007e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(126, result_type, (operand,), result_id)
 
     def f_negate(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpFNegate (opcode 127, class Arithmetic, section functions).
@@ -1666,7 +2120,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4007f, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4007f, result_type, rid, operand))
+                run.firsts[0x4007f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(127, result_type, (operand,), result_id)
 
     def i_add(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIAdd (opcode 128, class Arithmetic, section functions).
@@ -1680,7 +2148,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50080, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50080, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50080] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(128, result_type, (operand_1, operand_2), result_id)
 
     def f_add(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFAdd (opcode 129, class Arithmetic, section functions).
@@ -1694,7 +2178,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50081, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50081, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50081] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(129, result_type, (operand_1, operand_2), result_id)
 
     def i_sub(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpISub (opcode 130, class Arithmetic, section functions).
@@ -1708,7 +2208,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50082, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50082, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50082] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(130, result_type, (operand_1, operand_2), result_id)
 
     def f_sub(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFSub (opcode 131, class Arithmetic, section functions).
@@ -1722,7 +2238,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50083, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50083, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50083] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(131, result_type, (operand_1, operand_2), result_id)
 
     def i_mul(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIMul (opcode 132, class Arithmetic, section functions).
@@ -1736,7 +2268,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50084, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50084, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50084] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(132, result_type, (operand_1, operand_2), result_id)
 
     def f_mul(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFMul (opcode 133, class Arithmetic, section functions).
@@ -1750,7 +2298,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50085, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50085, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50085] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(133, result_type, (operand_1, operand_2), result_id)
 
     def u_div(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUDiv (opcode 134, class Arithmetic, section functions).
@@ -1764,7 +2328,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50086, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50086, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50086] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(134, result_type, (operand_1, operand_2), result_id)
 
     def s_div(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSDiv (opcode 135, class Arithmetic, section functions).
@@ -1778,7 +2358,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50087, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50087, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50087] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(135, result_type, (operand_1, operand_2), result_id)
 
     def f_div(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFDiv (opcode 136, class Arithmetic, section functions).
@@ -1792,7 +2388,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50088, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50088, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50088] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(136, result_type, (operand_1, operand_2), result_id)
 
     def u_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUMod (opcode 137, class Arithmetic, section functions).
@@ -1806,7 +2418,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50089, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50089, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50089] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(137, result_type, (operand_1, operand_2), result_id)
 
     def s_rem(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSRem (opcode 138, class Arithmetic, section functions).
@@ -1820,7 +2448,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x5008a, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5008a, result_type, rid, operand_1, operand_2))
+                run.firsts[0x5008a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(138, result_type, (operand_1, operand_2), result_id)
 
     def s_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSMod (opcode 139, class Arithmetic, section functions).
@@ -1834,7 +2478,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x5008b, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5008b, result_type, rid, operand_1, operand_2))
+                run.firsts[0x5008b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(139, result_type, (operand_1, operand_2), result_id)
 
     def f_rem(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFRem (opcode 140, class Arithmetic, section functions).
@@ -1848,7 +2508,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x5008c, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5008c, result_type, rid, operand_1, operand_2))
+                run.firsts[0x5008c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(140, result_type, (operand_1, operand_2), result_id)
 
     def f_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFMod (opcode 141, class Arithmetic, section functions).
@@ -1862,7 +2538,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x5008d, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5008d, result_type, rid, operand_1, operand_2))
+                run.firsts[0x5008d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(141, result_type, (operand_1, operand_2), result_id)
 
     def vector_times_scalar(self, result_type: TypeId, vector: Id, scalar: Id, *, result_id: Id | None = None) -> Id:
         """OpVectorTimesScalar (opcode 142, class Arithmetic, section functions).
@@ -1876,7 +2568,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x5008e, result_type, (vector, scalar), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and vector.__class__ in FAST_IDS
+                and scalar.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < vector < rid
+                and 0 < scalar < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5008e, result_type, rid, vector, scalar))
+                run.firsts[0x5008e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(142, result_type, (vector, scalar), result_id)
 
     def matrix_times_scalar(self, result_type: TypeId, matrix: Id, scalar: Id, *, result_id: Id | None = None) -> Id:
         """OpMatrixTimesScalar (opcode 143, class Arithmetic, section functions).
@@ -1891,7 +2599,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x5008f, result_type, (matrix, scalar), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and matrix.__class__ in FAST_IDS
+                and scalar.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < matrix < rid
+                and 0 < scalar < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5008f, result_type, rid, matrix, scalar))
+                run.firsts[0x5008f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(143, result_type, (matrix, scalar), result_id)
 
     def vector_times_matrix(self, result_type: TypeId, vector: Id, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpVectorTimesMatrix (opcode 144, class Arithmetic, section functions).
@@ -1906,7 +2630,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50090, result_type, (vector, matrix), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and vector.__class__ in FAST_IDS
+                and matrix.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < vector < rid
+                and 0 < matrix < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50090, result_type, rid, vector, matrix))
+                run.firsts[0x50090] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(144, result_type, (vector, matrix), result_id)
 
     def matrix_times_vector(self, result_type: TypeId, matrix: Id, vector: Id, *, result_id: Id | None = None) -> Id:
         """OpMatrixTimesVector (opcode 145, class Arithmetic, section functions).
@@ -1921,7 +2661,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50091, result_type, (matrix, vector), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and matrix.__class__ in FAST_IDS
+                and vector.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < matrix < rid
+                and 0 < vector < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50091, result_type, rid, matrix, vector))
+                run.firsts[0x50091] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(145, result_type, (matrix, vector), result_id)
 
     def matrix_times_matrix(self, result_type: TypeId, left_matrix: Id, right_matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpMatrixTimesMatrix (opcode 146, class Arithmetic, section functions).
@@ -1936,7 +2692,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50092, result_type, (left_matrix, right_matrix), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and left_matrix.__class__ in FAST_IDS
+                and right_matrix.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < left_matrix < rid
+                and 0 < right_matrix < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50092, result_type, rid, left_matrix, right_matrix))
+                run.firsts[0x50092] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(146, result_type, (left_matrix, right_matrix), result_id)
 
     def outer_product(self, result_type: TypeId, vector_1: Id, vector_2: Id, *, result_id: Id | None = None) -> Id:
         """OpOuterProduct (opcode 147, class Arithmetic, section functions).
@@ -1951,7 +2723,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50093, result_type, (vector_1, vector_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and vector_1.__class__ in FAST_IDS
+                and vector_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < vector_1 < rid
+                and 0 < vector_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50093, result_type, rid, vector_1, vector_2))
+                run.firsts[0x50093] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(147, result_type, (vector_1, vector_2), result_id)
 
     def dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, *, result_id: Id | None = None) -> Id:
         """OpDot (opcode 148, class Arithmetic, section functions).
@@ -1965,7 +2753,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50094, result_type, (vector_1, vector_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and vector_1.__class__ in FAST_IDS
+                and vector_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < vector_1 < rid
+                and 0 < vector_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50094, result_type, rid, vector_1, vector_2))
+                run.firsts[0x50094] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(148, result_type, (vector_1, vector_2), result_id)
 
     def i_add_carry(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIAddCarry (opcode 149, class Arithmetic, section functions).
@@ -1979,7 +2783,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50095, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50095, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50095] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(149, result_type, (operand_1, operand_2), result_id)
 
     def i_sub_borrow(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpISubBorrow (opcode 150, class Arithmetic, section functions).
@@ -1993,7 +2813,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50096, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50096, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50096] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(150, result_type, (operand_1, operand_2), result_id)
 
     def u_mul_extended(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUMulExtended (opcode 151, class Arithmetic, section functions).
@@ -2007,7 +2843,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50097, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50097, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50097] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(151, result_type, (operand_1, operand_2), result_id)
 
     def s_mul_extended(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSMulExtended (opcode 152, class Arithmetic, section functions).
@@ -2021,7 +2873,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50098, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50098, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50098] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(152, result_type, (operand_1, operand_2), result_id)
 
     def any(self, result_type: TypeId, vector: Id, *, result_id: Id | None = None) -> Id:
         """OpAny (opcode 154, class Relational_and_Logical, section functions).
@@ -2034,7 +2902,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4009a, result_type, (vector,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and vector.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < vector < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4009a, result_type, rid, vector))
+                run.firsts[0x4009a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(154, result_type, (vector,), result_id)
 
     def all(self, result_type: TypeId, vector: Id, *, result_id: Id | None = None) -> Id:
         """OpAll (opcode 155, class Relational_and_Logical, section functions).
@@ -2047,7 +2929,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4009b, result_type, (vector,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and vector.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < vector < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4009b, result_type, rid, vector))
+                run.firsts[0x4009b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(155, result_type, (vector,), result_id)
 
     def is_nan(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpIsNan (opcode 156, class Relational_and_Logical, section functions).
@@ -2060,7 +2956,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4009c, result_type, (x,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and x.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < x < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4009c, result_type, rid, x))
+                run.firsts[0x4009c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(156, result_type, (x,), result_id)
 
     def is_inf(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpIsInf (opcode 157, class Relational_and_Logical, section functions).
@@ -2073,7 +2983,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4009d, result_type, (x,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and x.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < x < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4009d, result_type, rid, x))
+                run.firsts[0x4009d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(157, result_type, (x,), result_id)
 
     def is_finite(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpIsFinite (opcode 158, class Relational_and_Logical, section functions).
@@ -2087,7 +3011,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4009e, result_type, (x,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and x.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < x < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4009e, result_type, rid, x))
+                run.firsts[0x4009e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(158, result_type, (x,), result_id)
 
     def is_normal(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpIsNormal (opcode 159, class Relational_and_Logical, section functions).
@@ -2101,7 +3039,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4009f, result_type, (x,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and x.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < x < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4009f, result_type, rid, x))
+                run.firsts[0x4009f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(159, result_type, (x,), result_id)
 
     def sign_bit_set(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
         """OpSignBitSet (opcode 160, class Relational_and_Logical, section functions).
@@ -2115,7 +3067,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400a0, result_type, (x,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and x.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < x < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400a0, result_type, rid, x))
+                run.firsts[0x400a0] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(160, result_type, (x,), result_id)
 
     def less_or_greater(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpLessOrGreater (opcode 161, class Relational_and_Logical, section functions).
@@ -2130,7 +3096,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 to 1.5.
         Returns the result id.
         """
-        return self._ids_value(0x500a1, result_type, (x, y), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and x.__class__ in FAST_IDS
+                and y.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < x < rid
+                and 0 < y < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500a1, result_type, rid, x, y))
+                run.firsts[0x500a1] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(161, result_type, (x, y), result_id)
 
     def ordered(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpOrdered (opcode 162, class Relational_and_Logical, section functions).
@@ -2145,7 +3127,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500a2, result_type, (x, y), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and x.__class__ in FAST_IDS
+                and y.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < x < rid
+                and 0 < y < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500a2, result_type, rid, x, y))
+                run.firsts[0x500a2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(162, result_type, (x, y), result_id)
 
     def unordered(self, result_type: TypeId, x: Id, y: Id, *, result_id: Id | None = None) -> Id:
         """OpUnordered (opcode 163, class Relational_and_Logical, section functions).
@@ -2160,7 +3158,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500a3, result_type, (x, y), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and x.__class__ in FAST_IDS
+                and y.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < x < rid
+                and 0 < y < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500a3, result_type, rid, x, y))
+                run.firsts[0x500a3] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(163, result_type, (x, y), result_id)
 
     def logical_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpLogicalEqual (opcode 164, class Relational_and_Logical, section functions).
@@ -2174,7 +3188,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500a4, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500a4, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500a4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(164, result_type, (operand_1, operand_2), result_id)
 
     def logical_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpLogicalNotEqual (opcode 165, class Relational_and_Logical, section functions).
@@ -2188,7 +3218,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500a5, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500a5, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500a5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(165, result_type, (operand_1, operand_2), result_id)
 
     def logical_or(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpLogicalOr (opcode 166, class Relational_and_Logical, section functions).
@@ -2202,7 +3248,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500a6, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500a6, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500a6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(166, result_type, (operand_1, operand_2), result_id)
 
     def logical_and(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpLogicalAnd (opcode 167, class Relational_and_Logical, section functions).
@@ -2216,7 +3278,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500a7, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500a7, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500a7] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(167, result_type, (operand_1, operand_2), result_id)
 
     def logical_not(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpLogicalNot (opcode 168, class Relational_and_Logical, section functions).
@@ -2229,7 +3307,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400a8, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400a8, result_type, rid, operand))
+                run.firsts[0x400a8] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(168, result_type, (operand,), result_id)
 
     def select(self, result_type: TypeId, condition: Id, object_1: Id, object_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSelect (opcode 169, class Relational_and_Logical, section functions).
@@ -2244,7 +3336,25 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x600a9, result_type, (condition, object_1, object_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and condition.__class__ in FAST_IDS
+                and object_1.__class__ in FAST_IDS
+                and object_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < condition < rid
+                and 0 < object_1 < rid
+                and 0 < object_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x600a9, result_type, rid, condition, object_1, object_2))
+                run.firsts[0x600a9] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(169, result_type, (condition, object_1, object_2), result_id)
 
     def i_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIEqual (opcode 170, class Relational_and_Logical, section functions).
@@ -2258,7 +3368,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500aa, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500aa, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500aa] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(170, result_type, (operand_1, operand_2), result_id)
 
     def i_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpINotEqual (opcode 171, class Relational_and_Logical, section functions).
@@ -2272,7 +3398,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500ab, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500ab, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500ab] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(171, result_type, (operand_1, operand_2), result_id)
 
     def u_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUGreaterThan (opcode 172, class Relational_and_Logical, section functions).
@@ -2286,7 +3428,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500ac, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500ac, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500ac] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(172, result_type, (operand_1, operand_2), result_id)
 
     def s_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSGreaterThan (opcode 173, class Relational_and_Logical, section functions).
@@ -2300,7 +3458,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500ad, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500ad, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500ad] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(173, result_type, (operand_1, operand_2), result_id)
 
     def u_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUGreaterThanEqual (opcode 174, class Relational_and_Logical, section functions).
@@ -2314,7 +3488,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500ae, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500ae, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500ae] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(174, result_type, (operand_1, operand_2), result_id)
 
     def s_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSGreaterThanEqual (opcode 175, class Relational_and_Logical, section functions).
@@ -2328,7 +3518,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500af, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500af, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500af] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(175, result_type, (operand_1, operand_2), result_id)
 
     def u_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpULessThan (opcode 176, class Relational_and_Logical, section functions).
@@ -2342,7 +3548,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500b0, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500b0, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500b0] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(176, result_type, (operand_1, operand_2), result_id)
 
     def s_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSLessThan (opcode 177, class Relational_and_Logical, section functions).
@@ -2356,7 +3578,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500b1, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500b1, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500b1] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(177, result_type, (operand_1, operand_2), result_id)
 
     def u_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpULessThanEqual (opcode 178, class Relational_and_Logical, section functions).
@@ -2370,7 +3608,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500b2, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500b2, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500b2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(178, result_type, (operand_1, operand_2), result_id)
 
     def s_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpSLessThanEqual (opcode 179, class Relational_and_Logical, section functions).
@@ -2384,7 +3638,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500b3, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500b3, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500b3] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(179, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdEqual (opcode 180, class Relational_and_Logical, section functions).
@@ -2398,7 +3668,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500b4, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500b4, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500b4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(180, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordEqual (opcode 181, class Relational_and_Logical, section functions).
@@ -2412,7 +3698,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500b5, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500b5, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500b5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(181, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdNotEqual (opcode 182, class Relational_and_Logical, section functions).
@@ -2426,7 +3728,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500b6, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500b6, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500b6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(182, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordNotEqual (opcode 183, class Relational_and_Logical, section functions).
@@ -2440,7 +3758,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500b7, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500b7, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500b7] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(183, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdLessThan (opcode 184, class Relational_and_Logical, section functions).
@@ -2454,7 +3788,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500b8, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500b8, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500b8] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(184, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordLessThan (opcode 185, class Relational_and_Logical, section functions).
@@ -2468,7 +3818,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500b9, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500b9, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500b9] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(185, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdGreaterThan (opcode 186, class Relational_and_Logical, section functions).
@@ -2482,7 +3848,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500ba, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500ba, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500ba] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(186, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordGreaterThan (opcode 187, class Relational_and_Logical, section functions).
@@ -2496,7 +3878,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500bb, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500bb, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500bb] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(187, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdLessThanEqual (opcode 188, class Relational_and_Logical, section functions).
@@ -2510,7 +3908,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500bc, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500bc, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500bc] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(188, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordLessThanEqual (opcode 189, class Relational_and_Logical, section functions).
@@ -2524,7 +3938,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500bd, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500bd, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500bd] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(189, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFOrdGreaterThanEqual (opcode 190, class Relational_and_Logical, section functions).
@@ -2538,7 +3968,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500be, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500be, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500be] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(190, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpFUnordGreaterThanEqual (opcode 191, class Relational_and_Logical, section functions).
@@ -2552,7 +3998,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500bf, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500bf, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500bf] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(191, result_type, (operand_1, operand_2), result_id)
 
     def shift_right_logical(self, result_type: TypeId, base: Id, shift: Id, *, result_id: Id | None = None) -> Id:
         """OpShiftRightLogical (opcode 194, class Bit, section functions).
@@ -2566,7 +4028,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500c2, result_type, (base, shift), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and base.__class__ in FAST_IDS
+                and shift.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < base < rid
+                and 0 < shift < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500c2, result_type, rid, base, shift))
+                run.firsts[0x500c2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(194, result_type, (base, shift), result_id)
 
     def shift_right_arithmetic(self, result_type: TypeId, base: Id, shift: Id, *, result_id: Id | None = None) -> Id:
         """OpShiftRightArithmetic (opcode 195, class Bit, section functions).
@@ -2580,7 +4058,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500c3, result_type, (base, shift), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and base.__class__ in FAST_IDS
+                and shift.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < base < rid
+                and 0 < shift < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500c3, result_type, rid, base, shift))
+                run.firsts[0x500c3] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(195, result_type, (base, shift), result_id)
 
     def shift_left_logical(self, result_type: TypeId, base: Id, shift: Id, *, result_id: Id | None = None) -> Id:
         """OpShiftLeftLogical (opcode 196, class Bit, section functions).
@@ -2594,7 +4088,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500c4, result_type, (base, shift), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and base.__class__ in FAST_IDS
+                and shift.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < base < rid
+                and 0 < shift < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500c4, result_type, rid, base, shift))
+                run.firsts[0x500c4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(196, result_type, (base, shift), result_id)
 
     def bitwise_or(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpBitwiseOr (opcode 197, class Bit, section functions).
@@ -2608,7 +4118,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500c5, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500c5, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500c5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(197, result_type, (operand_1, operand_2), result_id)
 
     def bitwise_xor(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpBitwiseXor (opcode 198, class Bit, section functions).
@@ -2622,7 +4148,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500c6, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500c6, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500c6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(198, result_type, (operand_1, operand_2), result_id)
 
     def bitwise_and(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpBitwiseAnd (opcode 199, class Bit, section functions).
@@ -2636,7 +4178,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x500c7, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x500c7, result_type, rid, operand_1, operand_2))
+                run.firsts[0x500c7] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(199, result_type, (operand_1, operand_2), result_id)
 
     def not_(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpNot (opcode 200, class Bit, section functions).
@@ -2649,7 +4207,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400c8, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400c8, result_type, rid, operand))
+                run.firsts[0x400c8] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(200, result_type, (operand,), result_id)
 
     def bit_field_insert(self, result_type: TypeId, base: Id, insert: Id, offset: Id, count: Id, *, result_id: Id | None = None) -> Id:
         """OpBitFieldInsert (opcode 201, class Bit, section functions).
@@ -2666,7 +4238,27 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x700c9, result_type, (base, insert, offset, count), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and base.__class__ in FAST_IDS
+                and insert.__class__ in FAST_IDS
+                and offset.__class__ in FAST_IDS
+                and count.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < base < rid
+                and 0 < insert < rid
+                and 0 < offset < rid
+                and 0 < count < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x700c9, result_type, rid, base, insert, offset, count))
+                run.firsts[0x700c9] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(201, result_type, (base, insert, offset, count), result_id)
 
     def bit_field_s_extract(self, result_type: TypeId, base: Id, offset: Id, count: Id, *, result_id: Id | None = None) -> Id:
         """OpBitFieldSExtract (opcode 202, class Bit, section functions).
@@ -2682,7 +4274,25 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x600ca, result_type, (base, offset, count), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and base.__class__ in FAST_IDS
+                and offset.__class__ in FAST_IDS
+                and count.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < base < rid
+                and 0 < offset < rid
+                and 0 < count < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x600ca, result_type, rid, base, offset, count))
+                run.firsts[0x600ca] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(202, result_type, (base, offset, count), result_id)
 
     def bit_field_u_extract(self, result_type: TypeId, base: Id, offset: Id, count: Id, *, result_id: Id | None = None) -> Id:
         """OpBitFieldUExtract (opcode 203, class Bit, section functions).
@@ -2698,7 +4308,25 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x600cb, result_type, (base, offset, count), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and base.__class__ in FAST_IDS
+                and offset.__class__ in FAST_IDS
+                and count.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < base < rid
+                and 0 < offset < rid
+                and 0 < count < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x600cb, result_type, rid, base, offset, count))
+                run.firsts[0x600cb] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(203, result_type, (base, offset, count), result_id)
 
     def bit_reverse(self, result_type: TypeId, base: Id, *, result_id: Id | None = None) -> Id:
         """OpBitReverse (opcode 204, class Bit, section functions).
@@ -2712,7 +4340,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400cc, result_type, (base,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and base.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < base < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400cc, result_type, rid, base))
+                run.firsts[0x400cc] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(204, result_type, (base,), result_id)
 
     def bit_count(self, result_type: TypeId, base: Id, *, result_id: Id | None = None) -> Id:
         """OpBitCount (opcode 205, class Bit, section functions).
@@ -2725,7 +4367,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400cd, result_type, (base,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and base.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < base < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400cd, result_type, rid, base))
+                run.firsts[0x400cd] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(205, result_type, (base,), result_id)
 
     def d_pdx(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdx (opcode 207, class Derivative, section functions).
@@ -2739,7 +4395,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400cf, result_type, (p,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and p.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < p < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400cf, result_type, rid, p))
+                run.firsts[0x400cf] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(207, result_type, (p,), result_id)
 
     def d_pdy(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdy (opcode 208, class Derivative, section functions).
@@ -2753,7 +4423,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400d0, result_type, (p,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and p.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < p < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400d0, result_type, rid, p))
+                run.firsts[0x400d0] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(208, result_type, (p,), result_id)
 
     def fwidth(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpFwidth (opcode 209, class Derivative, section functions).
@@ -2767,7 +4451,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400d1, result_type, (p,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and p.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < p < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400d1, result_type, rid, p))
+                run.firsts[0x400d1] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(209, result_type, (p,), result_id)
 
     def d_pdx_fine(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdxFine (opcode 210, class Derivative, section functions).
@@ -2781,7 +4479,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400d2, result_type, (p,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and p.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < p < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400d2, result_type, rid, p))
+                run.firsts[0x400d2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(210, result_type, (p,), result_id)
 
     def d_pdy_fine(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdyFine (opcode 211, class Derivative, section functions).
@@ -2795,7 +4507,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400d3, result_type, (p,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and p.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < p < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400d3, result_type, rid, p))
+                run.firsts[0x400d3] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(211, result_type, (p,), result_id)
 
     def fwidth_fine(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpFwidthFine (opcode 212, class Derivative, section functions).
@@ -2809,7 +4535,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400d4, result_type, (p,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and p.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < p < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400d4, result_type, rid, p))
+                run.firsts[0x400d4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(212, result_type, (p,), result_id)
 
     def d_pdx_coarse(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdxCoarse (opcode 213, class Derivative, section functions).
@@ -2823,7 +4563,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400d5, result_type, (p,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and p.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < p < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400d5, result_type, rid, p))
+                run.firsts[0x400d5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(213, result_type, (p,), result_id)
 
     def d_pdy_coarse(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpDPdyCoarse (opcode 214, class Derivative, section functions).
@@ -2837,7 +4591,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400d6, result_type, (p,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and p.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < p < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400d6, result_type, rid, p))
+                run.firsts[0x400d6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(214, result_type, (p,), result_id)
 
     def fwidth_coarse(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
         """OpFwidthCoarse (opcode 215, class Derivative, section functions).
@@ -2851,7 +4619,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x400d7, result_type, (p,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and p.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < p < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x400d7, result_type, rid, p))
+                run.firsts[0x400d7] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(215, result_type, (p,), result_id)
 
     def emit_vertex(self) -> Self:
         """OpEmitVertex (opcode 218, class Primitive, section functions).
@@ -3552,7 +5334,27 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x70112, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pipe.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and packet_size.__class__ in FAST_IDS
+                and packet_alignment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pipe < rid
+                and 0 < pointer < rid
+                and 0 < packet_size < rid
+                and 0 < packet_alignment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x70112, result_type, rid, pipe, pointer, packet_size, packet_alignment))
+                run.firsts[0x70112] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(274, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
 
     def write_pipe(self, result_type: TypeId, pipe: Id, pointer: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpWritePipe (opcode 275, class Pipe, section functions).
@@ -3569,7 +5371,27 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x70113, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pipe.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and packet_size.__class__ in FAST_IDS
+                and packet_alignment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pipe < rid
+                and 0 < pointer < rid
+                and 0 < packet_size < rid
+                and 0 < packet_alignment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x70113, result_type, rid, pipe, pointer, packet_size, packet_alignment))
+                run.firsts[0x70113] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(275, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
 
     def reserved_read_pipe(self, result_type: TypeId, pipe: Id, reserve_id: Id, index: Id, pointer: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReservedReadPipe (opcode 276, class Pipe, section functions).
@@ -3588,7 +5410,31 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x90114, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pipe.__class__ in FAST_IDS
+                and reserve_id.__class__ in FAST_IDS
+                and index.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and packet_size.__class__ in FAST_IDS
+                and packet_alignment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pipe < rid
+                and 0 < reserve_id < rid
+                and 0 < index < rid
+                and 0 < pointer < rid
+                and 0 < packet_size < rid
+                and 0 < packet_alignment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x90114, result_type, rid, pipe, reserve_id, index, pointer, packet_size, packet_alignment))
+                run.firsts[0x90114] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(276, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
 
     def reserved_write_pipe(self, result_type: TypeId, pipe: Id, reserve_id: Id, index: Id, pointer: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReservedWritePipe (opcode 277, class Pipe, section functions).
@@ -3607,7 +5453,31 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x90115, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pipe.__class__ in FAST_IDS
+                and reserve_id.__class__ in FAST_IDS
+                and index.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and packet_size.__class__ in FAST_IDS
+                and packet_alignment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pipe < rid
+                and 0 < reserve_id < rid
+                and 0 < index < rid
+                and 0 < pointer < rid
+                and 0 < packet_size < rid
+                and 0 < packet_alignment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x90115, result_type, rid, pipe, reserve_id, index, pointer, packet_size, packet_alignment))
+                run.firsts[0x90115] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(277, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
 
     def reserve_read_pipe_packets(self, result_type: TypeId, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReserveReadPipePackets (opcode 278, class Pipe, section functions).
@@ -3624,7 +5494,27 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x70116, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pipe.__class__ in FAST_IDS
+                and num_packets.__class__ in FAST_IDS
+                and packet_size.__class__ in FAST_IDS
+                and packet_alignment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pipe < rid
+                and 0 < num_packets < rid
+                and 0 < packet_size < rid
+                and 0 < packet_alignment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x70116, result_type, rid, pipe, num_packets, packet_size, packet_alignment))
+                run.firsts[0x70116] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(278, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
 
     def reserve_write_pipe_packets(self, result_type: TypeId, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReserveWritePipePackets (opcode 279, class Pipe, section functions).
@@ -3641,7 +5531,27 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x70117, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pipe.__class__ in FAST_IDS
+                and num_packets.__class__ in FAST_IDS
+                and packet_size.__class__ in FAST_IDS
+                and packet_alignment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pipe < rid
+                and 0 < num_packets < rid
+                and 0 < packet_size < rid
+                and 0 < packet_alignment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x70117, result_type, rid, pipe, num_packets, packet_size, packet_alignment))
+                run.firsts[0x70117] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(279, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
 
     def commit_read_pipe(self, pipe: Id, reserve_id: Id, packet_size: Id, packet_alignment: Id) -> Self:
         """OpCommitReadPipe (opcode 280, class Pipe, section functions).
@@ -3685,7 +5595,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4011a, result_type, (reserve_id,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and reserve_id.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < reserve_id < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4011a, result_type, rid, reserve_id))
+                run.firsts[0x4011a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(282, result_type, (reserve_id,), result_id)
 
     def get_num_pipe_packets(self, result_type: TypeId, pipe: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpGetNumPipePackets (opcode 283, class Pipe, section functions).
@@ -3701,7 +5625,25 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x6011b, result_type, (pipe, packet_size, packet_alignment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pipe.__class__ in FAST_IDS
+                and packet_size.__class__ in FAST_IDS
+                and packet_alignment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pipe < rid
+                and 0 < packet_size < rid
+                and 0 < packet_alignment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6011b, result_type, rid, pipe, packet_size, packet_alignment))
+                run.firsts[0x6011b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(283, result_type, (pipe, packet_size, packet_alignment), result_id)
 
     def get_max_pipe_packets(self, result_type: TypeId, pipe: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpGetMaxPipePackets (opcode 284, class Pipe, section functions).
@@ -3717,7 +5659,25 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x6011c, result_type, (pipe, packet_size, packet_alignment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pipe.__class__ in FAST_IDS
+                and packet_size.__class__ in FAST_IDS
+                and packet_alignment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pipe < rid
+                and 0 < packet_size < rid
+                and 0 < packet_alignment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6011c, result_type, rid, pipe, packet_size, packet_alignment))
+                run.firsts[0x6011c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(284, result_type, (pipe, packet_size, packet_alignment), result_id)
 
     def group_reserve_read_pipe_packets(self, result_type: TypeId, execution: Id, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupReserveReadPipePackets (opcode 285, class Pipe, section functions).
@@ -3802,7 +5762,27 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x70123, result_type, (queue, num_events, wait_events, ret_event), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and queue.__class__ in FAST_IDS
+                and num_events.__class__ in FAST_IDS
+                and wait_events.__class__ in FAST_IDS
+                and ret_event.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < queue < rid
+                and 0 < num_events < rid
+                and 0 < wait_events < rid
+                and 0 < ret_event < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x70123, result_type, rid, queue, num_events, wait_events, ret_event))
+                run.firsts[0x70123] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(291, result_type, (queue, num_events, wait_events, ret_event), result_id)
 
     def enqueue_kernel(self, result_type: TypeId, queue: Id, flags: Id, nd_range: Id, num_events: Id, wait_events: Id, ret_event: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, local_sizes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpEnqueueKernel (opcode 292, class Device-Side_Enqueue, section functions).
@@ -3844,7 +5824,29 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x80125, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and nd_range.__class__ in FAST_IDS
+                and invoke.__class__ in FAST_IDS
+                and param.__class__ in FAST_IDS
+                and param_size.__class__ in FAST_IDS
+                and param_align.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < nd_range < rid
+                and 0 < invoke < rid
+                and 0 < param < rid
+                and 0 < param_size < rid
+                and 0 < param_align < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x80125, result_type, rid, nd_range, invoke, param, param_size, param_align))
+                run.firsts[0x80125] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(293, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
 
     def get_kernel_n_drange_max_sub_group_size(self, result_type: TypeId, nd_range: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelNDrangeMaxSubGroupSize (opcode 294, class Device-Side_Enqueue, section functions).
@@ -3862,7 +5864,29 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x80126, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and nd_range.__class__ in FAST_IDS
+                and invoke.__class__ in FAST_IDS
+                and param.__class__ in FAST_IDS
+                and param_size.__class__ in FAST_IDS
+                and param_align.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < nd_range < rid
+                and 0 < invoke < rid
+                and 0 < param < rid
+                and 0 < param_size < rid
+                and 0 < param_align < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x80126, result_type, rid, nd_range, invoke, param, param_size, param_align))
+                run.firsts[0x80126] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(294, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
 
     def get_kernel_work_group_size(self, result_type: TypeId, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelWorkGroupSize (opcode 295, class Device-Side_Enqueue, section functions).
@@ -3879,7 +5903,27 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x70127, result_type, (invoke, param, param_size, param_align), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and invoke.__class__ in FAST_IDS
+                and param.__class__ in FAST_IDS
+                and param_size.__class__ in FAST_IDS
+                and param_align.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < invoke < rid
+                and 0 < param < rid
+                and 0 < param_size < rid
+                and 0 < param_align < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x70127, result_type, rid, invoke, param, param_size, param_align))
+                run.firsts[0x70127] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(295, result_type, (invoke, param, param_size, param_align), result_id)
 
     def get_kernel_preferred_work_group_size_multiple(self, result_type: TypeId, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelPreferredWorkGroupSizeMultiple (opcode 296, class Device-Side_Enqueue, section functions).
@@ -3896,7 +5940,27 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x70128, result_type, (invoke, param, param_size, param_align), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and invoke.__class__ in FAST_IDS
+                and param.__class__ in FAST_IDS
+                and param_size.__class__ in FAST_IDS
+                and param_align.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < invoke < rid
+                and 0 < param < rid
+                and 0 < param_size < rid
+                and 0 < param_align < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x70128, result_type, rid, invoke, param, param_size, param_align))
+                run.firsts[0x70128] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(296, result_type, (invoke, param, param_size, param_align), result_id)
 
     def retain_event(self, event: Id) -> Self:
         """OpRetainEvent (opcode 297, class Device-Side_Enqueue, section functions).
@@ -3947,7 +6011,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4012c, result_type, (event,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and event.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < event < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4012c, result_type, rid, event))
+                run.firsts[0x4012c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(300, result_type, (event,), result_id)
 
     def set_user_event_status(self, event: Id, status: Id) -> Self:
         """OpSetUserEventStatus (opcode 301, class Device-Side_Enqueue, section functions).
@@ -4003,7 +6081,25 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x60130, result_type, (global_work_size, local_work_size, global_work_offset), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and global_work_size.__class__ in FAST_IDS
+                and local_work_size.__class__ in FAST_IDS
+                and global_work_offset.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < global_work_size < rid
+                and 0 < local_work_size < rid
+                and 0 < global_work_offset < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x60130, result_type, rid, global_work_size, local_work_size, global_work_offset))
+                run.firsts[0x60130] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(304, result_type, (global_work_size, local_work_size, global_work_offset), result_id)
 
     def image_sparse_sample_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleImplicitLod (opcode 305, class Image, section functions).
@@ -4199,7 +6295,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._ids_value(0x4013c, result_type, (resident_code,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and resident_code.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < resident_code < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4013c, result_type, rid, resident_code))
+                run.firsts[0x4013c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(316, result_type, (resident_code,), result_id)
 
     def no_line(self) -> Self:
         """OpNoLine (opcode 317, class Debug, section functions).
@@ -4268,7 +6378,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40141, result_type, (pointer,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pointer < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40141, result_type, rid, pointer))
+                run.firsts[0x40141] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(321, result_type, (pointer,), result_id)
 
     def type_pipe_storage(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypePipeStorage (opcode 322, class Type-Declaration, section types_globals).
@@ -4310,7 +6434,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40144, result_type, (pipe_storage,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pipe_storage.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pipe_storage < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40144, result_type, rid, pipe_storage))
+                run.firsts[0x40144] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(324, result_type, (pipe_storage,), result_id)
 
     def get_kernel_local_size_for_subgroup_count(self, result_type: TypeId, subgroup_count: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelLocalSizeForSubgroupCount (opcode 325, class Device-Side_Enqueue, section functions).
@@ -4328,7 +6466,29 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._ids_value(0x80145, result_type, (subgroup_count, invoke, param, param_size, param_align), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and subgroup_count.__class__ in FAST_IDS
+                and invoke.__class__ in FAST_IDS
+                and param.__class__ in FAST_IDS
+                and param_size.__class__ in FAST_IDS
+                and param_align.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < subgroup_count < rid
+                and 0 < invoke < rid
+                and 0 < param < rid
+                and 0 < param_size < rid
+                and 0 < param_align < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x80145, result_type, rid, subgroup_count, invoke, param, param_size, param_align))
+                run.firsts[0x80145] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(325, result_type, (subgroup_count, invoke, param, param_size, param_align), result_id)
 
     def get_kernel_max_num_subgroups(self, result_type: TypeId, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelMaxNumSubgroups (opcode 326, class Device-Side_Enqueue, section functions).
@@ -4345,7 +6505,27 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._ids_value(0x70146, result_type, (invoke, param, param_size, param_align), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and invoke.__class__ in FAST_IDS
+                and param.__class__ in FAST_IDS
+                and param_size.__class__ in FAST_IDS
+                and param_align.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < invoke < rid
+                and 0 < param < rid
+                and 0 < param_size < rid
+                and 0 < param_align < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x70146, result_type, rid, invoke, param, param_size, param_align))
+                run.firsts[0x70146] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(326, result_type, (invoke, param, param_size, param_align), result_id)
 
     def type_named_barrier(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeNamedBarrier (opcode 327, class Type-Declaration, section types_globals).
@@ -4371,7 +6551,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40148, result_type, (subgroup_count,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and subgroup_count.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < subgroup_count < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40148, result_type, rid, subgroup_count))
+                run.firsts[0x40148] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(328, result_type, (subgroup_count,), result_id)
 
     def memory_named_barrier(self, named_barrier: Id, memory: Id, semantics: Id) -> Self:
         """OpMemoryNamedBarrier (opcode 329, class Barrier, section functions).
@@ -4984,7 +7178,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.4 and later.
         Returns the result id.
         """
-        return self._ids_value(0x40190, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x40190, result_type, rid, operand))
+                run.firsts[0x40190] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(400, result_type, (operand,), result_id)
 
     def ptr_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrEqual (opcode 401, class Memory, section functions).
@@ -4998,7 +7206,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.4 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50191, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50191, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50191] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(401, result_type, (operand_1, operand_2), result_id)
 
     def ptr_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrNotEqual (opcode 402, class Memory, section functions).
@@ -5012,7 +7236,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.4 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50192, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50192, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50192] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(402, result_type, (operand_1, operand_2), result_id)
 
     def ptr_diff(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrDiff (opcode 403, class Memory, section functions).
@@ -5027,7 +7267,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.4 and later.
         Returns the result id.
         """
-        return self._ids_value(0x50193, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x50193, result_type, rid, operand_1, operand_2))
+                run.firsts[0x50193] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(403, result_type, (operand_1, operand_2), result_id)
 
     def color_attachment_read_ext(self, result_type: TypeId, attachment: Id, sample: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpColorAttachmentReadEXT (opcode 4160, class Image, section functions).
@@ -5131,7 +7387,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51046, result_type, (tensor, dimension), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and tensor.__class__ in FAST_IDS
+                and dimension.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < tensor < rid
+                and 0 < dimension < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51046, result_type, rid, tensor, dimension))
+                run.firsts[0x51046] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4166, result_type, (tensor, dimension), result_id)
 
     def graph_constant_arm(self, result_type: TypeId, graph_constant_id: int, *, result_id: Id | None = None) -> Id:
         """OpGraphConstantARM (opcode 4181, class Graph, section functions).
@@ -5312,7 +7584,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41145, result_type, (predicate,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and predicate.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < predicate < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41145, result_type, rid, predicate))
+                run.firsts[0x41145] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4421, result_type, (predicate,), result_id)
 
     def subgroup_first_invocation_khr(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupFirstInvocationKHR (opcode 4422, class Group, section functions).
@@ -5327,7 +7613,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41146, result_type, (value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41146, result_type, rid, value))
+                run.firsts[0x41146] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4422, result_type, (value,), result_id)
 
     def untyped_ptr_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpUntypedPtrAccessChainKHR (opcode 4423, class Memory, section functions).
@@ -5409,7 +7709,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x6114b, result_type, (operand_1, operand_2, operand_3), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and operand_3.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+                and 0 < operand_3 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6114b, result_type, rid, operand_1, operand_2, operand_3))
+                run.firsts[0x6114b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4427, result_type, (operand_1, operand_2, operand_3), result_id)
 
     def subgroup_all_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAllKHR (opcode 4428, class Group, section functions).
@@ -5424,7 +7742,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4114c, result_type, (predicate,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and predicate.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < predicate < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4114c, result_type, rid, predicate))
+                run.firsts[0x4114c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4428, result_type, (predicate,), result_id)
 
     def subgroup_any_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAnyKHR (opcode 4429, class Group, section functions).
@@ -5439,7 +7771,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4114d, result_type, (predicate,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and predicate.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < predicate < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4114d, result_type, rid, predicate))
+                run.firsts[0x4114d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4429, result_type, (predicate,), result_id)
 
     def subgroup_all_equal_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAllEqualKHR (opcode 4430, class Group, section functions).
@@ -5454,7 +7800,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4114e, result_type, (predicate,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and predicate.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < predicate < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4114e, result_type, rid, predicate))
+                run.firsts[0x4114e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4430, result_type, (predicate,), result_id)
 
     def group_non_uniform_rotate_khr(self, result_type: TypeId, execution: Id, value: Id, delta: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformRotateKHR (opcode 4431, class Group, section functions).
@@ -5487,7 +7847,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51150, result_type, (value, index), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and value.__class__ in FAST_IDS
+                and index.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < value < rid
+                and 0 < index < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51150, result_type, rid, value, index))
+                run.firsts[0x51150] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4432, result_type, (value, index), result_id)
 
     def ext_inst_with_forward_refs_khr(self, result_type: TypeId, set: Id, instruction: int, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpExtInstWithForwardRefsKHR (opcode 4433, class Extension, section functions).
@@ -5577,7 +7953,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4115f, result_type, (accel,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and accel.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < accel < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4115f, result_type, rid, accel))
+                run.firsts[0x4115f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4447, result_type, (accel,), result_id)
 
     def ignore_intersection_khr(self) -> Self:
         """OpIgnoreIntersectionKHR (opcode 4448, class Reserved, section functions).
@@ -5791,7 +8181,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4116c, result_type, (type,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and type.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < type < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4116c, result_type, rid, type))
+                run.firsts[0x4116c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4460, result_type, (type,), result_id)
 
     def constant_composite_replicate_ext(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpConstantCompositeReplicateEXT (opcode 4461, class Constant-Creation, section types_globals).
@@ -5833,7 +8237,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4116f, result_type, (value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4116f, result_type, rid, value))
+                run.firsts[0x4116f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4463, result_type, (value,), result_id)
 
     def type_ray_query_khr(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeRayQueryKHR (opcode 4472, class Type-Declaration, section types_globals).
@@ -5921,7 +8339,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4117d, result_type, (ray_query,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4117d, result_type, rid, ray_query))
+                run.firsts[0x4117d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4477, result_type, (ray_query,), result_id)
 
     def ray_query_get_intersection_type_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionTypeKHR (opcode 4479, class Reserved, section functions).
@@ -5937,7 +8369,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5117f, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5117f, result_type, rid, ray_query, intersection))
+                run.firsts[0x5117f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4479, result_type, (ray_query, intersection), result_id)
 
     def image_sample_weighted_qcom(self, result_type: TypeId, texture: Id, coordinates: Id, weights: Id, *, result_id: Id | None = None) -> Id:
         """OpImageSampleWeightedQCOM (opcode 4480, class Image, section functions).
@@ -5953,7 +8401,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x61180, result_type, (texture, coordinates, weights), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and texture.__class__ in FAST_IDS
+                and coordinates.__class__ in FAST_IDS
+                and weights.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < texture < rid
+                and 0 < coordinates < rid
+                and 0 < weights < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x61180, result_type, rid, texture, coordinates, weights))
+                run.firsts[0x61180] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4480, result_type, (texture, coordinates, weights), result_id)
 
     def image_box_filter_qcom(self, result_type: TypeId, texture: Id, coordinates: Id, box_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBoxFilterQCOM (opcode 4481, class Image, section functions).
@@ -5969,7 +8435,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x61181, result_type, (texture, coordinates, box_size), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and texture.__class__ in FAST_IDS
+                and coordinates.__class__ in FAST_IDS
+                and box_size.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < texture < rid
+                and 0 < coordinates < rid
+                and 0 < box_size < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x61181, result_type, rid, texture, coordinates, box_size))
+                run.firsts[0x61181] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4481, result_type, (texture, coordinates, box_size), result_id)
 
     def image_block_match_ssdqcom(self, result_type: TypeId, target: Id, target_coordinates: Id, reference: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchSSDQCOM (opcode 4482, class Image, section functions).
@@ -5987,7 +8471,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x81182, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and target.__class__ in FAST_IDS
+                and target_coordinates.__class__ in FAST_IDS
+                and reference.__class__ in FAST_IDS
+                and reference_coordinates.__class__ in FAST_IDS
+                and block_size.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < target < rid
+                and 0 < target_coordinates < rid
+                and 0 < reference < rid
+                and 0 < reference_coordinates < rid
+                and 0 < block_size < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x81182, result_type, rid, target, target_coordinates, reference, reference_coordinates, block_size))
+                run.firsts[0x81182] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4482, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
 
     def image_block_match_sadqcom(self, result_type: TypeId, target: Id, target_coordinates: Id, reference: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchSADQCOM (opcode 4483, class Image, section functions).
@@ -6005,7 +8511,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x81183, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and target.__class__ in FAST_IDS
+                and target_coordinates.__class__ in FAST_IDS
+                and reference.__class__ in FAST_IDS
+                and reference_coordinates.__class__ in FAST_IDS
+                and block_size.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < target < rid
+                and 0 < target_coordinates < rid
+                and 0 < reference < rid
+                and 0 < reference_coordinates < rid
+                and 0 < block_size < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x81183, result_type, rid, target, target_coordinates, reference, reference_coordinates, block_size))
+                run.firsts[0x81183] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4483, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
 
     def bit_cast_array_qcom(self, result_type: TypeId, source_array: Id, *, result_id: Id | None = None) -> Id:
         """OpBitCastArrayQCOM (opcode 4497, class Conversion, section functions).
@@ -6019,7 +8547,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41191, result_type, (source_array,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and source_array.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < source_array < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41191, result_type, rid, source_array))
+                run.firsts[0x41191] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4497, result_type, (source_array,), result_id)
 
     def image_block_match_window_ssdqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchWindowSSDQCOM (opcode 4500, class Image, section functions).
@@ -6037,7 +8579,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x81194, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and target_sampled_image.__class__ in FAST_IDS
+                and target_coordinates.__class__ in FAST_IDS
+                and reference_sampled_image.__class__ in FAST_IDS
+                and reference_coordinates.__class__ in FAST_IDS
+                and block_size.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < target_sampled_image < rid
+                and 0 < target_coordinates < rid
+                and 0 < reference_sampled_image < rid
+                and 0 < reference_coordinates < rid
+                and 0 < block_size < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x81194, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+                run.firsts[0x81194] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4500, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
     def image_block_match_window_sadqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchWindowSADQCOM (opcode 4501, class Image, section functions).
@@ -6055,7 +8619,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x81195, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and target_sampled_image.__class__ in FAST_IDS
+                and target_coordinates.__class__ in FAST_IDS
+                and reference_sampled_image.__class__ in FAST_IDS
+                and reference_coordinates.__class__ in FAST_IDS
+                and block_size.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < target_sampled_image < rid
+                and 0 < target_coordinates < rid
+                and 0 < reference_sampled_image < rid
+                and 0 < reference_coordinates < rid
+                and 0 < block_size < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x81195, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+                run.firsts[0x81195] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4501, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
     def image_block_match_gather_ssdqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchGatherSSDQCOM (opcode 4502, class Image, section functions).
@@ -6073,7 +8659,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x81196, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and target_sampled_image.__class__ in FAST_IDS
+                and target_coordinates.__class__ in FAST_IDS
+                and reference_sampled_image.__class__ in FAST_IDS
+                and reference_coordinates.__class__ in FAST_IDS
+                and block_size.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < target_sampled_image < rid
+                and 0 < target_coordinates < rid
+                and 0 < reference_sampled_image < rid
+                and 0 < reference_coordinates < rid
+                and 0 < block_size < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x81196, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+                run.firsts[0x81196] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4502, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
     def image_block_match_gather_sadqcom(self, result_type: TypeId, target_sampled_image: Id, target_coordinates: Id, reference_sampled_image: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchGatherSADQCOM (opcode 4503, class Image, section functions).
@@ -6091,7 +8699,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x81197, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and target_sampled_image.__class__ in FAST_IDS
+                and target_coordinates.__class__ in FAST_IDS
+                and reference_sampled_image.__class__ in FAST_IDS
+                and reference_coordinates.__class__ in FAST_IDS
+                and block_size.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < target_sampled_image < rid
+                and 0 < target_coordinates < rid
+                and 0 < reference_sampled_image < rid
+                and 0 < reference_coordinates < rid
+                and 0 < block_size < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x81197, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+                run.firsts[0x81197] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4503, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
     def composite_construct_coop_mat_qcom(self, result_type: TypeId, source_array: Id, *, result_id: Id | None = None) -> Id:
         """OpCompositeConstructCoopMatQCOM (opcode 4540, class Composite, section functions).
@@ -6105,7 +8735,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x411bc, result_type, (source_array,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and source_array.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < source_array < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x411bc, result_type, rid, source_array))
+                run.firsts[0x411bc] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4540, result_type, (source_array,), result_id)
 
     def composite_extract_coop_mat_qcom(self, result_type: TypeId, source_cooperative_matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpCompositeExtractCoopMatQCOM (opcode 4541, class Composite, section functions).
@@ -6119,7 +8763,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x411bd, result_type, (source_cooperative_matrix,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and source_cooperative_matrix.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < source_cooperative_matrix < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x411bd, result_type, rid, source_cooperative_matrix))
+                run.firsts[0x411bd] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4541, result_type, (source_cooperative_matrix,), result_id)
 
     def extract_sub_array_qcom(self, result_type: TypeId, source_array: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpExtractSubArrayQCOM (opcode 4542, class Composite, section functions).
@@ -6134,7 +8792,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x511be, result_type, (source_array, index), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and source_array.__class__ in FAST_IDS
+                and index.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < source_array < rid
+                and 0 < index < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x511be, result_type, rid, source_array, index))
+                run.firsts[0x511be] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(4542, result_type, (source_array, index), result_id)
 
     def group_i_add_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupIAddNonUniformAMD (opcode 5000, class Group, section functions).
@@ -6286,7 +8960,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51393, result_type, (image, coordinate), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and coordinate.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+                and 0 < coordinate < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51393, result_type, rid, image, coordinate))
+                run.firsts[0x51393] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5011, result_type, (image, coordinate), result_id)
 
     def fragment_fetch_amd(self, result_type: TypeId, image: Id, coordinate: Id, fragment_index: Id, *, result_id: Id | None = None) -> Id:
         """OpFragmentFetchAMD (opcode 5012, class Reserved, section functions).
@@ -6303,7 +8993,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x61394, result_type, (image, coordinate, fragment_index), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and coordinate.__class__ in FAST_IDS
+                and fragment_index.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+                and 0 < coordinate < rid
+                and 0 < fragment_index < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x61394, result_type, rid, image, coordinate, fragment_index))
+                run.firsts[0x61394] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5012, result_type, (image, coordinate, fragment_index), result_id)
 
     def read_clock_khr(self, result_type: TypeId, scope: Id, *, result_id: Id | None = None) -> Id:
         """OpReadClockKHR (opcode 5056, class Reserved, section functions).
@@ -6376,7 +9084,21 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._ids_value(0x413d6, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x413d6, result_type, rid, payload))
+                run.firsts[0x413d6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5078, result_type, (payload,), result_id)
 
     def node_payload_array_length_amdx(self, result_type: TypeId, payload_array: Id, *, result_id: Id | None = None) -> Id:
         """OpNodePayloadArrayLengthAMDX (opcode 5090, class Reserved, section functions).
@@ -6391,7 +9113,21 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._ids_value(0x413e2, result_type, (payload_array,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload_array.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload_array < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x413e2, result_type, rid, payload_array))
+                run.firsts[0x413e2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5090, result_type, (payload_array,), result_id)
 
     def is_node_payload_valid_amdx(self, result_type: TypeId, payload_type: TypeId, node_index: Id, *, result_id: Id | None = None) -> Id:
         """OpIsNodePayloadValidAMDX (opcode 5101, class Reserved, section functions).
@@ -6407,7 +9143,23 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._ids_value(0x513ed, result_type, (payload_type, node_index), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload_type.__class__ in FAST_IDS
+                and node_index.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload_type < rid
+                and 0 < node_index < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x513ed, result_type, rid, payload_type, node_index))
+                run.firsts[0x513ed] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5101, result_type, (payload_type, node_index), result_id)
 
     def constant_string_amdx(self, literal_string: str, *, result_id: Id | None = None) -> Id:
         """OpConstantStringAMDX (opcode 5103, class Reserved, section functions).
@@ -6449,7 +9201,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x413f6, result_type, (predicate,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and predicate.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < predicate < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x413f6, result_type, rid, predicate))
+                run.firsts[0x413f6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5110, result_type, (predicate,), result_id)
 
     def group_non_uniform_quad_any_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformQuadAnyKHR (opcode 5111, class Non-Uniform, section functions).
@@ -6463,7 +9229,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x413f7, result_type, (predicate,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and predicate.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < predicate < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x413f7, result_type, rid, predicate))
+                run.firsts[0x413f7] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5111, result_type, (predicate,), result_id)
 
     def hit_object_record_hit_motion_nv(self, hit_object: Id, acceleration_structure: Id, instance_id: Id, primitive_id: Id, geometry_index: Id, hit_kind: Id, sbt_record_offset: Id, sbt_record_stride: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, current_time: Id, hit_object_attributes: Id) -> Self:
         """OpHitObjectRecordHitMotionNV (opcode 5249, class Reserved, section functions).
@@ -6544,7 +9324,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41484, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41484, result_type, rid, hit_object))
+                run.firsts[0x41484] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5252, result_type, (hit_object,), result_id)
 
     def hit_object_get_object_to_world_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectToWorldNV (opcode 5253, class Reserved, section functions).
@@ -6558,7 +9352,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41485, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41485, result_type, rid, hit_object))
+                run.firsts[0x41485] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5253, result_type, (hit_object,), result_id)
 
     def hit_object_get_object_ray_direction_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectRayDirectionNV (opcode 5254, class Reserved, section functions).
@@ -6572,7 +9380,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41486, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41486, result_type, rid, hit_object))
+                run.firsts[0x41486] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5254, result_type, (hit_object,), result_id)
 
     def hit_object_get_object_ray_origin_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectRayOriginNV (opcode 5255, class Reserved, section functions).
@@ -6586,7 +9408,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41487, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41487, result_type, rid, hit_object))
+                run.firsts[0x41487] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5255, result_type, (hit_object,), result_id)
 
     def hit_object_trace_ray_motion_nv(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cullmask: Id, sbt_record_offset: Id, sbt_record_stride: Id, miss_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, time: Id, payload: Id) -> Self:
         """OpHitObjectTraceRayMotionNV (opcode 5256, class Reserved, section functions).
@@ -6624,7 +9460,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41489, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41489, result_type, rid, hit_object))
+                run.firsts[0x41489] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5257, result_type, (hit_object,), result_id)
 
     def hit_object_get_shader_binding_table_record_index_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetShaderBindingTableRecordIndexNV (opcode 5258, class Reserved, section functions).
@@ -6638,7 +9488,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4148a, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4148a, result_type, rid, hit_object))
+                run.firsts[0x4148a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5258, result_type, (hit_object,), result_id)
 
     def hit_object_record_empty_nv(self, hit_object: Id) -> Self:
         """OpHitObjectRecordEmptyNV (opcode 5259, class Reserved, section functions).
@@ -6764,7 +9628,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41491, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41491, result_type, rid, hit_object))
+                run.firsts[0x41491] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5265, result_type, (hit_object,), result_id)
 
     def hit_object_get_attributes_nv(self, hit_object: Id, hit_object_attribute: Id) -> Self:
         """OpHitObjectGetAttributesNV (opcode 5266, class Reserved, section functions).
@@ -6791,7 +9669,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41493, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41493, result_type, rid, hit_object))
+                run.firsts[0x41493] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5267, result_type, (hit_object,), result_id)
 
     def hit_object_get_primitive_index_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetPrimitiveIndexNV (opcode 5268, class Reserved, section functions).
@@ -6805,7 +9697,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41494, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41494, result_type, rid, hit_object))
+                run.firsts[0x41494] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5268, result_type, (hit_object,), result_id)
 
     def hit_object_get_geometry_index_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetGeometryIndexNV (opcode 5269, class Reserved, section functions).
@@ -6819,7 +9725,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41495, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41495, result_type, rid, hit_object))
+                run.firsts[0x41495] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5269, result_type, (hit_object,), result_id)
 
     def hit_object_get_instance_id_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetInstanceIdNV (opcode 5270, class Reserved, section functions).
@@ -6833,7 +9753,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41496, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41496, result_type, rid, hit_object))
+                run.firsts[0x41496] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5270, result_type, (hit_object,), result_id)
 
     def hit_object_get_instance_custom_index_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetInstanceCustomIndexNV (opcode 5271, class Reserved, section functions).
@@ -6847,7 +9781,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41497, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41497, result_type, rid, hit_object))
+                run.firsts[0x41497] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5271, result_type, (hit_object,), result_id)
 
     def hit_object_get_world_ray_direction_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldRayDirectionNV (opcode 5272, class Reserved, section functions).
@@ -6861,7 +9809,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41498, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41498, result_type, rid, hit_object))
+                run.firsts[0x41498] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5272, result_type, (hit_object,), result_id)
 
     def hit_object_get_world_ray_origin_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldRayOriginNV (opcode 5273, class Reserved, section functions).
@@ -6875,7 +9837,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41499, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41499, result_type, rid, hit_object))
+                run.firsts[0x41499] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5273, result_type, (hit_object,), result_id)
 
     def hit_object_get_ray_t_max_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetRayTMaxNV (opcode 5274, class Reserved, section functions).
@@ -6889,7 +9865,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4149a, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4149a, result_type, rid, hit_object))
+                run.firsts[0x4149a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5274, result_type, (hit_object,), result_id)
 
     def hit_object_get_ray_t_min_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetRayTMinNV (opcode 5275, class Reserved, section functions).
@@ -6903,7 +9893,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4149b, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4149b, result_type, rid, hit_object))
+                run.firsts[0x4149b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5275, result_type, (hit_object,), result_id)
 
     def hit_object_is_empty_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsEmptyNV (opcode 5276, class Reserved, section functions).
@@ -6917,7 +9921,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4149c, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4149c, result_type, rid, hit_object))
+                run.firsts[0x4149c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5276, result_type, (hit_object,), result_id)
 
     def hit_object_is_hit_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsHitNV (opcode 5277, class Reserved, section functions).
@@ -6931,7 +9949,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4149d, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4149d, result_type, rid, hit_object))
+                run.firsts[0x4149d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5277, result_type, (hit_object,), result_id)
 
     def hit_object_is_miss_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsMissNV (opcode 5278, class Reserved, section functions).
@@ -6945,7 +9977,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4149e, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4149e, result_type, rid, hit_object))
+                run.firsts[0x4149e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5278, result_type, (hit_object,), result_id)
 
     def reorder_thread_with_hit_object_nv(self, hit_object: Id, hint: Id | None = None, bits: Id | None = None) -> Self:
         """OpReorderThreadWithHitObjectNV (opcode 5279, class Reserved, section functions).
@@ -7114,7 +10160,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414ad, result_type, (matrix,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and matrix.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < matrix < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414ad, result_type, rid, matrix))
+                run.firsts[0x414ad] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5293, result_type, (matrix,), result_id)
 
     def emit_mesh_tasks_ext(self, group_count_x: Id, group_count_y: Id, group_count_z: Id, payload: Id | None = None) -> Self:
         """OpEmitMeshTasksEXT (opcode 5294, class Reserved, section functions).
@@ -7157,7 +10217,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414b0, result_type, (value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414b0, result_type, rid, value))
+                run.firsts[0x414b0] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5296, result_type, (value,), result_id)
 
     def write_packed_primitive_indices4x8_nv(self, index_offset: Id, packed_indices: Id) -> Self:
         """OpWritePackedPrimitiveIndices4x8NV (opcode 5299, class Reserved, section functions).
@@ -7189,7 +10263,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x814b4, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and accel.__class__ in FAST_IDS
+                and instance_id.__class__ in FAST_IDS
+                and geometry_index.__class__ in FAST_IDS
+                and primitive_index.__class__ in FAST_IDS
+                and barycentric.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < accel < rid
+                and 0 < instance_id < rid
+                and 0 < geometry_index < rid
+                and 0 < primitive_index < rid
+                and 0 < barycentric < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x814b4, result_type, rid, accel, instance_id, geometry_index, primitive_index, barycentric))
+                run.firsts[0x814b4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5300, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
 
     def fetch_micro_triangle_vertex_barycentric_nv(self, result_type: TypeId, accel: Id, instance_id: Id, geometry_index: Id, primitive_index: Id, barycentric: Id, *, result_id: Id | None = None) -> Id:
         """OpFetchMicroTriangleVertexBarycentricNV (opcode 5301, class Reserved, section functions).
@@ -7207,7 +10303,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x814b5, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and accel.__class__ in FAST_IDS
+                and instance_id.__class__ in FAST_IDS
+                and geometry_index.__class__ in FAST_IDS
+                and primitive_index.__class__ in FAST_IDS
+                and barycentric.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < accel < rid
+                and 0 < instance_id < rid
+                and 0 < geometry_index < rid
+                and 0 < primitive_index < rid
+                and 0 < barycentric < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x814b5, result_type, rid, accel, instance_id, geometry_index, primitive_index, barycentric))
+                run.firsts[0x814b5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5301, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
 
     def cooperative_vector_load_nv(self, result_type: TypeId, pointer: Id, offset: Id, memory_access: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeVectorLoadNV (opcode 5302, class Memory, section functions).
@@ -7304,7 +10422,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414bb, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414bb, result_type, rid, hit_object))
+                run.firsts[0x414bb] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5307, result_type, (hit_object,), result_id)
 
     def hit_object_get_ray_flags_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetRayFlagsEXT (opcode 5308, class Reserved, section functions).
@@ -7318,7 +10450,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414bc, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414bc, result_type, rid, hit_object))
+                run.firsts[0x414bc] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5308, result_type, (hit_object,), result_id)
 
     def hit_object_set_shader_binding_table_record_index_ext(self, hit_object: Id, sbt_record_index: Id) -> Self:
         """OpHitObjectSetShaderBindingTableRecordIndexEXT (opcode 5309, class Reserved, section functions).
@@ -7522,7 +10668,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414c8, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414c8, result_type, rid, hit_object))
+                run.firsts[0x414c8] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5320, result_type, (hit_object,), result_id)
 
     def hit_object_get_attributes_ext(self, hit_object: Id, hit_object_attribute: Id) -> Self:
         """OpHitObjectGetAttributesEXT (opcode 5321, class Reserved, section functions).
@@ -7549,7 +10709,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414ca, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414ca, result_type, rid, hit_object))
+                run.firsts[0x414ca] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5322, result_type, (hit_object,), result_id)
 
     def hit_object_get_primitive_index_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetPrimitiveIndexEXT (opcode 5323, class Reserved, section functions).
@@ -7563,7 +10737,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414cb, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414cb, result_type, rid, hit_object))
+                run.firsts[0x414cb] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5323, result_type, (hit_object,), result_id)
 
     def hit_object_get_geometry_index_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetGeometryIndexEXT (opcode 5324, class Reserved, section functions).
@@ -7577,7 +10765,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414cc, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414cc, result_type, rid, hit_object))
+                run.firsts[0x414cc] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5324, result_type, (hit_object,), result_id)
 
     def hit_object_get_instance_id_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetInstanceIdEXT (opcode 5325, class Reserved, section functions).
@@ -7591,7 +10793,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414cd, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414cd, result_type, rid, hit_object))
+                run.firsts[0x414cd] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5325, result_type, (hit_object,), result_id)
 
     def hit_object_get_instance_custom_index_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetInstanceCustomIndexEXT (opcode 5326, class Reserved, section functions).
@@ -7605,7 +10821,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414ce, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414ce, result_type, rid, hit_object))
+                run.firsts[0x414ce] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5326, result_type, (hit_object,), result_id)
 
     def hit_object_get_object_ray_origin_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectRayOriginEXT (opcode 5327, class Reserved, section functions).
@@ -7619,7 +10849,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414cf, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414cf, result_type, rid, hit_object))
+                run.firsts[0x414cf] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5327, result_type, (hit_object,), result_id)
 
     def hit_object_get_object_ray_direction_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectRayDirectionEXT (opcode 5328, class Reserved, section functions).
@@ -7633,7 +10877,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414d0, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414d0, result_type, rid, hit_object))
+                run.firsts[0x414d0] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5328, result_type, (hit_object,), result_id)
 
     def hit_object_get_world_ray_direction_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldRayDirectionEXT (opcode 5329, class Reserved, section functions).
@@ -7647,7 +10905,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414d1, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414d1, result_type, rid, hit_object))
+                run.firsts[0x414d1] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5329, result_type, (hit_object,), result_id)
 
     def hit_object_get_world_ray_origin_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldRayOriginEXT (opcode 5330, class Reserved, section functions).
@@ -7661,7 +10933,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414d2, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414d2, result_type, rid, hit_object))
+                run.firsts[0x414d2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5330, result_type, (hit_object,), result_id)
 
     def hit_object_get_object_to_world_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetObjectToWorldEXT (opcode 5331, class Reserved, section functions).
@@ -7675,7 +10961,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414d3, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414d3, result_type, rid, hit_object))
+                run.firsts[0x414d3] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5331, result_type, (hit_object,), result_id)
 
     def hit_object_get_world_to_object_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldToObjectEXT (opcode 5332, class Reserved, section functions).
@@ -7689,7 +10989,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414d4, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414d4, result_type, rid, hit_object))
+                run.firsts[0x414d4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5332, result_type, (hit_object,), result_id)
 
     def hit_object_get_ray_t_max_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetRayTMaxEXT (opcode 5333, class Reserved, section functions).
@@ -7703,7 +11017,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414d5, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414d5, result_type, rid, hit_object))
+                run.firsts[0x414d5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5333, result_type, (hit_object,), result_id)
 
     def report_intersection_khr(self, result_type: TypeId, hit: Id, hit_kind: Id, *, result_id: Id | None = None) -> Id:
         """OpReportIntersectionKHR (opcode 5334, class Reserved, section functions).
@@ -7720,7 +11048,23 @@ class CoreInstructions(Emitter):
         Aliases: OpReportIntersectionNV.
         Returns the result id.
         """
-        return self._ids_value(0x514d6, result_type, (hit, hit_kind), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit.__class__ in FAST_IDS
+                and hit_kind.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit < rid
+                and 0 < hit_kind < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x514d6, result_type, rid, hit, hit_kind))
+                run.firsts[0x514d6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5334, result_type, (hit, hit_kind), result_id)
 
     def ignore_intersection_nv(self) -> Self:
         """OpIgnoreIntersectionNV (opcode 5335, class Reserved, section functions).
@@ -7828,7 +11172,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x514dc, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x514dc, result_type, rid, ray_query, intersection))
+                run.firsts[0x514dc] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5340, result_type, (ray_query, intersection), result_id)
 
     def type_acceleration_structure_khr(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeAccelerationStructureKHR (opcode 5341, class Type-Declaration, section types_globals).
@@ -7872,7 +11232,23 @@ class CoreInstructions(Emitter):
         Aliases: OpRayQueryGetClusterIdNV.
         Returns the result id.
         """
-        return self._ids_value(0x514e1, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x514e1, result_type, rid, ray_query, intersection))
+                run.firsts[0x514e1] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5345, result_type, (ray_query, intersection), result_id)
 
     def hit_object_get_cluster_id_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetClusterIdNV (opcode 5346, class Reserved, section functions).
@@ -7886,7 +11262,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414e2, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414e2, result_type, rid, hit_object))
+                run.firsts[0x414e2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5346, result_type, (hit_object,), result_id)
 
     def hit_object_get_ray_t_min_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetRayTMinEXT (opcode 5347, class Reserved, section functions).
@@ -7900,7 +11290,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414e3, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414e3, result_type, rid, hit_object))
+                run.firsts[0x414e3] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5347, result_type, (hit_object,), result_id)
 
     def hit_object_get_shader_binding_table_record_index_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetShaderBindingTableRecordIndexEXT (opcode 5348, class Reserved, section functions).
@@ -7914,7 +11318,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414e4, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414e4, result_type, rid, hit_object))
+                run.firsts[0x414e4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5348, result_type, (hit_object,), result_id)
 
     def hit_object_get_shader_record_buffer_handle_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetShaderRecordBufferHandleEXT (opcode 5349, class Reserved, section functions).
@@ -7928,7 +11346,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414e5, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414e5, result_type, rid, hit_object))
+                run.firsts[0x414e5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5349, result_type, (hit_object,), result_id)
 
     def hit_object_is_empty_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsEmptyEXT (opcode 5350, class Reserved, section functions).
@@ -7942,7 +11374,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414e6, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414e6, result_type, rid, hit_object))
+                run.firsts[0x414e6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5350, result_type, (hit_object,), result_id)
 
     def hit_object_is_hit_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsHitEXT (opcode 5351, class Reserved, section functions).
@@ -7956,7 +11402,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414e7, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414e7, result_type, rid, hit_object))
+                run.firsts[0x414e7] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5351, result_type, (hit_object,), result_id)
 
     def hit_object_is_miss_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsMissEXT (opcode 5352, class Reserved, section functions).
@@ -7970,7 +11430,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414e8, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414e8, result_type, rid, hit_object))
+                run.firsts[0x414e8] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5352, result_type, (hit_object,), result_id)
 
     def type_cooperative_matrix_nv(self, component_type: TypeId, execution: Id, rows: Id, columns: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeCooperativeMatrixNV (opcode 5358, class Type-Declaration, section types_globals).
@@ -8039,7 +11513,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x614f1, result_type, (a, b, c), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and a.__class__ in FAST_IDS
+                and b.__class__ in FAST_IDS
+                and c.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < a < rid
+                and 0 < b < rid
+                and 0 < c < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x614f1, result_type, rid, a, b, c))
+                run.firsts[0x614f1] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5361, result_type, (a, b, c), result_id)
 
     def cooperative_matrix_length_nv(self, result_type: TypeId, type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLengthNV (opcode 5362, class Reserved, section functions).
@@ -8054,7 +11546,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x414f2, result_type, (type,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and type.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < type < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x414f2, result_type, rid, type))
+                run.firsts[0x414f2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5362, result_type, (type,), result_id)
 
     def begin_invocation_interlock_ext(self) -> Self:
         """OpBeginInvocationInterlockEXT (opcode 5364, class Reserved, section functions).
@@ -8244,7 +11750,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51500, result_type, (tensor_layout, value), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and tensor_layout.__class__ in FAST_IDS
+                and value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < tensor_layout < rid
+                and 0 < value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51500, result_type, rid, tensor_layout, value))
+                run.firsts[0x51500] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5376, result_type, (tensor_layout, value), result_id)
 
     def create_tensor_view_nv(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCreateTensorViewNV (opcode 5377, class Reserved, section functions).
@@ -8330,7 +11852,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x81506, result_type, (tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and tensor_view.__class__ in FAST_IDS
+                and clip_row_offset.__class__ in FAST_IDS
+                and clip_row_span.__class__ in FAST_IDS
+                and clip_col_offset.__class__ in FAST_IDS
+                and clip_col_span.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < tensor_view < rid
+                and 0 < clip_row_offset < rid
+                and 0 < clip_row_span < rid
+                and 0 < clip_col_offset < rid
+                and 0 < clip_col_span < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x81506, result_type, rid, tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span))
+                run.firsts[0x81506] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5382, result_type, (tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span), result_id)
 
     def tensor_layout_set_block_size_nv(self, result_type: TypeId, tensor_layout: Id, block_sizes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetBlockSizeNV (opcode 5384, class Reserved, section functions).
@@ -8359,7 +11903,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4150e, result_type, (matrix,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and matrix.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < matrix < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4150e, result_type, rid, matrix))
+                run.firsts[0x4150e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5390, result_type, (matrix,), result_id)
 
     def convert_u_to_image_nv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToImageNV (opcode 5391, class Reserved, section functions).
@@ -8373,7 +11931,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4150f, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4150f, result_type, rid, operand))
+                run.firsts[0x4150f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5391, result_type, (operand,), result_id)
 
     def convert_u_to_sampler_nv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToSamplerNV (opcode 5392, class Reserved, section functions).
@@ -8387,7 +11959,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41510, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41510, result_type, rid, operand))
+                run.firsts[0x41510] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5392, result_type, (operand,), result_id)
 
     def convert_image_to_unv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertImageToUNV (opcode 5393, class Reserved, section functions).
@@ -8401,7 +11987,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41511, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41511, result_type, rid, operand))
+                run.firsts[0x41511] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5393, result_type, (operand,), result_id)
 
     def convert_sampler_to_unv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertSamplerToUNV (opcode 5394, class Reserved, section functions).
@@ -8415,7 +12015,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41512, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41512, result_type, rid, operand))
+                run.firsts[0x41512] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5394, result_type, (operand,), result_id)
 
     def convert_u_to_sampled_image_nv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToSampledImageNV (opcode 5395, class Reserved, section functions).
@@ -8429,7 +12043,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41513, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41513, result_type, rid, operand))
+                run.firsts[0x41513] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5395, result_type, (operand,), result_id)
 
     def convert_sampled_image_to_unv(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertSampledImageToUNV (opcode 5396, class Reserved, section functions).
@@ -8443,7 +12071,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41514, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41514, result_type, rid, operand))
+                run.firsts[0x41514] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5396, result_type, (operand,), result_id)
 
     def sampler_image_addressing_mode_nv(self, bit_width: int) -> Self:
         """OpSamplerImageAddressingModeNV (opcode 5397, class Reserved, section functions).
@@ -8488,7 +12130,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51533, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51533, result_type, rid, ray_query, intersection))
+                run.firsts[0x51533] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5427, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_sphere_radius_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionSphereRadiusNV (opcode 5428, class Reserved, section functions).
@@ -8503,7 +12161,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51534, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51534, result_type, rid, ray_query, intersection))
+                run.firsts[0x51534] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5428, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_lss_positions_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionLSSPositionsNV (opcode 5429, class Reserved, section functions).
@@ -8518,7 +12192,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51535, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51535, result_type, rid, ray_query, intersection))
+                run.firsts[0x51535] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5429, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_lss_radii_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionLSSRadiiNV (opcode 5430, class Reserved, section functions).
@@ -8533,7 +12223,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51536, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51536, result_type, rid, ray_query, intersection))
+                run.firsts[0x51536] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5430, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_lss_hit_value_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionLSSHitValueNV (opcode 5431, class Reserved, section functions).
@@ -8548,7 +12254,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51537, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51537, result_type, rid, ray_query, intersection))
+                run.firsts[0x51537] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5431, result_type, (ray_query, intersection), result_id)
 
     def hit_object_get_sphere_position_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetSpherePositionNV (opcode 5432, class Reserved, section functions).
@@ -8562,7 +12284,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41538, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41538, result_type, rid, hit_object))
+                run.firsts[0x41538] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5432, result_type, (hit_object,), result_id)
 
     def hit_object_get_sphere_radius_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetSphereRadiusNV (opcode 5433, class Reserved, section functions).
@@ -8576,7 +12312,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41539, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41539, result_type, rid, hit_object))
+                run.firsts[0x41539] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5433, result_type, (hit_object,), result_id)
 
     def hit_object_get_lss_positions_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetLSSPositionsNV (opcode 5434, class Reserved, section functions).
@@ -8590,7 +12340,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4153a, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4153a, result_type, rid, hit_object))
+                run.firsts[0x4153a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5434, result_type, (hit_object,), result_id)
 
     def hit_object_get_lss_radii_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetLSSRadiiNV (opcode 5435, class Reserved, section functions).
@@ -8604,7 +12368,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4153b, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4153b, result_type, rid, hit_object))
+                run.firsts[0x4153b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5435, result_type, (hit_object,), result_id)
 
     def hit_object_is_sphere_hit_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsSphereHitNV (opcode 5436, class Reserved, section functions).
@@ -8618,7 +12396,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4153c, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4153c, result_type, rid, hit_object))
+                run.firsts[0x4153c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5436, result_type, (hit_object,), result_id)
 
     def hit_object_is_lss_hit_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectIsLSSHitNV (opcode 5437, class Reserved, section functions).
@@ -8632,7 +12424,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4153d, result_type, (hit_object,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and hit_object.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < hit_object < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4153d, result_type, rid, hit_object))
+                run.firsts[0x4153d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5437, result_type, (hit_object,), result_id)
 
     def ray_query_is_sphere_hit_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryIsSphereHitNV (opcode 5438, class Reserved, section functions).
@@ -8647,7 +12453,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5153e, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5153e, result_type, rid, ray_query, intersection))
+                run.firsts[0x5153e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5438, result_type, (ray_query, intersection), result_id)
 
     def ray_query_is_lss_hit_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryIsLSSHitNV (opcode 5439, class Reserved, section functions).
@@ -8662,7 +12484,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5153f, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5153f, result_type, rid, ray_query, intersection))
+                run.firsts[0x5153f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5439, result_type, (ray_query, intersection), result_id)
 
     def subgroup_shuffle_intel(self, result_type: TypeId, data: Id, invocation_id: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupShuffleINTEL (opcode 5571, class Group, section functions).
@@ -8677,7 +12515,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515c3, result_type, (data, invocation_id), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and data.__class__ in FAST_IDS
+                and invocation_id.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < data < rid
+                and 0 < invocation_id < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515c3, result_type, rid, data, invocation_id))
+                run.firsts[0x515c3] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5571, result_type, (data, invocation_id), result_id)
 
     def subgroup_shuffle_down_intel(self, result_type: TypeId, current: Id, next: Id, delta: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupShuffleDownINTEL (opcode 5572, class Group, section functions).
@@ -8693,7 +12547,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x615c4, result_type, (current, next, delta), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and current.__class__ in FAST_IDS
+                and next.__class__ in FAST_IDS
+                and delta.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < current < rid
+                and 0 < next < rid
+                and 0 < delta < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x615c4, result_type, rid, current, next, delta))
+                run.firsts[0x615c4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5572, result_type, (current, next, delta), result_id)
 
     def subgroup_shuffle_up_intel(self, result_type: TypeId, previous: Id, current: Id, delta: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupShuffleUpINTEL (opcode 5573, class Group, section functions).
@@ -8709,7 +12581,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x615c5, result_type, (previous, current, delta), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and previous.__class__ in FAST_IDS
+                and current.__class__ in FAST_IDS
+                and delta.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < previous < rid
+                and 0 < current < rid
+                and 0 < delta < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x615c5, result_type, rid, previous, current, delta))
+                run.firsts[0x615c5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5573, result_type, (previous, current, delta), result_id)
 
     def subgroup_shuffle_xor_intel(self, result_type: TypeId, data: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupShuffleXorINTEL (opcode 5574, class Group, section functions).
@@ -8724,7 +12614,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515c6, result_type, (data, value), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and data.__class__ in FAST_IDS
+                and value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < data < rid
+                and 0 < value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515c6, result_type, rid, data, value))
+                run.firsts[0x515c6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5574, result_type, (data, value), result_id)
 
     def subgroup_block_read_intel(self, result_type: TypeId, ptr: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupBlockReadINTEL (opcode 5575, class Group, section functions).
@@ -8738,7 +12644,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x415c7, result_type, (ptr,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ptr.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ptr < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x415c7, result_type, rid, ptr))
+                run.firsts[0x415c7] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5575, result_type, (ptr,), result_id)
 
     def subgroup_block_write_intel(self, ptr: Id, data: Id) -> Self:
         """OpSubgroupBlockWriteINTEL (opcode 5576, class Group, section functions).
@@ -8766,7 +12686,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515c9, result_type, (image, coordinate), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and coordinate.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+                and 0 < coordinate < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515c9, result_type, rid, image, coordinate))
+                run.firsts[0x515c9] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5577, result_type, (image, coordinate), result_id)
 
     def subgroup_image_block_write_intel(self, image: Id, coordinate: Id, data: Id) -> Self:
         """OpSubgroupImageBlockWriteINTEL (opcode 5578, class Group, section functions).
@@ -8797,7 +12733,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x715cc, result_type, (image, coordinate, width, height), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image.__class__ in FAST_IDS
+                and coordinate.__class__ in FAST_IDS
+                and width.__class__ in FAST_IDS
+                and height.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image < rid
+                and 0 < coordinate < rid
+                and 0 < width < rid
+                and 0 < height < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x715cc, result_type, rid, image, coordinate, width, height))
+                run.firsts[0x715cc] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5580, result_type, (image, coordinate, width, height), result_id)
 
     def subgroup_image_media_block_write_intel(self, image: Id, coordinate: Id, width: Id, height: Id, data: Id) -> Self:
         """OpSubgroupImageMediaBlockWriteINTEL (opcode 5581, class Group, section functions).
@@ -8827,7 +12783,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x415d1, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x415d1, result_type, rid, operand))
+                run.firsts[0x415d1] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5585, result_type, (operand,), result_id)
 
     def u_count_trailing_zeros_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpUCountTrailingZerosINTEL (opcode 5586, class Reserved, section functions).
@@ -8841,7 +12811,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x415d2, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x415d2, result_type, rid, operand))
+                run.firsts[0x415d2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5586, result_type, (operand,), result_id)
 
     def abs_i_sub_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpAbsISubINTEL (opcode 5587, class Reserved, section functions).
@@ -8856,7 +12840,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515d3, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515d3, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515d3] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5587, result_type, (operand_1, operand_2), result_id)
 
     def abs_u_sub_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpAbsUSubINTEL (opcode 5588, class Reserved, section functions).
@@ -8871,7 +12871,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515d4, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515d4, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515d4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5588, result_type, (operand_1, operand_2), result_id)
 
     def i_add_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIAddSatINTEL (opcode 5589, class Reserved, section functions).
@@ -8886,7 +12902,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515d5, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515d5, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515d5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5589, result_type, (operand_1, operand_2), result_id)
 
     def u_add_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUAddSatINTEL (opcode 5590, class Reserved, section functions).
@@ -8901,7 +12933,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515d6, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515d6, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515d6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5590, result_type, (operand_1, operand_2), result_id)
 
     def i_average_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIAverageINTEL (opcode 5591, class Reserved, section functions).
@@ -8916,7 +12964,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515d7, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515d7, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515d7] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5591, result_type, (operand_1, operand_2), result_id)
 
     def u_average_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUAverageINTEL (opcode 5592, class Reserved, section functions).
@@ -8931,7 +12995,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515d8, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515d8, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515d8] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5592, result_type, (operand_1, operand_2), result_id)
 
     def i_average_rounded_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIAverageRoundedINTEL (opcode 5593, class Reserved, section functions).
@@ -8946,7 +13026,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515d9, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515d9, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515d9] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5593, result_type, (operand_1, operand_2), result_id)
 
     def u_average_rounded_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUAverageRoundedINTEL (opcode 5594, class Reserved, section functions).
@@ -8961,7 +13057,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515da, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515da, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515da] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5594, result_type, (operand_1, operand_2), result_id)
 
     def i_sub_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpISubSatINTEL (opcode 5595, class Reserved, section functions).
@@ -8976,7 +13088,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515db, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515db, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515db] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5595, result_type, (operand_1, operand_2), result_id)
 
     def u_sub_sat_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUSubSatINTEL (opcode 5596, class Reserved, section functions).
@@ -8991,7 +13119,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515dc, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515dc, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515dc] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5596, result_type, (operand_1, operand_2), result_id)
 
     def i_mul32x16_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpIMul32x16INTEL (opcode 5597, class Reserved, section functions).
@@ -9006,7 +13150,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515dd, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515dd, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515dd] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5597, result_type, (operand_1, operand_2), result_id)
 
     def u_mul32x16_intel(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
         """OpUMul32x16INTEL (opcode 5598, class Reserved, section functions).
@@ -9021,7 +13181,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515de, result_type, (operand_1, operand_2), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand_1 < rid
+                and 0 < operand_2 < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515de, result_type, rid, operand_1, operand_2))
+                run.firsts[0x515de] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5598, result_type, (operand_1, operand_2), result_id)
 
     def constant_function_pointer_intel(self, result_type: TypeId, function: Id, *, result_id: Id | None = None) -> Id:
         """OpConstantFunctionPointerINTEL (opcode 5600, class Constant-Creation, section types_globals).
@@ -9160,7 +13336,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x515ff, result_type, (value, expected_value), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and value.__class__ in FAST_IDS
+                and expected_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < value < rid
+                and 0 < expected_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x515ff, result_type, rid, value, expected_value))
+                run.firsts[0x515ff] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5631, result_type, (value, expected_value), result_id)
 
     def decorate_string(self, target: Id, decoration: DecorationOperand) -> Self:
         """OpDecorateString (opcode 5632, class Annotation, section annotations).
@@ -9204,7 +13396,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51643, result_type, (image_type, sampler), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image_type.__class__ in FAST_IDS
+                and sampler.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image_type < rid
+                and 0 < sampler < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51643, result_type, rid, image_type, sampler))
+                run.firsts[0x51643] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5699, result_type, (image_type, sampler), result_id)
 
     def type_vme_image_intel(self, image_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpTypeVmeImageINTEL (opcode 5700, class @exclude, section functions).
@@ -9376,7 +13584,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51651, result_type, (slice_type, qp), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and slice_type.__class__ in FAST_IDS
+                and qp.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < slice_type < rid
+                and 0 < qp < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51651, result_type, rid, slice_type, qp))
+                run.firsts[0x51651] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5713, result_type, (slice_type, qp), result_id)
 
     def subgroup_avc_mce_set_inter_base_multi_reference_penalty_intel(self, result_type: TypeId, reference_base_penalty: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL (opcode 5714, class @exclude, section functions).
@@ -9391,7 +13615,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51652, result_type, (reference_base_penalty, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and reference_base_penalty.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < reference_base_penalty < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51652, result_type, rid, reference_base_penalty, payload))
+                run.firsts[0x51652] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5714, result_type, (reference_base_penalty, payload), result_id)
 
     def subgroup_avc_mce_get_default_inter_shape_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultInterShapePenaltyINTEL (opcode 5715, class @exclude, section functions).
@@ -9406,7 +13646,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51653, result_type, (slice_type, qp), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and slice_type.__class__ in FAST_IDS
+                and qp.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < slice_type < rid
+                and 0 < qp < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51653, result_type, rid, slice_type, qp))
+                run.firsts[0x51653] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5715, result_type, (slice_type, qp), result_id)
 
     def subgroup_avc_mce_set_inter_shape_penalty_intel(self, result_type: TypeId, packed_shape_penalty: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetInterShapePenaltyINTEL (opcode 5716, class @exclude, section functions).
@@ -9421,7 +13677,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51654, result_type, (packed_shape_penalty, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and packed_shape_penalty.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < packed_shape_penalty < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51654, result_type, rid, packed_shape_penalty, payload))
+                run.firsts[0x51654] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5716, result_type, (packed_shape_penalty, payload), result_id)
 
     def subgroup_avc_mce_get_default_inter_direction_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL (opcode 5717, class @exclude, section functions).
@@ -9436,7 +13708,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51655, result_type, (slice_type, qp), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and slice_type.__class__ in FAST_IDS
+                and qp.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < slice_type < rid
+                and 0 < qp < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51655, result_type, rid, slice_type, qp))
+                run.firsts[0x51655] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5717, result_type, (slice_type, qp), result_id)
 
     def subgroup_avc_mce_set_inter_direction_penalty_intel(self, result_type: TypeId, direction_cost: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetInterDirectionPenaltyINTEL (opcode 5718, class @exclude, section functions).
@@ -9451,7 +13739,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51656, result_type, (direction_cost, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and direction_cost.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < direction_cost < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51656, result_type, rid, direction_cost, payload))
+                run.firsts[0x51656] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5718, result_type, (direction_cost, payload), result_id)
 
     def subgroup_avc_mce_get_default_intra_luma_shape_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL (opcode 5719, class @exclude, section functions).
@@ -9466,7 +13770,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51657, result_type, (slice_type, qp), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and slice_type.__class__ in FAST_IDS
+                and qp.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < slice_type < rid
+                and 0 < qp < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51657, result_type, rid, slice_type, qp))
+                run.firsts[0x51657] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5719, result_type, (slice_type, qp), result_id)
 
     def subgroup_avc_mce_get_default_inter_motion_vector_cost_table_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL (opcode 5720, class @exclude, section functions).
@@ -9481,7 +13801,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51658, result_type, (slice_type, qp), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and slice_type.__class__ in FAST_IDS
+                and qp.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < slice_type < rid
+                and 0 < qp < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51658, result_type, rid, slice_type, qp))
+                run.firsts[0x51658] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5720, result_type, (slice_type, qp), result_id)
 
     def subgroup_avc_mce_get_default_high_penalty_cost_table_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL (opcode 5721, class @exclude, section functions).
@@ -9537,7 +13873,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x7165c, result_type, (packed_cost_center_delta, packed_cost_table, cost_precision, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and packed_cost_center_delta.__class__ in FAST_IDS
+                and packed_cost_table.__class__ in FAST_IDS
+                and cost_precision.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < packed_cost_center_delta < rid
+                and 0 < packed_cost_table < rid
+                and 0 < cost_precision < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x7165c, result_type, rid, packed_cost_center_delta, packed_cost_table, cost_precision, payload))
+                run.firsts[0x7165c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5724, result_type, (packed_cost_center_delta, packed_cost_table, cost_precision, payload), result_id)
 
     def subgroup_avc_mce_get_default_intra_luma_mode_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL (opcode 5725, class @exclude, section functions).
@@ -9552,7 +13908,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5165d, result_type, (slice_type, qp), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and slice_type.__class__ in FAST_IDS
+                and qp.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < slice_type < rid
+                and 0 < qp < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5165d, result_type, rid, slice_type, qp))
+                run.firsts[0x5165d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5725, result_type, (slice_type, qp), result_id)
 
     def subgroup_avc_mce_get_default_non_dc_luma_intra_penalty_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL (opcode 5726, class @exclude, section functions).
@@ -9592,7 +13964,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41660, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41660, result_type, rid, payload))
+                run.firsts[0x41660] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5728, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_set_source_interlaced_field_polarity_intel(self, result_type: TypeId, source_field_polarity: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL (opcode 5729, class @exclude, section functions).
@@ -9607,7 +13993,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51661, result_type, (source_field_polarity, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and source_field_polarity.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < source_field_polarity < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51661, result_type, rid, source_field_polarity, payload))
+                run.firsts[0x51661] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5729, result_type, (source_field_polarity, payload), result_id)
 
     def subgroup_avc_mce_set_single_reference_interlaced_field_polarity_intel(self, result_type: TypeId, reference_field_polarity: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL (opcode 5730, class @exclude, section functions).
@@ -9622,7 +14024,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51662, result_type, (reference_field_polarity, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and reference_field_polarity.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < reference_field_polarity < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51662, result_type, rid, reference_field_polarity, payload))
+                run.firsts[0x51662] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5730, result_type, (reference_field_polarity, payload), result_id)
 
     def subgroup_avc_mce_set_dual_reference_interlaced_field_polarities_intel(self, result_type: TypeId, forward_reference_field_polarity: Id, backward_reference_field_polarity: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL (opcode 5731, class @exclude, section functions).
@@ -9638,7 +14056,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x61663, result_type, (forward_reference_field_polarity, backward_reference_field_polarity, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and forward_reference_field_polarity.__class__ in FAST_IDS
+                and backward_reference_field_polarity.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < forward_reference_field_polarity < rid
+                and 0 < backward_reference_field_polarity < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x61663, result_type, rid, forward_reference_field_polarity, backward_reference_field_polarity, payload))
+                run.firsts[0x61663] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5731, result_type, (forward_reference_field_polarity, backward_reference_field_polarity, payload), result_id)
 
     def subgroup_avc_mce_convert_to_ime_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToImePayloadINTEL (opcode 5732, class @exclude, section functions).
@@ -9652,7 +14088,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41664, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41664, result_type, rid, payload))
+                run.firsts[0x41664] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5732, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_convert_to_ime_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToImeResultINTEL (opcode 5733, class @exclude, section functions).
@@ -9666,7 +14116,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41665, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41665, result_type, rid, payload))
+                run.firsts[0x41665] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5733, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_convert_to_ref_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToRefPayloadINTEL (opcode 5734, class @exclude, section functions).
@@ -9680,7 +14144,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41666, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41666, result_type, rid, payload))
+                run.firsts[0x41666] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5734, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_convert_to_ref_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToRefResultINTEL (opcode 5735, class @exclude, section functions).
@@ -9694,7 +14172,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41667, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41667, result_type, rid, payload))
+                run.firsts[0x41667] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5735, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_convert_to_sic_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToSicPayloadINTEL (opcode 5736, class @exclude, section functions).
@@ -9708,7 +14200,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41668, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41668, result_type, rid, payload))
+                run.firsts[0x41668] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5736, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_convert_to_sic_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceConvertToSicResultINTEL (opcode 5737, class @exclude, section functions).
@@ -9722,7 +14228,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41669, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41669, result_type, rid, payload))
+                run.firsts[0x41669] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5737, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_get_motion_vectors_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetMotionVectorsINTEL (opcode 5738, class @exclude, section functions).
@@ -9736,7 +14256,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4166a, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4166a, result_type, rid, payload))
+                run.firsts[0x4166a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5738, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_get_inter_distortions_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterDistortionsINTEL (opcode 5739, class @exclude, section functions).
@@ -9750,7 +14284,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4166b, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4166b, result_type, rid, payload))
+                run.firsts[0x4166b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5739, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_get_best_inter_distortions_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetBestInterDistortionsINTEL (opcode 5740, class @exclude, section functions).
@@ -9764,7 +14312,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4166c, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4166c, result_type, rid, payload))
+                run.firsts[0x4166c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5740, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_get_inter_major_shape_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterMajorShapeINTEL (opcode 5741, class @exclude, section functions).
@@ -9778,7 +14340,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4166d, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4166d, result_type, rid, payload))
+                run.firsts[0x4166d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5741, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_get_inter_minor_shape_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterMinorShapeINTEL (opcode 5742, class @exclude, section functions).
@@ -9792,7 +14368,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4166e, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4166e, result_type, rid, payload))
+                run.firsts[0x4166e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5742, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_get_inter_directions_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterDirectionsINTEL (opcode 5743, class @exclude, section functions).
@@ -9806,7 +14396,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4166f, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4166f, result_type, rid, payload))
+                run.firsts[0x4166f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5743, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_get_inter_motion_vector_count_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterMotionVectorCountINTEL (opcode 5744, class @exclude, section functions).
@@ -9820,7 +14424,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41670, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41670, result_type, rid, payload))
+                run.firsts[0x41670] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5744, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_get_inter_reference_ids_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterReferenceIdsINTEL (opcode 5745, class @exclude, section functions).
@@ -9834,7 +14452,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41671, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41671, result_type, rid, payload))
+                run.firsts[0x41671] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5745, result_type, (payload,), result_id)
 
     def subgroup_avc_mce_get_inter_reference_interlaced_field_polarities_intel(self, result_type: TypeId, packed_reference_ids: Id, packed_reference_parameter_field_polarities: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL (opcode 5746, class @exclude, section functions).
@@ -9850,7 +14482,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x61672, result_type, (packed_reference_ids, packed_reference_parameter_field_polarities, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and packed_reference_ids.__class__ in FAST_IDS
+                and packed_reference_parameter_field_polarities.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < packed_reference_ids < rid
+                and 0 < packed_reference_parameter_field_polarities < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x61672, result_type, rid, packed_reference_ids, packed_reference_parameter_field_polarities, payload))
+                run.firsts[0x61672] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5746, result_type, (packed_reference_ids, packed_reference_parameter_field_polarities, payload), result_id)
 
     def subgroup_avc_ime_initialize_intel(self, result_type: TypeId, src_coord: Id, partition_mask: Id, sad_adjustment: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeInitializeINTEL (opcode 5747, class @exclude, section functions).
@@ -9866,7 +14516,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x61673, result_type, (src_coord, partition_mask, sad_adjustment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_coord.__class__ in FAST_IDS
+                and partition_mask.__class__ in FAST_IDS
+                and sad_adjustment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_coord < rid
+                and 0 < partition_mask < rid
+                and 0 < sad_adjustment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x61673, result_type, rid, src_coord, partition_mask, sad_adjustment))
+                run.firsts[0x61673] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5747, result_type, (src_coord, partition_mask, sad_adjustment), result_id)
 
     def subgroup_avc_ime_set_single_reference_intel(self, result_type: TypeId, ref_offset: Id, search_window_config: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetSingleReferenceINTEL (opcode 5748, class @exclude, section functions).
@@ -9882,7 +14550,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x61674, result_type, (ref_offset, search_window_config, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ref_offset.__class__ in FAST_IDS
+                and search_window_config.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ref_offset < rid
+                and 0 < search_window_config < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x61674, result_type, rid, ref_offset, search_window_config, payload))
+                run.firsts[0x61674] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5748, result_type, (ref_offset, search_window_config, payload), result_id)
 
     def subgroup_avc_ime_set_dual_reference_intel(self, result_type: TypeId, fwd_ref_offset: Id, bwd_ref_offset: Id, search_window_config: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetDualReferenceINTEL (opcode 5749, class @exclude, section functions).
@@ -9899,7 +14585,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x71675, result_type, (fwd_ref_offset, bwd_ref_offset, search_window_config, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and fwd_ref_offset.__class__ in FAST_IDS
+                and bwd_ref_offset.__class__ in FAST_IDS
+                and search_window_config.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < fwd_ref_offset < rid
+                and 0 < bwd_ref_offset < rid
+                and 0 < search_window_config < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x71675, result_type, rid, fwd_ref_offset, bwd_ref_offset, search_window_config, payload))
+                run.firsts[0x71675] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5749, result_type, (fwd_ref_offset, bwd_ref_offset, search_window_config, payload), result_id)
 
     def subgroup_avc_ime_ref_window_size_intel(self, result_type: TypeId, search_window_config: Id, dual_ref: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeRefWindowSizeINTEL (opcode 5750, class @exclude, section functions).
@@ -9914,7 +14620,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51676, result_type, (search_window_config, dual_ref), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and search_window_config.__class__ in FAST_IDS
+                and dual_ref.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < search_window_config < rid
+                and 0 < dual_ref < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51676, result_type, rid, search_window_config, dual_ref))
+                run.firsts[0x51676] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5750, result_type, (search_window_config, dual_ref), result_id)
 
     def subgroup_avc_ime_adjust_ref_offset_intel(self, result_type: TypeId, ref_offset: Id, src_coord: Id, ref_window_size: Id, image_size: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeAdjustRefOffsetINTEL (opcode 5751, class @exclude, section functions).
@@ -9931,7 +14653,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x71677, result_type, (ref_offset, src_coord, ref_window_size, image_size), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ref_offset.__class__ in FAST_IDS
+                and src_coord.__class__ in FAST_IDS
+                and ref_window_size.__class__ in FAST_IDS
+                and image_size.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ref_offset < rid
+                and 0 < src_coord < rid
+                and 0 < ref_window_size < rid
+                and 0 < image_size < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x71677, result_type, rid, ref_offset, src_coord, ref_window_size, image_size))
+                run.firsts[0x71677] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5751, result_type, (ref_offset, src_coord, ref_window_size, image_size), result_id)
 
     def subgroup_avc_ime_convert_to_mce_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeConvertToMcePayloadINTEL (opcode 5752, class @exclude, section functions).
@@ -9945,7 +14687,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41678, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41678, result_type, rid, payload))
+                run.firsts[0x41678] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5752, result_type, (payload,), result_id)
 
     def subgroup_avc_ime_set_max_motion_vector_count_intel(self, result_type: TypeId, max_motion_vector_count: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetMaxMotionVectorCountINTEL (opcode 5753, class @exclude, section functions).
@@ -9960,7 +14716,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51679, result_type, (max_motion_vector_count, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and max_motion_vector_count.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < max_motion_vector_count < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51679, result_type, rid, max_motion_vector_count, payload))
+                run.firsts[0x51679] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5753, result_type, (max_motion_vector_count, payload), result_id)
 
     def subgroup_avc_ime_set_unidirectional_mix_disable_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetUnidirectionalMixDisableINTEL (opcode 5754, class @exclude, section functions).
@@ -9974,7 +14746,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4167a, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4167a, result_type, rid, payload))
+                run.firsts[0x4167a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5754, result_type, (payload,), result_id)
 
     def subgroup_avc_ime_set_early_search_termination_threshold_intel(self, result_type: TypeId, threshold: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetEarlySearchTerminationThresholdINTEL (opcode 5755, class @exclude, section functions).
@@ -9989,7 +14775,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5167b, result_type, (threshold, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and threshold.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < threshold < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5167b, result_type, rid, threshold, payload))
+                run.firsts[0x5167b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5755, result_type, (threshold, payload), result_id)
 
     def subgroup_avc_ime_set_weighted_sad_intel(self, result_type: TypeId, packed_sad_weights: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeSetWeightedSadINTEL (opcode 5756, class @exclude, section functions).
@@ -10004,7 +14806,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5167c, result_type, (packed_sad_weights, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and packed_sad_weights.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < packed_sad_weights < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5167c, result_type, rid, packed_sad_weights, payload))
+                run.firsts[0x5167c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5756, result_type, (packed_sad_weights, payload), result_id)
 
     def subgroup_avc_ime_evaluate_with_single_reference_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithSingleReferenceINTEL (opcode 5757, class @exclude, section functions).
@@ -10020,7 +14838,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x6167d, result_type, (src_image, ref_image, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < ref_image < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6167d, result_type, rid, src_image, ref_image, payload))
+                run.firsts[0x6167d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5757, result_type, (src_image, ref_image, payload), result_id)
 
     def subgroup_avc_ime_evaluate_with_dual_reference_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithDualReferenceINTEL (opcode 5758, class @exclude, section functions).
@@ -10037,7 +14873,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x7167e, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and fwd_ref_image.__class__ in FAST_IDS
+                and bwd_ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < fwd_ref_image < rid
+                and 0 < bwd_ref_image < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x7167e, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
+                run.firsts[0x7167e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5758, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
     def subgroup_avc_ime_evaluate_with_single_reference_streamin_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, streamin_components: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL (opcode 5759, class @exclude, section functions).
@@ -10054,7 +14910,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x7167f, result_type, (src_image, ref_image, payload, streamin_components), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and streamin_components.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < ref_image < rid
+                and 0 < payload < rid
+                and 0 < streamin_components < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x7167f, result_type, rid, src_image, ref_image, payload, streamin_components))
+                run.firsts[0x7167f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5759, result_type, (src_image, ref_image, payload, streamin_components), result_id)
 
     def subgroup_avc_ime_evaluate_with_dual_reference_streamin_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, streamin_components: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL (opcode 5760, class @exclude, section functions).
@@ -10072,7 +14948,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x81680, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and fwd_ref_image.__class__ in FAST_IDS
+                and bwd_ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and streamin_components.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < fwd_ref_image < rid
+                and 0 < bwd_ref_image < rid
+                and 0 < payload < rid
+                and 0 < streamin_components < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x81680, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components))
+                run.firsts[0x81680] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5760, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
 
     def subgroup_avc_ime_evaluate_with_single_reference_streamout_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL (opcode 5761, class @exclude, section functions).
@@ -10088,7 +14986,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x61681, result_type, (src_image, ref_image, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < ref_image < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x61681, result_type, rid, src_image, ref_image, payload))
+                run.firsts[0x61681] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5761, result_type, (src_image, ref_image, payload), result_id)
 
     def subgroup_avc_ime_evaluate_with_dual_reference_streamout_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL (opcode 5762, class @exclude, section functions).
@@ -10105,7 +15021,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x71682, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and fwd_ref_image.__class__ in FAST_IDS
+                and bwd_ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < fwd_ref_image < rid
+                and 0 < bwd_ref_image < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x71682, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
+                run.firsts[0x71682] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5762, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
     def subgroup_avc_ime_evaluate_with_single_reference_streaminout_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, streamin_components: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL (opcode 5763, class @exclude, section functions).
@@ -10122,7 +15058,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x71683, result_type, (src_image, ref_image, payload, streamin_components), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and streamin_components.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < ref_image < rid
+                and 0 < payload < rid
+                and 0 < streamin_components < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x71683, result_type, rid, src_image, ref_image, payload, streamin_components))
+                run.firsts[0x71683] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5763, result_type, (src_image, ref_image, payload, streamin_components), result_id)
 
     def subgroup_avc_ime_evaluate_with_dual_reference_streaminout_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, streamin_components: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL (opcode 5764, class @exclude, section functions).
@@ -10140,7 +15096,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x81684, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and fwd_ref_image.__class__ in FAST_IDS
+                and bwd_ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and streamin_components.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < fwd_ref_image < rid
+                and 0 < bwd_ref_image < rid
+                and 0 < payload < rid
+                and 0 < streamin_components < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x81684, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components))
+                run.firsts[0x81684] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5764, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
 
     def subgroup_avc_ime_convert_to_mce_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeConvertToMceResultINTEL (opcode 5765, class @exclude, section functions).
@@ -10154,7 +15132,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41685, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41685, result_type, rid, payload))
+                run.firsts[0x41685] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5765, result_type, (payload,), result_id)
 
     def subgroup_avc_ime_get_single_reference_streamin_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetSingleReferenceStreaminINTEL (opcode 5766, class @exclude, section functions).
@@ -10168,7 +15160,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41686, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41686, result_type, rid, payload))
+                run.firsts[0x41686] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5766, result_type, (payload,), result_id)
 
     def subgroup_avc_ime_get_dual_reference_streamin_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetDualReferenceStreaminINTEL (opcode 5767, class @exclude, section functions).
@@ -10182,7 +15188,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41687, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41687, result_type, rid, payload))
+                run.firsts[0x41687] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5767, result_type, (payload,), result_id)
 
     def subgroup_avc_ime_strip_single_reference_streamout_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeStripSingleReferenceStreamoutINTEL (opcode 5768, class @exclude, section functions).
@@ -10196,7 +15216,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41688, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41688, result_type, rid, payload))
+                run.firsts[0x41688] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5768, result_type, (payload,), result_id)
 
     def subgroup_avc_ime_strip_dual_reference_streamout_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeStripDualReferenceStreamoutINTEL (opcode 5769, class @exclude, section functions).
@@ -10210,7 +15244,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41689, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41689, result_type, rid, payload))
+                run.firsts[0x41689] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5769, result_type, (payload,), result_id)
 
     def subgroup_avc_ime_get_streamout_single_reference_major_shape_motion_vectors_intel(self, result_type: TypeId, payload: Id, major_shape: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL (opcode 5770, class @exclude, section functions).
@@ -10225,7 +15273,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5168a, result_type, (payload, major_shape), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and major_shape.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+                and 0 < major_shape < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5168a, result_type, rid, payload, major_shape))
+                run.firsts[0x5168a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5770, result_type, (payload, major_shape), result_id)
 
     def subgroup_avc_ime_get_streamout_single_reference_major_shape_distortions_intel(self, result_type: TypeId, payload: Id, major_shape: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL (opcode 5771, class @exclude, section functions).
@@ -10240,7 +15304,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5168b, result_type, (payload, major_shape), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and major_shape.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+                and 0 < major_shape < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5168b, result_type, rid, payload, major_shape))
+                run.firsts[0x5168b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5771, result_type, (payload, major_shape), result_id)
 
     def subgroup_avc_ime_get_streamout_single_reference_major_shape_reference_ids_intel(self, result_type: TypeId, payload: Id, major_shape: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL (opcode 5772, class @exclude, section functions).
@@ -10255,7 +15335,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5168c, result_type, (payload, major_shape), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and major_shape.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+                and 0 < major_shape < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5168c, result_type, rid, payload, major_shape))
+                run.firsts[0x5168c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5772, result_type, (payload, major_shape), result_id)
 
     def subgroup_avc_ime_get_streamout_dual_reference_major_shape_motion_vectors_intel(self, result_type: TypeId, payload: Id, major_shape: Id, direction: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL (opcode 5773, class @exclude, section functions).
@@ -10271,7 +15367,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x6168d, result_type, (payload, major_shape, direction), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and major_shape.__class__ in FAST_IDS
+                and direction.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+                and 0 < major_shape < rid
+                and 0 < direction < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6168d, result_type, rid, payload, major_shape, direction))
+                run.firsts[0x6168d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5773, result_type, (payload, major_shape, direction), result_id)
 
     def subgroup_avc_ime_get_streamout_dual_reference_major_shape_distortions_intel(self, result_type: TypeId, payload: Id, major_shape: Id, direction: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL (opcode 5774, class @exclude, section functions).
@@ -10287,7 +15401,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x6168e, result_type, (payload, major_shape, direction), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and major_shape.__class__ in FAST_IDS
+                and direction.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+                and 0 < major_shape < rid
+                and 0 < direction < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6168e, result_type, rid, payload, major_shape, direction))
+                run.firsts[0x6168e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5774, result_type, (payload, major_shape, direction), result_id)
 
     def subgroup_avc_ime_get_streamout_dual_reference_major_shape_reference_ids_intel(self, result_type: TypeId, payload: Id, major_shape: Id, direction: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL (opcode 5775, class @exclude, section functions).
@@ -10303,7 +15435,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x6168f, result_type, (payload, major_shape, direction), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and major_shape.__class__ in FAST_IDS
+                and direction.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+                and 0 < major_shape < rid
+                and 0 < direction < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6168f, result_type, rid, payload, major_shape, direction))
+                run.firsts[0x6168f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5775, result_type, (payload, major_shape, direction), result_id)
 
     def subgroup_avc_ime_get_border_reached_intel(self, result_type: TypeId, image_select: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetBorderReachedINTEL (opcode 5776, class @exclude, section functions).
@@ -10318,7 +15468,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51690, result_type, (image_select, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and image_select.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < image_select < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51690, result_type, rid, image_select, payload))
+                run.firsts[0x51690] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5776, result_type, (image_select, payload), result_id)
 
     def subgroup_avc_ime_get_truncated_search_indication_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetTruncatedSearchIndicationINTEL (opcode 5777, class @exclude, section functions).
@@ -10332,7 +15498,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41691, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41691, result_type, rid, payload))
+                run.firsts[0x41691] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5777, result_type, (payload,), result_id)
 
     def subgroup_avc_ime_get_unidirectional_early_search_termination_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL (opcode 5778, class @exclude, section functions).
@@ -10346,7 +15526,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41692, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41692, result_type, rid, payload))
+                run.firsts[0x41692] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5778, result_type, (payload,), result_id)
 
     def subgroup_avc_ime_get_weighting_pattern_minimum_motion_vector_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL (opcode 5779, class @exclude, section functions).
@@ -10360,7 +15554,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41693, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41693, result_type, rid, payload))
+                run.firsts[0x41693] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5779, result_type, (payload,), result_id)
 
     def subgroup_avc_ime_get_weighting_pattern_minimum_distortion_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL (opcode 5780, class @exclude, section functions).
@@ -10374,7 +15582,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41694, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41694, result_type, rid, payload))
+                run.firsts[0x41694] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5780, result_type, (payload,), result_id)
 
     def subgroup_avc_fme_initialize_intel(self, result_type: TypeId, src_coord: Id, motion_vectors: Id, major_shapes: Id, minor_shapes: Id, direction: Id, pixel_resolution: Id, sad_adjustment: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcFmeInitializeINTEL (opcode 5781, class @exclude, section functions).
@@ -10394,7 +15616,33 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0xa1695, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_coord.__class__ in FAST_IDS
+                and motion_vectors.__class__ in FAST_IDS
+                and major_shapes.__class__ in FAST_IDS
+                and minor_shapes.__class__ in FAST_IDS
+                and direction.__class__ in FAST_IDS
+                and pixel_resolution.__class__ in FAST_IDS
+                and sad_adjustment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_coord < rid
+                and 0 < motion_vectors < rid
+                and 0 < major_shapes < rid
+                and 0 < minor_shapes < rid
+                and 0 < direction < rid
+                and 0 < pixel_resolution < rid
+                and 0 < sad_adjustment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0xa1695, result_type, rid, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment))
+                run.firsts[0xa1695] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5781, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment), result_id)
 
     def subgroup_avc_bme_initialize_intel(self, result_type: TypeId, src_coord: Id, motion_vectors: Id, major_shapes: Id, minor_shapes: Id, direction: Id, pixel_resolution: Id, bidirectional_weight: Id, sad_adjustment: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcBmeInitializeINTEL (opcode 5782, class @exclude, section functions).
@@ -10415,7 +15663,35 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0xb1696, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_coord.__class__ in FAST_IDS
+                and motion_vectors.__class__ in FAST_IDS
+                and major_shapes.__class__ in FAST_IDS
+                and minor_shapes.__class__ in FAST_IDS
+                and direction.__class__ in FAST_IDS
+                and pixel_resolution.__class__ in FAST_IDS
+                and bidirectional_weight.__class__ in FAST_IDS
+                and sad_adjustment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_coord < rid
+                and 0 < motion_vectors < rid
+                and 0 < major_shapes < rid
+                and 0 < minor_shapes < rid
+                and 0 < direction < rid
+                and 0 < pixel_resolution < rid
+                and 0 < bidirectional_weight < rid
+                and 0 < sad_adjustment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0xb1696, result_type, rid, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment))
+                run.firsts[0xb1696] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5782, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment), result_id)
 
     def subgroup_avc_ref_convert_to_mce_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefConvertToMcePayloadINTEL (opcode 5783, class @exclude, section functions).
@@ -10429,7 +15705,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41697, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41697, result_type, rid, payload))
+                run.firsts[0x41697] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5783, result_type, (payload,), result_id)
 
     def subgroup_avc_ref_set_bidirectional_mix_disable_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefSetBidirectionalMixDisableINTEL (opcode 5784, class @exclude, section functions).
@@ -10443,7 +15733,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41698, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41698, result_type, rid, payload))
+                run.firsts[0x41698] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5784, result_type, (payload,), result_id)
 
     def subgroup_avc_ref_set_bilinear_filter_enable_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefSetBilinearFilterEnableINTEL (opcode 5785, class @exclude, section functions).
@@ -10457,7 +15761,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41699, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41699, result_type, rid, payload))
+                run.firsts[0x41699] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5785, result_type, (payload,), result_id)
 
     def subgroup_avc_ref_evaluate_with_single_reference_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefEvaluateWithSingleReferenceINTEL (opcode 5786, class @exclude, section functions).
@@ -10473,7 +15791,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x6169a, result_type, (src_image, ref_image, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < ref_image < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6169a, result_type, rid, src_image, ref_image, payload))
+                run.firsts[0x6169a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5786, result_type, (src_image, ref_image, payload), result_id)
 
     def subgroup_avc_ref_evaluate_with_dual_reference_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefEvaluateWithDualReferenceINTEL (opcode 5787, class @exclude, section functions).
@@ -10490,7 +15826,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x7169b, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and fwd_ref_image.__class__ in FAST_IDS
+                and bwd_ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < fwd_ref_image < rid
+                and 0 < bwd_ref_image < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x7169b, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
+                run.firsts[0x7169b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5787, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
     def subgroup_avc_ref_evaluate_with_multi_reference_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefEvaluateWithMultiReferenceINTEL (opcode 5788, class @exclude, section functions).
@@ -10506,7 +15862,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x6169c, result_type, (src_image, packed_reference_ids, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and packed_reference_ids.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < packed_reference_ids < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x6169c, result_type, rid, src_image, packed_reference_ids, payload))
+                run.firsts[0x6169c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5788, result_type, (src_image, packed_reference_ids, payload), result_id)
 
     def subgroup_avc_ref_evaluate_with_multi_reference_interlaced_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, packed_reference_field_polarities: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL (opcode 5789, class @exclude, section functions).
@@ -10523,7 +15897,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x7169d, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and packed_reference_ids.__class__ in FAST_IDS
+                and packed_reference_field_polarities.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < packed_reference_ids < rid
+                and 0 < packed_reference_field_polarities < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x7169d, result_type, rid, src_image, packed_reference_ids, packed_reference_field_polarities, payload))
+                run.firsts[0x7169d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5789, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
 
     def subgroup_avc_ref_convert_to_mce_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcRefConvertToMceResultINTEL (opcode 5790, class @exclude, section functions).
@@ -10537,7 +15931,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4169e, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4169e, result_type, rid, payload))
+                run.firsts[0x4169e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5790, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_initialize_intel(self, result_type: TypeId, src_coord: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicInitializeINTEL (opcode 5791, class @exclude, section functions).
@@ -10551,7 +15959,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4169f, result_type, (src_coord,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_coord.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_coord < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4169f, result_type, rid, src_coord))
+                run.firsts[0x4169f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5791, result_type, (src_coord,), result_id)
 
     def subgroup_avc_sic_configure_skc_intel(self, result_type: TypeId, skip_block_partition_type: TypeId, skip_motion_vector_mask: Id, motion_vectors: Id, bidirectional_weight: Id, sad_adjustment: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicConfigureSkcINTEL (opcode 5792, class @exclude, section functions).
@@ -10570,7 +15992,31 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x916a0, result_type, (skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and skip_block_partition_type.__class__ in FAST_IDS
+                and skip_motion_vector_mask.__class__ in FAST_IDS
+                and motion_vectors.__class__ in FAST_IDS
+                and bidirectional_weight.__class__ in FAST_IDS
+                and sad_adjustment.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < skip_block_partition_type < rid
+                and 0 < skip_motion_vector_mask < rid
+                and 0 < motion_vectors < rid
+                and 0 < bidirectional_weight < rid
+                and 0 < sad_adjustment < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x916a0, result_type, rid, skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload))
+                run.firsts[0x916a0] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5792, result_type, (skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload), result_id)
 
     def subgroup_avc_sic_configure_ipe_luma_intel(self, result_type: TypeId, luma_intra_partition_mask: Id, intra_neighbour_availabilty: Id, left_edge_luma_pixels: Id, upper_left_corner_luma_pixel: Id, upper_edge_luma_pixels: Id, upper_right_edge_luma_pixels: Id, sad_adjustment: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicConfigureIpeLumaINTEL (opcode 5793, class @exclude, section functions).
@@ -10591,7 +16037,35 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0xb16a1, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and luma_intra_partition_mask.__class__ in FAST_IDS
+                and intra_neighbour_availabilty.__class__ in FAST_IDS
+                and left_edge_luma_pixels.__class__ in FAST_IDS
+                and upper_left_corner_luma_pixel.__class__ in FAST_IDS
+                and upper_edge_luma_pixels.__class__ in FAST_IDS
+                and upper_right_edge_luma_pixels.__class__ in FAST_IDS
+                and sad_adjustment.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < luma_intra_partition_mask < rid
+                and 0 < intra_neighbour_availabilty < rid
+                and 0 < left_edge_luma_pixels < rid
+                and 0 < upper_left_corner_luma_pixel < rid
+                and 0 < upper_edge_luma_pixels < rid
+                and 0 < upper_right_edge_luma_pixels < rid
+                and 0 < sad_adjustment < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0xb16a1, result_type, rid, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload))
+                run.firsts[0xb16a1] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5793, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload), result_id)
 
     def subgroup_avc_sic_configure_ipe_luma_chroma_intel(self, result_type: TypeId, luma_intra_partition_mask: Id, intra_neighbour_availabilty: Id, left_edge_luma_pixels: Id, upper_left_corner_luma_pixel: Id, upper_edge_luma_pixels: Id, upper_right_edge_luma_pixels: Id, left_edge_chroma_pixels: Id, upper_left_corner_chroma_pixel: Id, upper_edge_chroma_pixels: Id, sad_adjustment: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicConfigureIpeLumaChromaINTEL (opcode 5794, class @exclude, section functions).
@@ -10615,7 +16089,41 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0xe16a2, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and luma_intra_partition_mask.__class__ in FAST_IDS
+                and intra_neighbour_availabilty.__class__ in FAST_IDS
+                and left_edge_luma_pixels.__class__ in FAST_IDS
+                and upper_left_corner_luma_pixel.__class__ in FAST_IDS
+                and upper_edge_luma_pixels.__class__ in FAST_IDS
+                and upper_right_edge_luma_pixels.__class__ in FAST_IDS
+                and left_edge_chroma_pixels.__class__ in FAST_IDS
+                and upper_left_corner_chroma_pixel.__class__ in FAST_IDS
+                and upper_edge_chroma_pixels.__class__ in FAST_IDS
+                and sad_adjustment.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < luma_intra_partition_mask < rid
+                and 0 < intra_neighbour_availabilty < rid
+                and 0 < left_edge_luma_pixels < rid
+                and 0 < upper_left_corner_luma_pixel < rid
+                and 0 < upper_edge_luma_pixels < rid
+                and 0 < upper_right_edge_luma_pixels < rid
+                and 0 < left_edge_chroma_pixels < rid
+                and 0 < upper_left_corner_chroma_pixel < rid
+                and 0 < upper_edge_chroma_pixels < rid
+                and 0 < sad_adjustment < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0xe16a2, result_type, rid, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload))
+                run.firsts[0xe16a2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5794, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload), result_id)
 
     def subgroup_avc_sic_get_motion_vector_mask_intel(self, result_type: TypeId, skip_block_partition_type: TypeId, direction: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetMotionVectorMaskINTEL (opcode 5795, class @exclude, section functions).
@@ -10630,7 +16138,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x516a3, result_type, (skip_block_partition_type, direction), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and skip_block_partition_type.__class__ in FAST_IDS
+                and direction.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < skip_block_partition_type < rid
+                and 0 < direction < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x516a3, result_type, rid, skip_block_partition_type, direction))
+                run.firsts[0x516a3] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5795, result_type, (skip_block_partition_type, direction), result_id)
 
     def subgroup_avc_sic_convert_to_mce_payload_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicConvertToMcePayloadINTEL (opcode 5796, class @exclude, section functions).
@@ -10644,7 +16168,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416a4, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416a4, result_type, rid, payload))
+                run.firsts[0x416a4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5796, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_set_intra_luma_shape_penalty_intel(self, result_type: TypeId, packed_shape_penalty: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetIntraLumaShapePenaltyINTEL (opcode 5797, class @exclude, section functions).
@@ -10659,7 +16197,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x516a5, result_type, (packed_shape_penalty, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and packed_shape_penalty.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < packed_shape_penalty < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x516a5, result_type, rid, packed_shape_penalty, payload))
+                run.firsts[0x516a5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5797, result_type, (packed_shape_penalty, payload), result_id)
 
     def subgroup_avc_sic_set_intra_luma_mode_cost_function_intel(self, result_type: TypeId, luma_mode_penalty: Id, luma_packed_neighbor_modes: Id, luma_packed_non_dc_penalty: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetIntraLumaModeCostFunctionINTEL (opcode 5798, class @exclude, section functions).
@@ -10676,7 +16230,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x716a6, result_type, (luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and luma_mode_penalty.__class__ in FAST_IDS
+                and luma_packed_neighbor_modes.__class__ in FAST_IDS
+                and luma_packed_non_dc_penalty.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < luma_mode_penalty < rid
+                and 0 < luma_packed_neighbor_modes < rid
+                and 0 < luma_packed_non_dc_penalty < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x716a6, result_type, rid, luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload))
+                run.firsts[0x716a6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5798, result_type, (luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload), result_id)
 
     def subgroup_avc_sic_set_intra_chroma_mode_cost_function_intel(self, result_type: TypeId, chroma_mode_base_penalty: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetIntraChromaModeCostFunctionINTEL (opcode 5799, class @exclude, section functions).
@@ -10691,7 +16265,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x516a7, result_type, (chroma_mode_base_penalty, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and chroma_mode_base_penalty.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < chroma_mode_base_penalty < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x516a7, result_type, rid, chroma_mode_base_penalty, payload))
+                run.firsts[0x516a7] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5799, result_type, (chroma_mode_base_penalty, payload), result_id)
 
     def subgroup_avc_sic_set_bilinear_filter_enable_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetBilinearFilterEnableINTEL (opcode 5800, class @exclude, section functions).
@@ -10705,7 +16295,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416a8, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416a8, result_type, rid, payload))
+                run.firsts[0x416a8] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5800, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_set_skc_forward_transform_enable_intel(self, result_type: TypeId, packed_sad_coefficients: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetSkcForwardTransformEnableINTEL (opcode 5801, class @exclude, section functions).
@@ -10720,7 +16324,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x516a9, result_type, (packed_sad_coefficients, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and packed_sad_coefficients.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < packed_sad_coefficients < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x516a9, result_type, rid, packed_sad_coefficients, payload))
+                run.firsts[0x516a9] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5801, result_type, (packed_sad_coefficients, payload), result_id)
 
     def subgroup_avc_sic_set_block_based_raw_skip_sad_intel(self, result_type: TypeId, block_based_skip_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicSetBlockBasedRawSkipSadINTEL (opcode 5802, class @exclude, section functions).
@@ -10735,7 +16355,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x516aa, result_type, (block_based_skip_type, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and block_based_skip_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < block_based_skip_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x516aa, result_type, rid, block_based_skip_type, payload))
+                run.firsts[0x516aa] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5802, result_type, (block_based_skip_type, payload), result_id)
 
     def subgroup_avc_sic_evaluate_ipe_intel(self, result_type: TypeId, src_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicEvaluateIpeINTEL (opcode 5803, class @exclude, section functions).
@@ -10750,7 +16386,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x516ab, result_type, (src_image, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x516ab, result_type, rid, src_image, payload))
+                run.firsts[0x516ab] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5803, result_type, (src_image, payload), result_id)
 
     def subgroup_avc_sic_evaluate_with_single_reference_intel(self, result_type: TypeId, src_image: Id, ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicEvaluateWithSingleReferenceINTEL (opcode 5804, class @exclude, section functions).
@@ -10766,7 +16418,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x616ac, result_type, (src_image, ref_image, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < ref_image < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x616ac, result_type, rid, src_image, ref_image, payload))
+                run.firsts[0x616ac] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5804, result_type, (src_image, ref_image, payload), result_id)
 
     def subgroup_avc_sic_evaluate_with_dual_reference_intel(self, result_type: TypeId, src_image: Id, fwd_ref_image: Id, bwd_ref_image: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicEvaluateWithDualReferenceINTEL (opcode 5805, class @exclude, section functions).
@@ -10783,7 +16453,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x716ad, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and fwd_ref_image.__class__ in FAST_IDS
+                and bwd_ref_image.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < fwd_ref_image < rid
+                and 0 < bwd_ref_image < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x716ad, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
+                run.firsts[0x716ad] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5805, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
     def subgroup_avc_sic_evaluate_with_multi_reference_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicEvaluateWithMultiReferenceINTEL (opcode 5806, class @exclude, section functions).
@@ -10799,7 +16489,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x616ae, result_type, (src_image, packed_reference_ids, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and packed_reference_ids.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < packed_reference_ids < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x616ae, result_type, rid, src_image, packed_reference_ids, payload))
+                run.firsts[0x616ae] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5806, result_type, (src_image, packed_reference_ids, payload), result_id)
 
     def subgroup_avc_sic_evaluate_with_multi_reference_interlaced_intel(self, result_type: TypeId, src_image: Id, packed_reference_ids: Id, packed_reference_field_polarities: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL (opcode 5807, class @exclude, section functions).
@@ -10816,7 +16524,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x716af, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and src_image.__class__ in FAST_IDS
+                and packed_reference_ids.__class__ in FAST_IDS
+                and packed_reference_field_polarities.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < src_image < rid
+                and 0 < packed_reference_ids < rid
+                and 0 < packed_reference_field_polarities < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x716af, result_type, rid, src_image, packed_reference_ids, packed_reference_field_polarities, payload))
+                run.firsts[0x716af] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5807, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
 
     def subgroup_avc_sic_convert_to_mce_result_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicConvertToMceResultINTEL (opcode 5808, class @exclude, section functions).
@@ -10830,7 +16558,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416b0, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416b0, result_type, rid, payload))
+                run.firsts[0x416b0] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5808, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_get_ipe_luma_shape_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetIpeLumaShapeINTEL (opcode 5809, class @exclude, section functions).
@@ -10844,7 +16586,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416b1, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416b1, result_type, rid, payload))
+                run.firsts[0x416b1] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5809, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_get_best_ipe_luma_distortion_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetBestIpeLumaDistortionINTEL (opcode 5810, class @exclude, section functions).
@@ -10858,7 +16614,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416b2, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416b2, result_type, rid, payload))
+                run.firsts[0x416b2] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5810, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_get_best_ipe_chroma_distortion_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetBestIpeChromaDistortionINTEL (opcode 5811, class @exclude, section functions).
@@ -10872,7 +16642,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416b3, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416b3, result_type, rid, payload))
+                run.firsts[0x416b3] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5811, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_get_packed_ipe_luma_modes_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetPackedIpeLumaModesINTEL (opcode 5812, class @exclude, section functions).
@@ -10886,7 +16670,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416b4, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416b4, result_type, rid, payload))
+                run.firsts[0x416b4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5812, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_get_ipe_chroma_mode_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetIpeChromaModeINTEL (opcode 5813, class @exclude, section functions).
@@ -10900,7 +16698,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416b5, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416b5, result_type, rid, payload))
+                run.firsts[0x416b5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5813, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_get_packed_skc_luma_count_threshold_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL (opcode 5814, class @exclude, section functions).
@@ -10914,7 +16726,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416b6, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416b6, result_type, rid, payload))
+                run.firsts[0x416b6] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5814, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_get_packed_skc_luma_sum_threshold_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL (opcode 5815, class @exclude, section functions).
@@ -10928,7 +16754,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416b7, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416b7, result_type, rid, payload))
+                run.firsts[0x416b7] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5815, result_type, (payload,), result_id)
 
     def subgroup_avc_sic_get_inter_raw_sads_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcSicGetInterRawSadsINTEL (opcode 5816, class @exclude, section functions).
@@ -10942,7 +16782,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416b8, result_type, (payload,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and payload.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < payload < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416b8, result_type, rid, payload))
+                run.firsts[0x416b8] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5816, result_type, (payload,), result_id)
 
     def variable_length_array_intel(self, result_type: TypeId, length: Id, *, result_id: Id | None = None) -> Id:
         """OpVariableLengthArrayINTEL (opcode 5818, class Memory, section functions).
@@ -10956,7 +16810,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x416ba, result_type, (length,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and length.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < length < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x416ba, result_type, rid, length))
+                run.firsts[0x416ba] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5818, result_type, (length,), result_id)
 
     def save_memory_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSaveMemoryINTEL (opcode 5819, class Memory, section functions).
@@ -12077,7 +17945,21 @@ class CoreInstructions(Emitter):
         Aliases: OpPtrCastToCrossWorkgroupINTEL.
         Returns the result id.
         """
-        return self._ids_value(0x4172e, result_type, (pointer,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pointer < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4172e, result_type, rid, pointer))
+                run.firsts[0x4172e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5934, result_type, (pointer,), result_id)
 
     def cross_workgroup_cast_to_ptr_altera(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpCrossWorkgroupCastToPtrALTERA (opcode 5938, class @exclude, section functions).
@@ -12092,7 +17974,21 @@ class CoreInstructions(Emitter):
         Aliases: OpCrossWorkgroupCastToPtrINTEL.
         Returns the result id.
         """
-        return self._ids_value(0x41732, result_type, (pointer,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and pointer.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < pointer < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41732, result_type, rid, pointer))
+                run.firsts[0x41732] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5938, result_type, (pointer,), result_id)
 
     def read_pipe_blocking_altera(self, result_type: TypeId, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReadPipeBlockingALTERA (opcode 5946, class @exclude, section functions).
@@ -12108,7 +18004,23 @@ class CoreInstructions(Emitter):
         Aliases: OpReadPipeBlockingINTEL.
         Returns the result id.
         """
-        return self._ids_value(0x5173a, result_type, (packet_size, packet_alignment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and packet_size.__class__ in FAST_IDS
+                and packet_alignment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < packet_size < rid
+                and 0 < packet_alignment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5173a, result_type, rid, packet_size, packet_alignment))
+                run.firsts[0x5173a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5946, result_type, (packet_size, packet_alignment), result_id)
 
     def write_pipe_blocking_altera(self, result_type: TypeId, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpWritePipeBlockingALTERA (opcode 5947, class @exclude, section functions).
@@ -12124,7 +18036,23 @@ class CoreInstructions(Emitter):
         Aliases: OpWritePipeBlockingINTEL.
         Returns the result id.
         """
-        return self._ids_value(0x5173b, result_type, (packet_size, packet_alignment), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and packet_size.__class__ in FAST_IDS
+                and packet_alignment.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < packet_size < rid
+                and 0 < packet_alignment < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5173b, result_type, rid, packet_size, packet_alignment))
+                run.firsts[0x5173b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5947, result_type, (packet_size, packet_alignment), result_id)
 
     def fpga_reg_altera(self, result_type: TypeId, input: Id, *, result_id: Id | None = None) -> Id:
         """OpFPGARegALTERA (opcode 5949, class @exclude, section functions).
@@ -12139,7 +18067,21 @@ class CoreInstructions(Emitter):
         Aliases: OpFPGARegINTEL.
         Returns the result id.
         """
-        return self._ids_value(0x4173d, result_type, (input,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and input.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < input < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4173d, result_type, rid, input))
+                run.firsts[0x4173d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(5949, result_type, (input,), result_id)
 
     def ray_query_get_ray_t_min_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetRayTMinKHR (opcode 6016, class Reserved, section functions).
@@ -12154,7 +18096,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41780, result_type, (ray_query,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41780, result_type, rid, ray_query))
+                run.firsts[0x41780] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6016, result_type, (ray_query,), result_id)
 
     def ray_query_get_ray_flags_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetRayFlagsKHR (opcode 6017, class Reserved, section functions).
@@ -12169,7 +18125,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41781, result_type, (ray_query,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41781, result_type, rid, ray_query))
+                run.firsts[0x41781] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6017, result_type, (ray_query,), result_id)
 
     def ray_query_get_intersection_tkhr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionTKHR (opcode 6018, class Reserved, section functions).
@@ -12185,7 +18155,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51782, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51782, result_type, rid, ray_query, intersection))
+                run.firsts[0x51782] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6018, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_instance_custom_index_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionInstanceCustomIndexKHR (opcode 6019, class Reserved, section functions).
@@ -12201,7 +18187,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51783, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51783, result_type, rid, ray_query, intersection))
+                run.firsts[0x51783] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6019, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_instance_id_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionInstanceIdKHR (opcode 6020, class Reserved, section functions).
@@ -12217,7 +18219,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51784, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51784, result_type, rid, ray_query, intersection))
+                run.firsts[0x51784] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6020, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_instance_shader_binding_table_record_offset_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR (opcode 6021, class Reserved, section functions).
@@ -12233,7 +18251,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51785, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51785, result_type, rid, ray_query, intersection))
+                run.firsts[0x51785] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6021, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_geometry_index_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionGeometryIndexKHR (opcode 6022, class Reserved, section functions).
@@ -12249,7 +18283,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51786, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51786, result_type, rid, ray_query, intersection))
+                run.firsts[0x51786] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6022, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_primitive_index_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionPrimitiveIndexKHR (opcode 6023, class Reserved, section functions).
@@ -12265,7 +18315,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51787, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51787, result_type, rid, ray_query, intersection))
+                run.firsts[0x51787] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6023, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_barycentrics_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionBarycentricsKHR (opcode 6024, class Reserved, section functions).
@@ -12281,7 +18347,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51788, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51788, result_type, rid, ray_query, intersection))
+                run.firsts[0x51788] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6024, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_front_face_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionFrontFaceKHR (opcode 6025, class Reserved, section functions).
@@ -12297,7 +18379,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51789, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51789, result_type, rid, ray_query, intersection))
+                run.firsts[0x51789] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6025, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_candidate_aabb_opaque_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionCandidateAABBOpaqueKHR (opcode 6026, class Reserved, section functions).
@@ -12312,7 +18410,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4178a, result_type, (ray_query,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4178a, result_type, rid, ray_query))
+                run.firsts[0x4178a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6026, result_type, (ray_query,), result_id)
 
     def ray_query_get_intersection_object_ray_direction_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionObjectRayDirectionKHR (opcode 6027, class Reserved, section functions).
@@ -12328,7 +18440,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5178b, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5178b, result_type, rid, ray_query, intersection))
+                run.firsts[0x5178b] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6027, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_object_ray_origin_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionObjectRayOriginKHR (opcode 6028, class Reserved, section functions).
@@ -12344,7 +18472,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5178c, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5178c, result_type, rid, ray_query, intersection))
+                run.firsts[0x5178c] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6028, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_world_ray_direction_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetWorldRayDirectionKHR (opcode 6029, class Reserved, section functions).
@@ -12359,7 +18503,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4178d, result_type, (ray_query,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4178d, result_type, rid, ray_query))
+                run.firsts[0x4178d] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6029, result_type, (ray_query,), result_id)
 
     def ray_query_get_world_ray_origin_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetWorldRayOriginKHR (opcode 6030, class Reserved, section functions).
@@ -12374,7 +18532,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4178e, result_type, (ray_query,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4178e, result_type, rid, ray_query))
+                run.firsts[0x4178e] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6030, result_type, (ray_query,), result_id)
 
     def ray_query_get_intersection_object_to_world_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionObjectToWorldKHR (opcode 6031, class Reserved, section functions).
@@ -12390,7 +18562,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x5178f, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x5178f, result_type, rid, ray_query, intersection))
+                run.firsts[0x5178f] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6031, result_type, (ray_query, intersection), result_id)
 
     def ray_query_get_intersection_world_to_object_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionWorldToObjectKHR (opcode 6032, class Reserved, section functions).
@@ -12406,7 +18594,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51790, result_type, (ray_query, intersection), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and ray_query.__class__ in FAST_IDS
+                and intersection.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < ray_query < rid
+                and 0 < intersection < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51790, result_type, rid, ray_query, intersection))
+                run.firsts[0x51790] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6032, result_type, (ray_query, intersection), result_id)
 
     def atomic_f_add_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicFAddEXT (opcode 6035, class Atomic, section functions).
@@ -12501,7 +18705,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x417e4, result_type, (float_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and float_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < float_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x417e4, result_type, rid, float_value))
+                run.firsts[0x417e4] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6116, result_type, (float_value,), result_id)
 
     def convert_bf16_to_fintel(self, result_type: TypeId, b_float16_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertBF16ToFINTEL (opcode 6117, class Conversion, section functions).
@@ -12515,7 +18733,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x417e5, result_type, (b_float16_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and b_float16_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < b_float16_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x417e5, result_type, rid, b_float16_value))
+                run.firsts[0x417e5] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6117, result_type, (b_float16_value,), result_id)
 
     def control_barrier_arrive_intel(self, execution: Id, memory: Id, semantics: Id) -> Self:
         """OpControlBarrierArriveINTEL (opcode 6142, class Barrier, section functions).
@@ -12557,7 +18789,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x41801, result_type, (target,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and target.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < target < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41801, result_type, rid, target))
+                run.firsts[0x41801] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6145, result_type, (target,), result_id)
 
     def task_sequence_create_altera(self, result_type: TypeId, function: Id, pipelined: int, use_stall_enable_clusters: int, get_capacity: int, async_capacity: int, *, result_id: Id | None = None) -> Id:
         """OpTaskSequenceCreateALTERA (opcode 6163, class @exclude, section functions).
@@ -12605,7 +18851,21 @@ class CoreInstructions(Emitter):
         Aliases: OpTaskSequenceGetINTEL.
         Returns the result id.
         """
-        return self._ids_value(0x41815, result_type, (sequence,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and sequence.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < sequence < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41815, result_type, rid, sequence))
+                run.firsts[0x41815] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6165, result_type, (sequence,), result_id)
 
     def task_sequence_release_altera(self, sequence: Id) -> Self:
         """OpTaskSequenceReleaseALTERA (opcode 6166, class @exclude, section functions).
@@ -12784,7 +19044,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x71862, result_type, (a, b, c, lut_index), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and a.__class__ in FAST_IDS
+                and b.__class__ in FAST_IDS
+                and c.__class__ in FAST_IDS
+                and lut_index.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < a < rid
+                and 0 < b < rid
+                and 0 < c < rid
+                and 0 < lut_index < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x71862, result_type, rid, a, b, c, lut_index))
+                run.firsts[0x71862] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6242, result_type, (a, b, c, lut_index), result_id)
 
     def untyped_variable_length_array_intel(self, result_type: TypeId, element_type: TypeId, length: Id, *, result_id: Id | None = None) -> Id:
         """OpUntypedVariableLengthArrayINTEL (opcode 6244, class Memory, section functions).
@@ -12799,7 +19079,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x51864, result_type, (element_type, length), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and element_type.__class__ in FAST_IDS
+                and length.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < element_type < rid
+                and 0 < length < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x51864, result_type, rid, element_type, length))
+                run.firsts[0x51864] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6244, result_type, (element_type, length), result_id)
 
     def conditional_extension_intel(self, condition: Id, name: str) -> Self:
         """OpConditionalExtensionINTEL (opcode 6248, class Extension, section functions).
@@ -13052,7 +19348,21 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._ids_value(0x4191a, result_type, (float_value,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and float_value.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < float_value < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x4191a, result_type, rid, float_value))
+                run.firsts[0x4191a] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6426, result_type, (float_value,), result_id)
 
     def masked_gather_intel(self, result_type: TypeId, ptr_vector: Id, alignment: int, mask: Id, fill_empty: Id, *, result_id: Id | None = None) -> Id:
         """OpMaskedGatherINTEL (opcode 6428, class Memory, section functions).
@@ -13099,7 +19409,21 @@ Condition 1, Operand 1, +
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._ids_value(0x41981, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41981, result_type, rid, operand))
+                run.firsts[0x41981] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6529, result_type, (operand,), result_id)
 
     def convert_handle_to_sampler_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertHandleToSamplerINTEL (opcode 6530, class Image, section functions).
@@ -13114,7 +19438,21 @@ Condition 1, Operand 1, +
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._ids_value(0x41982, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41982, result_type, rid, operand))
+                run.firsts[0x41982] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6530, result_type, (operand,), result_id)
 
     def convert_handle_to_sampled_image_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertHandleToSampledImageINTEL (opcode 6531, class Image, section functions).
@@ -13129,4 +19467,18 @@ Condition 1, Operand 1, +
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._ids_value(0x41983, result_type, (operand,), result_id)
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if (
+                result_type.__class__ in FAST_IDS
+                and operand.__class__ in FAST_IDS
+                and 0 < result_type < rid
+                and 0 < operand < rid
+            ):
+                run = self._run or self._new_run(block)
+                run.words.extend((0x41983, result_type, rid, operand))
+                run.firsts[0x41983] = None
+                self._bound = rid + 1
+                return Id(rid)
+        return self._value(6531, result_type, (operand,), result_id)

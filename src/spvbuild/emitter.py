@@ -8,6 +8,8 @@ base appends to a flat list and numbers ids from 1; the module builder overrides
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from spvbuild.errors import BuildError
@@ -20,9 +22,61 @@ if TYPE_CHECKING:
 
 _AnyId = TypeVar("_AnyId", bound=Id)
 
+FAST_IDS = (Id, TypeId)
+"""The types of the operands the generated fast path takes (ids the builder handed out)."""
+
+
+class Run:
+    """Consecutive block instructions of ids only (``%r = OpX %type %a ...``), as words.
+
+    The generated fast path appends them at the call: ``words`` holds their encoded
+    words, ``firsts`` their distinct first words in order of appearance (what capability
+    inference needs of them).
+    """
+
+    __slots__ = ("firsts", "words")
+
+    def __init__(self) -> None:
+        self.words: array[int] = array("I")
+        self.firsts: dict[int, None] = {}
+
+    def result_ids(self) -> set[int]:
+        """The result ids the run defines (read from its words)."""
+        words = self.words
+        out: set[int] = set()
+        i = 0
+        n = len(words)
+        while i < n:
+            out.add(words[i + 2])
+            i += words[i] >> 16
+        return out
+
+    def instructions(self) -> Iterator[Instruction]:
+        """The run's instructions, decoded (each word after the result is an id)."""
+        words = self.words
+        i = 0
+        n = len(words)
+        while i < n:
+            first = words[i]
+            count = first >> 16
+            yield Instruction(
+                first & 0xFFFF,
+                TypeId(words[i + 1]),
+                Id(words[i + 2]),
+                tuple(Id(w) for w in words[i + 3 : i + count]),
+            )
+            i += count
+
 
 class Emitter:
-    """Records instructions and hands out ids; base of every generated builder."""
+    """Records instructions and hands out ids; base of every generated builder.
+
+    ``_fast_block`` is None here, so the generated fast path never applies: a bare
+    emitter records every instruction.  The module builder sets it to its open block.
+    """
+
+    _fast_block: object | None = None
+    _run: Run | None = None
 
     def __init__(self) -> None:
         self.instructions: list[Instruction] = []
@@ -62,6 +116,10 @@ class Emitter:
         rid = self.new_id() if result_id is None else self._reserved(result_id)
         self._record(Instruction(opcode, result_type, rid, operands))
         return rid
+
+    def _new_run(self, block: Any) -> Run:
+        """Start a run of words in ``block`` (only the module builder has blocks)."""
+        raise NotImplementedError("the fast path needs a module builder")
 
     def _ids_value(
         self,

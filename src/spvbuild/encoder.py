@@ -33,6 +33,7 @@ def header_words(
     """The five header words of a module: magic, version, generator, bound, schema."""
     return [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, schema]
 
+
 # (width in bits, is_float, is_signed) of a numeric scalar type id, or None if unknown.
 TypeWidths = Callable[[int], "tuple[int, bool, bool] | None"]
 

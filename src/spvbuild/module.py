@@ -31,6 +31,7 @@ from typing import Any, Literal, Self, TypeVar
 
 from spvbuild.arguments import shown
 from spvbuild.call_site import located
+from spvbuild.emitter import FAST_IDS, Run
 from spvbuild.encoder import GENERATOR, Encoder, header_words
 from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
 from spvbuild.generated.core import tables
@@ -101,7 +102,7 @@ def _all_id_opcodes() -> frozenset[int]:
 
 
 _ALL_IDS = _all_id_opcodes()
-_ID_TYPES = (Id, TypeId)
+_ID_TYPES = FAST_IDS
 
 
 def _is_id(value: object) -> bool:
@@ -166,38 +167,6 @@ def _key(value: Any) -> Any:
     if value is None:
         return (-1,)
     return (5, repr(value))
-
-
-class Run:
-    """Consecutive block instructions of ids only (``%r = OpX %type %a ...``), as words.
-
-    The module builder appends them at the call (:meth:`Module._ids_value`): ``words``
-    holds their encoded words, ``results`` their result ids, ``firsts`` their distinct
-    first words in order of appearance (what capability inference needs of them).
-    """
-
-    __slots__ = ("firsts", "results", "words")
-
-    def __init__(self) -> None:
-        self.words: array[int] = array("I")
-        self.results: array[int] = array("I")
-        self.firsts: dict[int, None] = {}
-
-    def instructions(self) -> Iterator[Instruction]:
-        """The run's instructions, decoded (each word after the result is an id)."""
-        words = self.words
-        i = 0
-        n = len(words)
-        while i < n:
-            first = words[i]
-            count = first >> 16
-            yield Instruction(
-                first & 0xFFFF,
-                TypeId(words[i + 1]),
-                Id(words[i + 2]),
-                tuple(Id(w) for w in words[i + 3 : i + count]),
-            )
-            i += count
 
 
 BlockItem = Instruction | Run
@@ -345,6 +314,8 @@ class Module(CoreInstructions, ExtInstSets):
         self._encoder = Encoder(self._type_widths)
         self._fast_block: Block | None = None  # the block the fast path may append to
         self._run: Run | None = None  # its current run of words
+        self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
+        self._from_binary = False  # ids below the bound may be a binary's, defined or not
 
     @classmethod
     def from_binary(
@@ -365,6 +336,7 @@ class Module(CoreInstructions, ExtInstSets):
         parsed = read(data)
         module = cls(parsed.version, capabilities=capabilities, generator=parsed.generator)
         module._bound = parsed.bound
+        module._from_binary = True
         for inst in parsed.instructions:
             module._record(inst)
             if inst.opcode == OP_EXT_INST_IMPORT and inst.result_id is not None:
@@ -451,6 +423,8 @@ class Module(CoreInstructions, ExtInstSets):
             if has_result and result_id is None:
                 self._bound = bound + 1
             self._record(inst)
+            if result_id is not None:
+                self._pending_ids.discard(rid)
         except SpvbuildError as exc:
             self._bound = bound
             raise _at_call(exc) from None
@@ -648,6 +622,24 @@ class Module(CoreInstructions, ExtInstSets):
             block if block is not None and not block.terminated and block.merge is None else None
         )
 
+    def new_id(self) -> Id:
+        """Reserve a fresh id for a forward reference (defined later with ``result_id=``)."""
+        rid = super().new_id()
+        self._pending_ids.add(int(rid))
+        return rid
+
+    def new_type_id(self) -> TypeId:
+        """Reserve a fresh id for a type declared later (OpTypeForwardPointer)."""
+        rid = super().new_type_id()
+        self._pending_ids.add(int(rid))
+        return rid
+
+    def _new_run(self, block: Block) -> Run:
+        """Start a run of words at the end of ``block``."""
+        run = self._run = Run()
+        block.items.append(run)
+        return run
+
     def _ids_value(
         self,
         first: int,
@@ -671,16 +663,12 @@ class Module(CoreInstructions, ExtInstSets):
                     if type(value) not in _ID_TYPES or not 0 < value < rid:
                         break
                 else:
-                    run = self._run
-                    if run is None:
-                        run = self._run = Run()
-                        block.items.append(run)
+                    run = self._run or self._new_run(block)
                     words = run.words
                     words.append(first)
                     words.append(result_type)
                     words.append(rid)
                     words.extend(operands)
-                    run.results.append(rid)
                     run.firsts[first] = None
                     self._bound = rid + 1
                     return Id(rid)
@@ -701,7 +689,7 @@ class Module(CoreInstructions, ExtInstSets):
         for function in self.functions:
             for block in function.blocks:
                 for item in block.items:
-                    if isinstance(item, Run) and value in item.results:
+                    if isinstance(item, Run) and value in item.result_ids():
                         return next(i for i in item.instructions() if i.result_id == value)
         return None
 
@@ -771,6 +759,7 @@ class Module(CoreInstructions, ExtInstSets):
         self._enter(self._block)
         for rid in removed:
             self._definitions.pop(rid, None)
+        self._pending_ids |= removed
         self._ext_imports = {
             str(inst.operands[0]): Id(inst.result_id)
             for inst in self.sections["ext_inst_imports"]
@@ -981,8 +970,8 @@ class Module(CoreInstructions, ExtInstSets):
             }
             instructions = records + [
                 inst
-                for run in runs
-                if not targets.isdisjoint(run.results)
+                for run in (runs if targets else ())
+                if not targets.isdisjoint(run.words) and not targets.isdisjoint(run.result_ids())
                 for inst in run.instructions()
                 if inst.result_id in targets
             ]
@@ -1005,24 +994,33 @@ class Module(CoreInstructions, ExtInstSets):
     def _check_defined(
         self, records: list[Instruction], runs: list[Run], used: dict[int, str]
     ) -> None:
-        """BuildError for the first id an instruction uses that no instruction defines."""
+        """BuildError for the first id an instruction uses that no instruction defines.
+
+        Every id below the bound was handed out by a definition (a record's or a run's),
+        reserved by :meth:`new_id` (``_pending_ids``, until something defines it) or read
+        from a binary (``_from_binary``), and ``rewrite`` may remove definitions (their
+        ids are pending again); so an id a record uses is undefined when it is at or past
+        the bound, pending, or, in a module read from a binary, defined by no record and
+        no run.  A run may use only a reserved id wrongly: its other
+        operands were below the bound when it was made.
+        """
         defined = {int(i.result_id) for i in records if i.result_id is not None}
-        in_runs = sum(len(run.results) for run in runs)
-        undefined = set(used) - defined
-        run_defined: set[int] = set()
-        if runs and (undefined or len(defined) + in_runs < self.bound - 1):
-            run_defined = set().union(*(run.results for run in runs))
-            undefined -= run_defined
-        if runs and len(defined) + in_runs < self.bound - 1:
-            # Some id below the bound is defined by nothing: no run may use it either.  The
-            # candidates are the runs' own words (never a range as large as the bound).
-            missing = set().union(*(run.words for run in runs)) - defined - run_defined
+        pending = self._pending_ids - defined
+        bound = self.bound
+        undefined = {
+            value
+            for value in set(used) - defined
+            if value >= bound or value in pending or self._from_binary
+        }
+        if undefined and runs and self._from_binary:
+            undefined -= set().union(*(run.result_ids() for run in runs))
+        if pending:
             for run in runs:
-                if missing.isdisjoint(run.words):
+                if pending.isdisjoint(run.words):
                     continue
                 for inst in run.instructions():
-                    for value in inst.operands + (inst.result_type,):
-                        if int(value) in missing:
+                    for value in (*inst.operands, inst.result_type):
+                        if int(value) in pending:
                             info = tables.INSTRUCTIONS[inst.opcode]
                             used.setdefault(int(value), f"{info.name} operand")
                             undefined.add(int(value))
