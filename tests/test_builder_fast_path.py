@@ -220,3 +220,25 @@ def test_a_use_of_an_instruction_that_rewrite_removed_is_an_undefined_id() -> No
     assert m.rewrite(lambda inst: None if inst.result_id == gone else inst) == {int(gone)}
     with pytest.raises(BuildError, match=rf"OpStore .*uses %{int(gone)}, which no instruction"):
         m.to_words()
+
+
+def test_from_binary_copies_id_only_instructions_into_runs_and_writes_them_back() -> None:
+    words = _arithmetic(True).to_words()
+    again = Module.from_binary(words)
+    block = again.functions[0].blocks[0]
+    assert any(isinstance(item, Run) for item in block.items)
+    assert again.to_words() == words
+    # The decoded view holds the binary's instructions of that block, in order.
+    body = read(words).instructions
+    start = next(k for k, i in enumerate(body) if i.opcode == 248) + 1  # after OpLabel
+    decoded = block.instructions
+    assert decoded == body[start : start + len(decoded)]
+    assert decoded[-1].opcode == 253  # OpReturn: the whole block
+
+
+def test_from_binary_still_refuses_an_id_only_instruction_outside_a_block() -> None:
+    text = "%t = OpTypeInt 32 0\n%c = OpConstant %t 1\n%x = OpIAdd %t %c %c\n"
+    from spvbuild.assembler import assemble
+
+    with pytest.raises(BuildError, match="OpIAdd outside a function"):
+        Module.from_binary(assemble(text))

@@ -35,7 +35,7 @@ from spvbuild.emitter import FAST_IDS, Run
 from spvbuild.encoder import GENERATOR, Encoder, header_words
 from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
 from spvbuild.generated.core import tables
-from spvbuild.generated.core.builder import CoreInstructions
+from spvbuild.generated.core.builder import FAST_PATH_FIRST_WORDS, CoreInstructions
 from spvbuild.generated.core.enums import Capability, StorageClass
 from spvbuild.generated.core.opcodes import (
     OP_BRANCH,
@@ -331,16 +331,38 @@ class Module(CoreInstructions, ExtInstSets):
         ``type_float(32)`` return the ids the binary already has.  Writing the module lays
         it out canonically; for byte-exact round trips use :func:`spvbuild.reader.read`.
         """
-        from spvbuild.reader import read
+        from spvbuild.reader import read, words_of
 
         parsed = read(data)
+        words, _ = words_of(data, "from_binary")
         module = cls(parsed.version, capabilities=capabilities, generator=parsed.generator)
         module._bound = parsed.bound
         module._from_binary = True
+        # Instructions of the fast path's shapes in an open block are copied into runs as
+        # the binary has them, a span of consecutive ones at a time; the others are records.
+        fast = FAST_PATH_FIRST_WORDS
+        offset = 5
+        span = -1  # where the current span of fast-path instructions starts
+        run: Run | None = None
         for inst in parsed.instructions:
-            module._record(inst)
-            if inst.opcode == OP_EXT_INST_IMPORT and inst.result_id is not None:
-                module._ext_imports[str(inst.operands[0])] = Id(inst.result_id)
+            first = words[offset]
+            if first in fast and (run is not None or module._fast_block is not None):
+                if run is None:
+                    block = module._fast_block
+                    assert block is not None
+                    run = module._run or module._new_run(block)
+                    span = offset
+                run.firsts[first] = None
+            else:
+                if run is not None:
+                    run.words.extend(words[span:offset])
+                    run = None
+                module._record(inst)
+                if inst.opcode == OP_EXT_INST_IMPORT and inst.result_id is not None:
+                    module._ext_imports[str(inst.operands[0])] = Id(inst.result_id)
+            offset += first >> 16
+        if run is not None:
+            run.words.extend(words[span:offset])
         module._reintern()
         return module
 
