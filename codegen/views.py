@@ -65,6 +65,7 @@ class FastPathView:
 
     first: str  # the first word, in hex
     ids: list[str]  # the operand parameters, in order
+    needs: bool  # the instruction needs a capability, an extension or a later version
 
 
 @dataclass
@@ -231,7 +232,8 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
         first = ((3 + len(rest)) << 16) | inst.opcode
         returns = "Id"
         call = f"self._value({inst.opcode}, result_type, {operands}, result_id)"
-        fast = FastPathView(f"0x{first:x}", [p.value for p in params])
+        needs = bool(inst.capabilities or inst.extensions or inst.version != "1.0")
+        fast = FastPathView(f"0x{first:x}", [p.value for p in params], needs)
     elif has_result:
         rt = "result_type" if result_type else "None"
         returns, call = "Id", f"self._value({inst.opcode}, {rt}, {operands}, result_id)"

@@ -241,3 +241,21 @@ def test_from_binary_still_refuses_an_id_only_instruction_outside_a_block() -> N
 
     with pytest.raises(BuildError, match="OpIAdd outside a function"):
         Module.from_binary(assemble(text))
+
+
+def test_an_instruction_of_a_run_that_needs_a_capability_gets_it() -> None:
+    def build(fast: bool) -> list[int]:
+        ids: Callable[[Id], Id] = (lambda value: value) if fast else _plain
+        m = Module(version=(1, 3))
+        f32 = m.type_float(32)
+        k = m.constant(f32, 2.0)
+        m.define_function(m.type_void())
+        m.d_pdx_fine(f32, ids(k))  # OpDPdxFine: capability DerivativeControl
+        m.return_().function_end()
+        m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+        return m.to_words()
+
+    fast = build(True)
+    capabilities = {int(i.operands[0]) for i in read(fast).instructions if i.opcode == 17}
+    assert int(Capability.DerivativeControl) in capabilities
+    assert fast == build(False)

@@ -787,7 +787,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x6003c, result_type, rid, image, coordinate, sample))
-                run.firsts[0x6003c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(60, result_type, (image, coordinate, sample), result_id)
@@ -1037,7 +1036,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x5004d, result_type, rid, vector, index))
-                run.firsts[0x5004d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(77, result_type, (vector, index), result_id)
@@ -1070,7 +1068,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x6004e, result_type, rid, vector, component, index))
-                run.firsts[0x6004e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(78, result_type, (vector, component, index), result_id)
@@ -1154,7 +1151,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x40053, result_type, rid, operand))
-                run.firsts[0x40053] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(83, result_type, (operand,), result_id)
@@ -1212,7 +1208,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50056, result_type, rid, image, sampler))
-                run.firsts[0x50056] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(86, result_type, (image, sampler), result_id)
@@ -1448,7 +1443,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x40064, result_type, rid, sampled_image))
-                run.firsts[0x40064] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(100, result_type, (sampled_image,), result_id)
@@ -1677,7 +1671,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x4006d, result_type, rid, float_value))
-                run.firsts[0x4006d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(109, result_type, (float_value,), result_id)
@@ -1704,7 +1697,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x4006e, result_type, rid, float_value))
-                run.firsts[0x4006e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(110, result_type, (float_value,), result_id)
@@ -1731,7 +1723,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x4006f, result_type, rid, signed_value))
-                run.firsts[0x4006f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(111, result_type, (signed_value,), result_id)
@@ -1758,7 +1749,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x40070, result_type, rid, unsigned_value))
-                run.firsts[0x40070] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(112, result_type, (unsigned_value,), result_id)
@@ -1785,7 +1775,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x40071, result_type, rid, unsigned_value))
-                run.firsts[0x40071] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(113, result_type, (unsigned_value,), result_id)
@@ -1812,7 +1801,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x40072, result_type, rid, signed_value))
-                run.firsts[0x40072] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(114, result_type, (signed_value,), result_id)
@@ -1839,7 +1827,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x40073, result_type, rid, float_value))
-                run.firsts[0x40073] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(115, result_type, (float_value,), result_id)
@@ -2077,7 +2064,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x4007c, result_type, rid, operand))
-                run.firsts[0x4007c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(124, result_type, (operand,), result_id)
@@ -2104,7 +2090,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x4007e, result_type, rid, operand))
-                run.firsts[0x4007e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(126, result_type, (operand,), result_id)
@@ -2131,7 +2116,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x4007f, result_type, rid, operand))
-                run.firsts[0x4007f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(127, result_type, (operand,), result_id)
@@ -2161,7 +2145,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50080, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50080] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(128, result_type, (operand_1, operand_2), result_id)
@@ -2191,7 +2174,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50081, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50081] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(129, result_type, (operand_1, operand_2), result_id)
@@ -2221,7 +2203,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50082, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50082] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(130, result_type, (operand_1, operand_2), result_id)
@@ -2251,7 +2232,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50083, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50083] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(131, result_type, (operand_1, operand_2), result_id)
@@ -2281,7 +2261,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50084, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50084] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(132, result_type, (operand_1, operand_2), result_id)
@@ -2311,7 +2290,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50085, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50085] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(133, result_type, (operand_1, operand_2), result_id)
@@ -2341,7 +2319,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50086, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50086] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(134, result_type, (operand_1, operand_2), result_id)
@@ -2371,7 +2348,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50087, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50087] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(135, result_type, (operand_1, operand_2), result_id)
@@ -2401,7 +2377,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50088, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50088] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(136, result_type, (operand_1, operand_2), result_id)
@@ -2431,7 +2406,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50089, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50089] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(137, result_type, (operand_1, operand_2), result_id)
@@ -2461,7 +2435,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x5008a, result_type, rid, operand_1, operand_2))
-                run.firsts[0x5008a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(138, result_type, (operand_1, operand_2), result_id)
@@ -2491,7 +2464,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x5008b, result_type, rid, operand_1, operand_2))
-                run.firsts[0x5008b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(139, result_type, (operand_1, operand_2), result_id)
@@ -2521,7 +2493,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x5008c, result_type, rid, operand_1, operand_2))
-                run.firsts[0x5008c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(140, result_type, (operand_1, operand_2), result_id)
@@ -2551,7 +2522,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x5008d, result_type, rid, operand_1, operand_2))
-                run.firsts[0x5008d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(141, result_type, (operand_1, operand_2), result_id)
@@ -2581,7 +2551,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x5008e, result_type, rid, vector, scalar))
-                run.firsts[0x5008e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(142, result_type, (vector, scalar), result_id)
@@ -2766,7 +2735,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50094, result_type, rid, vector_1, vector_2))
-                run.firsts[0x50094] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(148, result_type, (vector_1, vector_2), result_id)
@@ -2796,7 +2764,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50095, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50095] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(149, result_type, (operand_1, operand_2), result_id)
@@ -2826,7 +2793,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50096, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50096] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(150, result_type, (operand_1, operand_2), result_id)
@@ -2856,7 +2822,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50097, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50097] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(151, result_type, (operand_1, operand_2), result_id)
@@ -2886,7 +2851,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x50098, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50098] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(152, result_type, (operand_1, operand_2), result_id)
@@ -2913,7 +2877,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x4009a, result_type, rid, vector))
-                run.firsts[0x4009a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(154, result_type, (vector,), result_id)
@@ -2940,7 +2903,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x4009b, result_type, rid, vector))
-                run.firsts[0x4009b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(155, result_type, (vector,), result_id)
@@ -2967,7 +2929,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x4009c, result_type, rid, x))
-                run.firsts[0x4009c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(156, result_type, (x,), result_id)
@@ -2994,7 +2955,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x4009d, result_type, rid, x))
-                run.firsts[0x4009d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(157, result_type, (x,), result_id)
@@ -3201,7 +3161,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500a4, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500a4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(164, result_type, (operand_1, operand_2), result_id)
@@ -3231,7 +3190,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500a5, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500a5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(165, result_type, (operand_1, operand_2), result_id)
@@ -3261,7 +3219,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500a6, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500a6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(166, result_type, (operand_1, operand_2), result_id)
@@ -3291,7 +3248,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500a7, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500a7] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(167, result_type, (operand_1, operand_2), result_id)
@@ -3318,7 +3274,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x400a8, result_type, rid, operand))
-                run.firsts[0x400a8] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(168, result_type, (operand,), result_id)
@@ -3351,7 +3306,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x600a9, result_type, rid, condition, object_1, object_2))
-                run.firsts[0x600a9] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(169, result_type, (condition, object_1, object_2), result_id)
@@ -3381,7 +3335,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500aa, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500aa] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(170, result_type, (operand_1, operand_2), result_id)
@@ -3411,7 +3364,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500ab, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500ab] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(171, result_type, (operand_1, operand_2), result_id)
@@ -3441,7 +3393,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500ac, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500ac] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(172, result_type, (operand_1, operand_2), result_id)
@@ -3471,7 +3422,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500ad, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500ad] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(173, result_type, (operand_1, operand_2), result_id)
@@ -3501,7 +3451,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500ae, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500ae] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(174, result_type, (operand_1, operand_2), result_id)
@@ -3531,7 +3480,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500af, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500af] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(175, result_type, (operand_1, operand_2), result_id)
@@ -3561,7 +3509,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500b0, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500b0] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(176, result_type, (operand_1, operand_2), result_id)
@@ -3591,7 +3538,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500b1, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500b1] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(177, result_type, (operand_1, operand_2), result_id)
@@ -3621,7 +3567,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500b2, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500b2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(178, result_type, (operand_1, operand_2), result_id)
@@ -3651,7 +3596,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500b3, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500b3] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(179, result_type, (operand_1, operand_2), result_id)
@@ -3681,7 +3625,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500b4, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500b4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(180, result_type, (operand_1, operand_2), result_id)
@@ -3711,7 +3654,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500b5, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500b5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(181, result_type, (operand_1, operand_2), result_id)
@@ -3741,7 +3683,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500b6, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500b6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(182, result_type, (operand_1, operand_2), result_id)
@@ -3771,7 +3712,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500b7, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500b7] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(183, result_type, (operand_1, operand_2), result_id)
@@ -3801,7 +3741,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500b8, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500b8] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(184, result_type, (operand_1, operand_2), result_id)
@@ -3831,7 +3770,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500b9, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500b9] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(185, result_type, (operand_1, operand_2), result_id)
@@ -3861,7 +3799,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500ba, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500ba] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(186, result_type, (operand_1, operand_2), result_id)
@@ -3891,7 +3828,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500bb, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500bb] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(187, result_type, (operand_1, operand_2), result_id)
@@ -3921,7 +3857,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500bc, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500bc] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(188, result_type, (operand_1, operand_2), result_id)
@@ -3951,7 +3886,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500bd, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500bd] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(189, result_type, (operand_1, operand_2), result_id)
@@ -3981,7 +3915,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500be, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500be] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(190, result_type, (operand_1, operand_2), result_id)
@@ -4011,7 +3944,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500bf, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500bf] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(191, result_type, (operand_1, operand_2), result_id)
@@ -4041,7 +3973,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500c2, result_type, rid, base, shift))
-                run.firsts[0x500c2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(194, result_type, (base, shift), result_id)
@@ -4071,7 +4002,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500c3, result_type, rid, base, shift))
-                run.firsts[0x500c3] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(195, result_type, (base, shift), result_id)
@@ -4101,7 +4031,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500c4, result_type, rid, base, shift))
-                run.firsts[0x500c4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(196, result_type, (base, shift), result_id)
@@ -4131,7 +4060,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500c5, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500c5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(197, result_type, (operand_1, operand_2), result_id)
@@ -4161,7 +4089,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500c6, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500c6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(198, result_type, (operand_1, operand_2), result_id)
@@ -4191,7 +4118,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x500c7, result_type, rid, operand_1, operand_2))
-                run.firsts[0x500c7] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(199, result_type, (operand_1, operand_2), result_id)
@@ -4218,7 +4144,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x400c8, result_type, rid, operand))
-                run.firsts[0x400c8] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(200, result_type, (operand,), result_id)
@@ -4378,7 +4303,6 @@ class CoreInstructions(Emitter):
             ):
                 run = self._run or self._new_run(block)
                 run.words.extend((0x400cd, result_type, rid, base))
-                run.firsts[0x400cd] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(205, result_type, (base,), result_id)

@@ -30,8 +30,9 @@ class Run:
     """Consecutive block instructions of ids only (``%r = OpX %type %a ...``), as words.
 
     The generated fast path appends them at the call: ``words`` holds their encoded
-    words, ``firsts`` their distinct first words in order of appearance (what capability
-    inference needs of them).
+    words, ``firsts`` the distinct first words, in order of appearance, of those that need
+    a capability, an extension or a SPIR-V version after 1.0 (all capability inference
+    needs of them: an instruction of ids only has no enumerant operands).
     """
 
     __slots__ = ("firsts", "words")
