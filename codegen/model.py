@@ -70,6 +70,71 @@ class OperandKind:
         return self.category in ("ValueEnum", "BitEnum")
 
 
+OPERAND_CLASSES: tuple[tuple[str, str], ...] = (
+    ("ID", "an id: IdRef, IdScope, IdMemorySemantics (one word)"),
+    ("RESULT_TYPE", "the result type id: IdResultType"),
+    ("RESULT_ID", "the result id: IdResult"),
+    ("LITERAL", "a one-word unsigned literal: LiteralInteger"),
+    ("STRING", "a NUL-terminated UTF-8 string padded to whole words: LiteralString"),
+    ("FLOAT32", "a 32-bit float word: LiteralFloat"),
+    ("CONTEXT_NUMBER", "a number sized by the result type: LiteralContextDependentNumber"),
+    ("SWITCH_LITERAL", "the literal of a SWITCH_PAIR, sized by the first operand's type"),
+    ("EXT_INST_NUMBER", "an extended instruction's number: LiteralExtInstInteger"),
+    ("SPEC_CONSTANT_OPCODE", "the opcode OpSpecConstantOp embeds: LiteralSpecConstantOpInteger"),
+    ("VALUE_ENUM", "one enumerant's value (ValueEnum), then its parameters"),
+    ("BIT_ENUM", "a mask (BitEnum), then the parameters of each set bit, lowest first"),
+    ("EXT_SET", "the id of the set named by the EXT_INST_NUMBER that follows it"),
+    ("ID_PAIR", "a pair of ids: PairIdRefIdRef (OpPhi)"),
+    ("SWITCH_PAIR", "a SWITCH_LITERAL, then an id: PairLiteralIntegerIdRef (OpSwitch)"),
+    ("PAIR", "another pair: each of its bases by its own class"),
+)
+"""The one classification of operand kinds: (constant name, meaning), numbered in order.
+
+``codegen/templates/core_operand_classes.py.j2`` makes them ``Final`` ints of
+``spvbuild.generated.core.operand_classes`` and :func:`operand_class` gives every kind's
+class, which the tables carry (``KindInfo.operand_class``); the encoder, the reader, the
+assembler and the disassembler all classify operands by it.  ``SWITCH_LITERAL`` and
+``EXT_SET`` are roles of an operand in its place, not kinds' classes."""
+
+_LITERAL_CLASSES = {
+    "LiteralInteger": "LITERAL",
+    "LiteralString": "STRING",
+    "LiteralFloat": "FLOAT32",
+    "LiteralContextDependentNumber": "CONTEXT_NUMBER",
+    "LiteralExtInstInteger": "EXT_INST_NUMBER",
+    "LiteralSpecConstantOpInteger": "SPEC_CONSTANT_OPCODE",
+}
+_ID_CLASSES = {"IdResultType": "RESULT_TYPE", "IdResult": "RESULT_ID"}
+
+
+def operand_class(kind: OperandKind, kinds: dict[str, OperandKind]) -> str:
+    """The name of ``kind``'s class in :data:`OPERAND_CLASSES` (``kinds``: every kind in
+    scope, to classify a pair's bases).
+
+    Ids by role (result type, result id, any other id); literals by how their words are
+    read (the grammar's Literal kinds differ only in that, so each has its own class);
+    enums by category; pairs: of two ids, a literal integer first (OpSwitch's target
+    pairs, whose literal the selector's type sizes), anything else.
+    """
+    if kind.category == "Id":
+        return _ID_CLASSES.get(kind.name, "ID")
+    if kind.category == "Literal":
+        found = _LITERAL_CLASSES.get(kind.name)
+        if found is None:
+            raise ValueError(f"operand kind {kind.name}: a Literal kind without a class")
+        return found
+    if kind.category == "ValueEnum":
+        return "VALUE_ENUM"
+    if kind.category == "BitEnum":
+        return "BIT_ENUM"
+    bases = [operand_class(kinds[base], kinds) for base in kind.bases]
+    if bases == ["ID", "ID"]:
+        return "ID_PAIR"
+    if bases == ["LITERAL", "ID"]:
+        return "SWITCH_PAIR"
+    return "PAIR"
+
+
 @dataclass
 class Instruction:
     """A core instruction (from core.yaml or an extension file) or an ext-inst."""

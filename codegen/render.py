@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jinja2
 
-from codegen.model import Grammar, version_tuple
+from codegen.model import OPERAND_CLASSES, Grammar, operand_class, version_tuple
 from codegen.naming import enum_member_name, opcode_constant_name
 from codegen.views import (
     TEMPLATES_DIR,
@@ -101,6 +101,10 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
     out["core/opcodes.py"] = env.get_template("core_opcodes.py.j2").render(
         banner=_banner("core_opcodes.py.j2", core_files), constants=constants
     )
+    out["core/operand_classes.py"] = env.get_template("core_operand_classes.py.j2").render(
+        banner=_banner("core_operand_classes.py.j2", core_files),
+        classes=OPERAND_CLASSES,
+    )
     sections = {inst.name: grammar.section_of(inst) for inst in grammar.instructions}
     by_name = {inst.name: inst for inst in grammar.instructions}
     capability_values = {e.name: e.value for e in core_kinds["Capability"].enumerants}
@@ -118,6 +122,7 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         instructions=grammar.instructions,
         sections=sections,
         kinds=list(core_kinds.values()),
+        kind_class=lambda k: operand_class(k, core_kinds),
         version_text=_version_text,
         grammar=grammar,
         terminators=sorted(by_name[n].opcode for n in grammar.block_terminators),
@@ -172,6 +177,7 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
             methods=set_methods,
             class_name=class_name,
             core_imports=sorted(set_namer.core_used),
+            kind_class=lambda k, scope=scope: operand_class(k, scope),
             version_text=_version_text,
             function_numbers=sorted(
                 i.opcode for i in s.instructions if i.name in s.function_instructions

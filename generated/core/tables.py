@@ -11,6 +11,7 @@ One generic encoder/decoder walks these tables; nothing here is per-instruction 
 
 from __future__ import annotations
 
+from spvbuild.generated.core import operand_classes as K
 from spvbuild.tables import EnumerantInfo as E
 from spvbuild.tables import InstructionInfo as I
 from spvbuild.tables import KindInfo, OperandInfo
@@ -5263,7 +5264,7 @@ KINDS: dict[str, KindInfo] = {
         8192: E('ZeroExtend', 8192, (), (), (), (1, 4)),
         16384: E('Nontemporal', 16384, (), (), (), (1, 6)),
         65536: E('Offsets', 65536, (O('IdRef', '', ''), ), (), (), (1, 0)),
-    }),
+    }, K.BIT_ENUM),
     'FPFastMathMode': KindInfo('FPFastMathMode', 'BitEnum', (), {
         0: E('None', 0, (), (), (), (1, 0)),
         1: E('NotNaN', 1, (), (), (), (1, 0)),
@@ -5274,12 +5275,12 @@ KINDS: dict[str, KindInfo] = {
         65536: E('AllowContract', 65536, (), ('FloatControls2', 'FPFastMathModeINTEL'), (), None),
         131072: E('AllowReassoc', 131072, (), ('FloatControls2', 'FPFastMathModeINTEL'), (), None),
         262144: E('AllowTransform', 262144, (), ('FloatControls2',), (), None),
-    }),
+    }, K.BIT_ENUM),
     'SelectionControl': KindInfo('SelectionControl', 'BitEnum', (), {
         0: E('None', 0, (), (), (), (1, 0)),
         1: E('Flatten', 1, (), (), (), (1, 0)),
         2: E('DontFlatten', 2, (), (), (), (1, 0)),
-    }),
+    }, K.BIT_ENUM),
     'LoopControl': KindInfo('LoopControl', 'BitEnum', (), {
         0: E('None', 0, (), (), (), (1, 0)),
         1: E('Unroll', 1, (), (), (), (1, 0)),
@@ -5301,7 +5302,7 @@ KINDS: dict[str, KindInfo] = {
         8388608: E('NoFusionALTERA', 8388608, (), ('FPGALoopControlsALTERA',), (), None),
         16777216: E('LoopCountALTERA', 16777216, (O('LiteralInteger', '', ''), ), ('FPGALoopControlsALTERA',), (), None),
         33554432: E('MaxReinvocationDelayALTERA', 33554432, (O('LiteralInteger', '', ''), ), ('FPGALoopControlsALTERA',), (), None),
-    }),
+    }, K.BIT_ENUM),
     'FunctionControl': KindInfo('FunctionControl', 'BitEnum', (), {
         0: E('None', 0, (), (), (), (1, 0)),
         1: E('Inline', 1, (), (), (), (1, 0)),
@@ -5309,7 +5310,7 @@ KINDS: dict[str, KindInfo] = {
         4: E('Pure', 4, (), (), (), (1, 0)),
         8: E('Const', 8, (), (), (), (1, 0)),
         65536: E('OptNoneEXT', 65536, (), ('OptNoneEXT',), (), None),
-    }),
+    }, K.BIT_ENUM),
     'MemorySemantics': KindInfo('MemorySemantics', 'BitEnum', (), {
         0: E('Relaxed', 0, (), (), (), (1, 0)),
         2: E('Acquire', 2, (), (), (), (1, 0)),
@@ -5326,7 +5327,7 @@ KINDS: dict[str, KindInfo] = {
         8192: E('MakeAvailable', 8192, (), ('VulkanMemoryModel',), ('SPV_KHR_vulkan_memory_model',), (1, 5)),
         16384: E('MakeVisible', 16384, (), ('VulkanMemoryModel',), ('SPV_KHR_vulkan_memory_model',), (1, 5)),
         32768: E('Volatile', 32768, (), ('VulkanMemoryModel',), ('SPV_KHR_vulkan_memory_model',), (1, 5)),
-    }),
+    }, K.BIT_ENUM),
     'MemoryAccess': KindInfo('MemoryAccess', 'BitEnum', (), {
         0: E('None', 0, (), (), (), (1, 0)),
         1: E('Volatile', 1, (), (), (), (1, 0)),
@@ -5337,11 +5338,11 @@ KINDS: dict[str, KindInfo] = {
         32: E('NonPrivatePointer', 32, (), ('VulkanMemoryModel',), ('SPV_KHR_vulkan_memory_model',), (1, 5)),
         65536: E('AliasScopeINTELMask', 65536, (O('IdRef', '', ''), ), ('MemoryAccessAliasingINTEL',), ('SPV_INTEL_memory_access_aliasing',), None),
         131072: E('NoAliasINTELMask', 131072, (O('IdRef', '', ''), ), ('MemoryAccessAliasingINTEL',), ('SPV_INTEL_memory_access_aliasing',), None),
-    }),
+    }, K.BIT_ENUM),
     'KernelProfilingInfo': KindInfo('KernelProfilingInfo', 'BitEnum', (), {
         0: E('None', 0, (), (), (), (1, 0)),
         1: E('CmdExecTime', 1, (), ('Kernel',), (), (1, 0)),
-    }),
+    }, K.BIT_ENUM),
     'RayFlags': KindInfo('RayFlags', 'BitEnum', (), {
         0: E('NoneKHR', 0, (), ('RayQueryKHR', 'RayTracingKHR'), (), None),
         1: E('OpaqueKHR', 1, (), ('RayQueryKHR', 'RayTracingKHR'), (), None),
@@ -5355,12 +5356,12 @@ KINDS: dict[str, KindInfo] = {
         256: E('SkipTrianglesKHR', 256, (), ('RayTraversalPrimitiveCullingKHR',), (), None),
         512: E('SkipAABBsKHR', 512, (), ('RayTraversalPrimitiveCullingKHR',), (), None),
         1024: E('ForceOpacityMicromap2StateEXT', 1024, (), ('RayTracingOpacityMicromapEXT',), (), None),
-    }),
+    }, K.BIT_ENUM),
     'RawAccessChainOperands': KindInfo('RawAccessChainOperands', 'BitEnum', (), {
         0: E('None', 0, (), (), (), (1, 0)),
         1: E('RobustnessPerComponentNV', 1, (), ('RawAccessChainsNV',), (), None),
         2: E('RobustnessPerElementNV', 2, (), ('RawAccessChainsNV',), (), None),
-    }),
+    }, K.BIT_ENUM),
     'SourceLanguage': KindInfo('SourceLanguage', 'ValueEnum', (), {
         0: E('Unknown', 0, (), (), (), (1, 0)),
         1: E('ESSL', 1, (), (), (), (1, 0)),
@@ -5376,7 +5377,7 @@ KINDS: dict[str, KindInfo] = {
         11: E('Slang', 11, (), (), (), (1, 0)),
         12: E('Zig', 12, (), (), (), (1, 0)),
         13: E('Rust', 13, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'ExecutionModel': KindInfo('ExecutionModel', 'ValueEnum', (), {
         0: E('Vertex', 0, (), ('Shader',), (), (1, 0)),
         1: E('TessellationControl', 1, (), ('Tessellation',), (), (1, 0)),
@@ -5395,19 +5396,19 @@ KINDS: dict[str, KindInfo] = {
         5318: E('CallableKHR', 5318, (), ('RayTracingNV', 'RayTracingKHR'), (), None),
         5364: E('TaskEXT', 5364, (), ('MeshShadingEXT',), (), None),
         5365: E('MeshEXT', 5365, (), ('MeshShadingEXT',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'AddressingModel': KindInfo('AddressingModel', 'ValueEnum', (), {
         0: E('Logical', 0, (), (), (), (1, 0)),
         1: E('Physical32', 1, (), ('Addresses',), (), (1, 0)),
         2: E('Physical64', 2, (), ('Addresses',), (), (1, 0)),
         5348: E('PhysicalStorageBuffer64', 5348, (), ('PhysicalStorageBufferAddresses',), ('SPV_EXT_physical_storage_buffer', 'SPV_KHR_physical_storage_buffer'), (1, 5)),
-    }),
+    }, K.VALUE_ENUM),
     'MemoryModel': KindInfo('MemoryModel', 'ValueEnum', (), {
         0: E('Simple', 0, (), ('Shader',), (), (1, 0)),
         1: E('GLSL450', 1, (), ('Shader',), (), (1, 0)),
         2: E('OpenCL', 2, (), ('Kernel',), (), (1, 0)),
         3: E('Vulkan', 3, (), ('VulkanMemoryModel',), ('SPV_KHR_vulkan_memory_model',), (1, 5)),
-    }),
+    }, K.VALUE_ENUM),
     'ExecutionMode': KindInfo('ExecutionMode', 'ValueEnum', (), {
         0: E('Invocations', 0, (O('LiteralInteger', 'Number of <<Invocation,invocations>>', ''), ), ('Geometry',), (), (1, 0)),
         1: E('SpacingEqual', 1, (), ('Tessellation',), (), (1, 0)),
@@ -5506,7 +5507,7 @@ KINDS: dict[str, KindInfo] = {
         6461: E('MaximumRegistersINTEL', 6461, (O('LiteralInteger', 'Number of Registers', ''), ), ('RegisterLimitsINTEL',), (), None),
         6462: E('MaximumRegistersIdINTEL', 6462, (O('IdRef', 'Number of Registers', ''), ), ('RegisterLimitsINTEL',), (), None),
         6463: E('NamedMaximumRegistersINTEL', 6463, (O('NamedMaximumNumberOfRegisters', 'Named Maximum Number of Registers', ''), ), ('RegisterLimitsINTEL',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'StorageClass': KindInfo('StorageClass', 'ValueEnum', (), {
         0: E('UniformConstant', 0, (), (), (), (1, 0)),
         1: E('Input', 1, (), (), (), (1, 0)),
@@ -5537,7 +5538,7 @@ KINDS: dict[str, KindInfo] = {
         5605: E('CodeSectionINTEL', 5605, (), ('FunctionPointersINTEL',), ('SPV_INTEL_function_pointers',), None),
         5936: E('DeviceOnlyALTERA', 5936, (), ('USMStorageClassesALTERA',), (), None),
         5937: E('HostOnlyALTERA', 5937, (), ('USMStorageClassesALTERA',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'Dim': KindInfo('Dim', 'ValueEnum', (), {
         0: E('1D', 0, (), ('Sampled1D',), (), (1, 0)),
         1: E('2D', 1, (), (), (), (1, 0)),
@@ -5547,18 +5548,18 @@ KINDS: dict[str, KindInfo] = {
         5: E('Buffer', 5, (), ('SampledBuffer',), (), (1, 0)),
         6: E('SubpassData', 6, (), ('InputAttachment',), (), (1, 0)),
         4173: E('TileImageDataEXT', 4173, (), ('TileImageColorReadAccessEXT',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'SamplerAddressingMode': KindInfo('SamplerAddressingMode', 'ValueEnum', (), {
         0: E('None', 0, (), (), (), (1, 0)),
         1: E('ClampToEdge', 1, (), (), (), (1, 0)),
         2: E('Clamp', 2, (), (), (), (1, 0)),
         3: E('Repeat', 3, (), (), (), (1, 0)),
         4: E('RepeatMirrored', 4, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'SamplerFilterMode': KindInfo('SamplerFilterMode', 'ValueEnum', (), {
         0: E('Nearest', 0, (), (), (), (1, 0)),
         1: E('Linear', 1, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'ImageFormat': KindInfo('ImageFormat', 'ValueEnum', (), {
         0: E('Unknown', 0, (), (), (), (1, 0)),
         1: E('Rgba32f', 1, (), ('Shader',), (), (1, 0)),
@@ -5602,7 +5603,7 @@ KINDS: dict[str, KindInfo] = {
         39: E('R8ui', 39, (), ('StorageImageExtendedFormats',), (), (1, 0)),
         40: E('R64ui', 40, (), ('Int64ImageEXT',), (), (1, 0)),
         41: E('R64i', 41, (), ('Int64ImageEXT',), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'ImageChannelOrder': KindInfo('ImageChannelOrder', 'ValueEnum', (), {
         0: E('R', 0, (), (), (), (1, 0)),
         1: E('A', 1, (), (), (), (1, 0)),
@@ -5624,7 +5625,7 @@ KINDS: dict[str, KindInfo] = {
         17: E('sRGBA', 17, (), (), (), (1, 0)),
         18: E('sBGRA', 18, (), (), (), (1, 0)),
         19: E('ABGR', 19, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'ImageChannelDataType': KindInfo('ImageChannelDataType', 'ValueEnum', (), {
         0: E('SnormInt8', 0, (), (), (), (1, 0)),
         1: E('SnormInt16', 1, (), (), (), (1, 0)),
@@ -5652,23 +5653,23 @@ KINDS: dict[str, KindInfo] = {
         24: E('UnsignedInt14X2EXT', 24, (), (), (), (1, 0)),
         25: E('UnormInt12X4EXT', 25, (), (), (), (1, 0)),
         26: E('UnormInt14X2EXT', 26, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'FPRoundingMode': KindInfo('FPRoundingMode', 'ValueEnum', (), {
         0: E('RTE', 0, (), (), (), (1, 0)),
         1: E('RTZ', 1, (), (), (), (1, 0)),
         2: E('RTP', 2, (), (), (), (1, 0)),
         3: E('RTN', 3, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'LinkageType': KindInfo('LinkageType', 'ValueEnum', (), {
         0: E('Export', 0, (), ('Linkage',), (), (1, 0)),
         1: E('Import', 1, (), ('Linkage',), (), (1, 0)),
         2: E('LinkOnceODR', 2, (), ('Linkage',), ('SPV_KHR_linkonce_odr',), None),
-    }),
+    }, K.VALUE_ENUM),
     'AccessQualifier': KindInfo('AccessQualifier', 'ValueEnum', (), {
         0: E('ReadOnly', 0, (), ('Kernel',), (), (1, 0)),
         1: E('WriteOnly', 1, (), ('Kernel',), (), (1, 0)),
         2: E('ReadWrite', 2, (), ('Kernel',), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'FunctionParameterAttribute': KindInfo('FunctionParameterAttribute', 'ValueEnum', (), {
         0: E('Zext', 0, (), ('Kernel',), (), (1, 0)),
         1: E('Sext', 1, (), ('Kernel',), (), (1, 0)),
@@ -5679,7 +5680,7 @@ KINDS: dict[str, KindInfo] = {
         6: E('NoWrite', 6, (), ('Kernel',), (), (1, 0)),
         7: E('NoReadWrite', 7, (), ('Kernel',), (), (1, 0)),
         5940: E('RuntimeAlignedALTERA', 5940, (), ('RuntimeAlignedAttributeALTERA',), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'Decoration': KindInfo('Decoration', 'ValueEnum', (), {
         0: E('RelaxedPrecision', 0, (), ('Shader',), (), (1, 0)),
         1: E('SpecId', 1, (O('LiteralInteger', 'Specialization Constant ID', ''), ), ('Shader', 'Kernel'), (), (1, 0)),
@@ -5827,7 +5828,7 @@ KINDS: dict[str, KindInfo] = {
         6409: E('ArgumentAttributeINTEL', 6409, (O('LiteralInteger', 'Index', ''), O('FunctionParameterAttribute', 'Argument Attribute', ''), ), ('FunctionPointersINTEL',), ('SPV_INTEL_function_pointers',), None),
         6442: E('CacheControlLoadINTEL', 6442, (O('LiteralInteger', 'Cache Level', ''), O('LoadCacheControl', 'Cache Control', ''), ), ('CacheControlsINTEL',), (), None),
         6443: E('CacheControlStoreINTEL', 6443, (O('LiteralInteger', 'Cache Level', ''), O('StoreCacheControl', 'Cache Control', ''), ), ('CacheControlsINTEL',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'BuiltIn': KindInfo('BuiltIn', 'ValueEnum', (), {
         0: E('Position', 0, (), ('Shader',), (), (1, 0)),
         1: E('PointSize', 1, (), ('Shader',), (), (1, 0)),
@@ -5955,7 +5956,7 @@ KINDS: dict[str, KindInfo] = {
         5421: E('HitLSSRadiiNV', 5421, (), ('RayTracingLinearSweptSpheresGeometryNV',), ('SPV_NV_linear_swept_spheres',), None),
         5436: E('ClusterIDNV', 5436, (), ('RayTracingClusterAccelerationStructureNV',), ('SPV_NV_cluster_acceleration_structure',), None),
         6021: E('CullMaskKHR', 6021, (), ('RayCullMaskKHR',), ('SPV_KHR_ray_cull_mask',), None),
-    }),
+    }, K.VALUE_ENUM),
     'Scope': KindInfo('Scope', 'ValueEnum', (), {
         0: E('CrossDevice', 0, (), (), (), (1, 0)),
         1: E('Device', 1, (), (), (), (1, 0)),
@@ -5964,7 +5965,7 @@ KINDS: dict[str, KindInfo] = {
         4: E('Invocation', 4, (), (), (), (1, 0)),
         5: E('QueueFamily', 5, (), ('VulkanMemoryModel',), (), (1, 5)),
         6: E('ShaderCallKHR', 6, (), ('RayTracingKHR',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'GroupOperation': KindInfo('GroupOperation', 'ValueEnum', (), {
         0: E('Reduce', 0, (), ('Kernel', 'GroupNonUniformArithmetic', 'GroupNonUniformBallot'), (), (1, 0)),
         1: E('InclusiveScan', 1, (), ('Kernel', 'GroupNonUniformArithmetic', 'GroupNonUniformBallot'), (), (1, 0)),
@@ -5973,12 +5974,12 @@ KINDS: dict[str, KindInfo] = {
         6: E('PartitionedReduceNV', 6, (), ('GroupNonUniformPartitionedNV',), ('SPV_NV_shader_subgroup_partitioned',), None),
         7: E('PartitionedInclusiveScanNV', 7, (), ('GroupNonUniformPartitionedNV',), ('SPV_NV_shader_subgroup_partitioned',), None),
         8: E('PartitionedExclusiveScanNV', 8, (), ('GroupNonUniformPartitionedNV',), ('SPV_NV_shader_subgroup_partitioned',), None),
-    }),
+    }, K.VALUE_ENUM),
     'KernelEnqueueFlags': KindInfo('KernelEnqueueFlags', 'ValueEnum', (), {
         0: E('NoWait', 0, (), ('Kernel',), (), (1, 0)),
         1: E('WaitKernel', 1, (), ('Kernel',), (), (1, 0)),
         2: E('WaitWorkGroup', 2, (), ('Kernel',), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'Capability': KindInfo('Capability', 'ValueEnum', (), {
         0: E('Matrix', 0, (), (), (), (1, 0)),
         1: E('Shader', 1, (), ('Matrix',), (), (1, 0)),
@@ -6257,7 +6258,7 @@ KINDS: dict[str, KindInfo] = {
         6441: E('CacheControlsINTEL', 6441, (), (), ('SPV_INTEL_cache_controls',), None),
         6460: E('RegisterLimitsINTEL', 6460, (), (), ('SPV_INTEL_maximum_registers',), None),
         6528: E('BindlessImagesINTEL', 6528, (), (), ('SPV_INTEL_bindless_images',), None),
-    }),
+    }, K.VALUE_ENUM),
     'CooperativeMatrixOperands': KindInfo('CooperativeMatrixOperands', 'BitEnum', (), {
         0: E('NoneKHR', 0, (), (), (), None),
         1: E('MatrixASignedComponentsKHR', 1, (), (), (), None),
@@ -6265,35 +6266,35 @@ KINDS: dict[str, KindInfo] = {
         4: E('MatrixCSignedComponentsKHR', 4, (), (), (), None),
         8: E('MatrixResultSignedComponentsKHR', 8, (), (), (), None),
         16: E('SaturatingAccumulationKHR', 16, (), (), (), None),
-    }),
+    }, K.BIT_ENUM),
     'CooperativeMatrixLayout': KindInfo('CooperativeMatrixLayout', 'ValueEnum', (), {
         0: E('RowMajorKHR', 0, (), (), (), None),
         1: E('ColumnMajorKHR', 1, (), (), (), None),
         4202: E('RowBlockedInterleavedARM', 4202, (), ('CooperativeMatrixLayoutsARM',), (), None),
         4203: E('ColumnBlockedInterleavedARM', 4203, (), ('CooperativeMatrixLayoutsARM',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'CooperativeMatrixUse': KindInfo('CooperativeMatrixUse', 'ValueEnum', (), {
         0: E('MatrixAKHR', 0, (), (), (), None),
         1: E('MatrixBKHR', 1, (), (), (), None),
         2: E('MatrixAccumulatorKHR', 2, (), (), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'CooperativeMatrixReduce': KindInfo('CooperativeMatrixReduce', 'BitEnum', (), {
         1: E('Row', 1, (), (), (), None),
         2: E('Column', 2, (), (), (), None),
         4: E('2x2', 4, (), (), (), None),
-    }),
+    }, K.BIT_ENUM),
     'TensorClampMode': KindInfo('TensorClampMode', 'ValueEnum', (), {
         0: E('Undefined', 0, (), (), (), None),
         1: E('Constant', 1, (), (), (), None),
         2: E('ClampToEdge', 2, (), (), (), None),
         3: E('Repeat', 3, (), (), (), None),
         4: E('RepeatMirrored', 4, (), (), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'TensorAddressingOperands': KindInfo('TensorAddressingOperands', 'BitEnum', (), {
         0: E('None', 0, (), (), (), None),
         1: E('TensorView', 1, (O('IdRef', '', ''), ), ('CooperativeMatrixTensorAddressingNV',), (), None),
         2: E('DecodeFunc', 2, (O('IdRef', '', ''), ), ('CooperativeMatrixBlockLoadsNV',), (), None),
-    }),
+    }, K.BIT_ENUM),
     'MatrixMultiplyAccumulateOperands': KindInfo('MatrixMultiplyAccumulateOperands', 'BitEnum', (), {
         0: E('None', 0, (), (), (), None),
         1: E('MatrixASignedComponentsINTEL', 1, (), (), (), None),
@@ -6310,18 +6311,18 @@ KINDS: dict[str, KindInfo] = {
         2048: E('MatrixBPackedFloat16INTEL', 2048, (), (), (), None),
         4096: E('MatrixAPackedBFloat16INTEL', 4096, (), (), (), None),
         8192: E('MatrixBPackedBFloat16INTEL', 8192, (), (), (), None),
-    }),
+    }, K.BIT_ENUM),
     'FPEncoding': KindInfo('FPEncoding', 'ValueEnum', (), {
         0: E('BFloat16KHR', 0, (), ('BFloat16TypeKHR',), (), None),
         4214: E('Float8E4M3EXT', 4214, (), ('Float8EXT',), (), None),
         4215: E('Float8E5M2EXT', 4215, (), ('Float8EXT',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'CooperativeVectorMatrixLayout': KindInfo('CooperativeVectorMatrixLayout', 'ValueEnum', (), {
         0: E('RowMajorNV', 0, (), (), (), None),
         1: E('ColumnMajorNV', 1, (), (), (), None),
         2: E('InferencingOptimalNV', 2, (), (), (), None),
         3: E('TrainingOptimalNV', 3, (), (), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'ComponentType': KindInfo('ComponentType', 'ValueEnum', (), {
         0: E('Float16NV', 0, (), (), (), None),
         1: E('Float32NV', 1, (), (), (), None),
@@ -6338,35 +6339,35 @@ KINDS: dict[str, KindInfo] = {
         1000491001: E('UnsignedInt8PackedNV', 1000491001, (), (), (), None),
         1000491002: E('FloatE4M3NV', 1000491002, (), (), (), None),
         1000491003: E('FloatE5M2NV', 1000491003, (), (), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'IdResultType': KindInfo('IdResultType', 'Id', (), {
-    }),
+    }, K.RESULT_TYPE),
     'IdResult': KindInfo('IdResult', 'Id', (), {
-    }),
+    }, K.RESULT_ID),
     'IdMemorySemantics': KindInfo('IdMemorySemantics', 'Id', (), {
-    }),
+    }, K.ID),
     'IdScope': KindInfo('IdScope', 'Id', (), {
-    }),
+    }, K.ID),
     'IdRef': KindInfo('IdRef', 'Id', (), {
-    }),
+    }, K.ID),
     'LiteralInteger': KindInfo('LiteralInteger', 'Literal', (), {
-    }),
+    }, K.LITERAL),
     'LiteralString': KindInfo('LiteralString', 'Literal', (), {
-    }),
+    }, K.STRING),
     'LiteralFloat': KindInfo('LiteralFloat', 'Literal', (), {
-    }),
+    }, K.FLOAT32),
     'LiteralContextDependentNumber': KindInfo('LiteralContextDependentNumber', 'Literal', (), {
-    }),
+    }, K.CONTEXT_NUMBER),
     'LiteralExtInstInteger': KindInfo('LiteralExtInstInteger', 'Literal', (), {
-    }),
+    }, K.EXT_INST_NUMBER),
     'LiteralSpecConstantOpInteger': KindInfo('LiteralSpecConstantOpInteger', 'Literal', (), {
-    }),
+    }, K.SPEC_CONSTANT_OPCODE),
     'PairLiteralIntegerIdRef': KindInfo('PairLiteralIntegerIdRef', 'Composite', ('LiteralInteger', 'IdRef'), {
-    }),
+    }, K.SWITCH_PAIR),
     'PairIdRefLiteralInteger': KindInfo('PairIdRefLiteralInteger', 'Composite', ('IdRef', 'LiteralInteger'), {
-    }),
+    }, K.PAIR),
     'PairIdRefIdRef': KindInfo('PairIdRefIdRef', 'Composite', ('IdRef', 'IdRef'), {
-    }),
+    }, K.ID_PAIR),
     'QuantizationModes': KindInfo('QuantizationModes', 'ValueEnum', (), {
         0: E('TRN', 0, (), ('ArbitraryPrecisionFixedPointALTERA',), (), None),
         1: E('TRN_ZERO', 1, (), ('ArbitraryPrecisionFixedPointALTERA',), (), None),
@@ -6376,17 +6377,17 @@ KINDS: dict[str, KindInfo] = {
         5: E('RND_MIN_INF', 5, (), ('ArbitraryPrecisionFixedPointALTERA',), (), None),
         6: E('RND_CONV', 6, (), ('ArbitraryPrecisionFixedPointALTERA',), (), None),
         7: E('RND_CONV_ODD', 7, (), ('ArbitraryPrecisionFixedPointALTERA',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'OverflowModes': KindInfo('OverflowModes', 'ValueEnum', (), {
         0: E('WRAP', 0, (), ('ArbitraryPrecisionFixedPointALTERA',), (), None),
         1: E('SAT', 1, (), ('ArbitraryPrecisionFixedPointALTERA',), (), None),
         2: E('SAT_ZERO', 2, (), ('ArbitraryPrecisionFixedPointALTERA',), (), None),
         3: E('SAT_SYM', 3, (), ('ArbitraryPrecisionFixedPointALTERA',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'InitializationModeQualifier': KindInfo('InitializationModeQualifier', 'ValueEnum', (), {
         0: E('InitOnDeviceReprogramALTERA', 0, (), ('GlobalVariableFPGADecorationsALTERA',), (), None),
         1: E('InitOnDeviceResetALTERA', 1, (), ('GlobalVariableFPGADecorationsALTERA',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'TensorOperands': KindInfo('TensorOperands', 'BitEnum', (), {
         0: E('NoneARM', 0, (), ('TensorsARM',), (), None),
         1: E('NontemporalARM', 1, (), ('TensorsARM',), (), None),
@@ -6394,59 +6395,59 @@ KINDS: dict[str, KindInfo] = {
         4: E('MakeElementAvailableARM', 4, (O('IdRef', '', ''), ), ('TensorsARM',), (), None),
         8: E('MakeElementVisibleARM', 8, (O('IdRef', '', ''), ), ('TensorsARM',), (), None),
         16: E('NonPrivateElementARM', 16, (), ('TensorsARM',), (), None),
-    }),
+    }, K.BIT_ENUM),
     'LoadCacheControl': KindInfo('LoadCacheControl', 'ValueEnum', (), {
         0: E('UncachedINTEL', 0, (), ('CacheControlsINTEL',), (), None),
         1: E('CachedINTEL', 1, (), ('CacheControlsINTEL',), (), None),
         2: E('StreamingINTEL', 2, (), ('CacheControlsINTEL',), (), None),
         3: E('InvalidateAfterReadINTEL', 3, (), ('CacheControlsINTEL',), (), None),
         4: E('ConstCachedINTEL', 4, (), ('CacheControlsINTEL',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'StoreCacheControl': KindInfo('StoreCacheControl', 'ValueEnum', (), {
         0: E('UncachedINTEL', 0, (), ('CacheControlsINTEL',), (), None),
         1: E('WriteThroughINTEL', 1, (), ('CacheControlsINTEL',), (), None),
         2: E('WriteBackINTEL', 2, (), ('CacheControlsINTEL',), (), None),
         3: E('StreamingINTEL', 3, (), ('CacheControlsINTEL',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'FPDenormMode': KindInfo('FPDenormMode', 'ValueEnum', (), {
         0: E('Preserve', 0, (), ('FunctionFloatControlINTEL',), (), None),
         1: E('FlushToZero', 1, (), ('FunctionFloatControlINTEL',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'FPOperationMode': KindInfo('FPOperationMode', 'ValueEnum', (), {
         0: E('IEEE', 0, (), ('FunctionFloatControlINTEL',), (), None),
         1: E('ALT', 1, (), ('FunctionFloatControlINTEL',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'HostAccessQualifier': KindInfo('HostAccessQualifier', 'ValueEnum', (), {
         0: E('NoneINTEL', 0, (), ('GlobalVariableHostAccessINTEL',), (), None),
         1: E('ReadINTEL', 1, (), ('GlobalVariableHostAccessINTEL',), (), None),
         2: E('WriteINTEL', 2, (), ('GlobalVariableHostAccessINTEL',), (), None),
         3: E('ReadWriteINTEL', 3, (), ('GlobalVariableHostAccessINTEL',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'NamedMaximumNumberOfRegisters': KindInfo('NamedMaximumNumberOfRegisters', 'ValueEnum', (), {
         0: E('AutoINTEL', 0, (), ('RegisterLimitsINTEL',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'FragmentShadingRate': KindInfo('FragmentShadingRate', 'BitEnum', (), {
         1: E('Vertical2Pixels', 1, (), ('FragmentShadingRateKHR',), (), None),
         2: E('Vertical4Pixels', 2, (), ('FragmentShadingRateKHR',), (), None),
         4: E('Horizontal2Pixels', 4, (), ('FragmentShadingRateKHR',), (), None),
         8: E('Horizontal4Pixels', 8, (), ('FragmentShadingRateKHR',), (), None),
-    }),
+    }, K.BIT_ENUM),
     'PackedVectorFormat': KindInfo('PackedVectorFormat', 'ValueEnum', (), {
         0: E('PackedVectorFormat4x8Bit', 0, (), (), ('SPV_KHR_integer_dot_product',), (1, 6)),
-    }),
+    }, K.VALUE_ENUM),
     'RayQueryIntersection': KindInfo('RayQueryIntersection', 'ValueEnum', (), {
         0: E('RayQueryCandidateIntersectionKHR', 0, (), ('RayQueryKHR',), (), None),
         1: E('RayQueryCommittedIntersectionKHR', 1, (), ('RayQueryKHR',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'RayQueryCommittedIntersectionType': KindInfo('RayQueryCommittedIntersectionType', 'ValueEnum', (), {
         0: E('RayQueryCommittedIntersectionNoneKHR', 0, (), ('RayQueryKHR',), (), None),
         1: E('RayQueryCommittedIntersectionTriangleKHR', 1, (), ('RayQueryKHR',), (), None),
         2: E('RayQueryCommittedIntersectionGeneratedKHR', 2, (), ('RayQueryKHR',), (), None),
-    }),
+    }, K.VALUE_ENUM),
     'RayQueryCandidateIntersectionType': KindInfo('RayQueryCandidateIntersectionType', 'ValueEnum', (), {
         0: E('RayQueryCandidateIntersectionTriangleKHR', 0, (), ('RayQueryKHR',), (), None),
         1: E('RayQueryCandidateIntersectionAABBKHR', 1, (), ('RayQueryKHR',), (), None),
-    }),
+    }, K.VALUE_ENUM),
 }
 """Every core operand kind by name."""
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import ExtInstSetBuilder
+from spvbuild.generated.core import operand_classes as K
 from spvbuild.params import EnumerantParameters  # noqa: F401
 from spvbuild.tables import EnumerantInfo as E  # noqa: F401
 from spvbuild.tables import InstructionInfo as I
@@ -269,7 +270,7 @@ KINDS: dict[str, KindInfo] = {
     'KernelPropertyFlags': KindInfo('KernelPropertyFlags', 'BitEnum', (), {
         0: E('None', 0, (), (), (), (1, 0)),
         1: E('MayUsePrintf', 1, (), (), (), (1, 0)),
-    }),
+    }, K.BIT_ENUM),
 }
 """The operand kinds private to NonSemantic.ClspvReflection.6."""
 

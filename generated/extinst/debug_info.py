@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import ExtInstSetBuilder
+from spvbuild.generated.core import operand_classes as K
 from spvbuild.params import EnumerantParameters  # noqa: F401
 from spvbuild.tables import EnumerantInfo as E  # noqa: F401
 from spvbuild.tables import InstructionInfo as I
@@ -373,7 +374,7 @@ KINDS: dict[str, KindInfo] = {
         2048: E('FlagLValueReference', 2048, (), (), (), (1, 0)),
         4096: E('FlagRValueReference', 4096, (), (), (), (1, 0)),
         8192: E('FlagIsOptimized', 8192, (), (), (), (1, 0)),
-    }),
+    }, K.BIT_ENUM),
     'DebugBaseTypeAttributeEncoding': KindInfo('DebugBaseTypeAttributeEncoding', 'ValueEnum', (), {
         0: E('Unspecified', 0, (), (), (), (1, 0)),
         1: E('Address', 1, (), (), (), (1, 0)),
@@ -383,17 +384,17 @@ KINDS: dict[str, KindInfo] = {
         6: E('SignedChar', 6, (), (), (), (1, 0)),
         7: E('Unsigned', 7, (), (), (), (1, 0)),
         8: E('UnsignedChar', 8, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'DebugCompositeType': KindInfo('DebugCompositeType', 'ValueEnum', (), {
         0: E('Class', 0, (), (), (), (1, 0)),
         1: E('Structure', 1, (), (), (), (1, 0)),
         2: E('Union', 2, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'DebugTypeQualifier': KindInfo('DebugTypeQualifier', 'ValueEnum', (), {
         0: E('ConstType', 0, (), (), (), (1, 0)),
         1: E('VolatileType', 1, (), (), (), (1, 0)),
         2: E('RestrictType', 2, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'DebugOperation': KindInfo('DebugOperation', 'ValueEnum', (), {
         0: E('Deref', 0, (), (), (), (1, 0)),
         1: E('Plus', 1, (), (), (), (1, 0)),
@@ -404,7 +405,7 @@ KINDS: dict[str, KindInfo] = {
         6: E('Xderef', 6, (), (), (), (1, 0)),
         7: E('StackValue', 7, (), (), (), (1, 0)),
         8: E('Constu', 8, (O('LiteralInteger', '', ''), ), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
 }
 """The operand kinds private to DebugInfo."""
 

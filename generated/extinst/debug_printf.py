@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import ExtInstSetBuilder
+from spvbuild.generated.core import operand_classes as K
 from spvbuild.params import EnumerantParameters  # noqa: F401
 from spvbuild.tables import EnumerantInfo as E  # noqa: F401
 from spvbuild.tables import InstructionInfo as I

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.arguments import operand_sequence  # noqa: F401
 from spvbuild.emitter import ExtInstSetBuilder
+from spvbuild.generated.core import operand_classes as K
 from spvbuild.params import EnumerantParameters  # noqa: F401
 from spvbuild.tables import EnumerantInfo as E  # noqa: F401
 from spvbuild.tables import InstructionInfo as I
@@ -423,7 +424,7 @@ KINDS: dict[str, KindInfo] = {
         16384: E('FlagIsEnumClass', 16384, (), (), (), (1, 0)),
         32768: E('FlagTypePassByValue', 32768, (), (), (), (1, 0)),
         65536: E('FlagTypePassByReference', 65536, (), (), (), (1, 0)),
-    }),
+    }, K.BIT_ENUM),
     'DebugBaseTypeAttributeEncoding': KindInfo('DebugBaseTypeAttributeEncoding', 'ValueEnum', (), {
         0: E('Unspecified', 0, (), (), (), (1, 0)),
         1: E('Address', 1, (), (), (), (1, 0)),
@@ -433,18 +434,18 @@ KINDS: dict[str, KindInfo] = {
         5: E('SignedChar', 5, (), (), (), (1, 0)),
         6: E('Unsigned', 6, (), (), (), (1, 0)),
         7: E('UnsignedChar', 7, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'DebugCompositeType': KindInfo('DebugCompositeType', 'ValueEnum', (), {
         0: E('Class', 0, (), (), (), (1, 0)),
         1: E('Structure', 1, (), (), (), (1, 0)),
         2: E('Union', 2, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'DebugTypeQualifier': KindInfo('DebugTypeQualifier', 'ValueEnum', (), {
         0: E('ConstType', 0, (), (), (), (1, 0)),
         1: E('VolatileType', 1, (), (), (), (1, 0)),
         2: E('RestrictType', 2, (), (), (), (1, 0)),
         3: E('AtomicType', 3, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'DebugOperation': KindInfo('DebugOperation', 'ValueEnum', (), {
         0: E('Deref', 0, (), (), (), (1, 0)),
         1: E('Plus', 1, (), (), (), (1, 0)),
@@ -456,11 +457,11 @@ KINDS: dict[str, KindInfo] = {
         7: E('StackValue', 7, (), (), (), (1, 0)),
         8: E('Constu', 8, (O('LiteralInteger', '', ''), ), (), (), (1, 0)),
         9: E('Fragment', 9, (O('LiteralInteger', '', ''), O('LiteralInteger', '', ''), ), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
     'DebugImportedEntity': KindInfo('DebugImportedEntity', 'ValueEnum', (), {
         0: E('ImportedModule', 0, (), (), (), (1, 0)),
         1: E('ImportedDeclaration', 1, (), (), (), (1, 0)),
-    }),
+    }, K.VALUE_ENUM),
 }
 """The operand kinds private to OpenCL.DebugInfo.100."""
 

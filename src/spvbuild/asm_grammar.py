@@ -21,8 +21,9 @@ from __future__ import annotations
 import keyword
 from collections.abc import Mapping
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
+from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core import tables
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
@@ -37,22 +38,24 @@ __all__ = [
     "ext_set",
 ]
 
-# Operand codes.
-ID = 0  # IdRef, IdScope, IdMemorySemantics
-TYPE = 1  # IdResultType
-RESULT = 2  # IdResult (written before the '=', injected where the grammar puts it)
-LIT = 3  # LiteralInteger: unsigned 32-bit
-STR = 4  # LiteralString
-FLOAT = 5  # LiteralFloat: 32-bit float
-CTXNUM = 6  # LiteralContextDependentNumber: typed by the instruction's result type
-SWLIT = 7  # the literal of a PairLiteralInteger...: typed by the first operand's type
-EXTNUM = 8  # LiteralExtInstInteger: an extended instruction name
-SPECOP = 9  # LiteralSpecConstantOpInteger: an opcode name without "Op"
-VENUM = 10  # ValueEnum
-MASK = 11  # BitEnum: names joined by '|'
-CIV = 12  # after an !<integer>: a literal, a string or an id, unchecked
-EXTSET = 13  # the IdRef naming the extended instruction set (before EXTNUM)
-VAR = 14  # variadic: arg = element descriptors
+# Operand codes: the classes of spvbuild.generated.core.operand_classes (the one
+# classification of operand kinds), under the short names the engine uses, and two of
+# the assembler's own past FIRST_FREE.
+ID: Final = _classes.ID  # IdRef, IdScope, IdMemorySemantics
+TYPE: Final = _classes.RESULT_TYPE  # IdResultType
+RESULT: Final = _classes.RESULT_ID  # IdResult (written before the '=', injected where the grammar puts it)
+LIT: Final = _classes.LITERAL  # LiteralInteger: unsigned 32-bit
+STR: Final = _classes.STRING  # LiteralString
+FLOAT: Final = _classes.FLOAT32  # LiteralFloat: 32-bit float
+CTXNUM: Final = _classes.CONTEXT_NUMBER  # typed by the instruction's result type
+SWLIT: Final = _classes.SWITCH_LITERAL  # the literal of an OpSwitch pair: typed by the selector's type
+EXTNUM: Final = _classes.EXT_INST_NUMBER  # LiteralExtInstInteger: an extended instruction name
+SPECOP: Final = _classes.SPEC_CONSTANT_OPCODE  # an opcode name without "Op"
+VENUM: Final = _classes.VALUE_ENUM  # ValueEnum
+MASK: Final = _classes.BIT_ENUM  # BitEnum: names joined by '|'
+EXTSET: Final = _classes.EXT_SET  # the IdRef naming the extended instruction set (before EXTNUM)
+CIV: Final = _classes.FIRST_FREE  # after an !<integer>: a literal, a string or an id, unchecked
+VAR: Final = _classes.FIRST_FREE + 1  # variadic: arg = element descriptors
 
 # (code, optional, arg, label)
 Desc = tuple[int, bool, object, str]
@@ -96,17 +99,6 @@ SPEC_CONSTANT_OP_OPCODES: tuple[str, ...] = tuple(
     sorted(tables.INSTRUCTIONS[op].name[2:] for op in tables.SPEC_CONSTANT_OP_OPCODES)
 )
 
-_ID_KINDS = frozenset({"IdRef", "IdScope", "IdMemorySemantics"})
-_LITERAL_CODES = {
-    "IdResultType": TYPE,
-    "IdResult": RESULT,
-    "LiteralInteger": LIT,
-    "LiteralString": STR,
-    "LiteralFloat": FLOAT,
-    "LiteralContextDependentNumber": CTXNUM,
-    "LiteralExtInstInteger": EXTNUM,
-    "LiteralSpecConstantOpInteger": SPECOP,
-}
 _CODE_WHAT = {
     ID: "an id (%name)",
     TYPE: "a result type id (%name)",
@@ -189,7 +181,7 @@ class _Namespace:
         info = self.kinds.get(kind)
         if info is None:
             return self.fallback.table(kind) if self.fallback is not None else None
-        if info.category not in ("ValueEnum", "BitEnum"):
+        if info.operand_class != VENUM and info.operand_class != MASK:
             return None
         found = EnumTable(info, self)
         self.tables[kind] = found
@@ -203,26 +195,23 @@ class _Namespace:
         return info
 
     def _one(self, kind: str, label: str, optional: bool, in_pair: bool) -> list[Desc]:
-        """Descriptors of one occurrence of ``kind`` (a composite gives several)."""
-        if kind in _ID_KINDS:
-            return [(ID, optional, None, label)]
-        code = _LITERAL_CODES.get(kind)
-        if code is not None:
-            if code == LIT and in_pair:
-                code = SWLIT
-            return [(code, optional, None, label)]
+        """Descriptors of one occurrence of ``kind`` (a pair gives two), by its class."""
         info = self.kind_info(kind)
         if info is None:
             raise ValueError(f"unknown operand kind {kind}")
-        if info.category == "Composite":
-            pair_literal = kind.startswith("PairLiteralInteger")
+        code = info.operand_class
+        if code == LIT and in_pair:
+            return [(SWLIT, optional, None, label)]
+        if code == VENUM or code == MASK:
+            return [(code, optional, self.table(kind), label)]
+        if code == _classes.ID_PAIR or code == _classes.SWITCH_PAIR or code == _classes.PAIR:
             out: list[Desc] = []
             for index, base in enumerate(info.bases):
-                out.extend(self._one(base, label, optional and index == 0, pair_literal))
+                out.extend(
+                    self._one(base, label, optional and index == 0, code == _classes.SWITCH_PAIR)
+                )
             return out
-        table = self.table(kind)
-        assert table is not None
-        return [(MASK if info.category == "BitEnum" else VENUM, optional, table, label)]
+        return [(code, optional, None, label)]
 
     def descs(self, op: OperandInfo, label: str) -> list[Desc]:
         """Descriptors (consumption order) for one grammar operand."""
@@ -261,11 +250,12 @@ def _descs_of(operands: tuple[OperandInfo, ...], namespace: _Namespace) -> tuple
     cut = False
     for index, op in enumerate(operands):
         items = namespace.descs(op, _label(op))
-        if op.kind == "LiteralExtInstInteger" and descs and descs[-1][0] == ID:
+        code = items[0][0]
+        if code == EXTNUM and descs and descs[-1][0] == ID:
             previous = descs[-1]
             descs[-1] = (EXTSET, previous[1], previous[2], previous[3])
         descs.extend(items)
-        if op.kind in ("LiteralExtInstInteger", "LiteralSpecConstantOpInteger"):
+        if code == EXTNUM or code == SPECOP:
             # The operands that follow come from the named ext instruction / opcode.
             cut = index + 1 < len(operands)
             break

@@ -25,26 +25,28 @@ from spvbuild.dis_data import (
     UNHANDLED_KINDS,
     UNKNOWN_ENUMERANTS,
 )
+from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
 __all__ = ["CoreGrammar", "EnumKind", "ExtGrammar", "Plan", "core_grammar", "ext_grammar"]
 
-# slot codes
-RT: Final = 0  # result type id
-RID: Final = 1  # result id
-ID: Final = 2  # an id operand (payload: the message for id 0)
-EXTSET: Final = 3  # OpExtInst's set id
-LIT: Final = 4  # one-word unsigned literal
-CTX: Final = 5  # literal sized by the result type (OpConstant)
-FLT: Final = 6  # LiteralFloat: one 32-bit float word
-STR: Final = 7  # literal string
-EXTNUM: Final = 8  # OpExtInst's instruction number
-SPECOP: Final = 9  # OpSpecConstantOp's opcode
-ENUM: Final = 10  # value enum (payload: EnumKind)
-MASK: Final = 11  # bit enum (payload: EnumKind)
-CASE: Final = 12  # OpSwitch pair: literal sized by the selector's type, then an id
-PAIR: Final = 13  # strict pair (payload: (first slot, second slot))
-UNHANDLED: Final = 14  # a kind spirv-dis cannot print (payload: the kind's name)
+# slot codes: the classes of spvbuild.generated.core.operand_classes (the one
+# classification of operand kinds) under the printer's short names, and its own one.
+RT: Final = _classes.RESULT_TYPE  # result type id
+RID: Final = _classes.RESULT_ID  # result id
+ID: Final = _classes.ID  # an id operand (payload: the message for id 0)
+EXTSET: Final = _classes.EXT_SET  # OpExtInst's set id
+LIT: Final = _classes.LITERAL  # one-word unsigned literal
+CTX: Final = _classes.CONTEXT_NUMBER  # literal sized by the result type (OpConstant)
+FLT: Final = _classes.FLOAT32  # LiteralFloat: one 32-bit float word
+STR: Final = _classes.STRING  # literal string
+EXTNUM: Final = _classes.EXT_INST_NUMBER  # OpExtInst's instruction number
+SPECOP: Final = _classes.SPEC_CONSTANT_OPCODE  # OpSpecConstantOp's opcode
+ENUM: Final = _classes.VALUE_ENUM  # value enum (payload: EnumKind)
+MASK: Final = _classes.BIT_ENUM  # bit enum (payload: EnumKind)
+CASE: Final = _classes.SWITCH_PAIR  # OpSwitch pair: literal sized by the selector's type, then an id
+PAIR: Final = _classes.PAIR  # strict pair (payload: (first slot, second slot))
+UNHANDLED: Final = _classes.FIRST_FREE  # a kind spirv-dis cannot print (payload: the kind's name)
 
 # quantifiers
 ONE: Final = 0
@@ -54,10 +56,6 @@ _QUANTIFIERS = {"": ONE, "?": OPT, "*": MANY}
 
 Slot = tuple[int, int, Any]
 
-LOOSE_PAIRS: Final = frozenset({"PairIdRefIdRef"})
-"""Pair kinds spirv-dis reads as a plain list of ids (an odd count is accepted: ``OpPhi``)."""
-SWITCH_PAIR: Final = "PairLiteralIntegerIdRef"
-"""The pair kind whose literal is sized by ``OpSwitch``'s selector type."""
 _ID_ZERO_MESSAGES = {
     "IdScope": "scope ID is 0",
     "IdMemorySemantics": "memory semantics ID is 0",
@@ -180,14 +178,14 @@ class _Namespace:
         if found is not None:
             return found
         info = self.infos.get(name)
-        if info is None or info.category not in ("ValueEnum", "BitEnum"):
+        if info is None or info.operand_class != ENUM and info.operand_class != MASK:
             return None
         if self.base is not None and name in self.base.infos and self.base.infos[name] is info:
             found = self.base.enum(name)
             assert found is not None
             self.enums[name] = found
             return found
-        kind = EnumKind(name, info.category == "BitEnum")
+        kind = EnumKind(name, info.operand_class == MASK)
         self.enums[name] = kind  # before the parameters: they may refer back
         for value, enumerant in info.enumerants.items():
             if (name, enumerant.name) in UNKNOWN_ENUMERANTS:
@@ -208,38 +206,29 @@ class _Namespace:
         quant = _QUANTIFIERS[op.quantifier]
         name = op.kind
         info = self.infos.get(name)
-        if name == "IdResultType":
-            return (RT, quant, "Error: Type Id is 0")
-        if name == "IdResult":
-            return (RID, quant, "Error: Result Id is 0")
-        if info is not None and info.category == "Id":
-            return (ID, quant, _ID_ZERO_MESSAGES.get(name, "Id is 0"))
-        if name == "LiteralString":
-            return (STR, quant, None)
-        if name == "LiteralContextDependentNumber":
-            return (CTX, quant, None)
-        if name == "LiteralFloat":
-            return (FLT, quant, None)
-        if name == "LiteralExtInstInteger":
-            return (EXTNUM, quant, None)
-        if name == "LiteralSpecConstantOpInteger":
-            return (SPECOP, quant, None)
         if info is None:
             raise ValueError(f"operand kind {name!r} is not in the grammar")
+        code = info.operand_class
+        if code == RT:
+            return (RT, quant, "Error: Type Id is 0")
+        if code == RID:
+            return (RID, quant, "Error: Result Id is 0")
+        if code == ID or code == _classes.ID_PAIR:
+            # spirv-dis reads a list of id pairs as a list of ids (OpPhi: an odd count is
+            # accepted).
+            return (ID, quant, _ID_ZERO_MESSAGES.get(name, "Id is 0"))
         if name in UNHANDLED_KINDS:
             return (UNHANDLED, quant, name)
-        if info.category == "Literal":
-            return (LIT, quant, None)
-        if info.category == "Composite":
-            if name in LOOSE_PAIRS:
-                return (ID, quant, "Id is 0")
-            if name == SWITCH_PAIR:
-                return (CASE, quant, (ID, ONE, "Id is 0"))
+        if code == CASE:
+            return (CASE, quant, (ID, ONE, "Id is 0"))
+        if code == PAIR:
             first, second = (self.slot(OperandInfo(base, "", "")) for base in info.bases)
             return (PAIR, quant, (first, second))
-        kind = self.enum(name)
-        assert kind is not None
-        return (MASK if kind.is_mask else ENUM, quant, kind)
+        if code == ENUM or code == MASK:
+            kind = self.enum(name)
+            assert kind is not None
+            return (code, quant, kind)
+        return (code, quant, None)
 
     def slots(self, operands: tuple[OperandInfo, ...]) -> tuple[Slot, ...]:
         out = [self.slot(op) for op in operands]

@@ -2,7 +2,7 @@
 
 Nothing here knows a particular instruction.  The operand layout comes from
 ``spvbuild.generated.core.tables`` (or an extended set's table for ``OpExtInst``); each
-operand is encoded by its kind's category.  Context-dependent literals (OpConstant,
+operand is encoded by its kind's class (``spvbuild.generated.core.operand_classes``).  Context-dependent literals (OpConstant,
 OpSpecConstant, OpSwitch) take their width from a :class:`TypeWidths` lookup.
 """
 
@@ -15,6 +15,7 @@ from typing import Any
 
 from spvbuild.arguments import shown
 from spvbuild.errors import EncodeError
+from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core.opcodes import OP_SWITCH, OP_TYPE_FLOAT, OP_TYPE_INT
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
@@ -212,43 +213,40 @@ class Encoder:
             return
         name = op.name or op.kind
         kind = kinds.get(op.kind)
-        category = kind.category if kind is not None else ""
         if value is None:
             raise EncodeError(f"{where} operand '{name}': a value is required, got None")
-        if category == "Id":
+        if kind is None:
+            raise EncodeError(f"{where} operand '{name}': unknown operand kind {op.kind}")
+        code = kind.operand_class
+        if code == _classes.ID or code == _classes.RESULT_TYPE or code == _classes.RESULT_ID:
             words.append(self._id(value, where, name))
-        elif op.kind == "LiteralString":
+        elif code == _classes.STRING:
             if not isinstance(value, str):
                 raise EncodeError(f"{where} operand '{name}': expected a string, got {value!r}")
             try:
                 words.extend(string_words(value))
             except EncodeError as exc:
                 raise EncodeError(f"{where} operand '{name}': {exc}") from None
-        elif op.kind == "LiteralFloat":
+        elif code == _classes.FLOAT32:
             words.extend(_number_words(value, (32, True, True), where, name))
-        elif op.kind == "LiteralContextDependentNumber":
+        elif code == _classes.CONTEXT_NUMBER:
             words.extend(_number_words(value, context, where, name))
-        elif category == "Literal":
-            words.append(self._literal(value, where, name))
-        elif category == "Composite":
-            assert kind is not None
+        elif code == _classes.VALUE_ENUM:
+            self._value_enum(words, kind, value, kinds, where, name, context)
+        elif code == _classes.BIT_ENUM:
+            self._bit_enum(words, kind, value, kinds, where, name, context)
+        elif code == _classes.ID_PAIR or code == _classes.SWITCH_PAIR or code == _classes.PAIR:
             if not isinstance(value, tuple) or len(value) != len(kind.bases):
                 raise EncodeError(
                     f"{where} operand '{name}': expected a {len(kind.bases)}-tuple, got {value!r}"
                 )
-            for base, item in zip(kind.bases, value, strict=True):
-                if base == "LiteralInteger" and op.kind.startswith("PairLiteralInteger"):
+            for index, (base, item) in enumerate(zip(kind.bases, value, strict=True)):
+                if index == 0 and code == _classes.SWITCH_PAIR:  # sized by the selector
                     words.extend(_number_words(item, context, where, name))
                 else:
                     self._operand(words, OperandInfo(base, name, ""), item, kinds, where, context)
-        elif category == "ValueEnum":
-            assert kind is not None
-            self._value_enum(words, kind, value, kinds, where, name, context)
-        elif category == "BitEnum":
-            assert kind is not None
-            self._bit_enum(words, kind, value, kinds, where, name, context)
-        else:
-            raise EncodeError(f"{where} operand '{name}': unknown operand kind {op.kind}")
+        else:  # LITERAL, EXT_INST_NUMBER, SPEC_CONSTANT_OPCODE: one word
+            words.append(self._literal(value, where, name))
 
     def _enum_value(self, kind: KindInfo, value: Any, where: str, name: str) -> int:
         if isinstance(value, Enum) and type(value).__name__ != kind.name:

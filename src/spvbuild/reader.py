@@ -3,7 +3,7 @@
 ``read(data)`` is the inverse of :func:`spvbuild.encoder.encode_module`.  Like the encoder it
 is generic: every operand layout comes from ``spvbuild.generated.core.tables`` (or an
 extended set's tables for ``OpExtInst``) and every operand is decoded by its kind's
-category; there is no code per instruction.
+class (``spvbuild.generated.core.operand_classes``); there is no code per instruction.
 
 Typed values follow the encoder's conventions exactly: ids become :class:`Id` (the result
 of a type declaration, a reference to a declared type and every result type a
@@ -136,6 +136,7 @@ from spvbuild import engines
 from spvbuild import read_codes as _codes
 from spvbuild.encoder import MAGIC, _number_words, encode_module
 from spvbuild.errors import ArgumentError, BinaryError, EncodeError
+from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core.opcodes import (
     OP_CONSTANT,
     OP_EXT_INST_IMPORT,
@@ -189,7 +190,12 @@ _PARAMS = 2  # one-word operands, an enum value with parameters to the end, abse
 _SPEC_ID = "@id"
 _SPEC_LITERAL = "@literal"
 _SPEC_PAIR = "@pair"
-_WORD_LITERALS = ("LiteralString", "LiteralFloat", "LiteralContextDependentNumber")
+_IDS = (_classes.ID, _classes.RESULT_TYPE, _classes.RESULT_ID)
+_ONE_WORD_LITERALS = (_classes.LITERAL, _classes.EXT_INST_NUMBER, _classes.SPEC_CONSTANT_OPCODE)
+_ENUMS = (_classes.VALUE_ENUM, _classes.BIT_ENUM)
+_ID_OR_LITERAL = (*_IDS, _classes.LITERAL)
+# Classes whose words a type sizes: the literal of OpConstant and of an OpSwitch pair.
+_SIZED_BY_A_TYPE = (_classes.CONTEXT_NUMBER, _classes.SWITCH_PAIR)
 _LITERALS = range(1 << 32)  # word → the word: a plain literal's lookup
 # (form, specs of the one-word operands, the variadic operand's spec or the kind of the
 # enum with parameters, the words of that operand or its parameters, the absent tail)
@@ -562,10 +568,10 @@ class _InstructionSet:
             if name in seen:
                 continue
             seen.add(name)
-            if name == "LiteralContextDependentNumber" or name.startswith("PairLiteralInteger"):
-                return True
             kind = self.kinds.get(name)
             if kind is not None:
+                if kind.operand_class in _SIZED_BY_A_TYPE:
+                    return True
                 todo.extend(kind.bases)
                 for enumerant in kind.enumerants.values():
                     todo.extend(p.kind for p in enumerant.parameters)
@@ -636,7 +642,7 @@ class _CorePlan:
             kind = kinds.get(op.kind)
             if op.quantifier == "?":
                 optional += 1
-            elif optional or kind is None or kind.category != "Id":
+            elif optional or kind is None or kind.operand_class not in _IDS:
                 return
             elif op.quantifier == "":
                 fixed += 1
@@ -773,7 +779,7 @@ class _CorePlan:
         for index in range(len(specs) - 1, -1, -1):
             op = layout[index]
             kind = tables.kinds[op.kind]
-            if kind.category in ("ValueEnum", "BitEnum") and any(
+            if kind.operand_class in _ENUMS and any(
                 enumerant.parameters for enumerant in kind.enumerants.values()
             ):
                 tail = _absent(layout[index + 1 :])
@@ -787,15 +793,14 @@ class _CorePlan:
         kind = tables.kinds.get(name)
         if kind is None:
             return None
-        if kind.category == "Id":
+        code = kind.operand_class
+        if code in _IDS:
             return _SPEC_ID
-        if kind.category == "Literal":
-            return None if name in _WORD_LITERALS else _SPEC_LITERAL
-        if kind.category in ("ValueEnum", "BitEnum"):
+        if code in _ONE_WORD_LITERALS:
+            return _SPEC_LITERAL
+        if code in _ENUMS:
             return name
-        if kind.category == "Composite" and all(
-            self.spec(tables, base) == _SPEC_ID for base in kind.bases
-        ):
+        if code == _classes.ID_PAIR:
             return _SPEC_PAIR
         return None
 
@@ -1009,7 +1014,7 @@ class _EnumTable(dict[int, Any]):
     def __missing__(self, value: int) -> Any:
         tables, kind = self.tables, self.kind
         found = None
-        if kind.category == "ValueEnum":
+        if kind.operand_class == _classes.VALUE_ENUM:
             enumerant = kind.enumerants.get(value)
             if enumerant is not None and not enumerant.parameters:
                 found = tables.member(kind.name, value)
@@ -1059,7 +1064,7 @@ class _ParamTable(dict[int, _ParamMaker]):
         classes = tables.parameter_classes.get(kind.name, {})
         groups: list[tuple[type[EnumerantParameters], tuple[OperandInfo, ...]]] = []
         prefix: list[Any] | None = None
-        if kind.category == "ValueEnum":  # as _Reader._value_enum
+        if kind.operand_class == _classes.VALUE_ENUM:  # as _Reader._value_enum
             enumerant = kind.enumerants.get(value)
             if enumerant is None or tables.member(kind.name, value) is None:
                 return None
@@ -1732,8 +1737,7 @@ class _Reader:
         layout = self.core.layout(number, info) if info is not None else ()
         kinds = self.core.kinds
         if info is None or not all(
-            op.kind == "LiteralInteger" or (op.kind in kinds and kinds[op.kind].category == "Id")
-            for op in layout
+            op.kind in kinds and kinds[op.kind].operand_class in _ID_OR_LITERAL for op in layout
         ):
             tail = RawWords(words[pos:end])
             return Instruction(OP_SPEC_CONSTANT_OP, result_type, result_id, (opcode, tail))
@@ -1741,7 +1745,7 @@ class _Reader:
         values: list[Any] = []
         for op in layout:
             self.operand_name = op.name or op.kind
-            is_id = op.kind != "LiteralInteger"
+            is_id = kinds[op.kind].operand_class != _classes.LITERAL
             if op.quantifier == "":
                 self._need(pos)
                 values.append(self._id(pos) if is_id else words[pos])
@@ -1806,33 +1810,31 @@ class _Reader:
         self._need(pos)
         words = self.words
         kind = tables.kinds.get(kind_name)
-        category = kind.category if kind is not None else ""
-        if category == "Id":
-            return self._id(pos), pos + 1
-        if kind_name == "LiteralString":
-            return self._string(pos)
-        if kind_name == "LiteralFloat":
-            return self._number(pos, _FLOAT32)
-        if kind_name == "LiteralContextDependentNumber":
-            return self._number(pos, self._context())
-        if category == "Literal":
-            return words[pos], pos + 1
         if kind is None:
             raise _RestRaw
-        if category == "Composite":
+        code = kind.operand_class
+        if code in _IDS:
+            return self._id(pos), pos + 1
+        if code == _classes.STRING:
+            return self._string(pos)
+        if code == _classes.FLOAT32:
+            return self._number(pos, _FLOAT32)
+        if code == _classes.CONTEXT_NUMBER:
+            return self._number(pos, self._context())
+        if code == _classes.VALUE_ENUM:
+            return self._value_enum(tables, kind, pos)
+        if code == _classes.BIT_ENUM:
+            return self._bit_enum(tables, kind, pos)
+        if code == _classes.ID_PAIR or code == _classes.SWITCH_PAIR or code == _classes.PAIR:
             items: list[Any] = []
-            for base in kind.bases:
-                if base == "LiteralInteger" and kind_name.startswith("PairLiteralInteger"):
+            for index, base in enumerate(kind.bases):
+                if index == 0 and code == _classes.SWITCH_PAIR:  # sized by the selector
                     item, pos = self._number(pos, self._context())
                 else:
                     item, pos = self._value(tables, base, pos)
                 items.append(item)
             return tuple(items), pos
-        if category == "ValueEnum":
-            return self._value_enum(tables, kind, pos)
-        if category == "BitEnum":
-            return self._bit_enum(tables, kind, pos)
-        raise _RestRaw
+        return words[pos], pos + 1  # LITERAL, EXT_INST_NUMBER, SPEC_CONSTANT_OPCODE
 
     def _context(self) -> _Context:
         if self.context is None:

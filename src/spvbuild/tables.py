@@ -60,3 +60,4 @@ class KindInfo(NamedTuple):
     category: str  # ValueEnum, BitEnum, Id, Literal, Composite
     bases: tuple[str, ...]
     enumerants: dict[int, EnumerantInfo]
+    operand_class: int  # spvbuild.generated.core.operand_classes: how its words are read
