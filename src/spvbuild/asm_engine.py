@@ -84,7 +84,7 @@ from spvbuild.asm_numbers import (
 )
 from spvbuild.asm_source import PIECE_CHARACTERS, AssemblyText, target_env_of_lines
 from spvbuild.asm_tokens import line_col, token_batches, token_offset, tokens
-from spvbuild.encoder import header_words, string_words
+from spvbuild.encoder import header_words
 from spvbuild.errors import AssemblyError, EncodeError
 from spvbuild.generated.core.opcodes import (
     OP_EXT_INST,
@@ -92,6 +92,7 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_FLOAT,
     OP_TYPE_INT,
 )
+from spvbuild.strings import string_words
 
 __all__ = ["DEFAULT_TARGET_ENV", "assemble"]
 

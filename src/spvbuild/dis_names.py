@@ -38,7 +38,6 @@ tests compare with).
 from __future__ import annotations
 
 import re
-import struct
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -67,6 +66,7 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_FLOAT,
     OP_TYPE_INT,
 )
+from spvbuild.strings import string_at
 
 __all__ = [
     "MAX_SUGGESTED",
@@ -99,16 +99,6 @@ def sanitize(name: str) -> str:
             return name
         return _INVALID.sub("_", name)
     return name.encode("utf-8", "surrogateescape").translate(_INVALID_BYTES).decode("ascii")
-
-
-def string_at(words: Sequence[int], start: int, end: int) -> str | None:
-    """The literal string in ``words[start:end]`` up to its NUL (None without one); bytes
-    that are not UTF-8 are kept as surrogate escapes."""
-    data = struct.pack(f"<{end - start}I", *words[start:end])
-    nul = data.find(b"\0")
-    if nul < 0:
-        return None
-    return data[:nul].decode("utf-8", "surrogateescape")
 
 
 Template = tuple[tuple[int, Any], ...]  # (0, text) | (1, word offset, slot) | (2, None)=#
@@ -221,10 +211,10 @@ class NameRules:
                 elif kind == ENUM:
                     out.append(slot[2].names.get(word, f"StorageClass{word}"))
                 else:
-                    text = string_at(words, i + offset, end)
-                    if text is None:
+                    found = string_at(words, i + offset, end)
+                    if found is None:
                         return None
-                    out.append(sanitize(text))
+                    out.append(sanitize(found[0]))
         return "".join(out)
 
 
@@ -316,10 +306,10 @@ def _special(
     if op == OP_NAME:
         if end - i < 3:
             return False
-        name = string_at(words, i + 2, end)
-        if name is None:
+        found = string_at(words, i + 2, end)
+        if found is None:
             return False
-        namer.save(words[i + 1], name)
+        namer.save(words[i + 1], found[0])
         return True
     if op == OP_DECORATE:
         if end - i >= 4 and words[i + 2] == rules.built_in:

@@ -59,7 +59,6 @@ Differences from spirv-dis
 from __future__ import annotations
 
 import gc
-import struct
 from array import array
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -110,6 +109,7 @@ from spvbuild.errors import BinaryError
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_SWITCH
 from spvbuild.generated.extinst import known_import_name
 from spvbuild.reader import words_of
+from spvbuild.strings import string_at
 
 __all__ = ["CHUNK_WORDS", "disassemble", "header_lines", "write_disassembly"]
 
@@ -678,16 +678,14 @@ class _Printer:
 
     def string(self, plan: Plan, i: int, pos: int, end: int) -> tuple[str, int]:
         """A literal string and the position after it."""
-        words = self.words
-        data = struct.pack(f"<{end - pos}I", *words[pos:end])
-        nul = data.find(b"\0")
-        if nul < 0:
+        found = string_at(self.words, pos, end)
+        if found is None:
             raise BinaryError(
                 i,
                 f"End of input reached while decoding {plan.name} starting at word {i}: "
                 f"truncated literal string operand at word offset {pos - i}.",
             )
-        return data[:nul].decode("utf-8", "surrogateescape"), pos + nul // 4 + 1
+        return found[0], found[1]
 
     def import_set(self, name: str, i: int) -> ExtGrammar | None:
         """The set an OpExtInstImport string names (None: print numbers and ids)."""

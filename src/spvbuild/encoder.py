@@ -19,6 +19,7 @@ from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core.opcodes import OP_SWITCH, OP_TYPE_FLOAT, OP_TYPE_INT
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
+from spvbuild.strings import string_words
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
 MAGIC = 0x07230203
@@ -52,31 +53,6 @@ def _ext_tables(import_name: str) -> tuple[dict[int, InstructionInfo], dict[str,
     if module is None:
         raise EncodeError(f"OpExtInst: unknown extended instruction set {import_name!r}")
     return module.INSTRUCTIONS, module.KINDS
-
-
-def string_words(text: str) -> list[int]:
-    """A literal string: UTF-8, NUL-terminated, zero-padded to whole little-endian words.
-
-    The characters U+DC80 to U+DCFF stand for the bytes 0x80 to 0xFF of a string that is
-    not valid UTF-8 (Python's ``surrogateescape``, which the reader, the disassembler and
-    ``spvbuild as`` use), so such strings keep their exact bytes.  Any other lone
-    surrogate has no UTF-8 form: :class:`~spvbuild.errors.EncodeError`.
-    """
-    if "\0" in text:
-        raise EncodeError(
-            f"string {shown(text)}: a NUL character at index {text.index(chr(0))} would end "
-            "the string there"
-        )
-    try:
-        data = text.encode("utf-8", "surrogateescape") + b"\0"
-    except UnicodeEncodeError as exc:
-        raise EncodeError(
-            f"string {text[:40]!r}{'...' if len(text) > 40 else ''}: character "
-            f"{text[exc.start]!r} at index {exc.start} is a lone surrogate, which has no "
-            "UTF-8 form"
-        ) from None
-    data += b"\0" * (-len(data) % 4)
-    return list(struct.unpack(f"<{len(data) // 4}I", data))
 
 
 class Encoder:

@@ -149,6 +149,7 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
+from spvbuild.strings import string_in
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
 __all__ = ["ReadModule", "engine_kind", "read", "words_of"]
@@ -1952,20 +1953,13 @@ class _Reader:
             count = self.end - start
             data = struct.pack(f"<{count}I", *self.words[start : self.end])
             self.instruction_bytes = data
-        base = (pos - start) * 4
-        nul = data.find(b"\0", base)
-        if nul < 0:
+        found = string_in(data, (pos - start) * 4)
+        if found is None:
             raise BinaryError(
                 pos, f"{self.where} operand '{self.operand_name}': string without NUL terminator"
             )
-        stop = nul // 4 + 1
-        padding = data[nul + 1 : stop * 4]
-        try:
-            text = data[base:nul].decode("utf-8")
-        except UnicodeDecodeError:
-            self.inexact = True
-            return None, start + stop
-        if padding.count(0) != len(padding):
+        text, stop, canonical = found
+        if not canonical:  # kept as its words (RawWords)
             self.inexact = True
         return text, start + stop
 
