@@ -92,6 +92,7 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_FLOAT,
     OP_TYPE_INT,
 )
+from spvbuild.number_types import NumberType, declared_number_type
 from spvbuild.strings import string_words
 
 __all__ = ["DEFAULT_TARGET_ENV", "assemble"]
@@ -111,9 +112,6 @@ _ID_NAME = re.compile(r"%[A-Za-z0-9_]+").fullmatch
 _ID_LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _NUMBER_LIKE = re.compile(r"-?[0-9.]+").fullmatch
 
-# A recorded type: (kind, width, signed, FP encoding); kind is "int", "float" or "other".
-_Type = tuple[str, int, bool, "int | None"]
-_OTHER: _Type = ("other", 0, False, None)
 
 
 class _Fail(Exception):
@@ -268,7 +266,7 @@ class _Assembler:
         # id → word index of its first use, for ids used but not (yet) defined
         self.pending: dict[int, int] = {}
         self.raw_words = False  # an !<integer> was seen: raw words may define anything
-        self.types: dict[int, _Type] = {}
+        self.types: dict[int, NumberType | None] = {}  # None: a type not numeric
         self.imports: dict[int, ExtSet] = {}
         # The module: finished batches in ``out``, the current one's words in ``words``.
         self.out = array("I", header_words(version, 0))
@@ -475,7 +473,9 @@ class _Assembler:
                                 found = types.get(words[base + 1])
                                 v = (
                                     int(t)
-                                    if found is not None and found[:2] == ("int", 32)
+                                    if found is not None
+                                    and found.width == 32
+                                    and not found.is_float
                                     else None
                                 )
                         else:
@@ -768,7 +768,11 @@ class _Assembler:
                     v = int(t)
                 else:  # an OpConstant literal: only for a 32-bit integer result type
                     found = self.types.get(vals[0])
-                    v = int(t) if found is not None and found[:2] == ("int", 32) else None
+                    v = (
+                        int(t)
+                        if found is not None and found.width == 32 and not found.is_float
+                        else None
+                    )
             else:
                 v = None
             if v is None:
@@ -1069,19 +1073,14 @@ class _Assembler:
         result = words[1]
         if result in self.types:
             raise _Fail(i, f"id {result} is already defined as a type")
-        if opcode == OP_TYPE_INT:
-            if len(words) != 4:
-                raise _Fail(i, "OpTypeInt must have exactly a width and a signedness")
-            self.types[result] = ("int", words[2], words[3] != 0, None)
-        elif opcode == OP_TYPE_FLOAT:
+        if opcode == OP_TYPE_INT and len(words) != 4:
+            raise _Fail(i, "OpTypeInt must have exactly a width and a signedness")
+        if opcode == OP_TYPE_FLOAT:
             if len(words) not in (3, 4):
                 raise _Fail(i, "OpTypeFloat must have a width and at most an encoding")
-            encoding = words[3] if len(words) == 4 else None
-            if encoding is not None and not known_encoding(encoding):
-                raise _Fail(i, f"OpTypeFloat: invalid floating-point encoding {encoding}")
-            self.types[result] = ("float", words[2], False, encoding)
-        else:
-            self.types[result] = _OTHER
+            if len(words) == 4 and not known_encoding(words[3]):
+                raise _Fail(i, f"OpTypeFloat: invalid floating-point encoding {words[3]}")
+        self.types[result] = declared_number_type(opcode, words[2:])  # None: not numeric
 
     def _record_import(self, result: int, name: str, j: int) -> None:
         """Remember which extended set the result of an OpExtInstImport names."""
@@ -1119,11 +1118,11 @@ class _Assembler:
         """An OpConstant/OpSpecConstant literal, in the format of the result type."""
         found = self.types.get(type_id) if type_id is not None else None
         try:
-            if found is not None and found[0] == "int":
-                return encode_int(tok, found[1], found[2])
-            if found is not None and found[0] == "float":
-                width = found[1]
-                fmt = float_format(width, found[3])
+            if found is not None and not found.is_float:
+                return encode_int(tok, found.width, found.signed)
+            if found is not None:
+                width = found.width
+                fmt = float_format(width, found.encoding)
                 if fmt is None:
                     raise NumberError(f"Unsupported {width}-bit float literals")
                 return encode_float(tok, fmt)
@@ -1141,14 +1140,14 @@ class _Assembler:
         """An OpSwitch case literal, as wide as the selector's integer type."""
         type_id = self._value_type(words[1]) if len(words) > 1 else None
         found = self.types.get(type_id) if type_id is not None else None
-        if found is None or found[0] != "int":
+        if found is None or found.is_float:
             raise _Fail(
                 j,
                 f"{where} {desc[3]}: the selector must be a value of a scalar integer type "
                 "defined before this instruction (its type sets the literal's width)",
             )
         try:
-            return encode_int(tok, found[1], found[2])
+            return encode_int(tok, found.width, found.signed)
         except NumberError as exc:
             raise _Fail(j, f"{where} {desc[3]}: '{tok}': {exc}") from None
 

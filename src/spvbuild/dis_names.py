@@ -50,10 +50,6 @@ from spvbuild.dis_data import (
 )
 from spvbuild.dis_grammar import ENUM, ID, LIT, RID, RT, STR, CoreGrammar, Plan, core_grammar
 from spvbuild.dis_numbers import (
-    BFLOAT16,
-    FLOAT8_E4M3,
-    FLOAT8_E5M2,
-    HexFormat,
     NumberType,
     literal_text,
     word_count,
@@ -66,6 +62,7 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_FLOAT,
     OP_TYPE_INT,
 )
+from spvbuild.number_types import declared_number_type
 from spvbuild.strings import string_at
 
 __all__ = [
@@ -121,15 +118,11 @@ class NameRules:
         self.built_in: int = decorations["BuiltIn"]
         """The value of Decoration.BuiltIn (an OpDecorate that names a builtin)."""
         encoding = core.enum("FPEncoding")
-        formats: dict[str, HexFormat] = {
-            "BFloat16KHR": BFLOAT16,
-            "Float8E4M3EXT": FLOAT8_E4M3,
-            "Float8E5M2EXT": FLOAT8_E5M2,
-        }
-        self.encodings: dict[int, tuple[str, HexFormat]] = {}
+        self.encodings: dict[int, str] = {}
+        """The type-name root of each FPEncoding value spirv-dis names (e.g. bfloat16)."""
         for value, name in encoding.names.items():
             if name in FLOAT_ENCODING_NAMES:
-                self.encodings[value] = (FLOAT_ENCODING_NAMES[name], formats[name])
+                self.encodings[value] = FLOAT_ENCODING_NAMES[name]
         # opcodes the fast pass must look at
         self.special = frozenset(
             {OP_NAME, OP_DECORATE, OP_TYPE_INT, OP_TYPE_FLOAT, OP_CONSTANT, *self.templates}
@@ -155,16 +148,7 @@ class NameRules:
     # -- number types --------------------------------------------------------------------
     def number_type(self, words: Sequence[int], i: int) -> NumberType | None:
         """The literal format of the numeric type declared at ``i`` (None if not numeric)."""
-        op = words[i] & 0xFFFF
-        if op == OP_TYPE_INT:
-            return ("s" if words[i + 3] else "u", words[i + 2], None)
-        if op == OP_TYPE_FLOAT:
-            encoding = None
-            if words[i] >> 16 > 3:
-                found = self.encodings.get(words[i + 3])
-                encoding = found[1] if found is not None else None
-            return ("f", words[i + 2], encoding)
-        return None
+        return declared_number_type(words[i] & 0xFFFF, words[i + 2 : i + (words[i] >> 16)])
 
     def type_name(self, words: Sequence[int], i: int) -> str | None:
         """The suggested name of an OpTypeInt / OpTypeFloat at ``i``."""
@@ -179,10 +163,7 @@ class NameRules:
                 prefix = "u"
             return prefix + root
         if words[i] >> 16 > 3:
-            found = self.encodings.get(words[i + 3])
-            if found is None:
-                return None
-            return found[0]
+            return self.encodings.get(words[i + 3])
         return FLOAT_NAMES.get(width) or f"fp{width}"
 
     def template_name(
@@ -295,7 +276,7 @@ def _special(
         number = numbers.get(type_id)
         if number is None:
             return False
-        if word_count(number[1]) > end - i - 3:
+        if word_count(number.width) > end - i - 3:
             return False
         text = literal_text(number, words, i + 3).replace("-", "n")
         prefix = constant_prefix.get(type_id)

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Final
+
+from spvbuild.number_types import NumberType
 
 __all__ = [
     "BFLOAT16",
@@ -28,6 +31,7 @@ __all__ = [
     "FLOAT8_E5M2",
     "HALF",
     "NumberType",
+    "encoding_format",
     "float32_text",
     "float64_text",
     "hex_float",
@@ -45,9 +49,26 @@ FLOAT8_E5M2: Final[HexFormat] = (8, 5, 2, 15)
 _FLOAT32: Final[HexFormat] = (32, 8, 23, 127)
 _FLOAT64: Final[HexFormat] = (64, 11, 52, 1023)
 
-NumberType = tuple[str, int, "HexFormat | None"]
-"""How a type's literals print: kind (``"u"``, ``"s"`` or ``"f"``), width, and for an
-encoded float the hex format of its encoding."""
+_ENCODED: Final[dict[str, HexFormat]] = {
+    "BFloat16KHR": BFLOAT16,
+    "Float8E4M3EXT": FLOAT8_E4M3,
+    "Float8E5M2EXT": FLOAT8_E5M2,
+}
+"""The hex format of the FPEncoding enumerants spirv-dis prints, by enumerant name."""
+
+
+@cache
+def _encoding_formats() -> dict[int, HexFormat]:
+    from spvbuild.generated.core import tables
+
+    enumerants = tables.KINDS["FPEncoding"].enumerants
+    return {v: _ENCODED[e.name] for v, e in enumerants.items() if e.name in _ENCODED}
+
+
+def encoding_format(encoding: int | None) -> HexFormat | None:
+    """The hex format of a float type's FPEncoding value (None: IEEE, or one spirv-dis
+    prints as IEEE)."""
+    return None if encoding is None else _encoding_formats().get(encoding)
 
 _F32 = struct.Struct("<f")
 _U32 = struct.Struct("<I")
@@ -110,15 +131,13 @@ def word_count(width: int) -> int:
 
 def word_formatter(number: NumberType) -> Callable[[int], str] | None:
     """The text of a one-word literal of this type, or None if it takes another count."""
-    kind, width, encoding = number
+    width = number.width
     if word_count(width) != 1:
         return None
-    if kind == "u":
-        return str
-    if kind == "s":
-        return _signed32
-    if encoding is not None:
-        fmt = encoding
+    if not number.is_float:
+        return _signed32 if number.signed else str
+    fmt = encoding_format(number.encoding)
+    if fmt is not None:
         mask = (1 << fmt[0]) - 1
         return lambda word: hex_float(word & mask, fmt)
     if width == 16:
@@ -131,8 +150,7 @@ def word_formatter(number: NumberType) -> Callable[[int], str] | None:
 def literal_text(number: NumberType, words: Sequence[int], pos: int) -> str:
     """The text of the literal of ``number`` starting at ``words[pos]`` (the caller has
     checked that its :func:`word_count` words are there)."""
-    kind, width, _ = number
-    count = word_count(width)
+    count = word_count(number.width)
     if count == 1:
         formatter = word_formatter(number)
         assert formatter is not None
@@ -140,8 +158,8 @@ def literal_text(number: NumberType, words: Sequence[int], pos: int) -> str:
     if count != 2:
         return ""
     bits = words[pos] | words[pos + 1] << 32
-    if kind == "u":
-        return str(bits)
-    if kind == "s":
+    if number.is_float:
+        return float64_text(bits)
+    if number.signed:
         return str(bits - (1 << 64) if bits >> 63 else bits)
-    return float64_text(bits)
+    return str(bits)

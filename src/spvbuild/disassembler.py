@@ -552,7 +552,7 @@ class _Printer:
                 else:
                     number = self.switch_type(i, pos)
                     stack.append(payload)
-                count = word_count(number[1])
+                count = word_count(number.width)
                 if pos + count > end:
                     raise BinaryError(
                         i,
@@ -728,7 +728,7 @@ class _Printer:
                 pos, f"Invalid OpSwitch: selector id {selector} is a type, not a value"
             )
         number = self.number_type(type_id, pos)
-        if number[0] == "f":
+        if number.is_float:
             raise BinaryError(
                 pos, f"Invalid OpSwitch: selector id {selector} is not a scalar integer"
             )

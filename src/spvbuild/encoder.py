@@ -16,8 +16,9 @@ from typing import Any
 from spvbuild.arguments import shown
 from spvbuild.errors import EncodeError
 from spvbuild.generated.core import operand_classes as _classes
-from spvbuild.generated.core.opcodes import OP_SWITCH, OP_TYPE_FLOAT, OP_TYPE_INT
+from spvbuild.generated.core.opcodes import OP_SWITCH
 from spvbuild.instruction import Instruction, RawWords
+from spvbuild.number_types import FLOAT32, UINT32, NumberType, declared_number_type
 from spvbuild.params import EnumerantParameters
 from spvbuild.strings import string_words
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
@@ -36,8 +37,10 @@ def header_words(
     return [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, schema]
 
 
-# (width in bits, is_float, is_signed) of a numeric scalar type id, or None if unknown.
-TypeWidths = Callable[[int], "tuple[int, bool, bool] | None"]
+# The literal format of a numeric scalar type id, or None if unknown: a NumberType, or
+# its first three fields (width in bits, is_float, is_signed).
+Context = NumberType | tuple[int, bool, bool]
+TypeWidths = Callable[[int], "Context | None"]
 
 
 def _core_tables() -> tuple[dict[int, InstructionInfo], dict[str, KindInfo], frozenset[int]]:
@@ -139,7 +142,7 @@ class Encoder:
         words[0] = (len(words) << 16) | inst.opcode
         return words
 
-    def _context_width(self, inst: Instruction) -> tuple[int, bool, bool]:
+    def _context_width(self, inst: Instruction) -> Context:
         type_id: int | None = inst.result_type
         if inst.opcode == OP_SWITCH and inst.operands:
             type_id = None
@@ -150,9 +153,9 @@ class Encoder:
             found = self.type_widths(type_id)
             if found is not None:
                 return found
-        return (32, False, False)
+        return UINT32
 
-    def _selector_type(self, selector: int) -> tuple[int, bool, bool] | None:
+    def _selector_type(self, selector: int) -> Context | None:
         return self.type_widths(-selector)  # negative: ask for the type *of a value*
 
     def _id(self, value: Any, where: str, name: str) -> int:
@@ -182,7 +185,7 @@ class Encoder:
         value: Any,
         kinds: dict[str, KindInfo],
         where: str,
-        context: tuple[int, bool, bool],
+        context: Context,
     ) -> None:
         if isinstance(value, RawWords):
             words.extend(value)
@@ -204,7 +207,7 @@ class Encoder:
             except EncodeError as exc:
                 raise EncodeError(f"{where} operand '{name}': {exc}") from None
         elif code == _classes.FLOAT32:
-            words.extend(_number_words(value, (32, True, True), where, name))
+            words.extend(_number_words(value, FLOAT32, where, name))
         elif code == _classes.CONTEXT_NUMBER:
             words.extend(_number_words(value, context, where, name))
         elif code == _classes.VALUE_ENUM:
@@ -249,7 +252,7 @@ class Encoder:
         kinds: dict[str, KindInfo],
         where: str,
         name: str,
-        context: tuple[int, bool, bool],
+        context: Context,
     ) -> None:
         enumerant = kind.enumerants.get(number)
         layout = enumerant.parameters if enumerant is not None else ()
@@ -281,7 +284,7 @@ class Encoder:
         kinds: dict[str, KindInfo],
         where: str,
         name: str,
-        context: tuple[int, bool, bool],
+        context: Context,
     ) -> None:
         if isinstance(value, EnumerantParameters):
             number = self._enum_value(kind, value.enumerant, where, name)
@@ -300,7 +303,7 @@ class Encoder:
         kinds: dict[str, KindInfo],
         where: str,
         name: str,
-        context: tuple[int, bool, bool],
+        context: Context,
     ) -> None:
         parts: Iterable[Any] = value if isinstance(value, list | tuple) else (value,)
         mask = 0
@@ -325,8 +328,10 @@ class Encoder:
             bit <<= 1
 
 
-def _number_words(value: Any, context: tuple[int, bool, bool], where: str, name: str) -> list[int]:
-    width, is_float, signed = context
+def _number_words(
+    value: Any, context: Context, where: str, name: str
+) -> list[int]:
+    width, is_float, signed = context[0], context[1], context[2]
     if is_float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise EncodeError(f"{where} operand '{name}': expected a number, got {shown(value)}")
@@ -381,17 +386,17 @@ def encode_module(
     ``schema`` is the header's schema word (0 for every SPIR-V module so far; the reader
     passes the value it read so that reading then writing gives the same words).
     """
-    widths: dict[int, tuple[int, bool, bool]] = {}
+    widths: dict[int, NumberType] = {}
     value_types: dict[int, int] = {}
     for inst in instructions:
-        if inst.opcode == OP_TYPE_INT and inst.result_id is not None:
-            widths[inst.result_id] = (int(inst.operands[0]), False, bool(inst.operands[1]))
-        elif inst.opcode == OP_TYPE_FLOAT and inst.result_id is not None:
-            widths[inst.result_id] = (int(inst.operands[0]), True, True)
-        if inst.result_id is not None and inst.result_type is not None:
-            value_types[inst.result_id] = inst.result_type
+        if inst.result_id is not None:
+            number = declared_number_type(inst.opcode, inst.operands)
+            if number is not None:
+                widths[inst.result_id] = number
+            if inst.result_type is not None:
+                value_types[inst.result_id] = inst.result_type
 
-    def lookup(type_or_value: int) -> tuple[int, bool, bool] | None:
+    def lookup(type_or_value: int) -> NumberType | None:
         if type_or_value < 0:
             type_id = value_types.get(-type_or_value)
             return widths.get(type_id) if type_id is not None else None

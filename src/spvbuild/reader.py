@@ -148,6 +148,7 @@ from spvbuild.generated.core.opcodes import (
 )
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
+from spvbuild.number_types import FLOAT32, UINT32, NumberType, declared_number_type
 from spvbuild.params import EnumerantParameters
 from spvbuild.strings import string_in
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
@@ -159,9 +160,9 @@ TYPE_DECLARATION = "Type-Declaration"
 Endianness = Literal["little", "big"]
 # (width, is_float, signed, typed): the encoder's number context plus whether a typed
 # value may be produced at all (False for float types with an FPEncoding operand).
-_Context = tuple[int, bool, bool, bool]
-_DEFAULT_CONTEXT: _Context = (32, False, False, True)
-_FLOAT32: _Context = (32, True, True, True)
+_Context = NumberType  # how a literal sized by a type is read
+_DEFAULT_CONTEXT: _Context = UINT32
+_FLOAT32: _Context = FLOAT32
 _U32 = struct.Struct("<I")
 _F32 = struct.Struct("<f")
 _WINDOW_WORDS = 5
@@ -1688,16 +1689,14 @@ class _Reader:
             self.ext_names[result_id] = operands[0]
             self.ext_plans.clear()
         elif (op == OP_TYPE_INT or op == OP_TYPE_FLOAT) and result_id is not None:
-            # As encode_module will size literals: (width, float, signed); a float with
-            # an FPEncoding operand is not IEEE, so its constants keep their words.
-            if op == OP_TYPE_INT:
-                width = (int(operands[0]), False, bool(operands[1]), True)
-            else:
-                width = (int(operands[0]), True, True, operands[1] is None)
+            # As encode_module will size literals; a float with an FPEncoding operand is
+            # not IEEE, so its constants keep their words.
+            width = declared_number_type(op, operands)
+            assert width is not None  # the grammar's layout gives both their operands
             self.redefined = self.redefined or result_id in self.widths
             self.widths[result_id] = width
-            if width[0] == 32 and width[3]:
-                kind = 2 if width[1] else 1 if width[2] else 0
+            if width.width == 32 and width.encoding is None:
+                kind = 2 if width.is_float else 1 if width.signed else 0
                 self.inline[result_id] = (self.type_ids[result_id], kind)
             else:
                 self.inline.pop(result_id, None)
@@ -1964,13 +1963,13 @@ class _Reader:
         return text, start + stop
 
     def _number(self, pos: int, context: _Context) -> tuple[Any, int]:
-        width, is_float, signed, typed = context
+        width, is_float, signed, encoding = context
         count = 1 if width <= 32 else 2
         self._need(pos + count - 1)
         words = self.words[pos : pos + count].tolist()
         after = pos + count
         value: int | float
-        if not typed:
+        if encoding is not None:  # not IEEE: the words are kept
             self.inexact = True
             return None, after
         if is_float:
@@ -1990,7 +1989,7 @@ class _Reader:
             bits = (words[0] if count == 1 else words[0] | words[1] << 32) & ((1 << width) - 1)
             value = bits - (1 << width) if signed and bits >> (width - 1) else bits
         try:
-            same = _number_words(value, context[:3], "", "") == words
+            same = _number_words(value, context, "", "") == words
         except (EncodeError, OverflowError, ValueError):
             same = False
         if not same:
