@@ -26,7 +26,7 @@ from spvbuild.dis_data import (
     UNKNOWN_ENUMERANTS,
 )
 from spvbuild.generated.core import operand_classes as _classes
-from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
+from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo, id_run
 
 __all__ = ["CoreGrammar", "EnumKind", "ExtGrammar", "Plan", "core_grammar", "ext_grammar"]
 
@@ -53,6 +53,7 @@ ONE: Final = 0
 OPT: Final = 1
 MANY: Final = 2
 _QUANTIFIERS = {"": ONE, "?": OPT, "*": MANY}
+_QUANTIFIER_TEXT = ("", "?", "*")  # by quantifier code
 
 Slot = tuple[int, int, Any]
 
@@ -128,19 +129,14 @@ class Plan:
         # prefix of slots that are single-word (and which of those are ids).
         body = [slot for slot in self.slots if slot[0] not in (RT, RID)]
         head = 1 + self.has_rt + self.has_rid
-        required = sum(1 for slot in body if slot[1] == ONE)
-        lo = head + required
-        # ids only
-        ids_hi = head
-        for slot in body:
-            if slot[0] != ID:
-                break
-            if slot[1] == MANY:
-                ids_hi = 0xFFFF
-                break
-            ids_hi += 1
-        if ids_hi >= lo and all(slot[0] == ID for slot in body[: ids_hi - head]):
-            self.ids_lo, self.ids_hi = lo, ids_hi
+        run = id_run([(slot[0] == ID, _QUANTIFIER_TEXT[slot[1]]) for slot in body])
+        lo = head + run.required
+        # ids only: every word count from lo to ids_hi
+        if run.variadic:
+            if all(slot[0] == ID for slot in body):
+                self.ids_lo, self.ids_hi = lo, 0xFFFF
+        elif run.ids >= run.required:
+            self.ids_lo, self.ids_hi = lo, head + run.ids
         # single-word operands: ids, plain literals, enums
         items: list[Any] = []
         hi = head

@@ -151,7 +151,7 @@ from spvbuild.instruction import Instruction, RawWords
 from spvbuild.number_types import FLOAT32, UINT32, NumberType, declared_number_type
 from spvbuild.params import EnumerantParameters
 from spvbuild.strings import string_in
-from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
+from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo, id_run
 
 __all__ = ["ReadModule", "engine_kind", "read", "words_of"]
 
@@ -508,6 +508,12 @@ def _to_array(
 # -- tables, prepared once ---------------------------------------------------------------
 
 
+def _is_id(kinds: dict[str, KindInfo], name: str) -> bool:
+    """True if operands of kind ``name`` are single ids."""
+    kind = kinds.get(name)
+    return kind is not None and kind.operand_class in _IDS
+
+
 class _InstructionSet:
     """The tables of core (or of one extended set with core's kinds under its own)."""
 
@@ -636,25 +642,12 @@ class _CorePlan:
         kinds: dict[str, KindInfo],
     ) -> None:
         """Record a layout of ids (then a variadic id, or absent optionals)."""
-        fixed = 0
-        variadic = False
-        optional = 0
-        last = len(layout) - 1
-        for index, op in enumerate(layout):
-            kind = kinds.get(op.kind)
-            if op.quantifier == "?":
-                optional += 1
-            elif optional or kind is None or kind.operand_class not in _IDS:
-                return
-            elif op.quantifier == "":
-                fixed += 1
-            elif index == last:
-                variadic = True
-            else:
-                return
-        if has_rt and not has_rid or has_rid and not has_rt and variadic:
+        run = id_run([(_is_id(kinds, op.kind), op.quantifier) for op in layout])
+        if not run.plain:
             return
-        self.shapes[opcode] = (has_rt, has_rid, fixed, variadic, optional)
+        if has_rt and not has_rid or has_rid and not has_rt and run.variadic:
+            return
+        self.shapes[opcode] = (has_rt, has_rid, run.required, run.variadic, run.optional)
 
     def code(self, first: int) -> int:
         """The fast path for instructions with this first word (opcode, word count)."""

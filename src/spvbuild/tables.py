@@ -7,6 +7,7 @@ assembler and disassembler) walk them instead of having code per instruction.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 
@@ -61,3 +62,41 @@ class KindInfo(NamedTuple):
     bases: tuple[str, ...]
     enumerants: dict[int, EnumerantInfo]
     operand_class: int  # spvbuild.generated.core.operand_classes: how its words are read
+
+
+class IdRun(NamedTuple):
+    """Where the operands after an instruction's result id are ids (see :func:`id_run`)."""
+
+    required: int  # operands that must be present
+    optional: int  # operands that may be absent ("?"), ids or not
+    ids: int  # the leading operands that are single ids (up to a non-id or a variadic)
+    variadic: bool  # a variadic id operand ends those leading ids
+    plain: bool  # the required ones are ids and come first, then only optionals or one variadic id
+
+
+def id_run(operands: Sequence[tuple[bool, str]]) -> IdRun:
+    """The one fast-path shape classifier of id operands: the reader's inline paths and
+    the disassembler's id-only paths are both derived from it.
+
+    ``operands``: (is an id, quantifier) of each operand after the result id, the class
+    coming from ``KindInfo.operand_class`` (or a consumer's slot code for it).
+    """
+    required = sum(1 for _, quantifier in operands if quantifier == "")
+    optional = sum(1 for _, quantifier in operands if quantifier == "?")
+    ids = 0
+    variadic = False
+    for is_id, quantifier in operands:
+        if not is_id:
+            break
+        if quantifier == "*":
+            variadic = True
+            break
+        ids += 1
+    rest = operands[required:]
+    plain = all(is_id and quantifier == "" for is_id, quantifier in operands[:required]) and (
+        all(quantifier == "?" for _, quantifier in rest)
+        or len(rest) == 1
+        and rest[0][0]
+        and rest[0][1] == "*"
+    )
+    return IdRun(required, optional, ids, variadic, plain)
