@@ -10,8 +10,8 @@ the shapes the reader's fast paths cover, so a third figure is the fully typed s
 the shader-like 500,000-instruction module of ``bench_as.py`` (extended instructions,
 OpPhi, OpLine, literals, enumerants), the mix a real compiled shader has.  The figures
 are those of what ``read`` runs by default: the compiled read engine when it is built
-(``make bench`` builds it); the reader's own loops (plain Python) are timed in the same
-rounds and shown in parentheses.  The best of a few runs counts.  Prints exactly one
+(``make bench`` builds it); the same engine interpreted (plain Python) is timed in the
+same rounds and shown in parentheses.  The best of a few runs counts.  Prints exactly one
 line and always exits 0: benchmarks report, tests assert.
 """
 
@@ -90,12 +90,12 @@ def shader_like() -> bytes:
 def measure(data: bytes) -> tuple[int, dict[str, tuple[float, float]]]:
     """(instructions, {engine: (best seconds of read(), of read().instructions)}) for
     the reader's engines in turn each round: "mypyc" (the compiled read engine, when
-    built) and "python" (the reader's own loops).  This host's speed drifts over
+    built) and "python" (the same engine interpreted).  This host's speed drifts over
     seconds, so the two are interleaved rather than timed one after the other."""
-    from spvbuild import engines, reader
+    from spvbuild import engines, read_engine, reader
 
     compiled = engines.compiled("read_engine")
-    choices = {"mypyc": compiled, "python": None} if compiled is not None else {"python": None}
+    choices = {"python": read_engine} if compiled is None else {"mypyc": compiled, "python": read_engine}
     saved = reader._engine_found
     best = {name: (float("inf"), float("inf")) for name in choices}
     try:

@@ -70,11 +70,9 @@ def spirv_dis() -> Callable[[list[int]], str]:
 # -- the engines -------------------------------------------------------------------------
 # The assembler runs a mypyc-compiled copy of spvbuild.asm_engine, and the reader one of
 # spvbuild.read_engine, when one is built (python -m spvbuild.accelerate, which `make test`
-# runs); otherwise the assembler runs the plain module and the reader its own loops.
-# Every test of these modules runs on each, so both stay byte-for-byte the same: "mypyc"
-# (both compiled copies), "python" (plain Python, as SPVBUILD_PURE_PYTHON=1 gives).  The
-# reader's modules also run on "engine-source": spvbuild.read_engine interpreted, so that
-# its logic is tested even where nothing is compiled.
+# runs); otherwise both run the plain modules, interpreted.  Every test of these modules
+# runs on each, so both stay byte-for-byte the same: "mypyc" (both compiled copies),
+# "python" (plain Python, as SPVBUILD_PURE_PYTHON=1 gives).
 ENGINE_TEST_MODULES = frozenset(
     {
         "test_assembler",
@@ -97,12 +95,8 @@ READER_TEST_MODULES = frozenset(
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Parametrize the modules above by engine (see the fixture ``asm_engine``)."""
     name = metafunc.module.__name__.rpartition(".")[2]
-    if name in ENGINE_TEST_MODULES:
+    if name in ENGINE_TEST_MODULES or name in READER_TEST_MODULES:
         metafunc.parametrize("asm_engine", ["mypyc", "python"], indirect=True, scope="module")
-    elif name in READER_TEST_MODULES:
-        metafunc.parametrize(
-            "asm_engine", ["mypyc", "python", "engine-source"], indirect=True, scope="module"
-        )
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -128,9 +122,7 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
             pytest.skip(message)
     else:
         asm = importlib.import_module("spvbuild.asm_engine")
-        read = None
-        if wanted == "engine-source":
-            read = importlib.import_module("spvbuild.read_engine")
+        read = importlib.import_module("spvbuild.read_engine")
     saved = assembler._engine, reader._engine_found
     saved_env = os.environ.get(engines.PURE_ENV)
     assembler._engine = asm

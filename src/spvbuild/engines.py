@@ -10,11 +10,10 @@ engine is never shadowed by a stale build; otherwise it gives the plain module. 
 the environment variable ``SPVBUILD_PURE_PYTHON`` to a non-empty value always selects the
 plain module (to compare the two, or to debug with a Python debugger).
 
-The assembler runs whichever :func:`load` gives: both copies are the same source, so they
-give the same results and raise the same documented exceptions.  The reader runs the
-compiled copy of :mod:`spvbuild.read_engine` only (its :func:`compiled`); without one it
-runs its own loops, written for the interpreter.  The test suite runs the assembler's and
-the reader's tests on each.
+Each engine runs whichever form is current: both forms are the same source, so they give
+the same results and raise the same documented exceptions (the read engine rebinds its
+three word readers to ``struct``'s when interpreted, see :mod:`spvbuild.read_engine`).
+The test suite runs the assembler's and the reader's tests on each.
 """
 
 from __future__ import annotations

@@ -1,27 +1,33 @@
-"""The reader's two hot loops in the form mypyc compiles well: the read engine (see
+"""The reader's two hot loops, written once, run in two forms: the read engine (see
 :mod:`spvbuild.engines`).
 
-:mod:`spvbuild.reader` checks the framing of every instruction (:func:`split`) and then
-decodes the instructions whose first word has a fast path (:func:`decode`).  Its own
-loops are written for the interpreter: they index an ``array`` and take five words at a
-time with ``struct``, which compiling cannot speed up.  These two do the same on the
-module's bytes a word at a time, which mypyc turns into loads: ``python -m
-spvbuild.accelerate`` compiles this module, and the reader runs the compiled copy
-whenever it is current (about half the time on a big module).  Interpreted, this
-module is slower than the reader's own loops, so only the tests run it that way.  Both
-forms give the same instructions and the same errors: the test suite runs the reader's
-tests on each.
+:mod:`spvbuild.reader` checks the framing of every instruction with :func:`split` and then
+decodes the instructions whose first word has a fast path with :func:`decode`.  Both read
+the module (as :func:`prepare` gives it) through three small readers, :func:`_word`,
+:func:`_five` and :func:`_real`; this is where the two forms differ, and only here:
 
+* compiled (``python -m spvbuild.accelerate`` builds a mypyc copy of this module, which the
+  reader runs whenever it is current): the module is its little-endian bytes and the
+  readers are the functions below, built on mypy's ``librt``, which mypyc turns into
+  loads (and whose fixed-size tuples it does not box);
+* interpreted (no current compiled copy, or ``SPVBUILD_PURE_PYTHON`` set): at import the
+  module rebinds the four names to what the interpreter runs fastest, the words' own
+  ``array`` (padded) and C functions over it (``operator.getitem``, ``struct``'s
+  ``unpack_from``).  ``librt`` is then not needed.
+
+So the loops have one source; the test suite runs the reader's tests on each form.
 Everything the loops look up is passed in by the reader; of spvbuild this module imports
 only the fast-path codes (:mod:`spvbuild.read_codes`, constants mypyc folds in).
 """
 
 from __future__ import annotations
 
+import operator
+import struct
+import sys
+from array import array
 from collections.abc import Callable
 from typing import Any, Final
-
-from librt.strings import read_f32_le, read_i32_le
 
 from spvbuild.read_codes import (
     BARE,
@@ -39,7 +45,15 @@ from spvbuild.read_codes import (
     UNARY,
 )
 
-__all__ = ["SEEN", "decode", "split"]
+try:
+    from librt.strings import read_f32_le, read_i32_le
+except ImportError:  # plain Python without mypy's librt: the struct readers below serve
+    pass
+
+__all__ = ["COMPILED", "SEEN", "decode", "prepare", "split"]
+
+COMPILED: Final = __name__.endswith("_mypyc")
+"""True in the mypyc-compiled copy (``spvbuild._read_engine_mypyc``)."""
 
 SEEN: Final = 0x400
 """The size of the caches by opcode (the low bits of the opcode index them; a cache holds
@@ -47,10 +61,57 @@ a whole first word, so opcodes that share an index only miss more often).  Small
 to be cheap to make for a small module."""
 
 
-def split(data: bytes, lowest: list[int], check: Callable[[int], None]) -> tuple[int, set[int]]:
-    """Check the framing of every instruction of ``data`` (the module's words in little-
-    endian order, header included, then ``PADDING`` zero bytes; read with librt, which
-    comes with mypy and whose readers mypyc compiles to a load).
+def prepare(words: array[int]) -> tuple[bytes, int]:
+    """The module as the loops read it, and its number of words: the words as little-endian
+    bytes then ``PADDING`` zero bytes (compiled form; interpreted, the words' array with
+    as many zero bytes after them, see the module's docstring)."""
+    if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
+        words = array("I", words)
+        words.byteswap()
+    return words.tobytes() + bytes(PADDING), len(words)
+
+
+def _word(data: bytes, i: int) -> int:
+    """The word at word offset ``i`` (compiled form)."""
+    return int(read_i32_le(data, i << 2)) & 0xFFFFFFFF
+
+
+def _five(data: bytes, p: int) -> tuple[int, int, int, int, int]:
+    """The five words from byte offset ``p`` (compiled form)."""
+    return (
+        int(read_i32_le(data, p)) & 0xFFFFFFFF,
+        int(read_i32_le(data, p + 4)) & 0xFFFFFFFF,
+        int(read_i32_le(data, p + 8)) & 0xFFFFFFFF,
+        int(read_i32_le(data, p + 12)) & 0xFFFFFFFF,
+        int(read_i32_le(data, p + 16)) & 0xFFFFFFFF,
+    )
+
+
+def _real(data: bytes, p: int) -> tuple[float]:
+    """The 32-bit float at byte offset ``p``, in a 1-tuple (compiled form)."""
+    return (read_f32_le(data, p),)
+
+
+def _padded(words: array[int]) -> tuple[array[int], int]:
+    """:func:`prepare`, interpreted: the words' array (native order) with ``PADDING`` zero
+    bytes after them, and its number of words."""
+    return words + array("I", bytes(PADDING)), len(words)
+
+
+if not COMPILED:  # interpreted: the same names, the interpreter's fastest readers
+    globals().update(
+        prepare=_padded,
+        _word=operator.getitem,
+        _five=struct.Struct("=5I").unpack_from,
+        _real=struct.Struct("=f").unpack_from,
+    )
+
+
+def split(
+    data: bytes, n: int, lowest: list[int], check: Callable[[int], None]
+) -> tuple[int, set[int]]:
+    """Check the framing of every instruction of ``data`` (the module as :func:`prepare`
+    gives it, header included; ``n`` words before the padding).
 
     Return the number of instructions and the distinct first words that are at least
     their opcode's grammar minimum (``lowest``, by opcode).  ``check(offset)`` is called
@@ -59,38 +120,38 @@ def split(data: bytes, lowest: list[int], check: Callable[[int], None]) -> tuple
     the end (it raises).  A first word is compared with the minimum when it differs from
     the last one of its opcode that was not below it.
     """
-    end = len(data) - PADDING
     firsts: set[int] = set()
     seen = [-1] * SEEN  # by opcode (see SEEN): the last first word taken into firsts
     count = 0
     last = 0
-    p = 20  # the byte offset of the first instruction
-    while p < end:
-        w0 = int(read_i32_le(data, p)) & 0xFFFFFFFF
+    i = 5  # the word offset of the first instruction
+    while i < n:
+        w0 = _word(data, i)
         if seen[w0 & (SEEN - 1)] != w0:
             if w0 < lowest[w0 & 0xFFFF]:  # word count 0 or below the grammar's minimum
-                check(p >> 2)
+                check(i)
             else:
                 seen[w0 & (SEEN - 1)] = w0
                 firsts.add(w0)
         count += 1
-        last = p
-        p += (w0 >> 16) << 2
-    if p > end:
-        check(last >> 2)
+        last = i
+        i += w0 >> 16
+    if i > n:
+        check(last)
     return count, firsts
 
 
 def decode(
     data: bytes,
+    n: int,
     start: int,
     codes: dict[int, int],
     lookups: tuple[Any, ...],
     out: list[Any],
     later: list[int],
 ) -> int:
-    """Decode the instructions from word offset ``start`` to the end into ``out``, as the
-    reader's own loop does (see ``reader._Reader._loop``); a deferred instruction's
+    """Decode the instructions from word offset ``start`` to word ``n`` (the end) of
+    ``data`` (as :func:`prepare` gives it) into ``out``; a deferred instruction's
     offset goes into ``out`` and its index in ``out`` into ``later``.  ``codes`` gives the
     fast path of each first word (the framing was checked by :func:`split`).
 
@@ -115,20 +176,17 @@ def decode(
     seen: list[int] = lookups[7]
     seen_code: list[int] = lookups[8]
     new: Any = tuple.__new__
-    end = len(data) - PADDING
-    p = start << 2
+    compiled = COMPILED
+    i = start
     try:
-        while p < end:
-            i = p >> 2
-            w0 = int(read_i32_le(data, p)) & 0xFFFFFFFF
-            w1 = int(read_i32_le(data, p + 4)) & 0xFFFFFFFF
-            w2 = int(read_i32_le(data, p + 8)) & 0xFFFFFFFF
-            w3 = int(read_i32_le(data, p + 12)) & 0xFFFFFFFF
-            w4 = int(read_i32_le(data, p + 16)) & 0xFFFFFFFF
+        while i < n:
+            w0, w1, w2, w3, w4 = _five(data, i << 2)
             op = w0 & 0xFFFF
-            if seen[op & (SEEN - 1)] == w0:
+            if not compiled:  # the interpreter's fastest: a dict lookup
+                code = codes[w0]  # KeyError: not a fast path, see reader._Reader._fallback
+            elif seen[op & (SEEN - 1)] == w0:  # compiled: no boxed dict key when cached
                 code = seen_code[op & (SEEN - 1)]
-            else:  # a dict lookup (KeyError: not a fast path, see reader._Reader._fallback)
+            else:
                 code = codes[w0]
                 seen[op & (SEEN - 1)] = w0
                 seen_code[op & (SEEN - 1)] = code
@@ -148,7 +206,7 @@ def decode(
                     later.append(len(out))
                     out.append(i)
                 elif numeric[1] == 2:  # float
-                    real = read_f32_le(data, p + 12)
+                    real = _real(data, (i << 2) + 12)[0]
                     if real == real:
                         out.append(new(cls, (op, numeric[0], ids[w2], (real,), None)))
                     else:
@@ -179,7 +237,7 @@ def decode(
                     out.append(i)
                 else:
                     out.append(found)
-            p += (w0 >> 16) << 2
+            i += w0 >> 16
     except LookupError:
-        return p >> 2
+        return i
     return 0

@@ -41,20 +41,22 @@ Design for speed
 
     * :func:`read` converts bytes to an ``array`` of words in C (``frombytes``,
       ``byteswap()`` for the other byte order; no Python int per word up front), checks
-      the header and walks the word counts in one tight loop that records the offset of
-      every instruction and checks the framing once per distinct first word (opcode and
+      the header and walks the word counts in one tight loop (the read engine's
+      ``split``, see :mod:`spvbuild.read_engine`) that counts the instructions and checks
+      the framing once per distinct first word (opcode and
       word count): word count 0, shorter than the opcode's grammar minimum (that rare
       case goes to the general decoder for the exact message, or for an unknown enum
       value that leaves the length open), past the end (only the last instruction can
-      be).  ``ReadModule`` keeps the words, the offsets and the distinct first words.
+      be).  ``ReadModule`` keeps the words and the distinct first words.
     * ``ReadModule.instructions`` decodes them on first access (``read(data, lazy=False)``
-      does it at once), with the garbage collector paused, in one loop over the offsets.
+      does it at once), with the garbage collector paused, in one loop over the
+      instructions (the read engine's ``decode``).
       A plan per distinct first word, computed from the tables (``_CorePlan.code``), gives
       the path of an instruction from one dict lookup.  The commonest layouts of ids only
       whose word count leaves every optional operand absent (``OpIAdd``, ``OpLoad``/
       ``OpStore`` without a memory-access mask, ``OpAccessChain`` of one index,
       ``OpLabel``, ``OpBranch``, ``OpReturn``, ...) have inline paths: the first five
-      words in one ``struct.unpack_from``, ids looked up in a list of :class:`Id` objects
+      words in one read, ids looked up in a list of :class:`Id` objects
       indexed by word (made in bulk; a dict filled on first sight instead when the bound
       exceeds the number of words, so that nothing is allocated by the bound alone),
       ``tuple.__new__`` of the NamedTuple.
@@ -119,7 +121,6 @@ Design for speed
 
 from __future__ import annotations
 
-import bisect
 import functools
 import gc
 import operator
@@ -134,6 +135,7 @@ from typing import Any, Literal
 
 from spvbuild import engines
 from spvbuild import read_codes as _codes
+from spvbuild import read_engine as _read_engine
 from spvbuild.encoder import MAGIC, _number_words, encode_module
 from spvbuild.errors import ArgumentError, BinaryError, EncodeError
 from spvbuild.generated.core import operand_classes as _classes
@@ -163,10 +165,7 @@ Endianness = Literal["little", "big"]
 _Context = NumberType  # how a literal sized by a type is read
 _DEFAULT_CONTEXT: _Context = UINT32
 _FLOAT32: _Context = FLOAT32
-_U32 = struct.Struct("<I")
-_F32 = struct.Struct("<f")
-_WINDOW_WORDS = 5
-_WINDOW = struct.Struct(f"={_WINDOW_WORDS}I")  # an instruction's first words (native order)
+_WINDOW_WORDS = 5  # the words of an instruction the fast paths are given (w0 to w4)
 
 # Fast paths, one per first word (see _CorePlan.code and spvbuild.read_codes).
 _GENERAL = _codes.GENERAL
@@ -263,7 +262,7 @@ class ReadModule:
         module._instructions = None
         module._words = words
         module._framing = framing
-        module._count = framing[1]
+        module._count = framing[0]
         module._version_word = words[1]
         return module
 
@@ -351,43 +350,22 @@ def _version_of(word: int) -> tuple[int, int]:
     return ((word >> 16) & 0xFF, (word >> 8) & 0xFF)
 
 
-# What _split gives: the offset of every instruction (None when the compiled read engine
-# checked the framing: _offsets walks it again if needed), their number, the first words.
-_Framing = tuple[list[int] | None, int, set[int]]
+# What _split gives: the number of instructions and the distinct first words.
+_Framing = tuple[int, set[int]]
 
 
 def _split(words: array[int]) -> _Framing:
-    """Check the framing of every instruction.
+    """Check the framing of every instruction, by the read engine's :func:`split`.
 
-    Return the offset of every instruction (or None, see _Framing), their number, and the
-    distinct first words (opcode and word count) that are at least the opcode's grammar
-    minimum: the decoder plans per first word.  Only the first sight of a first word is
-    compared with the minimum, and only the last instruction can run past the end.
+    Return their number and the distinct first words (opcode and word count) that are at
+    least the opcode's grammar minimum: the decoder plans per first word.  Only the first
+    sight of a first word is compared with the minimum, and only the last instruction can
+    run past the end.
     """
-    lowest = _core().lowest
     engine = _engine()
-    if engine is not None:
-        count, found = engine.split(
-            _le_bytes(words), lowest, functools.partial(_check_framing, words)
-        )
-        return None, count, found
-    n = len(words)
-    offsets: list[int] = []
-    append = offsets.append
-    firsts: set[int] = set()
-    i = 5
-    while i < n:
-        w0 = words[i]
-        if w0 not in firsts:
-            if w0 < lowest[w0 & 0xFFFF]:  # word count 0 or below the grammar's minimum
-                _check_framing(words, i)  # raises, unless the general decoder takes it
-            else:
-                firsts.add(w0)
-        append(i)
-        i += w0 >> 16
-    if i > n:
-        _check_framing(words, offsets[-1])  # raises: past the end
-    return offsets, len(offsets), firsts
+    data, n = engine.prepare(words)
+    count, found = engine.split(data, n, _core().lowest, functools.partial(_check_framing, words))
+    return count, found
 
 
 def _offsets(words: array[int]) -> list[int]:
@@ -402,33 +380,26 @@ def _offsets(words: array[int]) -> list[int]:
     return offsets
 
 
-# The compiled read engine (spvbuild.read_engine), looked up on first use: a 1-tuple.
-_engine_found: tuple[ModuleType | None] | None = None
+# The read engine the reader runs (spvbuild.read_engine: its compiled copy when current,
+# else the module itself), looked up on first use: a 1-tuple.
+_engine_found: tuple[ModuleType] | None = None
 
 
-def _engine() -> ModuleType | None:
-    """The compiled copy of :mod:`spvbuild.read_engine` when one is built and current
-    (see :mod:`spvbuild.engines`; never with ``SPVBUILD_PURE_PYTHON`` set), else None:
-    then the loops here run."""
+def _engine() -> ModuleType:
+    """The form of :mod:`spvbuild.read_engine` that runs: its compiled copy when one is
+    built and current (see :mod:`spvbuild.engines`; never with ``SPVBUILD_PURE_PYTHON``
+    set), else the module itself, interpreted."""
     global _engine_found
     if _engine_found is None:
-        pure = bool(os.environ.get(engines.PURE_ENV))
-        _engine_found = (None if pure else engines.compiled("read_engine"),)
+        compiled = None if os.environ.get(engines.PURE_ENV) else engines.compiled("read_engine")
+        _engine_found = (compiled if compiled is not None else _read_engine,)
     return _engine_found[0]
 
 
 def engine_kind() -> str:
     """``"mypyc"`` when the reader runs the compiled copy of :mod:`spvbuild.read_engine`
-    (built by ``python -m spvbuild.accelerate``), ``"python"`` when it runs its own loops."""
-    return "python" if _engine() is None else "mypyc"
-
-
-def _le_bytes(words: array[int]) -> bytes:
-    """The words as little-endian bytes and the read engine's zero padding."""
-    if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
-        words = array(_WORD_CODE, words)
-        words.byteswap()
-    return words.tobytes() + bytes(_codes.PADDING)
+    (built by ``python -m spvbuild.accelerate``), ``"python"`` when it runs it interpreted."""
+    return engines.kind(_engine())
 
 
 def _check_framing(words: array[int], i: int) -> None:
@@ -1248,9 +1219,9 @@ class _Reader:
         self.instruction_bytes: bytes | None = None
 
     # -- the main loop --------------------------------------------------------------------
-    def run(self, offsets: list[int] | None, count: int, firsts: set[int]) -> list[Instruction]:
+    def run(self, count: int, firsts: set[int]) -> list[Instruction]:
         """Decode every instruction (``_split`` has checked the framing and returned the
-        offsets, or None, the number of instructions and the first words)."""
+        number of instructions and the first words)."""
         paused = gc.isenabled()
         gc.disable()  # a million new tuples trigger collections that would find nothing
         try:
@@ -1265,18 +1236,12 @@ class _Reader:
             codes = {first: code(first) for first in firsts}
             out: list[Any] = []
             later: list[int] = []  # indices in out of deferred instructions (their offset)
-            engine = _engine()
+            # The compiled form indexes the ids as a list: with ids made on first sight
+            # (an id table) the interpreted form runs.
+            engine = _engine() if type(self.ids) is list else _read_engine
+            offsets: list[int] | None = None  # made only where an error or a redo needs them
             try:
-                if engine is not None and type(self.ids) is list:
-                    self._engine_loop(engine, out, later, codes)
-                else:
-                    if offsets is None:
-                        offsets = _offsets(self.words)
-                    # The last instructions' five words may run past the end: a padded
-                    # window.
-                    tail = bisect.bisect_right(offsets, len(self.words) - _WINDOW_WORDS)
-                    self._loop(out, later, offsets[:tail], codes, _WINDOW.unpack_from)
-                    self._loop(out, later, offsets[tail:], codes, _padded_window)
+                self._engine_loop(engine, out, later, codes)
             except BinaryError:
                 zero = self._zero_error(out, offsets)  # an earlier instruction has id 0
                 if zero is not None:
@@ -1411,149 +1376,6 @@ class _Reader:
         count: Callable[[object], int] | None = getattr(sys, "getrefcount", None)
         return None if count is None else count(self.zero)
 
-    def _loop(
-        self,
-        out: list[Any],
-        later: list[int],
-        offsets: list[int],
-        codes: dict[int, int],
-        window: Callable[[array[int], int], tuple[int, ...]],
-    ) -> None:
-        """Decode the instructions at ``offsets`` into ``out`` (a deferred one: its offset,
-        in ``later``); ``window`` gives the first five words at a byte offset.
-
-        Each instruction takes the fast path of its first word (``codes``: an inline one,
-        or the decoder of its one-word path, see _Decoders and _ExtPlans) or the general
-        decoder.  A fast path's lookup that fails (an id past the bound: IndexError; a
-        result type not declared before, an enum value the path does not take: KeyError)
-        hands its instruction to the general decoder, which makes the value, keeps it raw
-        or says where; so does a first word below the grammar's minimum (not in
-        ``codes``, see _split), or defers it.
-        """
-        words = self.words
-        ids, type_ids, inline = self.ids, self.type_ids, self.inline
-        general = self.instruction
-        new = tuple.__new__
-        inst_cls = Instruction
-        f32, u32 = _F32.unpack, _U32.pack
-        ext_plans, decoders = self.ext_plans, self.decoders
-        append = out.append
-        defer = later.append
-        remaining = iter(offsets)
-        i = 0
-        while True:
-            try:
-                for i in remaining:
-                    w0, w1, w2, w3, w4 = window(words, i << 2)
-                    code = codes[w0]
-                    if code == _BINARY:
-                        append(
-                            new(
-                                inst_cls,
-                                (
-                                    w0 & 0xFFFF,
-                                    type_ids[w1],
-                                    ids[w2],
-                                    (ids[w3], ids[w4]),
-                                    None,
-                                ),
-                            )
-                        )
-                    elif code == _LOAD:
-                        append(
-                            new(
-                                inst_cls,
-                                (
-                                    w0 & 0xFFFF,
-                                    type_ids[w1],
-                                    ids[w2],
-                                    (ids[w3], None),
-                                    None,
-                                ),
-                            )
-                        )
-                    elif code == _STORE:
-                        append(
-                            new(
-                                inst_cls,
-                                (
-                                    w0 & 0xFFFF,
-                                    None,
-                                    None,
-                                    (ids[w1], ids[w2], None),
-                                    None,
-                                ),
-                            )
-                        )
-                    elif code == _CHAIN:
-                        append(
-                            new(
-                                inst_cls,
-                                (
-                                    w0 & 0xFFFF,
-                                    type_ids[w1],
-                                    ids[w2],
-                                    (ids[w3], (ids[w4],)),
-                                    None,
-                                ),
-                            )
-                        )
-                    elif code == _CONSTANT:
-                        # A 32-bit scalar of a type declared before: inline (but a NaN, for
-                        # the payload check).  Otherwise it waits until every type is known.
-                        numeric = inline.get(w1)
-                        value: int | float = w3
-                        if numeric is not None:
-                            if numeric[1] == 1 and value >= 0x80000000:  # signed
-                                value -= 0x100000000
-                            elif numeric[1] == 2:  # float
-                                value = f32(u32(w3))[0]
-                        if numeric is not None and value == value:
-                            append(
-                                new(
-                                    inst_cls,
-                                    (w0 & 0xFFFF, numeric[0], ids[w2], (value,), None),
-                                )
-                            )
-                        else:
-                            defer(len(out))
-                            append(i)
-                    elif code == _CALL:
-                        append(decoders[w0](i, w0, w1, w2, w3, w4))
-                    elif code == _EXT:
-                        append(ext_plans[w3][w4 << 32 | w0](i, w0, w1, w2, w3, w4))
-                    elif code == _UNARY:
-                        append(
-                            new(
-                                inst_cls,
-                                (
-                                    w0 & 0xFFFF,
-                                    type_ids[w1],
-                                    ids[w2],
-                                    (ids[w3],),
-                                    None,
-                                ),
-                            )
-                        )
-                    elif code == _LABEL:
-                        append(new(inst_cls, (w0 & 0xFFFF, None, ids[w1], (), None)))
-                    elif code == _JUMP:
-                        append(new(inst_cls, (w0 & 0xFFFF, None, None, (ids[w1],), None)))
-                    elif code == _BARE:
-                        append(new(inst_cls, (w0 & 0xFFFF, None, None, (), None)))
-                    elif code == _DEFERRED:
-                        defer(len(out))
-                        append(i)
-                    else:  # the general decoder: every other layout, optionals present
-                        try:
-                            append(general(i, i + (w0 >> 16), w0 & 0xFFFF, None))
-                        except _Defer:
-                            defer(len(out))
-                            append(i)
-                return
-            except LookupError:
-                self._fallback(i, out, later, codes)  # nothing was appended for it
-
     def _fallback(self, i: int, out: list[Any], later: list[int], codes: dict[int, int]) -> None:
         """Decode the instruction at ``i`` whose fast path failed (a lookup), or whose
         first word is below the grammar's minimum, with the general decoder, or defer it."""
@@ -1575,8 +1397,14 @@ class _Reader:
         later: list[int],
         codes: dict[int, int],
     ) -> None:
-        """``_loop`` over every instruction, by the compiled read engine (see
-        :func:`spvbuild.read_engine.decode`; ``self.ids`` is the bulk list)."""
+        """Decode every instruction into ``out`` (a deferred one: its offset, in ``later``)
+        by the read engine's :func:`~spvbuild.read_engine.decode`: each takes the fast path
+        of its first word (``codes``: an inline one, or the decoder of its one-word path,
+        see _Decoders and _ExtPlans) or the general decoder.  A fast path's lookup that
+        fails (an id past the bound: IndexError; a result type not declared before, an enum
+        value the path does not take: KeyError) hands its instruction to the general
+        decoder (``_fallback``), which makes the value, keeps it raw or says where; so does
+        a first word below the grammar's minimum (not in ``codes``, see _split)."""
         words = self.words
         general = self.instruction
 
@@ -1598,11 +1426,11 @@ class _Reader:
             [-1] * engine.SEEN,
             [0] * engine.SEEN,
         )
-        data = _le_bytes(words)
-        i: int = engine.decode(data, 5, codes, lookups, out, later)
+        data, n = engine.prepare(words)
+        i: int = engine.decode(data, n, 5, codes, lookups, out, later)
         while i:
             self._fallback(i, out, later, codes)
-            i = engine.decode(data, i + (words[i] >> 16), codes, lookups, out, later)
+            i = engine.decode(data, n, i + (words[i] >> 16), codes, lookups, out, later)
 
     def _name(self, opcode: int) -> str:
         info = self.core.instructions.get(opcode)
@@ -1988,12 +1816,6 @@ class _Reader:
         if not same:
             self.inexact = True
         return value, after
-
-
-def _padded_window(words: array[int], offset: int) -> tuple[int, ...]:
-    """``_WINDOW.unpack_from`` near the end: words past it are 0 (no fast path reads them)."""
-    start = offset >> 2
-    return (*words[start : start + _WINDOW_WORDS], *(0,) * _WINDOW_WORDS)[:_WINDOW_WORDS]
 
 
 def _holds(inst: Instruction, marker: Id) -> bool:
