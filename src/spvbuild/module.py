@@ -73,7 +73,7 @@ from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
 from spvbuild.rules import check_rules
-from spvbuild.tables import KindInfo, OperandInfo
+from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
 CapabilityMode = Literal["infer", "verify", "off"]
 _AnyId = TypeVar("_AnyId", bound=Id)
@@ -91,25 +91,18 @@ FUNCTION_STORAGE = int(StorageClass.Function)
 KNOWN_VERSIONS = tuple((1, minor) for minor in range(7))
 
 
-def _all_id_opcodes() -> frozenset[int]:
-    """Opcodes whose operands after the result are single ids (checked without encoding)."""
-    out = []
-    for opcode, info in tables.INSTRUCTIONS.items():
-        rest = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
-        if all(op.kind == "IdRef" and op.quantifier == "" for op in rest):
-            out.append(opcode)
-    return frozenset(out)
-
-
-_ALL_IDS = _all_id_opcodes()
 _ID_TYPES = FAST_IDS
+_INSTRUCTIONS = tables.INSTRUCTIONS
 
 
-def _is_id(value: object) -> bool:
-    """True for an int usable as an id (not a bool, 1 to 2**32 - 1)."""
-    return type(value) is Id or (
-        isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**32
-    )
+def _name(opcode: int) -> str:
+    """An instruction's grammar name (for messages)."""
+    info = _INSTRUCTIONS.get(opcode)
+    return info.name if info is not None else f"opcode {opcode}"
+
+
+_DEDUPLICATED = tables.DEDUPLICATED
+_MISSING: Any = object()  # no entry (an entry may be None)
 
 
 def _at_call(exc: SpvbuildError) -> SpvbuildError:
@@ -150,6 +143,11 @@ def _key(value: Any) -> Any:
 
     Every key is a tuple that starts with a tag, so keys of different types compare.
     """
+    cls = value.__class__
+    if cls is Id or cls is TypeId or cls is int:
+        return (0, int(value))
+    if cls is tuple:
+        return (3, tuple(map(_key, value)))
     if isinstance(value, RawWords):
         return (4, tuple(value))
     if isinstance(value, EnumerantParameters):
@@ -311,11 +309,16 @@ class Module(CoreInstructions, ExtInstSets):
         self._blocks_by_label: dict[int, Block] = {}
         self._definitions: dict[int, Instruction] = {}
         self._checks: list[Callable[[list[Instruction]], None]] = []
-        self._encoder = Encoder(self._type_widths)
+        self._call_used: dict[int, str] = {}  # the ids the call being encoded uses
+        self._encoder = Encoder(self._type_widths, self._call_used)
+        # A record's words, encoded at its call (by id() of the record, which it keeps
+        # alive), with the ids they use: serialization joins them (see _serialize).
+        self._words: dict[int, tuple[Instruction, list[int], dict[int, str] | None]] = {}
         self._fast_block: Block | None = None  # the block the fast path may append to
         self._run: Run | None = None  # its current run of words
         self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
         self._from_binary = False  # ids below the bound may be a binary's, defined or not
+        self._put_words = self._put  # generated methods hand their words to _put
 
     @classmethod
     def from_binary(
@@ -338,6 +341,8 @@ class Module(CoreInstructions, ExtInstSets):
         module = cls(parsed.version, capabilities=capabilities, generator=parsed.generator)
         module._bound = parsed.bound
         module._from_binary = True
+        # Its ids below the bound may be undefined: every call is encoded with its used ids.
+        module._put_words = None
         # Instructions of the fast path's shapes in an open block are copied into runs as
         # the binary has them, a span of consecutive ones at a time; the others are records.
         fast = FAST_PATH_FIRST_WORDS
@@ -374,15 +379,15 @@ class Module(CoreInstructions, ExtInstSets):
         operands: tuple[Any, ...],
         result_id: Id | None = None,
     ) -> Id:
-        return Id(self._emit(Instruction(opcode, result_type, None, operands), result_id, True))
+        return Id(self._emit(opcode, result_type, operands, result_id, True, None))
 
     def _type(
         self, opcode: int, operands: tuple[Any, ...], result_id: TypeId | None = None
     ) -> TypeId:
-        return TypeId(self._emit(Instruction(opcode, None, None, operands), result_id, True))
+        return TypeId(self._emit(opcode, None, operands, result_id, True, None))
 
     def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:
-        self._emit(Instruction(opcode, None, None, operands), None, False)
+        self._emit(opcode, None, operands, None, False, None)
         return self
 
     def _ext_value(
@@ -409,50 +414,103 @@ class Module(CoreInstructions, ExtInstSets):
             except SpvbuildError as exc:
                 raise _at_call(exc) from None
             set_id = self._ext_set_id(import_name)
-        inst = Instruction(OP_EXT_INST, result_type, None, (set_id, number, *operands), import_name)
-        return Id(self._emit(inst, result_id, True))
+        return Id(
+            self._emit(
+                OP_EXT_INST, result_type, (set_id, number, *operands), result_id, True, import_name
+            )
+        )
 
-    def _emit(self, inst: Instruction, result_id: Id | None, has_result: bool) -> int:
-        """Check, deduplicate and record one instruction of a builder call; its result id.
+    def _emit(
+        self,
+        opcode: int,
+        result_type: TypeId | None,
+        operands: tuple[Any, ...],
+        result_id: Id | None,
+        has_result: bool,
+        ext_set: str | None,
+    ) -> int:
+        """Check, encode, deduplicate and record one instruction of a builder call; its
+        result id.
 
-        The instruction is encoded (or, when its operands are all ids, checked) here, so
-        a wrong operand is an error of this call, with the user's call site; a failed
-        call changes nothing.  Deduplicated instructions (types, constants, ...) are
-        keyed by their words without the result id, so equal bits are one id whatever
-        Python values gave them (1 and 1.0, an IntEnum and its int).
+        The instruction is encoded here, once: a wrong operand is an error of this call,
+        with the user's call site, and a failed call changes nothing; its words are kept
+        (:attr:`_words`) for serialization, which joins them.  Deduplicated instructions
+        (types, constants, ...) are keyed by their words without the result id, so equal
+        bits are one id whatever Python values gave them (1 and 1.0, an IntEnum and its
+        int).
         """
         bound = self._bound
         try:
-            rid = 0
+            rid: int | None = None
             if has_result:
-                rid = bound if result_id is None else self._defined_once(inst.opcode, result_id)
-                inst = inst._replace(result_id=rid)
+                rid = bound if result_id is None else self._defined_once(opcode, result_id)
+            inst = Instruction(opcode, result_type, rid, operands, ext_set)
+            used = self._call_used
+            used.clear()
+            words = self._encoder.instruction(inst)
             key = None
-            opcode = inst.opcode
             if result_id is None and (
-                opcode in tables.DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES)
+                opcode in _DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES)
             ):
-                key = self._words_key(inst, self._encoder.instruction(inst))
-                if key in self._interned:
-                    found = self._interned[key]
+                key = self._words_key(inst, words)
+                found = self._interned.get(key, _MISSING)
+                if found is not _MISSING:
                     return 0 if found is None else int(found)
-            elif (
-                opcode not in _ALL_IDS
-                or not all(map(_is_id, inst.operands))
-                or (inst.result_type is not None and not _is_id(inst.result_type))
-            ):
-                self._encoder.instruction(inst)
             if has_result and result_id is None:
                 self._bound = bound + 1
             self._record(inst)
             if result_id is not None:
-                self._pending_ids.discard(rid)
+                self._pending_ids.discard(int(result_id))
         except SpvbuildError as exc:
             self._bound = bound
             raise _at_call(exc) from None
+        if opcode != OP_SWITCH and (result_type is None or result_type in self._definitions):
+            # Literal widths come from a type defined already, so these words are final.
+            self._words[id(inst)] = (inst, words, dict(used) if used else None)
         if key is not None:
-            self._interned[key] = Id(rid) if has_result else None
-        return rid
+            self._interned[key] = Id(rid) if rid is not None else None
+        return rid or 0
+
+    def _put(
+        self,
+        opcode: int,
+        result_type: TypeId | None,
+        operands: tuple[Any, ...],
+        words: list[int],
+        slot: int,
+    ) -> int:
+        """Take the words a generated method made at the call; the result id (0: none).
+
+        The method checked every operand (ids handed out already, below the bound;
+        32-bit literals; strings; enumerants without parameters), so what is left is
+        deduplication, whose key is ``words`` as given (without the result id), and
+        routing.  ``words[0]`` counts the result id that goes in at ``slot`` (0: the
+        instruction has none).  The record is kept for routing and inspection, its words
+        for serialization.
+        """
+        if len(words) >= 0xFFFF:
+            return self._emit(opcode, result_type, operands, None, slot != 0, None)
+        key = None
+        if opcode in _DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES):
+            key = tuple(words)
+            found = self._interned.get(key, _MISSING)
+            if found is not _MISSING:
+                return 0 if found is None else int(found)
+        rid = None
+        if slot:
+            rid = self._bound
+            words.insert(slot, rid)
+        inst = Instruction(opcode, result_type, rid, operands)
+        try:
+            self._record(inst)
+        except SpvbuildError as exc:
+            raise _at_call(exc) from None
+        if rid is not None:
+            self._bound = rid + 1
+        self._words[id(inst)] = (inst, words, None)
+        if key is not None:
+            self._interned[key] = None if rid is None else Id(rid)
+        return rid or 0
 
     @staticmethod
     def _words_key(inst: Instruction, words: list[int]) -> tuple[int, ...]:
@@ -547,8 +605,7 @@ class Module(CoreInstructions, ExtInstSets):
                     )
                 )
                 instruction = instruction._replace(ext_set=str(imported.operands[0]), operands=flat)
-        info = tables.INSTRUCTIONS.get(opcode)
-        name = info.name if info is not None else f"opcode {opcode}"
+        info = _INSTRUCTIONS.get(opcode)
         section = info.section if info is not None else "functions"
         function = self._function
         open_function = function is not None and not function.ended
@@ -578,7 +635,7 @@ class Module(CoreInstructions, ExtInstSets):
             self.functions.append(self._function)
             return
         if function is None or function.ended:
-            raise BuildError(f"{name} outside a function")
+            raise BuildError(f"{_name(opcode)} outside a function")
         block = self._block
         if opcode in OP_LINE_OPCODES and block is None and not function.blocks:
             self._define(instruction)
@@ -608,10 +665,10 @@ class Module(CoreInstructions, ExtInstSets):
             self._enter(None)
         else:
             if block is None:
-                raise BuildError(f"{name} outside a block: call label() first")
+                raise BuildError(f"{_name(opcode)} outside a block: call label() first")
             if block.terminated:
                 raise BuildError(
-                    f"{name} after the terminator of block {block.label!r} "
+                    f"{_name(opcode)} after the terminator of block {block.label!r} "
                     "(a block has exactly one terminator, last)"
                 )
             merge = block.merge
@@ -620,7 +677,7 @@ class Module(CoreInstructions, ExtInstSets):
                 if opcode not in allowed:
                     names = " or ".join(sorted(tables.INSTRUCTIONS[o].name for o in allowed))
                     raise BuildError(
-                        f"{name} between {tables.INSTRUCTIONS[merge].name} and its branch: "
+                        f"{_name(opcode)} between {tables.INSTRUCTIONS[merge].name} and its branch: "
                         f"the merge instruction must be followed by {names} (compute "
                         "values before the merge instruction)"
                     )
@@ -779,6 +836,7 @@ class Module(CoreInstructions, ExtInstSets):
             for block in function.blocks:
                 block.items = list(apply(decoded[id(block)]))
         self._enter(self._block)
+        self._words.clear()  # a type may have changed: every record is encoded again
         for rid in removed:
             self._definitions.pop(rid, None)
         self._pending_ids |= removed
@@ -1001,20 +1059,38 @@ class Module(CoreInstructions, ExtInstSets):
         for check in self._checks:
             check(instructions)
         used: dict[int, str] = {}
-        encoder = Encoder(self._type_widths, used)
+        encode = Encoder(self._type_widths, used).instruction
+        cached = self._words.get
+        unlisted: list[Instruction] = []  # records whose used ids were not collected
         out = array("I", header_words(self.version, self.bound, self.generator))
+        extend = out.extend
         for record in head:
-            out.extend(encoder.instruction(record))
+            extend(encode(record))
         for piece in body:
-            if isinstance(piece, Run):
-                out.extend(piece.words)
+            if piece.__class__ is Run:
+                extend(piece.words)
+                continue
+            entry = cached(id(piece))
+            if entry is not None and entry[0] is piece:
+                # Encoded at its call: its words and the ids it uses, as encoding gives them
+                # (or, from a words path, none: its ids were all below the bound).
+                extend(entry[1])
+                if entry[2] is not None:
+                    for value, where in entry[2].items():
+                        used.setdefault(value, where)
+                else:
+                    unlisted.append(piece)
             else:
-                out.extend(encoder.instruction(piece))
-        self._check_defined(records, runs, used)
+                extend(encode(piece))  # type: ignore[arg-type]
+        self._check_defined(records, runs, used, unlisted)
         return out
 
     def _check_defined(
-        self, records: list[Instruction], runs: list[Run], used: dict[int, str]
+        self,
+        records: list[Instruction],
+        runs: list[Run],
+        used: dict[int, str],
+        unlisted: list[Instruction],
     ) -> None:
         """BuildError for the first id an instruction uses that no instruction defines.
 
@@ -1037,6 +1113,14 @@ class Module(CoreInstructions, ExtInstSets):
         if undefined and runs and self._from_binary:
             undefined -= set().union(*(run.result_ids() for run in runs))
         if pending:
+            # Runs and the records of words paths used ids below the bound: only a
+            # reserved one can be undefined.
+            for inst in unlisted:
+                for value in (inst.result_type, *_ids_in(inst.operands)):
+                    if value is not None and int(value) in pending:
+                        info = tables.INSTRUCTIONS[inst.opcode]
+                        used.setdefault(int(value), f"{info.name} operand")
+                        undefined.add(int(value))
             for run in runs:
                 if pending.isdisjoint(run.words):
                     continue
@@ -1116,6 +1200,72 @@ def _ext_section(instruction: Instruction) -> str:
     return str(module.SECTION)
 
 
+_Plan = tuple[
+    InstructionInfo, bool, tuple[tuple[int, int, str], ...], tuple[OperandInfo | None, ...]
+]
+_plans: dict[int, _Plan | None] = {}
+_kinds_that_need: dict[str, bool] = {}
+_names_of_capabilities: dict[str, int] = {}
+
+
+def _capability_names() -> dict[str, int]:
+    """Capability enumerant names → values (built once)."""
+    if not _names_of_capabilities:
+        for value, enumerant in tables.KINDS["Capability"].enumerants.items():
+            _names_of_capabilities[enumerant.name] = value
+    return _names_of_capabilities
+
+
+def _kind_may_need(kind_name: str, kinds: dict[str, KindInfo]) -> bool:
+    """False for a core operand kind none of whose values can need anything (ids,
+    literals, enums whose enumerants need no capability, extension or later version)."""
+    found = _kinds_that_need.get(kind_name)
+    if found is None:
+        _kinds_that_need[kind_name] = True  # while looking (kinds nest through parameters)
+        kind = kinds.get(kind_name)
+        if kind is None or kind.category in ("Id", "Literal"):
+            found = False
+        elif kind.category == "Composite":
+            found = any(_kind_may_need(base, kinds) for base in kind.bases)
+        else:
+            found = any(
+                e.capabilities
+                or e.extensions
+                or e.version != (1, 0)
+                or any(_kind_may_need(p.kind, kinds) for p in e.parameters)
+                for e in kind.enumerants.values()
+            )
+        _kinds_that_need[kind_name] = found
+    return found
+
+
+def _plan(opcode: int) -> _Plan | None:
+    """What capability inference looks at in an instruction of ``opcode`` (made once):
+    its info, whether the opcode itself needs something, the type-driven capabilities
+    ((operand index, value, capability name)) and the operands after the result, those
+    of kinds that cannot need anything replaced by None."""
+    info = tables.INSTRUCTIONS.get(opcode)
+    if info is None:
+        _plans[opcode] = None
+        return None
+    own = bool(info.capabilities or info.extensions or info.version != (1, 0))
+    type_caps = tuple(
+        (index, value, tables.KINDS["Capability"].enumerants[cap].name)
+        for op, index, value, cap in tables.TYPE_CAPABILITIES
+        if op == opcode
+    )
+    layout = tuple(
+        op if _kind_may_need(op.kind, tables.KINDS) else None
+        for op in info.operands
+        if op.kind not in ("IdResultType", "IdResult")
+    )
+    if not any(layout):
+        layout = ()
+    plan: _Plan = (info, own, type_caps, layout)
+    _plans[opcode] = plan
+    return plan
+
+
 class _Requirements:
     """Capability/extension resolution over a module's instructions (one pass, in order)."""
 
@@ -1123,14 +1273,14 @@ class _Requirements:
         self.module = module
         self.body = body
         self.version = module.version
-        self.capability_names = {
-            e.name: v for v, e in tables.KINDS["Capability"].enumerants.items()
-        }
+        self.capability_names = _capability_names()
         self.declared_caps = [_word(i.operands[0]) for i in module.sections["capabilities"]]
         self.declared_exts = [str(i.operands[0]) for i in module.sections["extensions"]]
         self.caps: list[int] = list(dict.fromkeys(self.declared_caps))
         self.exts: list[str] = list(dict.fromkeys(self.declared_exts))
         self.closure: set[int] = set()
+        # Requirements (capabilities, extensions, version) met already: met they stay.
+        self.met: set[tuple[Sequence[str], Sequence[str], tuple[int, int] | None]] = set()
         for cap in self.caps:
             self._close(cap)
 
@@ -1186,26 +1336,23 @@ class _Requirements:
         return seen
 
     def _instruction(self, inst: Instruction) -> None:
-        info = tables.INSTRUCTIONS.get(inst.opcode)
-        if info is None:
+        plan = _plans[inst.opcode] if inst.opcode in _plans else _plan(inst.opcode)
+        if plan is None:
             return
+        info, own, type_caps, layout = plan
         where = info.name
-        self._need(info.capabilities, info.extensions, info.version, where)
-        for opcode, index, value, cap in tables.TYPE_CAPABILITIES:
-            if (
-                inst.opcode == opcode
-                and len(inst.operands) > index
-                and inst.operands[index] == value
-            ):
-                name = tables.KINDS["Capability"].enumerants[cap].name
+        if own:
+            self._need(info.capabilities, info.extensions, info.version, where)
+        for index, value, name in type_caps:
+            if len(inst.operands) > index and inst.operands[index] == value:
                 self._need((name,), (), None, f"{where} {value}")
         if inst.opcode in EXT_INST_OPCODES and inst.ext_set is not None:
             self._ext_inst(inst)
             return
         if inst.opcode == OP_EXT_INST_IMPORT:
             self._ext_import(inst)
-        layout = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
-        self._operands(layout, inst.operands, tables.KINDS, where)
+        if layout:
+            self._operands(layout, inst.operands, tables.KINDS, where)
 
     def _ext_import(self, inst: Instruction) -> None:
         module = set_module(str(inst.operands[0]))
@@ -1229,7 +1376,7 @@ class _Requirements:
 
     def _operands(
         self,
-        layout: Sequence[OperandInfo],
+        layout: Sequence[OperandInfo | None],
         values: Sequence[Any],
         kinds: dict[str, KindInfo],
         where: str,
@@ -1244,7 +1391,7 @@ class _Requirements:
             if index >= len(values):
                 break
             value = values[index]
-            if value is None:
+            if value is None or op is None:
                 continue
             if op.quantifier == "*" and isinstance(value, tuple | list):
                 for item in value:
@@ -1295,7 +1442,9 @@ class _Requirements:
     ) -> None:
         info = kinds.get(kind)
         enumerant = info.enumerants.get(value) if info is not None else None
-        if enumerant is None:
+        if enumerant is None or (
+            (enumerant.capabilities, enumerant.extensions, enumerant.version) in self.met
+        ):
             return
         self._need(
             enumerant.capabilities,
@@ -1321,6 +1470,19 @@ class _Requirements:
             self._need((), enumerant.extensions, enumerant.version, f"{where} {enumerant.name}")
 
     def _need(
+        self,
+        capabilities: Sequence[str],
+        extensions: Sequence[str],
+        version: tuple[int, int] | None,
+        where: str,
+    ) -> None:
+        key = (capabilities, extensions, version)
+        if key in self.met:
+            return  # met already: capabilities and extensions only grow
+        self._meet(capabilities, extensions, version, where)
+        self.met.add(key)
+
+    def _meet(
         self,
         capabilities: Sequence[str],
         extensions: Sequence[str],

@@ -189,6 +189,8 @@ def _function_pointer_operands(rule: Rule, module: _Module) -> None:
             inst.opcode in _PROPAGATES and any(int(v) in pointers for v in _ints(inst.operands))
         ):
             pointers.add(int(inst.result_id))
+    if not pointers:
+        return  # no function pointer, nowhere one could be
     for inst in module.instructions:
         names = forbidden.get(module.name(inst))
         for name in names or ():
