@@ -240,6 +240,10 @@ def _word_check(op: Operand, name: str, kinds: dict[str, OperandKind]) -> tuple[
         return f"{name}.__class__ in FAST_IDS and 0 < {name} < bound", f"words.append({name})"
     if op.kind == "LiteralInteger":
         return f"{name}.__class__ is int and 0 <= {name} < {_U32}", f"words.append({name})"
+    if op.kind == "LiteralContextDependentNumber":
+        # OpConstant's value: the module writes it by its result type (or says None).
+        check = f"({name}_words := self._number_words(result_type, {name})) is not None"
+        return check, f"words += {name}_words"
     if op.kind == "LiteralString":
         check = f'{name}.__class__ is str and {name}.isascii() and "\\0" not in {name}'
         return check, f"words += string_words({name})"
@@ -284,7 +288,7 @@ def _words_view(
             return None
         check, append = found
         kind = kinds.get(op.kind)
-        if "enumerant_words(" in check:
+        if "_words :=" in check:
             if op.quantifier:
                 return None  # (rare) the general path
         elif kind is not None and kind.category == "ValueEnum":

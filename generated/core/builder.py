@@ -1012,7 +1012,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(43, result_type, (value,), result_id)
+        operands = (value,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and (value_words := self._number_words(result_type, value)) is not None
+            ):
+                words = [0, result_type]
+                words += value_words
+                words[0] = ((len(words) + 1) << 16) | 43
+                return Id(put(43, result_type, operands, words, 2))
+        return self._value(43, result_type, operands, result_id)
 
     def constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpConstantComposite (opcode 44, class Constant-Creation, section types_globals).
@@ -1142,7 +1154,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(50, result_type, (value,), result_id)
+        operands = (value,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and (value_words := self._number_words(result_type, value)) is not None
+            ):
+                words = [0, result_type]
+                words += value_words
+                words[0] = ((len(words) + 1) << 16) | 50
+                return Id(put(50, result_type, operands, words, 2))
+        return self._value(50, result_type, operands, result_id)
 
     def spec_constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpSpecConstantComposite (opcode 51, class Constant-Creation, section types_globals).

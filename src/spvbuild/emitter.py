@@ -122,6 +122,11 @@ class Emitter:
         self._record(Instruction(opcode, result_type, rid, operands))
         return rid
 
+    def _number_words(self, type_id: int, value: object) -> list[int] | None:
+        """The words of a literal of numeric type ``type_id`` when a words path may write
+        them; a bare emitter knows no types (None: the general path)."""
+        return None
+
     def _new_run(self, block: Any) -> Run:
         """Start a run of words in ``block`` (only the module builder has blocks)."""
         raise NotImplementedError("the fast path needs a module builder")

@@ -21,6 +21,7 @@ Everything here walks the generated tables; there is no code per instruction.
 
 from __future__ import annotations
 
+import struct
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -103,6 +104,28 @@ def _name(opcode: int) -> str:
 
 _DEDUPLICATED = tables.DEDUPLICATED
 _MISSING: Any = object()  # no entry (an entry may be None)
+
+
+_FLOAT32, _FLOAT32_PACK = struct.Struct("<I"), struct.Struct("<f")
+_FLOAT64, _FLOAT64_PACK = struct.Struct("<II"), struct.Struct("<d")
+_ext_id_counts: dict[tuple[str, int], int] = {}
+
+
+def _ext_ids(import_name: str, number: int) -> int:
+    """How many operands an extended instruction has when they are all single ids (-1
+    when some is not, or the set or instruction is unknown); looked up once."""
+    key = (import_name, number)
+    count = _ext_id_counts.get(key)
+    if count is None:
+        module = set_module(import_name)
+        info = module.INSTRUCTIONS.get(number) if module is not None else None
+        count = -1
+        if info is not None and all(
+            op.kind == "IdRef" and not op.quantifier for op in info.operands
+        ):
+            count = len(info.operands)
+        _ext_id_counts[key] = count
+    return count
 
 
 def _at_call(exc: SpvbuildError) -> SpvbuildError:
@@ -398,6 +421,21 @@ class Module(CoreInstructions, ExtInstSets):
         operands: Sequence[Any],
         result_id: Id | None = None,
     ) -> Id:
+        put = self._put_words
+        if put is not None and result_id is None:
+            # An extended instruction of single ids only: its words here, like a generated
+            # words path (the layout comes from the set's table).
+            count = _ext_ids(import_name, number)
+            bound = self._bound
+            if (
+                count == len(operands)
+                and result_type.__class__ in FAST_IDS
+                and 0 < result_type < bound
+                and all(v.__class__ in FAST_IDS and 0 < v < bound for v in operands)
+            ):
+                values = (self._ext_set_id(import_name), number, *operands)
+                words = [((5 + count) << 16) | OP_EXT_INST, result_type, *values]
+                return Id(self._put(OP_EXT_INST, result_type, values, words, 2, import_name))
         set_id = self._ext_imports.get(import_name)
         if set_id is None:
             # Check the instruction before its OpExtInstImport is made: a failed call
@@ -419,6 +457,13 @@ class Module(CoreInstructions, ExtInstSets):
                 OP_EXT_INST, result_type, (set_id, number, *operands), result_id, True, import_name
             )
         )
+
+    def _ext_set_id(self, import_name: str) -> Id:
+        """The id of ``OpExtInstImport "import_name"``, created once on first use."""
+        found = self._ext_imports.get(import_name)
+        if found is None:
+            found = self._ext_imports[import_name] = self.ext_inst_import(import_name)
+        return found
 
     def _emit(
         self,
@@ -478,6 +523,7 @@ class Module(CoreInstructions, ExtInstSets):
         operands: tuple[Any, ...],
         words: list[int],
         slot: int,
+        ext_set: str | None = None,
     ) -> int:
         """Take the words a generated method made at the call; the result id (0: none).
 
@@ -489,7 +535,7 @@ class Module(CoreInstructions, ExtInstSets):
         for serialization.
         """
         if len(words) >= 0xFFFF:
-            return self._emit(opcode, result_type, operands, None, slot != 0, None)
+            return self._emit(opcode, result_type, operands, None, slot != 0, ext_set)
         key = None
         if opcode in _DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES):
             key = tuple(words)
@@ -500,11 +546,17 @@ class Module(CoreInstructions, ExtInstSets):
         if slot:
             rid = self._bound
             words.insert(slot, rid)
-        inst = Instruction(opcode, result_type, rid, operands)
-        try:
-            self._record(inst)
-        except SpvbuildError as exc:
-            raise _at_call(exc) from None
+        inst = Instruction(opcode, result_type, rid, operands, ext_set)
+        section = _GLOBAL_SECTIONS.get(opcode)
+        if section is not None:  # what _record does with it, without its other cases
+            if rid is not None:
+                self._definitions[rid] = inst
+            self.sections[section].append(inst)
+        else:
+            try:
+                self._record(inst)
+            except SpvbuildError as exc:
+                raise _at_call(exc) from None
         if rid is not None:
             self._bound = rid + 1
         self._words[id(inst)] = (inst, words, None)
@@ -547,6 +599,31 @@ class Module(CoreInstructions, ExtInstSets):
                 rid = inst.result_id
                 interned.setdefault(key, None if rid is None else Id(rid))
         self._interned = interned
+
+    def _number_words(self, type_id: int, value: object) -> list[int] | None:
+        """The words of OpConstant's value when it is a plain int (or, for a 32- or
+        64-bit float type, a plain float) that fits the type defined as ``type_id``;
+        None otherwise (the general path encodes it, or says what is wrong)."""
+        widths = self._type_widths(type_id)
+        if widths is None:
+            return None
+        width, is_float, signed = widths
+        if value.__class__ is int and not is_float and 0 < width <= 64:
+            if not -(1 << (width - 1)) <= value < (1 << width):
+                return None
+            if width > 32:
+                bits = value & 0xFFFFFFFFFFFFFFFF
+                return [bits & 0xFFFFFFFF, bits >> 32]
+            return [value & 0xFFFFFFFF if signed else value & ((1 << width) - 1)]
+        if value.__class__ is float and is_float and width in (32, 64):
+            try:
+                if width == 32:
+                    return [_FLOAT32.unpack(_FLOAT32_PACK.pack(value))[0]]
+                low, high = _FLOAT64.unpack(_FLOAT64_PACK.pack(value))
+            except (OverflowError, struct.error):
+                return None
+            return [low, high]
+        return None
 
     def _type_widths(self, type_or_value: int) -> tuple[int, bool, bool] | None:
         """The literal format of a numeric type (of a value's type, if negative)."""
@@ -1142,6 +1219,16 @@ class Module(CoreInstructions, ExtInstSets):
 
 
 _AGGREGATES = {OP_TYPE_STRUCT, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY}
+# The section of each instruction that _record always routes to its module section
+# (not OpVariable, whose storage class decides, not OpLine/OpNoLine, not OpExtInst).
+_GLOBAL_SECTIONS = {
+    opcode: info.section
+    for opcode, info in tables.INSTRUCTIONS.items()
+    if info.section != "functions"
+    and opcode not in EXT_INST_OPCODES
+    and opcode not in OP_LINE_OPCODES
+    and opcode != OP_VARIABLE
+}
 _DECORATIONS = {OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING}
 # Rules that look at every instruction in module order (function pointers: their uses).
 _WHOLE_MODULE_RULES = {OP_CONSTANT_FUNCTION_POINTER_INTEL}
@@ -1201,9 +1288,14 @@ def _ext_section(instruction: Instruction) -> str:
 
 
 _Plan = tuple[
-    InstructionInfo, bool, tuple[tuple[int, int, str], ...], tuple[OperandInfo | None, ...]
+    InstructionInfo,
+    bool,
+    tuple[tuple[int, int, str], ...],
+    tuple[tuple[int, OperandInfo, KindInfo | None], ...],
 ]
 _plans: dict[int, _Plan | None] = {}
+# The plan of an instruction that can need nothing (nothing to look at, skipped).
+_NEEDS_NOTHING: _Plan = (tables.INSTRUCTIONS[OP_LABEL], False, (), ())
 _kinds_that_need: dict[str, bool] = {}
 _names_of_capabilities: dict[str, int] = {}
 
@@ -1239,11 +1331,19 @@ def _kind_may_need(kind_name: str, kinds: dict[str, KindInfo]) -> bool:
     return found
 
 
+def _single_value_enum(op: OperandInfo) -> KindInfo | None:
+    """The kind of a single (not optional, not variadic) ValueEnum operand, else None."""
+    kind = tables.KINDS.get(op.kind)
+    if kind is None or kind.category != "ValueEnum" or op.quantifier:
+        return None
+    return kind
+
+
 def _plan(opcode: int) -> _Plan | None:
     """What capability inference looks at in an instruction of ``opcode`` (made once):
     its info, whether the opcode itself needs something, the type-driven capabilities
-    ((operand index, value, capability name)) and the operands after the result, those
-    of kinds that cannot need anything replaced by None."""
+    ((operand index, value, capability name)) and the operands after the result whose
+    kinds can need something: (index, operand, its kind when a single ValueEnum)."""
     info = tables.INSTRUCTIONS.get(opcode)
     if info is None:
         _plans[opcode] = None
@@ -1254,14 +1354,17 @@ def _plan(opcode: int) -> _Plan | None:
         for op, index, value, cap in tables.TYPE_CAPABILITIES
         if op == opcode
     )
+    rest = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
     layout = tuple(
-        op if _kind_may_need(op.kind, tables.KINDS) else None
-        for op in info.operands
-        if op.kind not in ("IdResultType", "IdResult")
+        (index, op, _single_value_enum(op))
+        for index, op in enumerate(rest)
+        if _kind_may_need(op.kind, tables.KINDS)
     )
-    if not any(layout):
-        layout = ()
     plan: _Plan = (info, own, type_caps, layout)
+    if not (own or type_caps or layout or opcode in EXT_INST_OPCODES):
+        plan = _NEEDS_NOTHING
+        if opcode == OP_EXT_INST_IMPORT:
+            plan = (info, own, type_caps, layout)
     _plans[opcode] = plan
     return plan
 
@@ -1301,12 +1404,13 @@ class _Requirements:
             return sorted(self.caps), sorted(self.exts)
         for cap in list(self.caps):
             self._capability_needs(cap, "OpCapability")
+        plans = _plans
         for instruction in self.body:
             if isinstance(instruction, Run):
                 # Ids only: what such an instruction needs is its opcode's alone.
                 for first in instruction.firsts:
                     self._instruction(Instruction(first & 0xFFFF, None, None, ()))
-            else:
+            elif plans.get(instruction.opcode, _MISSING) is not _NEEDS_NOTHING:
                 self._instruction(instruction)
         if mode == "verify":
             return sorted(self.caps), sorted(self.exts)
@@ -1341,18 +1445,42 @@ class _Requirements:
             return
         info, own, type_caps, layout = plan
         where = info.name
-        if own:
+        met = self.met
+        if own and (info.capabilities, info.extensions, info.version) not in met:
             self._need(info.capabilities, info.extensions, info.version, where)
+        operands = inst.operands
         for index, value, name in type_caps:
-            if len(inst.operands) > index and inst.operands[index] == value:
+            if len(operands) > index and operands[index] == value:
                 self._need((name,), (), None, f"{where} {value}")
         if inst.opcode in EXT_INST_OPCODES and inst.ext_set is not None:
             self._ext_inst(inst)
             return
         if inst.opcode == OP_EXT_INST_IMPORT:
             self._ext_import(inst)
-        if layout:
-            self._operands(layout, inst.operands, tables.KINDS, where)
+        count = len(operands)
+        for index, op, kind in layout:
+            if index >= count:
+                break
+            value = operands[index]
+            if value is None:
+                continue
+            if kind is not None and (value.__class__ is int or isinstance(value, Enum)):
+                # One enumerant of a ValueEnum kind (the common case, inline).
+                enumerant = kind.enumerants.get(value)
+                if enumerant is not None and (
+                    (enumerant.capabilities, enumerant.extensions, enumerant.version) not in met
+                ):
+                    self._need(
+                        enumerant.capabilities,
+                        enumerant.extensions,
+                        enumerant.version,
+                        f"{where} {op.kind}.{enumerant.name}",
+                    )
+            elif op.quantifier == "*" and isinstance(value, tuple | list):
+                for item in value:
+                    self._operand(op.kind, item, tables.KINDS, where)
+            else:
+                self._operand(op.kind, value, tables.KINDS, where)
 
     def _ext_import(self, inst: Instruction) -> None:
         module = set_module(str(inst.operands[0]))
@@ -1376,7 +1504,7 @@ class _Requirements:
 
     def _operands(
         self,
-        layout: Sequence[OperandInfo | None],
+        layout: Sequence[OperandInfo],
         values: Sequence[Any],
         kinds: dict[str, KindInfo],
         where: str,
@@ -1391,7 +1519,7 @@ class _Requirements:
             if index >= len(values):
                 break
             value = values[index]
-            if value is None or op is None:
+            if value is None:
                 continue
             if op.quantifier == "*" and isinstance(value, tuple | list):
                 for item in value:
