@@ -93,6 +93,7 @@ KNOWN_VERSIONS = tuple((1, minor) for minor in range(7))
 
 
 _ID_TYPES = FAST_IDS
+_new_record = tuple.__new__  # Instruction._make's way: every field given, in order
 _INSTRUCTIONS = tables.INSTRUCTIONS
 
 
@@ -166,10 +167,9 @@ def _key(value: Any) -> Any:
 
     Every key is a tuple that starts with a tag, so keys of different types compare.
     """
-    cls = value.__class__
-    if cls is Id or cls is TypeId or cls is int:
+    if isinstance(value, int):  # ids, ints and IntEnum/IntFlag members: by value
         return (0, int(value))
-    if cls is tuple:
+    if value.__class__ is tuple:
         return (3, tuple(map(_key, value)))
     if isinstance(value, RawWords):
         return (4, tuple(value))
@@ -177,8 +177,6 @@ def _key(value: Any) -> Any:
         return (0, int(value.enumerant), _key(value.parameters))
     if isinstance(value, Enum):
         return (0, int(value.value))
-    if isinstance(value, int):
-        return (0, int(value))
     if isinstance(value, float):
         return (1, value.hex())
     if isinstance(value, str):
@@ -546,7 +544,7 @@ class Module(CoreInstructions, ExtInstSets):
         if slot:
             rid = self._bound
             words.insert(slot, rid)
-        inst = Instruction(opcode, result_type, rid, operands, ext_set)
+        inst = _new_record(Instruction, (opcode, result_type, rid, operands, ext_set))
         section = _GLOBAL_SECTIONS.get(opcode)
         if section is not None:  # what _record does with it, without its other cases
             if rid is not None:
@@ -1142,10 +1140,20 @@ class Module(CoreInstructions, ExtInstSets):
         out = array("I", header_words(self.version, self.bound, self.generator))
         extend = out.extend
         for record in head:
-            extend(encode(record))
+            if record.opcode == OP_CAPABILITY and isinstance(record.operands[0], int):
+                extend((0x20000 | OP_CAPABILITY, int(record.operands[0])))
+            else:
+                extend(encode(record))
         for piece in body:
-            if piece.__class__ is Run:
+            if isinstance(piece, Run):
                 extend(piece.words)
+                continue
+            if piece.opcode in _MADE_BY_PIECES and not piece.operands and not piece.result_type:
+                # OpLabel / OpFunctionEnd as Function.pieces() makes them: no operands.
+                if piece.result_id is None:
+                    extend((0x10000 | piece.opcode,))
+                else:
+                    extend((0x20000 | piece.opcode, int(piece.result_id)))
                 continue
             entry = cached(id(piece))
             if entry is not None and entry[0] is piece:
@@ -1158,7 +1166,7 @@ class Module(CoreInstructions, ExtInstSets):
                 else:
                     unlisted.append(piece)
             else:
-                extend(encode(piece))  # type: ignore[arg-type]
+                extend(encode(piece))
         self._check_defined(records, runs, used, unlisted)
         return out
 
@@ -1230,6 +1238,7 @@ _GLOBAL_SECTIONS = {
     and opcode != OP_VARIABLE
 }
 _DECORATIONS = {OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING}
+_MADE_BY_PIECES = {OP_LABEL, OP_FUNCTION_END}  # records that Function.pieces() makes
 # Rules that look at every instruction in module order (function pointers: their uses).
 _WHOLE_MODULE_RULES = {OP_CONSTANT_FUNCTION_POINTER_INTEL}
 
@@ -1254,6 +1263,8 @@ def _canonical(section: str, items: list[Instruction]) -> list[Instruction]:
     Types, constants and globals keep call order (definitions before uses), and so do the
     debug strings/sources (OpSourceContinued follows its OpSource) and module-processed.
     """
+    if len(items) < 2:
+        return items  # nothing to order
     if section == "ext_inst_imports":
         return sorted(items, key=lambda i: int(i.result_id or 0))
     if section == "entry_points":
