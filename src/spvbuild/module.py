@@ -1308,6 +1308,7 @@ _plans: dict[int, _Plan | None] = {}
 # The plan of an instruction that can need nothing (nothing to look at, skipped).
 _NEEDS_NOTHING: _Plan = (tables.INSTRUCTIONS[OP_LABEL], False, (), ())
 _kinds_that_need: dict[str, bool] = {}
+_set_kinds: dict[str, dict[str, KindInfo]] = {}  # an extended set's module → all its kinds
 _names_of_capabilities: dict[str, int] = {}
 
 
@@ -1509,9 +1510,10 @@ class _Requirements:
         if info is not None:
             where = f"{inst.ext_set} {info.name}"
             self._need(info.capabilities, info.extensions, None, where)
-            self._operands(
-                info.operands, inst.operands[2:], {**tables.KINDS, **module.KINDS}, where
-            )
+            kinds = _set_kinds.get(module.__name__)
+            if kinds is None:  # the core kinds and the set's own, merged once per set
+                kinds = _set_kinds[module.__name__] = {**tables.KINDS, **module.KINDS}
+            self._operands(info.operands, inst.operands[2:], kinds, where)
 
     def _operands(
         self,
@@ -1573,7 +1575,10 @@ class _Requirements:
         number = int(value.enumerant)
         self._enumerant_value(kinds, kind_name, number, where)
         enumerant = kind.enumerants.get(number)
-        if enumerant is not None:
+        if enumerant is not None and (
+            kinds is not tables.KINDS  # an extended set's kinds: no shortcut
+            or any(_kind_may_need(p.kind, kinds) for p in enumerant.parameters)
+        ):
             self._operands(enumerant.parameters, value.parameters, kinds, where)
 
     def _enumerant_value(
