@@ -16,12 +16,22 @@ from codegen.model import OPERAND_CLASSES, Grammar, operand_class, version_tuple
 from codegen.naming import enum_member_name, opcode_constant_name
 from codegen.views import (
     TEMPLATES_DIR,
+    MethodView,
     Namer,
     core_method,
     ext_method,
     instructions_class_name,
     kind_view,
 )
+
+
+def _kinds_in(methods: list[MethodView], bits: bool) -> list[str]:
+    """The enum kinds whose bare values (or, ``bits``, parameter bits) words paths check."""
+    found: set[str] = set()
+    for method in methods:
+        if method.words is not None:
+            found.update(method.words.bit_kinds if bits else method.words.value_kinds)
+    return sorted(found)
 
 
 def _version_text(version: str | None) -> str:
@@ -116,6 +126,8 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         banner=_banner("core_builder.py.j2", core_files),
         methods=methods,
         enum_types=used_types,
+        bare_kinds=_kinds_in(methods, bits=False),
+        bit_kinds=_kinds_in(methods, bits=True),
     )
     out["core/tables.py"] = env.get_template("core_tables.py.j2").render(
         banner=_banner("core_tables.py.j2", core_files),

@@ -55,6 +55,7 @@ class MethodView:
     call: str
     doc_lines: list[str]
     fast: FastPathView | None = None
+    words: WordsView | None = None
 
 
 @dataclass
@@ -66,6 +67,29 @@ class FastPathView:
     first: str  # the first word, in hex
     ids: list[str]  # the operand parameters, in order
     needs: bool  # the instruction needs a capability, an extension or a later version
+
+
+@dataclass
+class WordsView:
+    """The words of an instruction whose operands are ids, 32-bit literals, strings and
+    enumerants without parameters, made in its method at the call: when the module takes
+    words (``_put_words``) and every operand passes the checks written out here, the
+    words go to the module as they are; anything else takes the general path (``call``),
+    which checks it and says what is wrong."""
+
+    opcode: int
+    sequences: list[tuple[str, str]]  # (parameter, operand_sequence(...)) made first
+    operands: str  # the operand tuple, as both paths take it
+    checks: list[str]  # boolean expressions, all true for the words path
+    head: list[str]  # the first items of the word list (the first word a placeholder)
+    build: list[str]  # statements that append the other operands to ``words``
+    first: str | None  # the first word when the count is fixed (else set after building)
+    result_type: str  # "result_type" or "None"
+    slot: int  # where the module puts the result id (0: no result)
+    call: str  # the general path, given ``operands``
+    wrap: str  # "Id", "TypeId" or "" (Self)
+    value_kinds: list[str] = field(default_factory=list)  # ValueEnum kinds checked
+    bit_kinds: list[str] = field(default_factory=list)  # BitEnum kinds checked
 
 
 @dataclass
@@ -202,6 +226,118 @@ def _ids_only(inst: Instruction, section: str, rest: list[Operand]) -> bool:
     )
 
 
+_U32 = "4294967296"
+# OpExtInst names its set by id (the module finds the set); the general path routes it.
+_NOT_WORDS = frozenset({"OpExtInst", "OpExtInstWithForwardRefsKHR"})
+
+
+def _word_check(op: Operand, name: str, kinds: dict[str, OperandKind]) -> tuple[str, str] | None:
+    """(check, append) for one operand value ``name``, or None if the kind needs the
+    general path (context-dependent or float literals, pairs, ...)."""
+    kind = kinds.get(op.kind)
+    category = kind.category if kind is not None else ""
+    if category == "Id":
+        return f"{name}.__class__ in FAST_IDS and 0 < {name} < bound", f"words.append({name})"
+    if op.kind == "LiteralInteger":
+        return f"{name}.__class__ is int and 0 <= {name} < {_U32}", f"words.append({name})"
+    if op.kind == "LiteralContextDependentNumber":
+        # OpConstant's value: the module writes it by its result type (or says None).
+        check = f"({name}_words := self._number_words(result_type, {name})) is not None"
+        return check, f"words += {name}_words"
+    if op.kind == "LiteralString":
+        check = f'{name}.__class__ is str and {name}.isascii() and "\\0" not in {name}'
+        return check, f"words += string_words({name})"
+    if kind is not None and category == "ValueEnum" and any(e.parameters for e in kind.enumerants):
+        # Bare or with parameters: spvbuild.emitter.enumerant_words checks and writes it.
+        check = f'({name}_words := enumerant_words({name}, "{kind.name}", bound)) is not None'
+        return check, f"words += {name}_words"
+    if kind is not None and category in ("ValueEnum", "BitEnum"):
+        same = (
+            f"isinstance({name}, int) and ({name}.__class__ is int or "
+            f'{name}.__class__.__name__ == "{kind.name}")'
+        )
+        if category == "ValueEnum":
+            return f"{same} and {name} in _BARE_{kind.name}", f"words.append({name})"
+        return (
+            f"{same} and 0 <= {name} < {_U32} and not {name} & _PARAMETER_BITS_{kind.name}",
+            f"words.append({name})",
+        )
+    return None
+
+
+def _words_view(
+    inst: Instruction, rest: list[Operand], params: list[ParamView], kinds: dict[str, OperandKind]
+) -> WordsView | None:
+    """The words path of a core instruction, or None where only the general path fits."""
+    if inst.name in _NOT_WORDS or any(p.name == "operands" for p in params):
+        return None
+    checks: list[str] = []
+    head: list[str] = ["0"]
+    build: list[str] = []
+    sequences: list[tuple[str, str]] = []
+    value_kinds: list[str] = []
+    bit_kinds: list[str] = []
+    fixed = True
+    if inst.has_result_type:
+        checks.append("result_type.__class__ in FAST_IDS and 0 < result_type < bound")
+        head.append("result_type")
+    for op, param in zip(rest, params, strict=True):
+        name = param.name
+        found = _word_check(op, "item" if op.quantifier == "*" else name, kinds)
+        if found is None:
+            return None
+        check, append = found
+        kind = kinds.get(op.kind)
+        if "_words :=" in check:
+            if op.quantifier:
+                return None  # (rare) the general path
+        elif kind is not None and kind.category == "ValueEnum":
+            value_kinds.append(kind.name)
+        elif kind is not None and kind.category == "BitEnum":
+            bit_kinds.append(kind.name)
+        if op.quantifier == "*":
+            if op.kind == "LiteralString":
+                return None
+            sequences.append((name, param.value))
+            checks.append(f"all({check} for item in {name})")
+            build.append(f"words += {name}")
+            fixed = False
+        elif op.quantifier == "?":
+            checks.append(f"({name} is None or ({check}))")
+            build.append(f"if {name} is not None:")
+            build.append(f"    {append}")
+            fixed = False
+        else:
+            checks.append(check)
+            if build or append.startswith("words +="):  # an enumerant's words: any count
+                build.append(append)
+                fixed = False
+            else:
+                head.append(name)
+    values = ", ".join(p.name for p in params)
+    operands = f"({values},)" if len(params) == 1 else f"({values})"
+    slot = (2 if inst.has_result_type else 1) if inst.has_result else 0
+    first = None
+    if fixed:
+        first = f"0x{((len(head) + (1 if slot else 0)) << 16) | inst.opcode:x}"
+        head[0] = first
+    return WordsView(
+        inst.opcode,
+        sequences,
+        operands,
+        checks,
+        head,
+        build,
+        first,
+        "result_type" if inst.has_result_type else "None",
+        slot,
+        "",
+        "",
+        value_kinds,
+        bit_kinds,
+    )
+
+
 def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
     """The builder method of a core instruction."""
     ops = inst.operands
@@ -239,6 +375,10 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
         returns, call = "Id", f"self._value({inst.opcode}, {rt}, {operands}, result_id)"
     else:
         returns, call = "Self", f"self._void({inst.opcode}, {operands})"
+    words = None if fast is not None else _words_view(inst, rest, params, namer.kinds)
+    if words is not None:
+        words.call = call.replace(operands, "operands", 1)
+        words.wrap = "" if returns == "Self" else returns
     if result_type:
         params.insert(0, ParamView("result_type", "TypeId", None, "result_type", "IdResultType"))
     if has_result:
@@ -267,7 +407,7 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
         doc.append("Returns the new type's id.")
     else:
         doc.append("Returns the result id.")
-    return MethodView(method_name(inst.name), params, returns, call, doc, fast)
+    return MethodView(method_name(inst.name), params, returns, call, doc, fast, words)
 
 
 def ext_method(inst: Instruction, namer: Namer, import_name: str) -> MethodView:

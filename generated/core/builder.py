@@ -21,7 +21,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Self
 
 from spvbuild.arguments import operand_sequence  # noqa: F401
-from spvbuild.emitter import FAST_IDS, Emitter  # noqa: F401
+from spvbuild.emitter import (  # noqa: F401
+    FAST_IDS,
+    Emitter,
+    bare_values,
+    enumerant_words,
+    parameter_bits,
+)
+from spvbuild.encoder import string_words  # noqa: F401
 from spvbuild.ids import Id, TypeId
 
 if TYPE_CHECKING:
@@ -88,6 +95,32 @@ if TYPE_CHECKING:
         TensorOperandsOperand,
     )
 
+_BARE_AccessQualifier = bare_values("AccessQualifier")
+_BARE_AddressingModel = bare_values("AddressingModel")
+_BARE_Capability = bare_values("Capability")
+_BARE_Dim = bare_values("Dim")
+_BARE_ExecutionModel = bare_values("ExecutionModel")
+_BARE_FPEncoding = bare_values("FPEncoding")
+_BARE_GroupOperation = bare_values("GroupOperation")
+_BARE_ImageFormat = bare_values("ImageFormat")
+_BARE_MemoryModel = bare_values("MemoryModel")
+_BARE_PackedVectorFormat = bare_values("PackedVectorFormat")
+_BARE_SamplerAddressingMode = bare_values("SamplerAddressingMode")
+_BARE_SamplerFilterMode = bare_values("SamplerFilterMode")
+_BARE_SourceLanguage = bare_values("SourceLanguage")
+_BARE_StorageClass = bare_values("StorageClass")
+_PARAMETER_BITS_CooperativeMatrixOperands = parameter_bits("CooperativeMatrixOperands")
+_PARAMETER_BITS_CooperativeMatrixReduce = parameter_bits("CooperativeMatrixReduce")
+_PARAMETER_BITS_FunctionControl = parameter_bits("FunctionControl")
+_PARAMETER_BITS_ImageOperands = parameter_bits("ImageOperands")
+_PARAMETER_BITS_LoopControl = parameter_bits("LoopControl")
+_PARAMETER_BITS_MatrixMultiplyAccumulateOperands = parameter_bits("MatrixMultiplyAccumulateOperands")
+_PARAMETER_BITS_MemoryAccess = parameter_bits("MemoryAccess")
+_PARAMETER_BITS_RawAccessChainOperands = parameter_bits("RawAccessChainOperands")
+_PARAMETER_BITS_SelectionControl = parameter_bits("SelectionControl")
+_PARAMETER_BITS_TensorAddressingOperands = parameter_bits("TensorAddressingOperands")
+_PARAMETER_BITS_TensorOperands = parameter_bits("TensorOperands")
+
 
 class CoreInstructions(Emitter):
     """One method per core instruction; see each method's docstring for its operands."""
@@ -99,7 +132,13 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(0, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x10000]
+            put(0, None, operands, words, 0)
+            return self
+        return self._void(0, operands)
 
     def undef(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpUndef (opcode 1, class Miscellaneous, section types_globals).
@@ -111,7 +150,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(1, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x30001, result_type]
+                return Id(put(1, result_type, operands, words, 2))
+        return self._value(1, result_type, operands, result_id)
 
     def source_continued(self, continued_source: str) -> Self:
         """OpSourceContinued (opcode 2, class Debug, section debug_strings).
@@ -122,7 +170,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(2, (continued_source,))
+        operands = (continued_source,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                continued_source.__class__ is str and continued_source.isascii() and "\0" not in continued_source
+            ):
+                words = [0]
+                words += string_words(continued_source)
+                words[0] = ((len(words) + 0) << 16) | 2
+                put(2, None, operands, words, 0)
+                return self
+        return self._void(2, operands)
 
     def source(self, source_language: SourceLanguage, version: int, file: Id | None = None, source: str | None = None) -> Self:
         """OpSource (opcode 3, class Debug, section debug_strings).
@@ -136,7 +196,25 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(3, (source_language, version, file, source))
+        operands = (source_language, version, file, source)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                isinstance(source_language, int) and (source_language.__class__ is int or source_language.__class__.__name__ == "SourceLanguage") and source_language in _BARE_SourceLanguage
+                and version.__class__ is int and 0 <= version < 4294967296
+                and (file is None or (file.__class__ in FAST_IDS and 0 < file < bound))
+                and (source is None or (source.__class__ is str and source.isascii() and "\0" not in source))
+            ):
+                words = [0, source_language, version]
+                if file is not None:
+                    words.append(file)
+                if source is not None:
+                    words += string_words(source)
+                words[0] = ((len(words) + 0) << 16) | 3
+                put(3, None, operands, words, 0)
+                return self
+        return self._void(3, operands)
 
     def source_extension(self, extension: str) -> Self:
         """OpSourceExtension (opcode 4, class Debug, section debug_strings).
@@ -147,7 +225,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(4, (extension,))
+        operands = (extension,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                extension.__class__ is str and extension.isascii() and "\0" not in extension
+            ):
+                words = [0]
+                words += string_words(extension)
+                words[0] = ((len(words) + 0) << 16) | 4
+                put(4, None, operands, words, 0)
+                return self
+        return self._void(4, operands)
 
     def name(self, target: Id, name: str) -> Self:
         """OpName (opcode 5, class Debug, section debug_names).
@@ -159,7 +249,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(5, (target, name))
+        operands = (target, name)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                target.__class__ in FAST_IDS and 0 < target < bound
+                and name.__class__ is str and name.isascii() and "\0" not in name
+            ):
+                words = [0, target]
+                words += string_words(name)
+                words[0] = ((len(words) + 0) << 16) | 5
+                put(5, None, operands, words, 0)
+                return self
+        return self._void(5, operands)
 
     def member_name(self, type: TypeId, member: int, name: str) -> Self:
         """OpMemberName (opcode 6, class Debug, section debug_names).
@@ -172,7 +275,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(6, (type, member, name))
+        operands = (type, member, name)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                type.__class__ in FAST_IDS and 0 < type < bound
+                and member.__class__ is int and 0 <= member < 4294967296
+                and name.__class__ is str and name.isascii() and "\0" not in name
+            ):
+                words = [0, type, member]
+                words += string_words(name)
+                words[0] = ((len(words) + 0) << 16) | 6
+                put(6, None, operands, words, 0)
+                return self
+        return self._void(6, operands)
 
     def string(self, string: str, *, result_id: Id | None = None) -> Id:
         """OpString (opcode 7, class Debug, section debug_strings).
@@ -184,7 +301,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(7, None, (string,), result_id)
+        operands = (string,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                string.__class__ is str and string.isascii() and "\0" not in string
+            ):
+                words = [0]
+                words += string_words(string)
+                words[0] = ((len(words) + 1) << 16) | 7
+                return Id(put(7, None, operands, words, 1))
+        return self._value(7, None, operands, result_id)
 
     def line(self, file: Id, line: int, column: int) -> Self:
         """OpLine (opcode 8, class Debug, section functions).
@@ -197,7 +325,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(8, (file, line, column))
+        operands = (file, line, column)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                file.__class__ in FAST_IDS and 0 < file < bound
+                and line.__class__ is int and 0 <= line < 4294967296
+                and column.__class__ is int and 0 <= column < 4294967296
+            ):
+                words = [0x40008, file, line, column]
+                put(8, None, operands, words, 0)
+                return self
+        return self._void(8, operands)
 
     def extension(self, name: str) -> Self:
         """OpExtension (opcode 10, class Extension, section extensions).
@@ -208,7 +348,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(10, (name,))
+        operands = (name,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                name.__class__ is str and name.isascii() and "\0" not in name
+            ):
+                words = [0]
+                words += string_words(name)
+                words[0] = ((len(words) + 0) << 16) | 10
+                put(10, None, operands, words, 0)
+                return self
+        return self._void(10, operands)
 
     def ext_inst_import(self, name: str, *, result_id: Id | None = None) -> Id:
         """OpExtInstImport (opcode 11, class Extension, section ext_inst_imports).
@@ -220,7 +372,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(11, None, (name,), result_id)
+        operands = (name,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                name.__class__ is str and name.isascii() and "\0" not in name
+            ):
+                words = [0]
+                words += string_words(name)
+                words[0] = ((len(words) + 1) << 16) | 11
+                return Id(put(11, None, operands, words, 1))
+        return self._value(11, None, operands, result_id)
 
     def ext_inst(self, result_type: TypeId, set: Id, instruction: int, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpExtInst (opcode 12, class Extension, section functions).
@@ -247,7 +410,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(14, (addressing_model, memory_model))
+        operands = (addressing_model, memory_model)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                isinstance(addressing_model, int) and (addressing_model.__class__ is int or addressing_model.__class__.__name__ == "AddressingModel") and addressing_model in _BARE_AddressingModel
+                and isinstance(memory_model, int) and (memory_model.__class__ is int or memory_model.__class__.__name__ == "MemoryModel") and memory_model in _BARE_MemoryModel
+            ):
+                words = [0x3000e, addressing_model, memory_model]
+                put(14, None, operands, words, 0)
+                return self
+        return self._void(14, operands)
 
     def entry_point(self, execution_model: ExecutionModel, entry_point: Id, name: str, interfaces: Sequence[Id] = ()) -> Self:
         """OpEntryPoint (opcode 15, class Mode-Setting, section entry_points).
@@ -261,7 +435,24 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(15, (execution_model, entry_point, name, operand_sequence(interfaces, 'OpEntryPoint', 'interfaces')))
+        interfaces = operand_sequence(interfaces, 'OpEntryPoint', 'interfaces')
+        operands = (execution_model, entry_point, name, interfaces)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                isinstance(execution_model, int) and (execution_model.__class__ is int or execution_model.__class__.__name__ == "ExecutionModel") and execution_model in _BARE_ExecutionModel
+                and entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
+                and name.__class__ is str and name.isascii() and "\0" not in name
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in interfaces)
+            ):
+                words = [0, execution_model, entry_point]
+                words += string_words(name)
+                words += interfaces
+                words[0] = ((len(words) + 0) << 16) | 15
+                put(15, None, operands, words, 0)
+                return self
+        return self._void(15, operands)
 
     def execution_mode(self, entry_point: Id, mode: ExecutionModeOperand) -> Self:
         """OpExecutionMode (opcode 16, class Mode-Setting, section execution_modes).
@@ -273,7 +464,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(16, (entry_point, mode))
+        operands = (entry_point, mode)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
+                and (mode_words := enumerant_words(mode, "ExecutionMode", bound)) is not None
+            ):
+                words = [0, entry_point]
+                words += mode_words
+                words[0] = ((len(words) + 0) << 16) | 16
+                put(16, None, operands, words, 0)
+                return self
+        return self._void(16, operands)
 
     def capability(self, capability: Capability) -> Self:
         """OpCapability (opcode 17, class Mode-Setting, section capabilities).
@@ -284,7 +488,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(17, (capability,))
+        operands = (capability,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                isinstance(capability, int) and (capability.__class__ is int or capability.__class__.__name__ == "Capability") and capability in _BARE_Capability
+            ):
+                words = [0x20011, capability]
+                put(17, None, operands, words, 0)
+                return self
+        return self._void(17, operands)
 
     def type_void(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeVoid (opcode 19, class Type-Declaration, section types_globals).
@@ -295,7 +509,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(19, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x20013]
+            return TypeId(put(19, None, operands, words, 1))
+        return self._type(19, operands, result_id)
 
     def type_bool(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeBool (opcode 20, class Type-Declaration, section types_globals).
@@ -306,7 +525,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(20, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x20014]
+            return TypeId(put(20, None, operands, words, 1))
+        return self._type(20, operands, result_id)
 
     def type_int(self, width: int, signedness: int, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeInt (opcode 21, class Type-Declaration, section types_globals).
@@ -319,7 +543,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(21, (width, signedness), result_id)
+        operands = (width, signedness)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                width.__class__ is int and 0 <= width < 4294967296
+                and signedness.__class__ is int and 0 <= signedness < 4294967296
+            ):
+                words = [0x40015, width, signedness]
+                return TypeId(put(21, None, operands, words, 1))
+        return self._type(21, operands, result_id)
 
     def type_float(self, width: int, floating_point_encoding: FPEncoding | None = None, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeFloat (opcode 22, class Type-Declaration, section types_globals).
@@ -332,7 +566,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(22, (width, floating_point_encoding), result_id)
+        operands = (width, floating_point_encoding)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                width.__class__ is int and 0 <= width < 4294967296
+                and (floating_point_encoding is None or (isinstance(floating_point_encoding, int) and (floating_point_encoding.__class__ is int or floating_point_encoding.__class__.__name__ == "FPEncoding") and floating_point_encoding in _BARE_FPEncoding))
+            ):
+                words = [0, width]
+                if floating_point_encoding is not None:
+                    words.append(floating_point_encoding)
+                words[0] = ((len(words) + 1) << 16) | 22
+                return TypeId(put(22, None, operands, words, 1))
+        return self._type(22, operands, result_id)
 
     def type_vector(self, component_type: TypeId, component_count: int, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeVector (opcode 23, class Type-Declaration, section types_globals).
@@ -345,7 +592,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(23, (component_type, component_count), result_id)
+        operands = (component_type, component_count)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                component_type.__class__ in FAST_IDS and 0 < component_type < bound
+                and component_count.__class__ is int and 0 <= component_count < 4294967296
+            ):
+                words = [0x40017, component_type, component_count]
+                return TypeId(put(23, None, operands, words, 1))
+        return self._type(23, operands, result_id)
 
     def type_matrix(self, column_type: TypeId, column_count: int, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeMatrix (opcode 24, class Type-Declaration, section types_globals).
@@ -359,7 +616,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(24, (column_type, column_count), result_id)
+        operands = (column_type, column_count)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                column_type.__class__ in FAST_IDS and 0 < column_type < bound
+                and column_count.__class__ is int and 0 <= column_count < 4294967296
+            ):
+                words = [0x40018, column_type, column_count]
+                return TypeId(put(24, None, operands, words, 1))
+        return self._type(24, operands, result_id)
 
     def type_image(self, sampled_type: TypeId, dim: Dim, depth: int, arrayed: int, ms: int, sampled: int, image_format: ImageFormat, access_qualifier: AccessQualifier | None = None, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeImage (opcode 25, class Type-Declaration, section types_globals).
@@ -378,7 +645,26 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(25, (sampled_type, dim, depth, arrayed, ms, sampled, image_format, access_qualifier), result_id)
+        operands = (sampled_type, dim, depth, arrayed, ms, sampled, image_format, access_qualifier)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                sampled_type.__class__ in FAST_IDS and 0 < sampled_type < bound
+                and isinstance(dim, int) and (dim.__class__ is int or dim.__class__.__name__ == "Dim") and dim in _BARE_Dim
+                and depth.__class__ is int and 0 <= depth < 4294967296
+                and arrayed.__class__ is int and 0 <= arrayed < 4294967296
+                and ms.__class__ is int and 0 <= ms < 4294967296
+                and sampled.__class__ is int and 0 <= sampled < 4294967296
+                and isinstance(image_format, int) and (image_format.__class__ is int or image_format.__class__.__name__ == "ImageFormat") and image_format in _BARE_ImageFormat
+                and (access_qualifier is None or (isinstance(access_qualifier, int) and (access_qualifier.__class__ is int or access_qualifier.__class__.__name__ == "AccessQualifier") and access_qualifier in _BARE_AccessQualifier))
+            ):
+                words = [0, sampled_type, dim, depth, arrayed, ms, sampled, image_format]
+                if access_qualifier is not None:
+                    words.append(access_qualifier)
+                words[0] = ((len(words) + 1) << 16) | 25
+                return TypeId(put(25, None, operands, words, 1))
+        return self._type(25, operands, result_id)
 
     def type_sampler(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeSampler (opcode 26, class Type-Declaration, section types_globals).
@@ -389,7 +675,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(26, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x2001a]
+            return TypeId(put(26, None, operands, words, 1))
+        return self._type(26, operands, result_id)
 
     def type_sampled_image(self, image_type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeSampledImage (opcode 27, class Type-Declaration, section types_globals).
@@ -401,7 +692,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(27, (image_type,), result_id)
+        operands = (image_type,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                image_type.__class__ in FAST_IDS and 0 < image_type < bound
+            ):
+                words = [0x3001b, image_type]
+                return TypeId(put(27, None, operands, words, 1))
+        return self._type(27, operands, result_id)
 
     def type_array(self, element_type: TypeId, length: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeArray (opcode 28, class Type-Declaration, section types_globals).
@@ -414,7 +714,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(28, (element_type, length), result_id)
+        operands = (element_type, length)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                element_type.__class__ in FAST_IDS and 0 < element_type < bound
+                and length.__class__ in FAST_IDS and 0 < length < bound
+            ):
+                words = [0x4001c, element_type, length]
+                return TypeId(put(28, None, operands, words, 1))
+        return self._type(28, operands, result_id)
 
     def type_runtime_array(self, element_type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeRuntimeArray (opcode 29, class Type-Declaration, section types_globals).
@@ -427,7 +737,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(29, (element_type,), result_id)
+        operands = (element_type,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                element_type.__class__ in FAST_IDS and 0 < element_type < bound
+            ):
+                words = [0x3001d, element_type]
+                return TypeId(put(29, None, operands, words, 1))
+        return self._type(29, operands, result_id)
 
     def type_struct(self, member_types: Sequence[TypeId] = (), *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeStruct (opcode 30, class Type-Declaration, section types_globals).
@@ -439,7 +758,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(30, (operand_sequence(member_types, 'OpTypeStruct', 'member_types'),), result_id)
+        member_types = operand_sequence(member_types, 'OpTypeStruct', 'member_types')
+        operands = (member_types,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                all(item.__class__ in FAST_IDS and 0 < item < bound for item in member_types)
+            ):
+                words = [0]
+                words += member_types
+                words[0] = ((len(words) + 1) << 16) | 30
+                return TypeId(put(30, None, operands, words, 1))
+        return self._type(30, operands, result_id)
 
     def type_opaque(self, the_name_of_the_opaque_type: str, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeOpaque (opcode 31, class Type-Declaration, section types_globals).
@@ -452,7 +783,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(31, (the_name_of_the_opaque_type,), result_id)
+        operands = (the_name_of_the_opaque_type,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                the_name_of_the_opaque_type.__class__ is str and the_name_of_the_opaque_type.isascii() and "\0" not in the_name_of_the_opaque_type
+            ):
+                words = [0]
+                words += string_words(the_name_of_the_opaque_type)
+                words[0] = ((len(words) + 1) << 16) | 31
+                return TypeId(put(31, None, operands, words, 1))
+        return self._type(31, operands, result_id)
 
     def type_pointer(self, storage_class: StorageClass, type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypePointer (opcode 32, class Type-Declaration, section types_globals).
@@ -465,7 +807,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(32, (storage_class, type), result_id)
+        operands = (storage_class, type)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
+                and type.__class__ in FAST_IDS and 0 < type < bound
+            ):
+                words = [0x40020, storage_class, type]
+                return TypeId(put(32, None, operands, words, 1))
+        return self._type(32, operands, result_id)
 
     def type_function(self, return_type: TypeId, parameter_types: Sequence[TypeId] = (), *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeFunction (opcode 33, class Type-Declaration, section types_globals).
@@ -478,7 +830,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(33, (return_type, operand_sequence(parameter_types, 'OpTypeFunction', 'parameter_types')), result_id)
+        parameter_types = operand_sequence(parameter_types, 'OpTypeFunction', 'parameter_types')
+        operands = (return_type, parameter_types)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                return_type.__class__ in FAST_IDS and 0 < return_type < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in parameter_types)
+            ):
+                words = [0, return_type]
+                words += parameter_types
+                words[0] = ((len(words) + 1) << 16) | 33
+                return TypeId(put(33, None, operands, words, 1))
+        return self._type(33, operands, result_id)
 
     def type_event(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeEvent (opcode 34, class Type-Declaration, section types_globals).
@@ -490,7 +855,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(34, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x20022]
+            return TypeId(put(34, None, operands, words, 1))
+        return self._type(34, operands, result_id)
 
     def type_device_event(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeDeviceEvent (opcode 35, class Type-Declaration, section types_globals).
@@ -502,7 +872,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(35, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x20023]
+            return TypeId(put(35, None, operands, words, 1))
+        return self._type(35, operands, result_id)
 
     def type_reserve_id(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeReserveId (opcode 36, class Type-Declaration, section types_globals).
@@ -514,7 +889,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(36, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x20024]
+            return TypeId(put(36, None, operands, words, 1))
+        return self._type(36, operands, result_id)
 
     def type_queue(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeQueue (opcode 37, class Type-Declaration, section types_globals).
@@ -526,7 +906,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(37, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x20025]
+            return TypeId(put(37, None, operands, words, 1))
+        return self._type(37, operands, result_id)
 
     def type_pipe(self, qualifier: AccessQualifier, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypePipe (opcode 38, class Type-Declaration, section types_globals).
@@ -539,7 +924,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the new type's id.
         """
-        return self._type(38, (qualifier,), result_id)
+        operands = (qualifier,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                isinstance(qualifier, int) and (qualifier.__class__ is int or qualifier.__class__.__name__ == "AccessQualifier") and qualifier in _BARE_AccessQualifier
+            ):
+                words = [0x30026, qualifier]
+                return TypeId(put(38, None, operands, words, 1))
+        return self._type(38, operands, result_id)
 
     def type_forward_pointer(self, pointer_type: TypeId, storage_class: StorageClass) -> Self:
         """OpTypeForwardPointer (opcode 39, class Type-Declaration, section types_globals).
@@ -552,7 +946,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(39, (pointer_type, storage_class))
+        operands = (pointer_type, storage_class)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer_type.__class__ in FAST_IDS and 0 < pointer_type < bound
+                and isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
+            ):
+                words = [0x30027, pointer_type, storage_class]
+                put(39, None, operands, words, 0)
+                return self
+        return self._void(39, operands)
 
     def constant_true(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpConstantTrue (opcode 41, class Constant-Creation, section types_globals).
@@ -564,7 +969,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(41, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x30029, result_type]
+                return Id(put(41, result_type, operands, words, 2))
+        return self._value(41, result_type, operands, result_id)
 
     def constant_false(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpConstantFalse (opcode 42, class Constant-Creation, section types_globals).
@@ -576,7 +990,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(42, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x3002a, result_type]
+                return Id(put(42, result_type, operands, words, 2))
+        return self._value(42, result_type, operands, result_id)
 
     def constant(self, result_type: TypeId, value: int | float, *, result_id: Id | None = None) -> Id:
         """OpConstant (opcode 43, class Constant-Creation, section types_globals).
@@ -589,7 +1012,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(43, result_type, (value,), result_id)
+        operands = (value,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and (value_words := self._number_words(result_type, value)) is not None
+            ):
+                words = [0, result_type]
+                words += value_words
+                words[0] = ((len(words) + 1) << 16) | 43
+                return Id(put(43, result_type, operands, words, 2))
+        return self._value(43, result_type, operands, result_id)
 
     def constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpConstantComposite (opcode 44, class Constant-Creation, section types_globals).
@@ -602,7 +1037,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(44, result_type, (operand_sequence(constituents, 'OpConstantComposite', 'constituents'),), result_id)
+        constituents = operand_sequence(constituents, 'OpConstantComposite', 'constituents')
+        operands = (constituents,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+            ):
+                words = [0, result_type]
+                words += constituents
+                words[0] = ((len(words) + 1) << 16) | 44
+                return Id(put(44, result_type, operands, words, 2))
+        return self._value(44, result_type, operands, result_id)
 
     def constant_sampler(self, result_type: TypeId, sampler_addressing_mode: SamplerAddressingMode, param: int, sampler_filter_mode: SamplerFilterMode, *, result_id: Id | None = None) -> Id:
         """OpConstantSampler (opcode 45, class Constant-Creation, section types_globals).
@@ -618,7 +1066,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(45, result_type, (sampler_addressing_mode, param, sampler_filter_mode), result_id)
+        operands = (sampler_addressing_mode, param, sampler_filter_mode)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and isinstance(sampler_addressing_mode, int) and (sampler_addressing_mode.__class__ is int or sampler_addressing_mode.__class__.__name__ == "SamplerAddressingMode") and sampler_addressing_mode in _BARE_SamplerAddressingMode
+                and param.__class__ is int and 0 <= param < 4294967296
+                and isinstance(sampler_filter_mode, int) and (sampler_filter_mode.__class__ is int or sampler_filter_mode.__class__.__name__ == "SamplerFilterMode") and sampler_filter_mode in _BARE_SamplerFilterMode
+            ):
+                words = [0x6002d, result_type, sampler_addressing_mode, param, sampler_filter_mode]
+                return Id(put(45, result_type, operands, words, 2))
+        return self._value(45, result_type, operands, result_id)
 
     def constant_null(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpConstantNull (opcode 46, class Constant-Creation, section types_globals).
@@ -630,7 +1090,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(46, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x3002e, result_type]
+                return Id(put(46, result_type, operands, words, 2))
+        return self._value(46, result_type, operands, result_id)
 
     def spec_constant_true(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantTrue (opcode 48, class Constant-Creation, section types_globals).
@@ -642,7 +1111,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(48, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x30030, result_type]
+                return Id(put(48, result_type, operands, words, 2))
+        return self._value(48, result_type, operands, result_id)
 
     def spec_constant_false(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantFalse (opcode 49, class Constant-Creation, section types_globals).
@@ -654,7 +1132,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(49, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x30031, result_type]
+                return Id(put(49, result_type, operands, words, 2))
+        return self._value(49, result_type, operands, result_id)
 
     def spec_constant(self, result_type: TypeId, value: int | float, *, result_id: Id | None = None) -> Id:
         """OpSpecConstant (opcode 50, class Constant-Creation, section types_globals).
@@ -667,7 +1154,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(50, result_type, (value,), result_id)
+        operands = (value,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and (value_words := self._number_words(result_type, value)) is not None
+            ):
+                words = [0, result_type]
+                words += value_words
+                words[0] = ((len(words) + 1) << 16) | 50
+                return Id(put(50, result_type, operands, words, 2))
+        return self._value(50, result_type, operands, result_id)
 
     def spec_constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpSpecConstantComposite (opcode 51, class Constant-Creation, section types_globals).
@@ -680,7 +1179,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(51, result_type, (operand_sequence(constituents, 'OpSpecConstantComposite', 'constituents'),), result_id)
+        constituents = operand_sequence(constituents, 'OpSpecConstantComposite', 'constituents')
+        operands = (constituents,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+            ):
+                words = [0, result_type]
+                words += constituents
+                words[0] = ((len(words) + 1) << 16) | 51
+                return Id(put(51, result_type, operands, words, 2))
+        return self._value(51, result_type, operands, result_id)
 
     def spec_constant_op(self, result_type: TypeId, opcode: Op, operands: Sequence[Id | int] = (), *, result_id: Id | None = None) -> Id:
         """OpSpecConstantOp (opcode 52, class Constant-Creation, section types_globals).
@@ -708,7 +1220,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(54, result_type, (function_control, function_type), result_id)
+        operands = (function_control, function_type)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and isinstance(function_control, int) and (function_control.__class__ is int or function_control.__class__.__name__ == "FunctionControl") and 0 <= function_control < 4294967296 and not function_control & _PARAMETER_BITS_FunctionControl
+                and function_type.__class__ in FAST_IDS and 0 < function_type < bound
+            ):
+                words = [0x50036, result_type, function_control, function_type]
+                return Id(put(54, result_type, operands, words, 2))
+        return self._value(54, result_type, operands, result_id)
 
     def function_parameter(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpFunctionParameter (opcode 55, class Function, section functions).
@@ -720,7 +1243,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(55, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x30037, result_type]
+                return Id(put(55, result_type, operands, words, 2))
+        return self._value(55, result_type, operands, result_id)
 
     def function_end(self) -> Self:
         """OpFunctionEnd (opcode 56, class Function, section functions).
@@ -729,7 +1261,13 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(56, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x10038]
+            put(56, None, operands, words, 0)
+            return self
+        return self._void(56, operands)
 
     def function_call(self, result_type: TypeId, function: Id, arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpFunctionCall (opcode 57, class Function, section functions).
@@ -743,7 +1281,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(57, result_type, (function, operand_sequence(arguments, 'OpFunctionCall', 'arguments')), result_id)
+        arguments = operand_sequence(arguments, 'OpFunctionCall', 'arguments')
+        operands = (function, arguments)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and function.__class__ in FAST_IDS and 0 < function < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in arguments)
+            ):
+                words = [0, result_type, function]
+                words += arguments
+                words[0] = ((len(words) + 1) << 16) | 57
+                return Id(put(57, result_type, operands, words, 2))
+        return self._value(57, result_type, operands, result_id)
 
     def variable(self, result_type: TypeId, storage_class: StorageClass, initializer: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpVariable (opcode 59, class Memory, section types_globals).
@@ -757,7 +1309,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(59, result_type, (storage_class, initializer), result_id)
+        operands = (storage_class, initializer)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
+                and (initializer is None or (initializer.__class__ in FAST_IDS and 0 < initializer < bound))
+            ):
+                words = [0, result_type, storage_class]
+                if initializer is not None:
+                    words.append(initializer)
+                words[0] = ((len(words) + 1) << 16) | 59
+                return Id(put(59, result_type, operands, words, 2))
+        return self._value(59, result_type, operands, result_id)
 
     def image_texel_pointer(self, result_type: TypeId, image: Id, coordinate: Id, sample: Id, *, result_id: Id | None = None) -> Id:
         """OpImageTexelPointer (opcode 60, class Memory, section functions).
@@ -803,7 +1369,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(61, result_type, (pointer, memory_access), result_id)
+        operands = (pointer, memory_access)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, result_type, pointer]
+                if memory_access is not None:
+                    words.append(memory_access)
+                words[0] = ((len(words) + 1) << 16) | 61
+                return Id(put(61, result_type, operands, words, 2))
+        return self._value(61, result_type, operands, result_id)
 
     def store(self, pointer: Id, object: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
         """OpStore (opcode 62, class Memory, section functions).
@@ -816,7 +1396,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(62, (pointer, object, memory_access))
+        operands = (pointer, object, memory_access)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and object.__class__ in FAST_IDS and 0 < object < bound
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, pointer, object]
+                if memory_access is not None:
+                    words.append(memory_access)
+                words[0] = ((len(words) + 0) << 16) | 62
+                put(62, None, operands, words, 0)
+                return self
+        return self._void(62, operands)
 
     def copy_memory(self, target: Id, source: Id, memory_access: MemoryAccessOperand | None = None, memory_access_2: MemoryAccessOperand | None = None) -> Self:
         """OpCopyMemory (opcode 63, class Memory, section functions).
@@ -830,7 +1425,25 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(63, (target, source, memory_access, memory_access_2))
+        operands = (target, source, memory_access, memory_access_2)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                target.__class__ in FAST_IDS and 0 < target < bound
+                and source.__class__ in FAST_IDS and 0 < source < bound
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access_2 is None or (isinstance(memory_access_2, int) and (memory_access_2.__class__ is int or memory_access_2.__class__.__name__ == "MemoryAccess") and 0 <= memory_access_2 < 4294967296 and not memory_access_2 & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, target, source]
+                if memory_access is not None:
+                    words.append(memory_access)
+                if memory_access_2 is not None:
+                    words.append(memory_access_2)
+                words[0] = ((len(words) + 0) << 16) | 63
+                put(63, None, operands, words, 0)
+                return self
+        return self._void(63, operands)
 
     def copy_memory_sized(self, target: Id, source: Id, size: Id, memory_access: MemoryAccessOperand | None = None, memory_access_2: MemoryAccessOperand | None = None) -> Self:
         """OpCopyMemorySized (opcode 64, class Memory, section functions).
@@ -846,7 +1459,26 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(64, (target, source, size, memory_access, memory_access_2))
+        operands = (target, source, size, memory_access, memory_access_2)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                target.__class__ in FAST_IDS and 0 < target < bound
+                and source.__class__ in FAST_IDS and 0 < source < bound
+                and size.__class__ in FAST_IDS and 0 < size < bound
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access_2 is None or (isinstance(memory_access_2, int) and (memory_access_2.__class__ is int or memory_access_2.__class__.__name__ == "MemoryAccess") and 0 <= memory_access_2 < 4294967296 and not memory_access_2 & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, target, source, size]
+                if memory_access is not None:
+                    words.append(memory_access)
+                if memory_access_2 is not None:
+                    words.append(memory_access_2)
+                words[0] = ((len(words) + 0) << 16) | 64
+                put(64, None, operands, words, 0)
+                return self
+        return self._void(64, operands)
 
     def access_chain(self, result_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpAccessChain (opcode 65, class Memory, section functions).
@@ -860,7 +1492,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(65, result_type, (base, operand_sequence(indexes, 'OpAccessChain', 'indexes')), result_id)
+        indexes = operand_sequence(indexes, 'OpAccessChain', 'indexes')
+        operands = (base, indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and base.__class__ in FAST_IDS and 0 < base < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+            ):
+                words = [0, result_type, base]
+                words += indexes
+                words[0] = ((len(words) + 1) << 16) | 65
+                return Id(put(65, result_type, operands, words, 2))
+        return self._value(65, result_type, operands, result_id)
 
     def in_bounds_access_chain(self, result_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpInBoundsAccessChain (opcode 66, class Memory, section functions).
@@ -874,7 +1520,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(66, result_type, (base, operand_sequence(indexes, 'OpInBoundsAccessChain', 'indexes')), result_id)
+        indexes = operand_sequence(indexes, 'OpInBoundsAccessChain', 'indexes')
+        operands = (base, indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and base.__class__ in FAST_IDS and 0 < base < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+            ):
+                words = [0, result_type, base]
+                words += indexes
+                words[0] = ((len(words) + 1) << 16) | 66
+                return Id(put(66, result_type, operands, words, 2))
+        return self._value(66, result_type, operands, result_id)
 
     def ptr_access_chain(self, result_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpPtrAccessChain (opcode 67, class Memory, section functions).
@@ -890,7 +1550,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(67, result_type, (base, element, operand_sequence(indexes, 'OpPtrAccessChain', 'indexes')), result_id)
+        indexes = operand_sequence(indexes, 'OpPtrAccessChain', 'indexes')
+        operands = (base, element, indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and base.__class__ in FAST_IDS and 0 < base < bound
+                and element.__class__ in FAST_IDS and 0 < element < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+            ):
+                words = [0, result_type, base, element]
+                words += indexes
+                words[0] = ((len(words) + 1) << 16) | 67
+                return Id(put(67, result_type, operands, words, 2))
+        return self._value(67, result_type, operands, result_id)
 
     def array_length(self, result_type: TypeId, structure: Id, array_member: int, *, result_id: Id | None = None) -> Id:
         """OpArrayLength (opcode 68, class Memory, section functions).
@@ -905,7 +1580,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(68, result_type, (structure, array_member), result_id)
+        operands = (structure, array_member)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and structure.__class__ in FAST_IDS and 0 < structure < bound
+                and array_member.__class__ is int and 0 <= array_member < 4294967296
+            ):
+                words = [0x50044, result_type, structure, array_member]
+                return Id(put(68, result_type, operands, words, 2))
+        return self._value(68, result_type, operands, result_id)
 
     def generic_ptr_mem_semantics(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpGenericPtrMemSemantics (opcode 69, class Memory, section functions).
@@ -949,7 +1635,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(70, result_type, (base, element, operand_sequence(indexes, 'OpInBoundsPtrAccessChain', 'indexes')), result_id)
+        indexes = operand_sequence(indexes, 'OpInBoundsPtrAccessChain', 'indexes')
+        operands = (base, element, indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and base.__class__ in FAST_IDS and 0 < base < bound
+                and element.__class__ in FAST_IDS and 0 < element < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+            ):
+                words = [0, result_type, base, element]
+                words += indexes
+                words[0] = ((len(words) + 1) << 16) | 70
+                return Id(put(70, result_type, operands, words, 2))
+        return self._value(70, result_type, operands, result_id)
 
     def decorate(self, target: Id, decoration: DecorationOperand) -> Self:
         """OpDecorate (opcode 71, class Annotation, section annotations).
@@ -961,7 +1662,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(71, (target, decoration))
+        operands = (target, decoration)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                target.__class__ in FAST_IDS and 0 < target < bound
+                and (decoration_words := enumerant_words(decoration, "Decoration", bound)) is not None
+            ):
+                words = [0, target]
+                words += decoration_words
+                words[0] = ((len(words) + 0) << 16) | 71
+                put(71, None, operands, words, 0)
+                return self
+        return self._void(71, operands)
 
     def member_decorate(self, structure_type: TypeId, member: int, decoration: DecorationOperand) -> Self:
         """OpMemberDecorate (opcode 72, class Annotation, section annotations).
@@ -974,7 +1688,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(72, (structure_type, member, decoration))
+        operands = (structure_type, member, decoration)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                structure_type.__class__ in FAST_IDS and 0 < structure_type < bound
+                and member.__class__ is int and 0 <= member < 4294967296
+                and (decoration_words := enumerant_words(decoration, "Decoration", bound)) is not None
+            ):
+                words = [0, structure_type, member]
+                words += decoration_words
+                words[0] = ((len(words) + 0) << 16) | 72
+                put(72, None, operands, words, 0)
+                return self
+        return self._void(72, operands)
 
     def decoration_group(self, *, result_id: Id | None = None) -> Id:
         """OpDecorationGroup (opcode 73, class Annotation, section annotations).
@@ -985,7 +1713,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(73, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x20049]
+            return Id(put(73, None, operands, words, 1))
+        return self._value(73, None, operands, result_id)
 
     def group_decorate(self, decoration_group: Id, targets: Sequence[Id] = ()) -> Self:
         """OpGroupDecorate (opcode 74, class Annotation, section annotations).
@@ -997,7 +1730,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(74, (decoration_group, operand_sequence(targets, 'OpGroupDecorate', 'targets')))
+        targets = operand_sequence(targets, 'OpGroupDecorate', 'targets')
+        operands = (decoration_group, targets)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                decoration_group.__class__ in FAST_IDS and 0 < decoration_group < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in targets)
+            ):
+                words = [0, decoration_group]
+                words += targets
+                words[0] = ((len(words) + 0) << 16) | 74
+                put(74, None, operands, words, 0)
+                return self
+        return self._void(74, operands)
 
     def group_member_decorate(self, decoration_group: Id, targets: Sequence[tuple[Id, int]] = ()) -> Self:
         """OpGroupMemberDecorate (opcode 75, class Annotation, section annotations).
@@ -1085,7 +1832,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(79, result_type, (vector_1, vector_2, operand_sequence(components, 'OpVectorShuffle', 'components')), result_id)
+        components = operand_sequence(components, 'OpVectorShuffle', 'components')
+        operands = (vector_1, vector_2, components)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
+                and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
+                and all(item.__class__ is int and 0 <= item < 4294967296 for item in components)
+            ):
+                words = [0, result_type, vector_1, vector_2]
+                words += components
+                words[0] = ((len(words) + 1) << 16) | 79
+                return Id(put(79, result_type, operands, words, 2))
+        return self._value(79, result_type, operands, result_id)
 
     def composite_construct(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeConstruct (opcode 80, class Composite, section functions).
@@ -1098,7 +1860,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(80, result_type, (operand_sequence(constituents, 'OpCompositeConstruct', 'constituents'),), result_id)
+        constituents = operand_sequence(constituents, 'OpCompositeConstruct', 'constituents')
+        operands = (constituents,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+            ):
+                words = [0, result_type]
+                words += constituents
+                words[0] = ((len(words) + 1) << 16) | 80
+                return Id(put(80, result_type, operands, words, 2))
+        return self._value(80, result_type, operands, result_id)
 
     def composite_extract(self, result_type: TypeId, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeExtract (opcode 81, class Composite, section functions).
@@ -1112,7 +1887,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(81, result_type, (composite, operand_sequence(indexes, 'OpCompositeExtract', 'indexes')), result_id)
+        indexes = operand_sequence(indexes, 'OpCompositeExtract', 'indexes')
+        operands = (composite, indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and composite.__class__ in FAST_IDS and 0 < composite < bound
+                and all(item.__class__ is int and 0 <= item < 4294967296 for item in indexes)
+            ):
+                words = [0, result_type, composite]
+                words += indexes
+                words[0] = ((len(words) + 1) << 16) | 81
+                return Id(put(81, result_type, operands, words, 2))
+        return self._value(81, result_type, operands, result_id)
 
     def composite_insert(self, result_type: TypeId, object: Id, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeInsert (opcode 82, class Composite, section functions).
@@ -1127,7 +1916,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(82, result_type, (object, composite, operand_sequence(indexes, 'OpCompositeInsert', 'indexes')), result_id)
+        indexes = operand_sequence(indexes, 'OpCompositeInsert', 'indexes')
+        operands = (object, composite, indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and object.__class__ in FAST_IDS and 0 < object < bound
+                and composite.__class__ in FAST_IDS and 0 < composite < bound
+                and all(item.__class__ is int and 0 <= item < 4294967296 for item in indexes)
+            ):
+                words = [0, result_type, object, composite]
+                words += indexes
+                words[0] = ((len(words) + 1) << 16) | 82
+                return Id(put(82, result_type, operands, words, 2))
+        return self._value(82, result_type, operands, result_id)
 
     def copy_object(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpCopyObject (opcode 83, class Composite, section functions).
@@ -1226,7 +2030,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(87, result_type, (sampled_image, coordinate, image_operands), result_id)
+        operands = (sampled_image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 87
+                return Id(put(87, result_type, operands, words, 2))
+        return self._value(87, result_type, operands, result_id)
 
     def image_sample_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSampleExplicitLod (opcode 88, class Image, section functions).
@@ -1241,7 +2060,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(88, result_type, (sampled_image, coordinate, image_operands), result_id)
+        operands = (sampled_image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+            ):
+                words = [0x60058, result_type, sampled_image, coordinate, image_operands]
+                return Id(put(88, result_type, operands, words, 2))
+        return self._value(88, result_type, operands, result_id)
 
     def image_sample_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSampleDrefImplicitLod (opcode 89, class Image, section functions).
@@ -1258,7 +2089,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(89, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
+        operands = (sampled_image, coordinate, d_ref, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate, d_ref]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 89
+                return Id(put(89, result_type, operands, words, 2))
+        return self._value(89, result_type, operands, result_id)
 
     def image_sample_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSampleDrefExplicitLod (opcode 90, class Image, section functions).
@@ -1275,7 +2122,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(90, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
+        operands = (sampled_image, coordinate, d_ref, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+            ):
+                words = [0x7005a, result_type, sampled_image, coordinate, d_ref, image_operands]
+                return Id(put(90, result_type, operands, words, 2))
+        return self._value(90, result_type, operands, result_id)
 
     def image_sample_proj_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSampleProjImplicitLod (opcode 91, class Image, section functions).
@@ -1291,7 +2151,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(91, result_type, (sampled_image, coordinate, image_operands), result_id)
+        operands = (sampled_image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 91
+                return Id(put(91, result_type, operands, words, 2))
+        return self._value(91, result_type, operands, result_id)
 
     def image_sample_proj_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSampleProjExplicitLod (opcode 92, class Image, section functions).
@@ -1307,7 +2182,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(92, result_type, (sampled_image, coordinate, image_operands), result_id)
+        operands = (sampled_image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+            ):
+                words = [0x6005c, result_type, sampled_image, coordinate, image_operands]
+                return Id(put(92, result_type, operands, words, 2))
+        return self._value(92, result_type, operands, result_id)
 
     def image_sample_proj_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSampleProjDrefImplicitLod (opcode 93, class Image, section functions).
@@ -1324,7 +2211,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(93, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
+        operands = (sampled_image, coordinate, d_ref, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate, d_ref]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 93
+                return Id(put(93, result_type, operands, words, 2))
+        return self._value(93, result_type, operands, result_id)
 
     def image_sample_proj_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSampleProjDrefExplicitLod (opcode 94, class Image, section functions).
@@ -1341,7 +2244,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(94, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
+        operands = (sampled_image, coordinate, d_ref, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+            ):
+                words = [0x7005e, result_type, sampled_image, coordinate, d_ref, image_operands]
+                return Id(put(94, result_type, operands, words, 2))
+        return self._value(94, result_type, operands, result_id)
 
     def image_fetch(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageFetch (opcode 95, class Image, section functions).
@@ -1356,7 +2272,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(95, result_type, (image, coordinate, image_operands), result_id)
+        operands = (image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and image.__class__ in FAST_IDS and 0 < image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, image, coordinate]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 95
+                return Id(put(95, result_type, operands, words, 2))
+        return self._value(95, result_type, operands, result_id)
 
     def image_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, component: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageGather (opcode 96, class Image, section functions).
@@ -1373,7 +2304,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(96, result_type, (sampled_image, coordinate, component, image_operands), result_id)
+        operands = (sampled_image, coordinate, component, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and component.__class__ in FAST_IDS and 0 < component < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate, component]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 96
+                return Id(put(96, result_type, operands, words, 2))
+        return self._value(96, result_type, operands, result_id)
 
     def image_dref_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageDrefGather (opcode 97, class Image, section functions).
@@ -1390,7 +2337,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(97, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
+        operands = (sampled_image, coordinate, d_ref, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate, d_ref]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 97
+                return Id(put(97, result_type, operands, words, 2))
+        return self._value(97, result_type, operands, result_id)
 
     def image_read(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageRead (opcode 98, class Image, section functions).
@@ -1405,7 +2368,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(98, result_type, (image, coordinate, image_operands), result_id)
+        operands = (image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and image.__class__ in FAST_IDS and 0 < image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, image, coordinate]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 98
+                return Id(put(98, result_type, operands, words, 2))
+        return self._value(98, result_type, operands, result_id)
 
     def image_write(self, image: Id, coordinate: Id, texel: Id, image_operands: ImageOperandsOperand | None = None) -> Self:
         """OpImageWrite (opcode 99, class Image, section functions).
@@ -1419,7 +2397,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(99, (image, coordinate, texel, image_operands))
+        operands = (image, coordinate, texel, image_operands)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                image.__class__ in FAST_IDS and 0 < image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and texel.__class__ in FAST_IDS and 0 < texel < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, image, coordinate, texel]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 0) << 16) | 99
+                put(99, None, operands, words, 0)
+                return self
+        return self._void(99, operands)
 
     def image(self, result_type: TypeId, sampled_image: Id, *, result_id: Id | None = None) -> Id:
         """OpImage (opcode 100, class Image, section functions).
@@ -2040,7 +3034,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(123, result_type, (pointer, storage), result_id)
+        operands = (pointer, storage)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and isinstance(storage, int) and (storage.__class__ is int or storage.__class__.__name__ == "StorageClass") and storage in _BARE_StorageClass
+            ):
+                words = [0x5007b, result_type, pointer, storage]
+                return Id(put(123, result_type, operands, words, 2))
+        return self._value(123, result_type, operands, result_id)
 
     def bitcast(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpBitcast (opcode 124, class Conversion, section functions).
@@ -4567,7 +5572,13 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(218, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x100da]
+            put(218, None, operands, words, 0)
+            return self
+        return self._void(218, operands)
 
     def end_primitive(self) -> Self:
         """OpEndPrimitive (opcode 219, class Primitive, section functions).
@@ -4577,7 +5588,13 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(219, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x100db]
+            put(219, None, operands, words, 0)
+            return self
+        return self._void(219, operands)
 
     def emit_stream_vertex(self, stream: Id) -> Self:
         """OpEmitStreamVertex (opcode 220, class Primitive, section functions).
@@ -4589,7 +5606,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(220, (stream,))
+        operands = (stream,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                stream.__class__ in FAST_IDS and 0 < stream < bound
+            ):
+                words = [0x200dc, stream]
+                put(220, None, operands, words, 0)
+                return self
+        return self._void(220, operands)
 
     def end_stream_primitive(self, stream: Id) -> Self:
         """OpEndStreamPrimitive (opcode 221, class Primitive, section functions).
@@ -4601,7 +5628,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(221, (stream,))
+        operands = (stream,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                stream.__class__ in FAST_IDS and 0 < stream < bound
+            ):
+                words = [0x200dd, stream]
+                put(221, None, operands, words, 0)
+                return self
+        return self._void(221, operands)
 
     def control_barrier(self, execution: Id, memory: Id, semantics: Id) -> Self:
         """OpControlBarrier (opcode 224, class Barrier, section functions).
@@ -4614,7 +5651,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(224, (execution, memory, semantics))
+        operands = (execution, memory, semantics)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                execution.__class__ in FAST_IDS and 0 < execution < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+            ):
+                words = [0x400e0, execution, memory, semantics]
+                put(224, None, operands, words, 0)
+                return self
+        return self._void(224, operands)
 
     def memory_barrier(self, memory: Id, semantics: Id) -> Self:
         """OpMemoryBarrier (opcode 225, class Barrier, section functions).
@@ -4626,7 +5675,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(225, (memory, semantics))
+        operands = (memory, semantics)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+            ):
+                words = [0x300e1, memory, semantics]
+                put(225, None, operands, words, 0)
+                return self
+        return self._void(225, operands)
 
     def atomic_load(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicLoad (opcode 227, class Atomic, section functions).
@@ -4641,7 +5701,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(227, result_type, (pointer, memory, semantics), result_id)
+        operands = (pointer, memory, semantics)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+            ):
+                words = [0x600e3, result_type, pointer, memory, semantics]
+                return Id(put(227, result_type, operands, words, 2))
+        return self._value(227, result_type, operands, result_id)
 
     def atomic_store(self, pointer: Id, memory: Id, semantics: Id, value: Id) -> Self:
         """OpAtomicStore (opcode 228, class Atomic, section functions).
@@ -4655,7 +5727,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(228, (pointer, memory, semantics, value))
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x500e4, pointer, memory, semantics, value]
+                put(228, None, operands, words, 0)
+                return self
+        return self._void(228, operands)
 
     def atomic_exchange(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicExchange (opcode 229, class Atomic, section functions).
@@ -4671,7 +5756,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(229, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x700e5, result_type, pointer, memory, semantics, value]
+                return Id(put(229, result_type, operands, words, 2))
+        return self._value(229, result_type, operands, result_id)
 
     def atomic_compare_exchange(self, result_type: TypeId, pointer: Id, memory: Id, equal: Id, unequal: Id, value: Id, comparator: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicCompareExchange (opcode 230, class Atomic, section functions).
@@ -4689,7 +5787,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(230, result_type, (pointer, memory, equal, unequal, value, comparator), result_id)
+        operands = (pointer, memory, equal, unequal, value, comparator)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and equal.__class__ in FAST_IDS and 0 < equal < bound
+                and unequal.__class__ in FAST_IDS and 0 < unequal < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and comparator.__class__ in FAST_IDS and 0 < comparator < bound
+            ):
+                words = [0x900e6, result_type, pointer, memory, equal, unequal, value, comparator]
+                return Id(put(230, result_type, operands, words, 2))
+        return self._value(230, result_type, operands, result_id)
 
     def atomic_compare_exchange_weak(self, result_type: TypeId, pointer: Id, memory: Id, equal: Id, unequal: Id, value: Id, comparator: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicCompareExchangeWeak (opcode 231, class Atomic, section functions).
@@ -4708,7 +5821,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 to 1.3.
         Returns the result id.
         """
-        return self._value(231, result_type, (pointer, memory, equal, unequal, value, comparator), result_id)
+        operands = (pointer, memory, equal, unequal, value, comparator)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and equal.__class__ in FAST_IDS and 0 < equal < bound
+                and unequal.__class__ in FAST_IDS and 0 < unequal < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and comparator.__class__ in FAST_IDS and 0 < comparator < bound
+            ):
+                words = [0x900e7, result_type, pointer, memory, equal, unequal, value, comparator]
+                return Id(put(231, result_type, operands, words, 2))
+        return self._value(231, result_type, operands, result_id)
 
     def atomic_i_increment(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicIIncrement (opcode 232, class Atomic, section functions).
@@ -4723,7 +5851,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(232, result_type, (pointer, memory, semantics), result_id)
+        operands = (pointer, memory, semantics)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+            ):
+                words = [0x600e8, result_type, pointer, memory, semantics]
+                return Id(put(232, result_type, operands, words, 2))
+        return self._value(232, result_type, operands, result_id)
 
     def atomic_i_decrement(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicIDecrement (opcode 233, class Atomic, section functions).
@@ -4738,7 +5878,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(233, result_type, (pointer, memory, semantics), result_id)
+        operands = (pointer, memory, semantics)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+            ):
+                words = [0x600e9, result_type, pointer, memory, semantics]
+                return Id(put(233, result_type, operands, words, 2))
+        return self._value(233, result_type, operands, result_id)
 
     def atomic_i_add(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicIAdd (opcode 234, class Atomic, section functions).
@@ -4754,7 +5906,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(234, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x700ea, result_type, pointer, memory, semantics, value]
+                return Id(put(234, result_type, operands, words, 2))
+        return self._value(234, result_type, operands, result_id)
 
     def atomic_i_sub(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicISub (opcode 235, class Atomic, section functions).
@@ -4770,7 +5935,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(235, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x700eb, result_type, pointer, memory, semantics, value]
+                return Id(put(235, result_type, operands, words, 2))
+        return self._value(235, result_type, operands, result_id)
 
     def atomic_s_min(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicSMin (opcode 236, class Atomic, section functions).
@@ -4786,7 +5964,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(236, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x700ec, result_type, pointer, memory, semantics, value]
+                return Id(put(236, result_type, operands, words, 2))
+        return self._value(236, result_type, operands, result_id)
 
     def atomic_u_min(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicUMin (opcode 237, class Atomic, section functions).
@@ -4802,7 +5993,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(237, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x700ed, result_type, pointer, memory, semantics, value]
+                return Id(put(237, result_type, operands, words, 2))
+        return self._value(237, result_type, operands, result_id)
 
     def atomic_s_max(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicSMax (opcode 238, class Atomic, section functions).
@@ -4818,7 +6022,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(238, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x700ee, result_type, pointer, memory, semantics, value]
+                return Id(put(238, result_type, operands, words, 2))
+        return self._value(238, result_type, operands, result_id)
 
     def atomic_u_max(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicUMax (opcode 239, class Atomic, section functions).
@@ -4834,7 +6051,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(239, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x700ef, result_type, pointer, memory, semantics, value]
+                return Id(put(239, result_type, operands, words, 2))
+        return self._value(239, result_type, operands, result_id)
 
     def atomic_and(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicAnd (opcode 240, class Atomic, section functions).
@@ -4850,7 +6080,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(240, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x700f0, result_type, pointer, memory, semantics, value]
+                return Id(put(240, result_type, operands, words, 2))
+        return self._value(240, result_type, operands, result_id)
 
     def atomic_or(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicOr (opcode 241, class Atomic, section functions).
@@ -4866,7 +6109,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(241, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x700f1, result_type, pointer, memory, semantics, value]
+                return Id(put(241, result_type, operands, words, 2))
+        return self._value(241, result_type, operands, result_id)
 
     def atomic_xor(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicXor (opcode 242, class Atomic, section functions).
@@ -4882,7 +6138,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(242, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x700f2, result_type, pointer, memory, semantics, value]
+                return Id(put(242, result_type, operands, words, 2))
+        return self._value(242, result_type, operands, result_id)
 
     def phi(self, result_type: TypeId, variable_parents: Sequence[tuple[Id, Id]] = (), *, result_id: Id | None = None) -> Id:
         """OpPhi (opcode 245, class Control-Flow, section functions).
@@ -4908,7 +6177,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(246, (merge_block, continue_target, loop_control))
+        operands = (merge_block, continue_target, loop_control)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                merge_block.__class__ in FAST_IDS and 0 < merge_block < bound
+                and continue_target.__class__ in FAST_IDS and 0 < continue_target < bound
+                and isinstance(loop_control, int) and (loop_control.__class__ is int or loop_control.__class__.__name__ == "LoopControl") and 0 <= loop_control < 4294967296 and not loop_control & _PARAMETER_BITS_LoopControl
+            ):
+                words = [0x400f6, merge_block, continue_target, loop_control]
+                put(246, None, operands, words, 0)
+                return self
+        return self._void(246, operands)
 
     def selection_merge(self, merge_block: Id, selection_control: SelectionControl) -> Self:
         """OpSelectionMerge (opcode 247, class Control-Flow, section functions).
@@ -4920,7 +6201,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(247, (merge_block, selection_control))
+        operands = (merge_block, selection_control)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                merge_block.__class__ in FAST_IDS and 0 < merge_block < bound
+                and isinstance(selection_control, int) and (selection_control.__class__ is int or selection_control.__class__.__name__ == "SelectionControl") and 0 <= selection_control < 4294967296 and not selection_control & _PARAMETER_BITS_SelectionControl
+            ):
+                words = [0x300f7, merge_block, selection_control]
+                put(247, None, operands, words, 0)
+                return self
+        return self._void(247, operands)
 
     def label(self, *, result_id: Id | None = None) -> Id:
         """OpLabel (opcode 248, class Control-Flow, section functions).
@@ -4931,7 +6223,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(248, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x200f8]
+            return Id(put(248, None, operands, words, 1))
+        return self._value(248, None, operands, result_id)
 
     def branch(self, target_label: Id) -> Self:
         """OpBranch (opcode 249, class Control-Flow, section functions).
@@ -4942,7 +6239,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(249, (target_label,))
+        operands = (target_label,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                target_label.__class__ in FAST_IDS and 0 < target_label < bound
+            ):
+                words = [0x200f9, target_label]
+                put(249, None, operands, words, 0)
+                return self
+        return self._void(249, operands)
 
     def branch_conditional(self, condition: Id, true_label: Id, false_label: Id, branch_weights: Sequence[int] = ()) -> Self:
         """OpBranchConditional (opcode 250, class Control-Flow, section functions).
@@ -4956,7 +6263,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(250, (condition, true_label, false_label, operand_sequence(branch_weights, 'OpBranchConditional', 'branch_weights')))
+        branch_weights = operand_sequence(branch_weights, 'OpBranchConditional', 'branch_weights')
+        operands = (condition, true_label, false_label, branch_weights)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                condition.__class__ in FAST_IDS and 0 < condition < bound
+                and true_label.__class__ in FAST_IDS and 0 < true_label < bound
+                and false_label.__class__ in FAST_IDS and 0 < false_label < bound
+                and all(item.__class__ is int and 0 <= item < 4294967296 for item in branch_weights)
+            ):
+                words = [0, condition, true_label, false_label]
+                words += branch_weights
+                words[0] = ((len(words) + 0) << 16) | 250
+                put(250, None, operands, words, 0)
+                return self
+        return self._void(250, operands)
 
     def switch(self, selector: Id, default: Id, targets: Sequence[tuple[int, Id]] = ()) -> Self:
         """OpSwitch (opcode 251, class Control-Flow, section functions).
@@ -4979,7 +6302,13 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(252, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x100fc]
+            put(252, None, operands, words, 0)
+            return self
+        return self._void(252, operands)
 
     def return_(self) -> Self:
         """OpReturn (opcode 253, class Control-Flow, section functions).
@@ -4988,7 +6317,13 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(253, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x100fd]
+            put(253, None, operands, words, 0)
+            return self
+        return self._void(253, operands)
 
     def return_value(self, value: Id) -> Self:
         """OpReturnValue (opcode 254, class Control-Flow, section functions).
@@ -4999,7 +6334,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(254, (value,))
+        operands = (value,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x200fe, value]
+                put(254, None, operands, words, 0)
+                return self
+        return self._void(254, operands)
 
     def unreachable(self) -> Self:
         """OpUnreachable (opcode 255, class Control-Flow, section functions).
@@ -5008,7 +6353,13 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(255, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x100ff]
+            put(255, None, operands, words, 0)
+            return self
+        return self._void(255, operands)
 
     def lifetime_start(self, pointer: Id, size: int) -> Self:
         """OpLifetimeStart (opcode 256, class Control-Flow, section functions).
@@ -5021,7 +6372,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(256, (pointer, size))
+        operands = (pointer, size)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and size.__class__ is int and 0 <= size < 4294967296
+            ):
+                words = [0x30100, pointer, size]
+                put(256, None, operands, words, 0)
+                return self
+        return self._void(256, operands)
 
     def lifetime_stop(self, pointer: Id, size: int) -> Self:
         """OpLifetimeStop (opcode 257, class Control-Flow, section functions).
@@ -5034,7 +6396,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(257, (pointer, size))
+        operands = (pointer, size)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and size.__class__ is int and 0 <= size < 4294967296
+            ):
+                words = [0x30101, pointer, size]
+                put(257, None, operands, words, 0)
+                return self
+        return self._void(257, operands)
 
     def group_async_copy(self, result_type: TypeId, execution: Id, destination: Id, source: Id, num_elements: Id, stride: Id, event: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupAsyncCopy (opcode 259, class Group, section functions).
@@ -5053,7 +6426,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(259, result_type, (execution, destination, source, num_elements, stride, event), result_id)
+        operands = (execution, destination, source, num_elements, stride, event)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and destination.__class__ in FAST_IDS and 0 < destination < bound
+                and source.__class__ in FAST_IDS and 0 < source < bound
+                and num_elements.__class__ in FAST_IDS and 0 < num_elements < bound
+                and stride.__class__ in FAST_IDS and 0 < stride < bound
+                and event.__class__ in FAST_IDS and 0 < event < bound
+            ):
+                words = [0x90103, result_type, execution, destination, source, num_elements, stride, event]
+                return Id(put(259, result_type, operands, words, 2))
+        return self._value(259, result_type, operands, result_id)
 
     def group_wait_events(self, execution: Id, num_events: Id, events_list: Id) -> Self:
         """OpGroupWaitEvents (opcode 260, class Group, section functions).
@@ -5067,7 +6455,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(260, (execution, num_events, events_list))
+        operands = (execution, num_events, events_list)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                execution.__class__ in FAST_IDS and 0 < execution < bound
+                and num_events.__class__ in FAST_IDS and 0 < num_events < bound
+                and events_list.__class__ in FAST_IDS and 0 < events_list < bound
+            ):
+                words = [0x40104, execution, num_events, events_list]
+                put(260, None, operands, words, 0)
+                return self
+        return self._void(260, operands)
 
     def group_all(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupAll (opcode 261, class Group, section functions).
@@ -5082,7 +6482,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(261, result_type, (execution, predicate), result_id)
+        operands = (execution, predicate)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and predicate.__class__ in FAST_IDS and 0 < predicate < bound
+            ):
+                words = [0x50105, result_type, execution, predicate]
+                return Id(put(261, result_type, operands, words, 2))
+        return self._value(261, result_type, operands, result_id)
 
     def group_any(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupAny (opcode 262, class Group, section functions).
@@ -5097,7 +6508,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(262, result_type, (execution, predicate), result_id)
+        operands = (execution, predicate)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and predicate.__class__ in FAST_IDS and 0 < predicate < bound
+            ):
+                words = [0x50106, result_type, execution, predicate]
+                return Id(put(262, result_type, operands, words, 2))
+        return self._value(262, result_type, operands, result_id)
 
     def group_broadcast(self, result_type: TypeId, execution: Id, value: Id, local_id: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupBroadcast (opcode 263, class Group, section functions).
@@ -5113,7 +6535,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(263, result_type, (execution, value, local_id), result_id)
+        operands = (execution, value, local_id)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and local_id.__class__ in FAST_IDS and 0 < local_id < bound
+            ):
+                words = [0x60107, result_type, execution, value, local_id]
+                return Id(put(263, result_type, operands, words, 2))
+        return self._value(263, result_type, operands, result_id)
 
     def group_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupIAdd (opcode 264, class Group, section functions).
@@ -5129,7 +6563,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(264, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x60108, result_type, execution, operation, x]
+                return Id(put(264, result_type, operands, words, 2))
+        return self._value(264, result_type, operands, result_id)
 
     def group_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFAdd (opcode 265, class Group, section functions).
@@ -5145,7 +6591,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(265, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x60109, result_type, execution, operation, x]
+                return Id(put(265, result_type, operands, words, 2))
+        return self._value(265, result_type, operands, result_id)
 
     def group_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFMin (opcode 266, class Group, section functions).
@@ -5161,7 +6619,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(266, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6010a, result_type, execution, operation, x]
+                return Id(put(266, result_type, operands, words, 2))
+        return self._value(266, result_type, operands, result_id)
 
     def group_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupUMin (opcode 267, class Group, section functions).
@@ -5177,7 +6647,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(267, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6010b, result_type, execution, operation, x]
+                return Id(put(267, result_type, operands, words, 2))
+        return self._value(267, result_type, operands, result_id)
 
     def group_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupSMin (opcode 268, class Group, section functions).
@@ -5193,7 +6675,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(268, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6010c, result_type, execution, operation, x]
+                return Id(put(268, result_type, operands, words, 2))
+        return self._value(268, result_type, operands, result_id)
 
     def group_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFMax (opcode 269, class Group, section functions).
@@ -5209,7 +6703,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(269, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6010d, result_type, execution, operation, x]
+                return Id(put(269, result_type, operands, words, 2))
+        return self._value(269, result_type, operands, result_id)
 
     def group_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupUMax (opcode 270, class Group, section functions).
@@ -5225,7 +6731,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(270, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6010e, result_type, execution, operation, x]
+                return Id(put(270, result_type, operands, words, 2))
+        return self._value(270, result_type, operands, result_id)
 
     def group_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupSMax (opcode 271, class Group, section functions).
@@ -5241,7 +6759,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(271, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6010f, result_type, execution, operation, x]
+                return Id(put(271, result_type, operands, words, 2))
+        return self._value(271, result_type, operands, result_id)
 
     def read_pipe(self, result_type: TypeId, pipe: Id, pointer: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpReadPipe (opcode 274, class Pipe, section functions).
@@ -5490,7 +7020,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(280, (pipe, reserve_id, packet_size, packet_alignment))
+        operands = (pipe, reserve_id, packet_size, packet_alignment)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pipe.__class__ in FAST_IDS and 0 < pipe < bound
+                and reserve_id.__class__ in FAST_IDS and 0 < reserve_id < bound
+                and packet_size.__class__ in FAST_IDS and 0 < packet_size < bound
+                and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
+            ):
+                words = [0x50118, pipe, reserve_id, packet_size, packet_alignment]
+                put(280, None, operands, words, 0)
+                return self
+        return self._void(280, operands)
 
     def commit_write_pipe(self, pipe: Id, reserve_id: Id, packet_size: Id, packet_alignment: Id) -> Self:
         """OpCommitWritePipe (opcode 281, class Pipe, section functions).
@@ -5505,7 +7048,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(281, (pipe, reserve_id, packet_size, packet_alignment))
+        operands = (pipe, reserve_id, packet_size, packet_alignment)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pipe.__class__ in FAST_IDS and 0 < pipe < bound
+                and reserve_id.__class__ in FAST_IDS and 0 < reserve_id < bound
+                and packet_size.__class__ in FAST_IDS and 0 < packet_size < bound
+                and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
+            ):
+                words = [0x50119, pipe, reserve_id, packet_size, packet_alignment]
+                put(281, None, operands, words, 0)
+                return self
+        return self._void(281, operands)
 
     def is_valid_reserve_id(self, result_type: TypeId, reserve_id: Id, *, result_id: Id | None = None) -> Id:
         """OpIsValidReserveId (opcode 282, class Pipe, section functions).
@@ -5619,7 +7175,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(285, result_type, (execution, pipe, num_packets, packet_size, packet_alignment), result_id)
+        operands = (execution, pipe, num_packets, packet_size, packet_alignment)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and pipe.__class__ in FAST_IDS and 0 < pipe < bound
+                and num_packets.__class__ in FAST_IDS and 0 < num_packets < bound
+                and packet_size.__class__ in FAST_IDS and 0 < packet_size < bound
+                and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
+            ):
+                words = [0x8011d, result_type, execution, pipe, num_packets, packet_size, packet_alignment]
+                return Id(put(285, result_type, operands, words, 2))
+        return self._value(285, result_type, operands, result_id)
 
     def group_reserve_write_pipe_packets(self, result_type: TypeId, execution: Id, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupReserveWritePipePackets (opcode 286, class Pipe, section functions).
@@ -5637,7 +7207,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(286, result_type, (execution, pipe, num_packets, packet_size, packet_alignment), result_id)
+        operands = (execution, pipe, num_packets, packet_size, packet_alignment)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and pipe.__class__ in FAST_IDS and 0 < pipe < bound
+                and num_packets.__class__ in FAST_IDS and 0 < num_packets < bound
+                and packet_size.__class__ in FAST_IDS and 0 < packet_size < bound
+                and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
+            ):
+                words = [0x8011e, result_type, execution, pipe, num_packets, packet_size, packet_alignment]
+                return Id(put(286, result_type, operands, words, 2))
+        return self._value(286, result_type, operands, result_id)
 
     def group_commit_read_pipe(self, execution: Id, pipe: Id, reserve_id: Id, packet_size: Id, packet_alignment: Id) -> Self:
         """OpGroupCommitReadPipe (opcode 287, class Pipe, section functions).
@@ -5653,7 +7237,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(287, (execution, pipe, reserve_id, packet_size, packet_alignment))
+        operands = (execution, pipe, reserve_id, packet_size, packet_alignment)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                execution.__class__ in FAST_IDS and 0 < execution < bound
+                and pipe.__class__ in FAST_IDS and 0 < pipe < bound
+                and reserve_id.__class__ in FAST_IDS and 0 < reserve_id < bound
+                and packet_size.__class__ in FAST_IDS and 0 < packet_size < bound
+                and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
+            ):
+                words = [0x6011f, execution, pipe, reserve_id, packet_size, packet_alignment]
+                put(287, None, operands, words, 0)
+                return self
+        return self._void(287, operands)
 
     def group_commit_write_pipe(self, execution: Id, pipe: Id, reserve_id: Id, packet_size: Id, packet_alignment: Id) -> Self:
         """OpGroupCommitWritePipe (opcode 288, class Pipe, section functions).
@@ -5669,7 +7267,21 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(288, (execution, pipe, reserve_id, packet_size, packet_alignment))
+        operands = (execution, pipe, reserve_id, packet_size, packet_alignment)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                execution.__class__ in FAST_IDS and 0 < execution < bound
+                and pipe.__class__ in FAST_IDS and 0 < pipe < bound
+                and reserve_id.__class__ in FAST_IDS and 0 < reserve_id < bound
+                and packet_size.__class__ in FAST_IDS and 0 < packet_size < bound
+                and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
+            ):
+                words = [0x60120, execution, pipe, reserve_id, packet_size, packet_alignment]
+                put(288, None, operands, words, 0)
+                return self
+        return self._void(288, operands)
 
     def enqueue_marker(self, result_type: TypeId, queue: Id, num_events: Id, wait_events: Id, ret_event: Id, *, result_id: Id | None = None) -> Id:
         """OpEnqueueMarker (opcode 291, class Device-Side_Enqueue, section functions).
@@ -5730,7 +7342,30 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(292, result_type, (queue, flags, nd_range, num_events, wait_events, ret_event, invoke, param, param_size, param_align, operand_sequence(local_sizes, 'OpEnqueueKernel', 'local_sizes')), result_id)
+        local_sizes = operand_sequence(local_sizes, 'OpEnqueueKernel', 'local_sizes')
+        operands = (queue, flags, nd_range, num_events, wait_events, ret_event, invoke, param, param_size, param_align, local_sizes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and queue.__class__ in FAST_IDS and 0 < queue < bound
+                and flags.__class__ in FAST_IDS and 0 < flags < bound
+                and nd_range.__class__ in FAST_IDS and 0 < nd_range < bound
+                and num_events.__class__ in FAST_IDS and 0 < num_events < bound
+                and wait_events.__class__ in FAST_IDS and 0 < wait_events < bound
+                and ret_event.__class__ in FAST_IDS and 0 < ret_event < bound
+                and invoke.__class__ in FAST_IDS and 0 < invoke < bound
+                and param.__class__ in FAST_IDS and 0 < param < bound
+                and param_size.__class__ in FAST_IDS and 0 < param_size < bound
+                and param_align.__class__ in FAST_IDS and 0 < param_align < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in local_sizes)
+            ):
+                words = [0, result_type, queue, flags, nd_range, num_events, wait_events, ret_event, invoke, param, param_size, param_align]
+                words += local_sizes
+                words[0] = ((len(words) + 1) << 16) | 292
+                return Id(put(292, result_type, operands, words, 2))
+        return self._value(292, result_type, operands, result_id)
 
     def get_kernel_n_drange_sub_group_count(self, result_type: TypeId, nd_range: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
         """OpGetKernelNDrangeSubGroupCount (opcode 293, class Device-Side_Enqueue, section functions).
@@ -5896,7 +7531,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(297, (event,))
+        operands = (event,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                event.__class__ in FAST_IDS and 0 < event < bound
+            ):
+                words = [0x20129, event]
+                put(297, None, operands, words, 0)
+                return self
+        return self._void(297, operands)
 
     def release_event(self, event: Id) -> Self:
         """OpReleaseEvent (opcode 298, class Device-Side_Enqueue, section functions).
@@ -5908,7 +7553,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(298, (event,))
+        operands = (event,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                event.__class__ in FAST_IDS and 0 < event < bound
+            ):
+                words = [0x2012a, event]
+                put(298, None, operands, words, 0)
+                return self
+        return self._void(298, operands)
 
     def create_user_event(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCreateUserEvent (opcode 299, class Device-Side_Enqueue, section functions).
@@ -5921,7 +7576,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(299, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x3012b, result_type]
+                return Id(put(299, result_type, operands, words, 2))
+        return self._value(299, result_type, operands, result_id)
 
     def is_valid_event(self, result_type: TypeId, event: Id, *, result_id: Id | None = None) -> Id:
         """OpIsValidEvent (opcode 300, class Device-Side_Enqueue, section functions).
@@ -5962,7 +7626,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(301, (event, status))
+        operands = (event, status)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                event.__class__ in FAST_IDS and 0 < event < bound
+                and status.__class__ in FAST_IDS and 0 < status < bound
+            ):
+                words = [0x3012d, event, status]
+                put(301, None, operands, words, 0)
+                return self
+        return self._void(301, operands)
 
     def capture_event_profiling_info(self, event: Id, profiling_info: Id, value: Id) -> Self:
         """OpCaptureEventProfilingInfo (opcode 302, class Device-Side_Enqueue, section functions).
@@ -5976,7 +7651,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(302, (event, profiling_info, value))
+        operands = (event, profiling_info, value)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                event.__class__ in FAST_IDS and 0 < event < bound
+                and profiling_info.__class__ in FAST_IDS and 0 < profiling_info < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x4012e, event, profiling_info, value]
+                put(302, None, operands, words, 0)
+                return self
+        return self._void(302, operands)
 
     def get_default_queue(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpGetDefaultQueue (opcode 303, class Device-Side_Enqueue, section functions).
@@ -5989,7 +7676,16 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(303, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x3012f, result_type]
+                return Id(put(303, result_type, operands, words, 2))
+        return self._value(303, result_type, operands, result_id)
 
     def build_nd_range(self, result_type: TypeId, global_work_size: Id, local_work_size: Id, global_work_offset: Id, *, result_id: Id | None = None) -> Id:
         """OpBuildNDRange (opcode 304, class Device-Side_Enqueue, section functions).
@@ -6039,7 +7735,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(305, result_type, (sampled_image, coordinate, image_operands), result_id)
+        operands = (sampled_image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 305
+                return Id(put(305, result_type, operands, words, 2))
+        return self._value(305, result_type, operands, result_id)
 
     def image_sparse_sample_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleExplicitLod (opcode 306, class Image, section functions).
@@ -6055,7 +7766,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(306, result_type, (sampled_image, coordinate, image_operands), result_id)
+        operands = (sampled_image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+            ):
+                words = [0x60132, result_type, sampled_image, coordinate, image_operands]
+                return Id(put(306, result_type, operands, words, 2))
+        return self._value(306, result_type, operands, result_id)
 
     def image_sparse_sample_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleDrefImplicitLod (opcode 307, class Image, section functions).
@@ -6072,7 +7795,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(307, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
+        operands = (sampled_image, coordinate, d_ref, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate, d_ref]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 307
+                return Id(put(307, result_type, operands, words, 2))
+        return self._value(307, result_type, operands, result_id)
 
     def image_sparse_sample_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleDrefExplicitLod (opcode 308, class Image, section functions).
@@ -6089,7 +7828,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(308, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
+        operands = (sampled_image, coordinate, d_ref, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+            ):
+                words = [0x70134, result_type, sampled_image, coordinate, d_ref, image_operands]
+                return Id(put(308, result_type, operands, words, 2))
+        return self._value(308, result_type, operands, result_id)
 
     def image_sparse_sample_proj_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleProjImplicitLod (opcode 309, class Image, section functions).
@@ -6105,7 +7857,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(309, result_type, (sampled_image, coordinate, image_operands), result_id)
+        operands = (sampled_image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 309
+                return Id(put(309, result_type, operands, words, 2))
+        return self._value(309, result_type, operands, result_id)
 
     def image_sparse_sample_proj_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleProjExplicitLod (opcode 310, class Image, section functions).
@@ -6121,7 +7888,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(310, result_type, (sampled_image, coordinate, image_operands), result_id)
+        operands = (sampled_image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+            ):
+                words = [0x60136, result_type, sampled_image, coordinate, image_operands]
+                return Id(put(310, result_type, operands, words, 2))
+        return self._value(310, result_type, operands, result_id)
 
     def image_sparse_sample_proj_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleProjDrefImplicitLod (opcode 311, class Image, section functions).
@@ -6138,7 +7917,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(311, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
+        operands = (sampled_image, coordinate, d_ref, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate, d_ref]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 311
+                return Id(put(311, result_type, operands, words, 2))
+        return self._value(311, result_type, operands, result_id)
 
     def image_sparse_sample_proj_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpImageSparseSampleProjDrefExplicitLod (opcode 312, class Image, section functions).
@@ -6155,7 +7950,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(312, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
+        operands = (sampled_image, coordinate, d_ref, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+            ):
+                words = [0x70138, result_type, sampled_image, coordinate, d_ref, image_operands]
+                return Id(put(312, result_type, operands, words, 2))
+        return self._value(312, result_type, operands, result_id)
 
     def image_sparse_fetch(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseFetch (opcode 313, class Image, section functions).
@@ -6171,7 +7979,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(313, result_type, (image, coordinate, image_operands), result_id)
+        operands = (image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and image.__class__ in FAST_IDS and 0 < image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, image, coordinate]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 313
+                return Id(put(313, result_type, operands, words, 2))
+        return self._value(313, result_type, operands, result_id)
 
     def image_sparse_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, component: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseGather (opcode 314, class Image, section functions).
@@ -6188,7 +8011,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(314, result_type, (sampled_image, coordinate, component, image_operands), result_id)
+        operands = (sampled_image, coordinate, component, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and component.__class__ in FAST_IDS and 0 < component < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate, component]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 314
+                return Id(put(314, result_type, operands, words, 2))
+        return self._value(314, result_type, operands, result_id)
 
     def image_sparse_dref_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseDrefGather (opcode 315, class Image, section functions).
@@ -6205,7 +8044,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(315, result_type, (sampled_image, coordinate, d_ref, image_operands), result_id)
+        operands = (sampled_image, coordinate, d_ref, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate, d_ref]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 315
+                return Id(put(315, result_type, operands, words, 2))
+        return self._value(315, result_type, operands, result_id)
 
     def image_sparse_texels_resident(self, result_type: TypeId, resident_code: Id, *, result_id: Id | None = None) -> Id:
         """OpImageSparseTexelsResident (opcode 316, class Image, section functions).
@@ -6242,7 +8097,13 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(317, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x1013d]
+            put(317, None, operands, words, 0)
+            return self
+        return self._void(317, operands)
 
     def atomic_flag_test_and_set(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicFlagTestAndSet (opcode 318, class Atomic, section functions).
@@ -6258,7 +8119,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(318, result_type, (pointer, memory, semantics), result_id)
+        operands = (pointer, memory, semantics)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+            ):
+                words = [0x6013e, result_type, pointer, memory, semantics]
+                return Id(put(318, result_type, operands, words, 2))
+        return self._value(318, result_type, operands, result_id)
 
     def atomic_flag_clear(self, pointer: Id, memory: Id, semantics: Id) -> Self:
         """OpAtomicFlagClear (opcode 319, class Atomic, section functions).
@@ -6272,7 +8145,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(319, (pointer, memory, semantics))
+        operands = (pointer, memory, semantics)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+            ):
+                words = [0x4013f, pointer, memory, semantics]
+                put(319, None, operands, words, 0)
+                return self
+        return self._void(319, operands)
 
     def image_sparse_read(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSparseRead (opcode 320, class Image, section functions).
@@ -6288,7 +8173,22 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.0 and later.
         Returns the result id.
         """
-        return self._value(320, result_type, (image, coordinate, image_operands), result_id)
+        operands = (image, coordinate, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and image.__class__ in FAST_IDS and 0 < image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, image, coordinate]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 320
+                return Id(put(320, result_type, operands, words, 2))
+        return self._value(320, result_type, operands, result_id)
 
     def size_of(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpSizeOf (opcode 321, class Miscellaneous, section functions).
@@ -6328,7 +8228,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.1 and later.
         Returns the new type's id.
         """
-        return self._type(322, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x20142]
+            return TypeId(put(322, None, operands, words, 1))
+        return self._type(322, operands, result_id)
 
     def constant_pipe_storage(self, result_type: TypeId, packet_size: int, packet_alignment: int, capacity: int, *, result_id: Id | None = None) -> Id:
         """OpConstantPipeStorage (opcode 323, class Pipe, section functions).
@@ -6344,7 +8249,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.1 and later.
         Returns the result id.
         """
-        return self._value(323, result_type, (packet_size, packet_alignment, capacity), result_id)
+        operands = (packet_size, packet_alignment, capacity)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and packet_size.__class__ is int and 0 <= packet_size < 4294967296
+                and packet_alignment.__class__ is int and 0 <= packet_alignment < 4294967296
+                and capacity.__class__ is int and 0 <= capacity < 4294967296
+            ):
+                words = [0x60143, result_type, packet_size, packet_alignment, capacity]
+                return Id(put(323, result_type, operands, words, 2))
+        return self._value(323, result_type, operands, result_id)
 
     def create_pipe_from_pipe_storage(self, result_type: TypeId, pipe_storage: Id, *, result_id: Id | None = None) -> Id:
         """OpCreatePipeFromPipeStorage (opcode 324, class Pipe, section functions).
@@ -6461,7 +8378,12 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.1 and later.
         Returns the new type's id.
         """
-        return self._type(327, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x20147]
+            return TypeId(put(327, None, operands, words, 1))
+        return self._type(327, operands, result_id)
 
     def named_barrier_initialize(self, result_type: TypeId, subgroup_count: Id, *, result_id: Id | None = None) -> Id:
         """OpNamedBarrierInitialize (opcode 328, class Barrier, section functions).
@@ -6503,7 +8425,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.1 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(329, (named_barrier, memory, semantics))
+        operands = (named_barrier, memory, semantics)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                named_barrier.__class__ in FAST_IDS and 0 < named_barrier < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+            ):
+                words = [0x40149, named_barrier, memory, semantics]
+                put(329, None, operands, words, 0)
+                return self
+        return self._void(329, operands)
 
     def module_processed(self, process: str) -> Self:
         """OpModuleProcessed (opcode 330, class Debug, section debug_module_processed).
@@ -6514,7 +8448,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.1 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(330, (process,))
+        operands = (process,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                process.__class__ is str and process.isascii() and "\0" not in process
+            ):
+                words = [0]
+                words += string_words(process)
+                words[0] = ((len(words) + 0) << 16) | 330
+                put(330, None, operands, words, 0)
+                return self
+        return self._void(330, operands)
 
     def execution_mode_id(self, entry_point: Id, mode: ExecutionModeOperand) -> Self:
         """OpExecutionModeId (opcode 331, class Mode-Setting, section execution_modes).
@@ -6526,7 +8472,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.2 and later.
         Returns the builder, so calls chain.
         """
-        return self._void(331, (entry_point, mode))
+        operands = (entry_point, mode)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
+                and (mode_words := enumerant_words(mode, "ExecutionMode", bound)) is not None
+            ):
+                words = [0, entry_point]
+                words += mode_words
+                words[0] = ((len(words) + 0) << 16) | 331
+                put(331, None, operands, words, 0)
+                return self
+        return self._void(331, operands)
 
     def decorate_id(self, target: Id, decoration: DecorationOperand) -> Self:
         """OpDecorateId (opcode 332, class Annotation, section annotations).
@@ -6539,7 +8498,20 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.2 and later. Below that, one of the extensions is needed.
         Returns the builder, so calls chain.
         """
-        return self._void(332, (target, decoration))
+        operands = (target, decoration)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                target.__class__ in FAST_IDS and 0 < target < bound
+                and (decoration_words := enumerant_words(decoration, "Decoration", bound)) is not None
+            ):
+                words = [0, target]
+                words += decoration_words
+                words[0] = ((len(words) + 0) << 16) | 332
+                put(332, None, operands, words, 0)
+                return self
+        return self._void(332, operands)
 
     def group_non_uniform_elect(self, result_type: TypeId, execution: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformElect (opcode 333, class Non-Uniform, section functions).
@@ -6553,7 +8525,17 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(333, result_type, (execution,), result_id)
+        operands = (execution,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+            ):
+                words = [0x4014d, result_type, execution]
+                return Id(put(333, result_type, operands, words, 2))
+        return self._value(333, result_type, operands, result_id)
 
     def group_non_uniform_all(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformAll (opcode 334, class Non-Uniform, section functions).
@@ -6568,7 +8550,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(334, result_type, (execution, predicate), result_id)
+        operands = (execution, predicate)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and predicate.__class__ in FAST_IDS and 0 < predicate < bound
+            ):
+                words = [0x5014e, result_type, execution, predicate]
+                return Id(put(334, result_type, operands, words, 2))
+        return self._value(334, result_type, operands, result_id)
 
     def group_non_uniform_any(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformAny (opcode 335, class Non-Uniform, section functions).
@@ -6583,7 +8576,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(335, result_type, (execution, predicate), result_id)
+        operands = (execution, predicate)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and predicate.__class__ in FAST_IDS and 0 < predicate < bound
+            ):
+                words = [0x5014f, result_type, execution, predicate]
+                return Id(put(335, result_type, operands, words, 2))
+        return self._value(335, result_type, operands, result_id)
 
     def group_non_uniform_all_equal(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformAllEqual (opcode 336, class Non-Uniform, section functions).
@@ -6598,7 +8602,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(336, result_type, (execution, value), result_id)
+        operands = (execution, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x50150, result_type, execution, value]
+                return Id(put(336, result_type, operands, words, 2))
+        return self._value(336, result_type, operands, result_id)
 
     def group_non_uniform_broadcast(self, result_type: TypeId, execution: Id, value: Id, invocation_id: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBroadcast (opcode 337, class Non-Uniform, section functions).
@@ -6614,7 +8629,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(337, result_type, (execution, value, invocation_id), result_id)
+        operands = (execution, value, invocation_id)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and invocation_id.__class__ in FAST_IDS and 0 < invocation_id < bound
+            ):
+                words = [0x60151, result_type, execution, value, invocation_id]
+                return Id(put(337, result_type, operands, words, 2))
+        return self._value(337, result_type, operands, result_id)
 
     def group_non_uniform_broadcast_first(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBroadcastFirst (opcode 338, class Non-Uniform, section functions).
@@ -6629,7 +8656,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(338, result_type, (execution, value), result_id)
+        operands = (execution, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x50152, result_type, execution, value]
+                return Id(put(338, result_type, operands, words, 2))
+        return self._value(338, result_type, operands, result_id)
 
     def group_non_uniform_ballot(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBallot (opcode 339, class Non-Uniform, section functions).
@@ -6644,7 +8682,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(339, result_type, (execution, predicate), result_id)
+        operands = (execution, predicate)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and predicate.__class__ in FAST_IDS and 0 < predicate < bound
+            ):
+                words = [0x50153, result_type, execution, predicate]
+                return Id(put(339, result_type, operands, words, 2))
+        return self._value(339, result_type, operands, result_id)
 
     def group_non_uniform_inverse_ballot(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformInverseBallot (opcode 340, class Non-Uniform, section functions).
@@ -6659,7 +8708,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(340, result_type, (execution, value), result_id)
+        operands = (execution, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x50154, result_type, execution, value]
+                return Id(put(340, result_type, operands, words, 2))
+        return self._value(340, result_type, operands, result_id)
 
     def group_non_uniform_ballot_bit_extract(self, result_type: TypeId, execution: Id, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBallotBitExtract (opcode 341, class Non-Uniform, section functions).
@@ -6675,7 +8735,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(341, result_type, (execution, value, index), result_id)
+        operands = (execution, value, index)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and index.__class__ in FAST_IDS and 0 < index < bound
+            ):
+                words = [0x60155, result_type, execution, value, index]
+                return Id(put(341, result_type, operands, words, 2))
+        return self._value(341, result_type, operands, result_id)
 
     def group_non_uniform_ballot_bit_count(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBallotBitCount (opcode 342, class Non-Uniform, section functions).
@@ -6691,7 +8763,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(342, result_type, (execution, operation, value), result_id)
+        operands = (execution, operation, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x60156, result_type, execution, operation, value]
+                return Id(put(342, result_type, operands, words, 2))
+        return self._value(342, result_type, operands, result_id)
 
     def group_non_uniform_ballot_find_lsb(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBallotFindLSB (opcode 343, class Non-Uniform, section functions).
@@ -6706,7 +8790,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(343, result_type, (execution, value), result_id)
+        operands = (execution, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x50157, result_type, execution, value]
+                return Id(put(343, result_type, operands, words, 2))
+        return self._value(343, result_type, operands, result_id)
 
     def group_non_uniform_ballot_find_msb(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBallotFindMSB (opcode 344, class Non-Uniform, section functions).
@@ -6721,7 +8816,18 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(344, result_type, (execution, value), result_id)
+        operands = (execution, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x50158, result_type, execution, value]
+                return Id(put(344, result_type, operands, words, 2))
+        return self._value(344, result_type, operands, result_id)
 
     def group_non_uniform_shuffle(self, result_type: TypeId, execution: Id, value: Id, invocation_id: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformShuffle (opcode 345, class Non-Uniform, section functions).
@@ -6737,7 +8843,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(345, result_type, (execution, value, invocation_id), result_id)
+        operands = (execution, value, invocation_id)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and invocation_id.__class__ in FAST_IDS and 0 < invocation_id < bound
+            ):
+                words = [0x60159, result_type, execution, value, invocation_id]
+                return Id(put(345, result_type, operands, words, 2))
+        return self._value(345, result_type, operands, result_id)
 
     def group_non_uniform_shuffle_xor(self, result_type: TypeId, execution: Id, value: Id, mask: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformShuffleXor (opcode 346, class Non-Uniform, section functions).
@@ -6753,7 +8871,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(346, result_type, (execution, value, mask), result_id)
+        operands = (execution, value, mask)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and mask.__class__ in FAST_IDS and 0 < mask < bound
+            ):
+                words = [0x6015a, result_type, execution, value, mask]
+                return Id(put(346, result_type, operands, words, 2))
+        return self._value(346, result_type, operands, result_id)
 
     def group_non_uniform_shuffle_up(self, result_type: TypeId, execution: Id, value: Id, delta: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformShuffleUp (opcode 347, class Non-Uniform, section functions).
@@ -6769,7 +8899,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(347, result_type, (execution, value, delta), result_id)
+        operands = (execution, value, delta)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and delta.__class__ in FAST_IDS and 0 < delta < bound
+            ):
+                words = [0x6015b, result_type, execution, value, delta]
+                return Id(put(347, result_type, operands, words, 2))
+        return self._value(347, result_type, operands, result_id)
 
     def group_non_uniform_shuffle_down(self, result_type: TypeId, execution: Id, value: Id, delta: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformShuffleDown (opcode 348, class Non-Uniform, section functions).
@@ -6785,7 +8927,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(348, result_type, (execution, value, delta), result_id)
+        operands = (execution, value, delta)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and delta.__class__ in FAST_IDS and 0 < delta < bound
+            ):
+                words = [0x6015c, result_type, execution, value, delta]
+                return Id(put(348, result_type, operands, words, 2))
+        return self._value(348, result_type, operands, result_id)
 
     def group_non_uniform_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformIAdd (opcode 349, class Non-Uniform, section functions).
@@ -6802,7 +8956,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(349, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 349
+                return Id(put(349, result_type, operands, words, 2))
+        return self._value(349, result_type, operands, result_id)
 
     def group_non_uniform_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFAdd (opcode 350, class Non-Uniform, section functions).
@@ -6819,7 +8989,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(350, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 350
+                return Id(put(350, result_type, operands, words, 2))
+        return self._value(350, result_type, operands, result_id)
 
     def group_non_uniform_i_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformIMul (opcode 351, class Non-Uniform, section functions).
@@ -6836,7 +9022,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(351, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 351
+                return Id(put(351, result_type, operands, words, 2))
+        return self._value(351, result_type, operands, result_id)
 
     def group_non_uniform_f_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFMul (opcode 352, class Non-Uniform, section functions).
@@ -6853,7 +9055,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(352, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 352
+                return Id(put(352, result_type, operands, words, 2))
+        return self._value(352, result_type, operands, result_id)
 
     def group_non_uniform_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformSMin (opcode 353, class Non-Uniform, section functions).
@@ -6870,7 +9088,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(353, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 353
+                return Id(put(353, result_type, operands, words, 2))
+        return self._value(353, result_type, operands, result_id)
 
     def group_non_uniform_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformUMin (opcode 354, class Non-Uniform, section functions).
@@ -6887,7 +9121,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(354, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 354
+                return Id(put(354, result_type, operands, words, 2))
+        return self._value(354, result_type, operands, result_id)
 
     def group_non_uniform_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFMin (opcode 355, class Non-Uniform, section functions).
@@ -6904,7 +9154,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(355, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 355
+                return Id(put(355, result_type, operands, words, 2))
+        return self._value(355, result_type, operands, result_id)
 
     def group_non_uniform_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformSMax (opcode 356, class Non-Uniform, section functions).
@@ -6921,7 +9187,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(356, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 356
+                return Id(put(356, result_type, operands, words, 2))
+        return self._value(356, result_type, operands, result_id)
 
     def group_non_uniform_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformUMax (opcode 357, class Non-Uniform, section functions).
@@ -6938,7 +9220,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(357, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 357
+                return Id(put(357, result_type, operands, words, 2))
+        return self._value(357, result_type, operands, result_id)
 
     def group_non_uniform_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformFMax (opcode 358, class Non-Uniform, section functions).
@@ -6955,7 +9253,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(358, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 358
+                return Id(put(358, result_type, operands, words, 2))
+        return self._value(358, result_type, operands, result_id)
 
     def group_non_uniform_bitwise_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBitwiseAnd (opcode 359, class Non-Uniform, section functions).
@@ -6972,7 +9286,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(359, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 359
+                return Id(put(359, result_type, operands, words, 2))
+        return self._value(359, result_type, operands, result_id)
 
     def group_non_uniform_bitwise_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBitwiseOr (opcode 360, class Non-Uniform, section functions).
@@ -6989,7 +9319,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(360, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 360
+                return Id(put(360, result_type, operands, words, 2))
+        return self._value(360, result_type, operands, result_id)
 
     def group_non_uniform_bitwise_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformBitwiseXor (opcode 361, class Non-Uniform, section functions).
@@ -7006,7 +9352,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(361, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 361
+                return Id(put(361, result_type, operands, words, 2))
+        return self._value(361, result_type, operands, result_id)
 
     def group_non_uniform_logical_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformLogicalAnd (opcode 362, class Non-Uniform, section functions).
@@ -7023,7 +9385,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(362, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 362
+                return Id(put(362, result_type, operands, words, 2))
+        return self._value(362, result_type, operands, result_id)
 
     def group_non_uniform_logical_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformLogicalOr (opcode 363, class Non-Uniform, section functions).
@@ -7040,7 +9418,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(363, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 363
+                return Id(put(363, result_type, operands, words, 2))
+        return self._value(363, result_type, operands, result_id)
 
     def group_non_uniform_logical_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformLogicalXor (opcode 364, class Non-Uniform, section functions).
@@ -7057,7 +9451,23 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(364, result_type, (execution, operation, value, cluster_size), result_id)
+        operands = (execution, operation, value, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, operation, value]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 364
+                return Id(put(364, result_type, operands, words, 2))
+        return self._value(364, result_type, operands, result_id)
 
     def group_non_uniform_quad_broadcast(self, result_type: TypeId, execution: Id, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformQuadBroadcast (opcode 365, class Non-Uniform, section functions).
@@ -7073,7 +9483,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(365, result_type, (execution, value, index), result_id)
+        operands = (execution, value, index)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and index.__class__ in FAST_IDS and 0 < index < bound
+            ):
+                words = [0x6016d, result_type, execution, value, index]
+                return Id(put(365, result_type, operands, words, 2))
+        return self._value(365, result_type, operands, result_id)
 
     def group_non_uniform_quad_swap(self, result_type: TypeId, execution: Id, value: Id, direction: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformQuadSwap (opcode 366, class Non-Uniform, section functions).
@@ -7089,7 +9511,19 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.3 and later.
         Returns the result id.
         """
-        return self._value(366, result_type, (execution, value, direction), result_id)
+        operands = (execution, value, direction)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and direction.__class__ in FAST_IDS and 0 < direction < bound
+            ):
+                words = [0x6016e, result_type, execution, value, direction]
+                return Id(put(366, result_type, operands, words, 2))
+        return self._value(366, result_type, operands, result_id)
 
     def copy_logical(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpCopyLogical (opcode 400, class Composite, section functions).
@@ -7222,7 +9656,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4160, result_type, (attachment, sample), result_id)
+        operands = (attachment, sample)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and attachment.__class__ in FAST_IDS and 0 < attachment < bound
+                and (sample is None or (sample.__class__ in FAST_IDS and 0 < sample < bound))
+            ):
+                words = [0, result_type, attachment]
+                if sample is not None:
+                    words.append(sample)
+                words[0] = ((len(words) + 1) << 16) | 4160
+                return Id(put(4160, result_type, operands, words, 2))
+        return self._value(4160, result_type, operands, result_id)
 
     def depth_attachment_read_ext(self, result_type: TypeId, sample: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpDepthAttachmentReadEXT (opcode 4161, class Image, section functions).
@@ -7236,7 +9684,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4161, result_type, (sample,), result_id)
+        operands = (sample,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and (sample is None or (sample.__class__ in FAST_IDS and 0 < sample < bound))
+            ):
+                words = [0, result_type]
+                if sample is not None:
+                    words.append(sample)
+                words[0] = ((len(words) + 1) << 16) | 4161
+                return Id(put(4161, result_type, operands, words, 2))
+        return self._value(4161, result_type, operands, result_id)
 
     def stencil_attachment_read_ext(self, result_type: TypeId, sample: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpStencilAttachmentReadEXT (opcode 4162, class Image, section functions).
@@ -7250,7 +9711,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4162, result_type, (sample,), result_id)
+        operands = (sample,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and (sample is None or (sample.__class__ in FAST_IDS and 0 < sample < bound))
+            ):
+                words = [0, result_type]
+                if sample is not None:
+                    words.append(sample)
+                words[0] = ((len(words) + 1) << 16) | 4162
+                return Id(put(4162, result_type, operands, words, 2))
+        return self._value(4162, result_type, operands, result_id)
 
     def type_tensor_arm(self, element_type: TypeId, rank: Id | None = None, shape: Id | None = None, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeTensorARM (opcode 4163, class Type-Declaration, section types_globals).
@@ -7265,7 +9739,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4163, (element_type, rank, shape), result_id)
+        operands = (element_type, rank, shape)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                element_type.__class__ in FAST_IDS and 0 < element_type < bound
+                and (rank is None or (rank.__class__ in FAST_IDS and 0 < rank < bound))
+                and (shape is None or (shape.__class__ in FAST_IDS and 0 < shape < bound))
+            ):
+                words = [0, element_type]
+                if rank is not None:
+                    words.append(rank)
+                if shape is not None:
+                    words.append(shape)
+                words[0] = ((len(words) + 1) << 16) | 4163
+                return TypeId(put(4163, None, operands, words, 1))
+        return self._type(4163, operands, result_id)
 
     def tensor_read_arm(self, result_type: TypeId, tensor: Id, coordinates: Id, tensor_operands: TensorOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpTensorReadARM (opcode 4164, class Tensor, section functions).
@@ -7281,7 +9771,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4164, result_type, (tensor, coordinates, tensor_operands), result_id)
+        operands = (tensor, coordinates, tensor_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and tensor.__class__ in FAST_IDS and 0 < tensor < bound
+                and coordinates.__class__ in FAST_IDS and 0 < coordinates < bound
+                and (tensor_operands is None or (isinstance(tensor_operands, int) and (tensor_operands.__class__ is int or tensor_operands.__class__.__name__ == "TensorOperands") and 0 <= tensor_operands < 4294967296 and not tensor_operands & _PARAMETER_BITS_TensorOperands))
+            ):
+                words = [0, result_type, tensor, coordinates]
+                if tensor_operands is not None:
+                    words.append(tensor_operands)
+                words[0] = ((len(words) + 1) << 16) | 4164
+                return Id(put(4164, result_type, operands, words, 2))
+        return self._value(4164, result_type, operands, result_id)
 
     def tensor_write_arm(self, tensor: Id, coordinates: Id, object: Id, tensor_operands: TensorOperandsOperand | None = None) -> Self:
         """OpTensorWriteARM (opcode 4165, class Tensor, section functions).
@@ -7296,7 +9801,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4165, (tensor, coordinates, object, tensor_operands))
+        operands = (tensor, coordinates, object, tensor_operands)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                tensor.__class__ in FAST_IDS and 0 < tensor < bound
+                and coordinates.__class__ in FAST_IDS and 0 < coordinates < bound
+                and object.__class__ in FAST_IDS and 0 < object < bound
+                and (tensor_operands is None or (isinstance(tensor_operands, int) and (tensor_operands.__class__ is int or tensor_operands.__class__.__name__ == "TensorOperands") and 0 <= tensor_operands < 4294967296 and not tensor_operands & _PARAMETER_BITS_TensorOperands))
+            ):
+                words = [0, tensor, coordinates, object]
+                if tensor_operands is not None:
+                    words.append(tensor_operands)
+                words[0] = ((len(words) + 0) << 16) | 4165
+                put(4165, None, operands, words, 0)
+                return self
+        return self._void(4165, operands)
 
     def tensor_query_size_arm(self, result_type: TypeId, tensor: Id, dimension: Id, *, result_id: Id | None = None) -> Id:
         """OpTensorQuerySizeARM (opcode 4166, class Tensor, section functions).
@@ -7341,7 +9862,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4181, result_type, (graph_constant_id,), result_id)
+        operands = (graph_constant_id,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and graph_constant_id.__class__ is int and 0 <= graph_constant_id < 4294967296
+            ):
+                words = [0x41055, result_type, graph_constant_id]
+                return Id(put(4181, result_type, operands, words, 2))
+        return self._value(4181, result_type, operands, result_id)
 
     def graph_entry_point_arm(self, graph: Id, name: str, interfaces: Sequence[Id] = ()) -> Self:
         """OpGraphEntryPointARM (opcode 4182, class Graph, section functions).
@@ -7355,7 +9886,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4182, (graph, name, operand_sequence(interfaces, 'OpGraphEntryPointARM', 'interfaces')))
+        interfaces = operand_sequence(interfaces, 'OpGraphEntryPointARM', 'interfaces')
+        operands = (graph, name, interfaces)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                graph.__class__ in FAST_IDS and 0 < graph < bound
+                and name.__class__ is str and name.isascii() and "\0" not in name
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in interfaces)
+            ):
+                words = [0, graph]
+                words += string_words(name)
+                words += interfaces
+                words[0] = ((len(words) + 0) << 16) | 4182
+                put(4182, None, operands, words, 0)
+                return self
+        return self._void(4182, operands)
 
     def graph_arm(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpGraphARM (opcode 4183, class Graph, section functions).
@@ -7368,7 +9915,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4183, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x31057, result_type]
+                return Id(put(4183, result_type, operands, words, 2))
+        return self._value(4183, result_type, operands, result_id)
 
     def graph_input_arm(self, result_type: TypeId, input_index: Id, element_indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpGraphInputARM (opcode 4184, class Graph, section functions).
@@ -7383,7 +9939,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4184, result_type, (input_index, operand_sequence(element_indexes, 'OpGraphInputARM', 'element_indexes')), result_id)
+        element_indexes = operand_sequence(element_indexes, 'OpGraphInputARM', 'element_indexes')
+        operands = (input_index, element_indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input_index.__class__ in FAST_IDS and 0 < input_index < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in element_indexes)
+            ):
+                words = [0, result_type, input_index]
+                words += element_indexes
+                words[0] = ((len(words) + 1) << 16) | 4184
+                return Id(put(4184, result_type, operands, words, 2))
+        return self._value(4184, result_type, operands, result_id)
 
     def graph_set_output_arm(self, value: Id, output_index: Id, element_indexes: Sequence[Id] = ()) -> Self:
         """OpGraphSetOutputARM (opcode 4185, class Graph, section functions).
@@ -7397,7 +9967,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4185, (value, output_index, operand_sequence(element_indexes, 'OpGraphSetOutputARM', 'element_indexes')))
+        element_indexes = operand_sequence(element_indexes, 'OpGraphSetOutputARM', 'element_indexes')
+        operands = (value, output_index, element_indexes)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                value.__class__ in FAST_IDS and 0 < value < bound
+                and output_index.__class__ in FAST_IDS and 0 < output_index < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in element_indexes)
+            ):
+                words = [0, value, output_index]
+                words += element_indexes
+                words[0] = ((len(words) + 0) << 16) | 4185
+                put(4185, None, operands, words, 0)
+                return self
+        return self._void(4185, operands)
 
     def graph_end_arm(self) -> Self:
         """OpGraphEndARM (opcode 4186, class Graph, section functions).
@@ -7407,7 +9992,13 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4186, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x1105a]
+            put(4186, None, operands, words, 0)
+            return self
+        return self._void(4186, operands)
 
     def type_graph_arm(self, num_inputs: int, in_out_types: Sequence[Id] = (), *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeGraphARM (opcode 4190, class Type-Declaration, section types_globals).
@@ -7421,7 +10012,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4190, (num_inputs, operand_sequence(in_out_types, 'OpTypeGraphARM', 'in_out_types')), result_id)
+        in_out_types = operand_sequence(in_out_types, 'OpTypeGraphARM', 'in_out_types')
+        operands = (num_inputs, in_out_types)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                num_inputs.__class__ is int and 0 <= num_inputs < 4294967296
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in in_out_types)
+            ):
+                words = [0, num_inputs]
+                words += in_out_types
+                words[0] = ((len(words) + 1) << 16) | 4190
+                return TypeId(put(4190, None, operands, words, 1))
+        return self._type(4190, operands, result_id)
 
     def terminate_invocation(self) -> Self:
         """OpTerminateInvocation (opcode 4416, class Control-Flow, section functions).
@@ -7432,7 +10036,13 @@ class CoreInstructions(Emitter):
         Version: SPIR-V 1.6 and later. Below that, one of the extensions is needed.
         Returns the builder, so calls chain.
         """
-        return self._void(4416, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x11140]
+            put(4416, None, operands, words, 0)
+            return self
+        return self._void(4416, operands)
 
     def type_untyped_pointer_khr(self, storage_class: StorageClass, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeUntypedPointerKHR (opcode 4417, class Type-Declaration, section types_globals).
@@ -7445,7 +10055,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4417, (storage_class,), result_id)
+        operands = (storage_class,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
+            ):
+                words = [0x31141, storage_class]
+                return TypeId(put(4417, None, operands, words, 1))
+        return self._type(4417, operands, result_id)
 
     def untyped_variable_khr(self, result_type: TypeId, storage_class: StorageClass, data_type: TypeId | None = None, initializer: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpUntypedVariableKHR (opcode 4418, class Memory, section functions).
@@ -7461,7 +10080,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4418, result_type, (storage_class, data_type, initializer), result_id)
+        operands = (storage_class, data_type, initializer)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
+                and (data_type is None or (data_type.__class__ in FAST_IDS and 0 < data_type < bound))
+                and (initializer is None or (initializer.__class__ in FAST_IDS and 0 < initializer < bound))
+            ):
+                words = [0, result_type, storage_class]
+                if data_type is not None:
+                    words.append(data_type)
+                if initializer is not None:
+                    words.append(initializer)
+                words[0] = ((len(words) + 1) << 16) | 4418
+                return Id(put(4418, result_type, operands, words, 2))
+        return self._value(4418, result_type, operands, result_id)
 
     def untyped_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpUntypedAccessChainKHR (opcode 4419, class Memory, section functions).
@@ -7477,7 +10113,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4419, result_type, (base_type, base, operand_sequence(indexes, 'OpUntypedAccessChainKHR', 'indexes')), result_id)
+        indexes = operand_sequence(indexes, 'OpUntypedAccessChainKHR', 'indexes')
+        operands = (base_type, base, indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and base_type.__class__ in FAST_IDS and 0 < base_type < bound
+                and base.__class__ in FAST_IDS and 0 < base < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+            ):
+                words = [0, result_type, base_type, base]
+                words += indexes
+                words[0] = ((len(words) + 1) << 16) | 4419
+                return Id(put(4419, result_type, operands, words, 2))
+        return self._value(4419, result_type, operands, result_id)
 
     def untyped_in_bounds_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpUntypedInBoundsAccessChainKHR (opcode 4420, class Memory, section functions).
@@ -7493,7 +10144,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4420, result_type, (base_type, base, operand_sequence(indexes, 'OpUntypedInBoundsAccessChainKHR', 'indexes')), result_id)
+        indexes = operand_sequence(indexes, 'OpUntypedInBoundsAccessChainKHR', 'indexes')
+        operands = (base_type, base, indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and base_type.__class__ in FAST_IDS and 0 < base_type < bound
+                and base.__class__ in FAST_IDS and 0 < base < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+            ):
+                words = [0, result_type, base_type, base]
+                words += indexes
+                words[0] = ((len(words) + 1) << 16) | 4420
+                return Id(put(4420, result_type, operands, words, 2))
+        return self._value(4420, result_type, operands, result_id)
 
     def subgroup_ballot_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupBallotKHR (opcode 4421, class Group, section functions).
@@ -7568,7 +10234,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4423, result_type, (base_type, base, element, operand_sequence(indexes, 'OpUntypedPtrAccessChainKHR', 'indexes')), result_id)
+        indexes = operand_sequence(indexes, 'OpUntypedPtrAccessChainKHR', 'indexes')
+        operands = (base_type, base, element, indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and base_type.__class__ in FAST_IDS and 0 < base_type < bound
+                and base.__class__ in FAST_IDS and 0 < base < bound
+                and element.__class__ in FAST_IDS and 0 < element < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+            ):
+                words = [0, result_type, base_type, base, element]
+                words += indexes
+                words[0] = ((len(words) + 1) << 16) | 4423
+                return Id(put(4423, result_type, operands, words, 2))
+        return self._value(4423, result_type, operands, result_id)
 
     def untyped_in_bounds_ptr_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpUntypedInBoundsPtrAccessChainKHR (opcode 4424, class Memory, section functions).
@@ -7585,7 +10267,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4424, result_type, (base_type, base, element, operand_sequence(indexes, 'OpUntypedInBoundsPtrAccessChainKHR', 'indexes')), result_id)
+        indexes = operand_sequence(indexes, 'OpUntypedInBoundsPtrAccessChainKHR', 'indexes')
+        operands = (base_type, base, element, indexes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and base_type.__class__ in FAST_IDS and 0 < base_type < bound
+                and base.__class__ in FAST_IDS and 0 < base < bound
+                and element.__class__ in FAST_IDS and 0 < element < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+            ):
+                words = [0, result_type, base_type, base, element]
+                words += indexes
+                words[0] = ((len(words) + 1) << 16) | 4424
+                return Id(put(4424, result_type, operands, words, 2))
+        return self._value(4424, result_type, operands, result_id)
 
     def untyped_array_length_khr(self, result_type: TypeId, structure: Id, pointer: Id, array_member: int, *, result_id: Id | None = None) -> Id:
         """OpUntypedArrayLengthKHR (opcode 4425, class Memory, section functions).
@@ -7601,7 +10299,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4425, result_type, (structure, pointer, array_member), result_id)
+        operands = (structure, pointer, array_member)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and structure.__class__ in FAST_IDS and 0 < structure < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and array_member.__class__ is int and 0 <= array_member < 4294967296
+            ):
+                words = [0x61149, result_type, structure, pointer, array_member]
+                return Id(put(4425, result_type, operands, words, 2))
+        return self._value(4425, result_type, operands, result_id)
 
     def untyped_prefetch_khr(self, pointer_type: TypeId, num_bytes: Id, rw: Id | None = None, locality: Id | None = None, cache_type: TypeId | None = None) -> Self:
         """OpUntypedPrefetchKHR (opcode 4426, class Memory, section functions).
@@ -7617,7 +10327,28 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4426, (pointer_type, num_bytes, rw, locality, cache_type))
+        operands = (pointer_type, num_bytes, rw, locality, cache_type)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer_type.__class__ in FAST_IDS and 0 < pointer_type < bound
+                and num_bytes.__class__ in FAST_IDS and 0 < num_bytes < bound
+                and (rw is None or (rw.__class__ in FAST_IDS and 0 < rw < bound))
+                and (locality is None or (locality.__class__ in FAST_IDS and 0 < locality < bound))
+                and (cache_type is None or (cache_type.__class__ in FAST_IDS and 0 < cache_type < bound))
+            ):
+                words = [0, pointer_type, num_bytes]
+                if rw is not None:
+                    words.append(rw)
+                if locality is not None:
+                    words.append(locality)
+                if cache_type is not None:
+                    words.append(cache_type)
+                words[0] = ((len(words) + 0) << 16) | 4426
+                put(4426, None, operands, words, 0)
+                return self
+        return self._void(4426, operands)
 
     def fma_khr(self, result_type: TypeId, operand_1: Id, operand_2: Id, operand_3: Id, *, result_id: Id | None = None) -> Id:
         """OpFmaKHR (opcode 4427, class Arithmetic, section functions).
@@ -7755,7 +10486,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4431, result_type, (execution, value, delta, cluster_size), result_id)
+        operands = (execution, value, delta, cluster_size)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+                and delta.__class__ in FAST_IDS and 0 < delta < bound
+                and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
+            ):
+                words = [0, result_type, execution, value, delta]
+                if cluster_size is not None:
+                    words.append(cluster_size)
+                words[0] = ((len(words) + 1) << 16) | 4431
+                return Id(put(4431, result_type, operands, words, 2))
+        return self._value(4431, result_type, operands, result_id)
 
     def subgroup_read_invocation_khr(self, result_type: TypeId, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupReadInvocationKHR (opcode 4432, class Group, section functions).
@@ -7825,7 +10572,30 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4434, result_type, (execution, destination, source, element_num_bytes, num_elements, stride, event, destination_memory_operands, source_memory_operands), result_id)
+        operands = (execution, destination, source, element_num_bytes, num_elements, stride, event, destination_memory_operands, source_memory_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and destination.__class__ in FAST_IDS and 0 < destination < bound
+                and source.__class__ in FAST_IDS and 0 < source < bound
+                and element_num_bytes.__class__ in FAST_IDS and 0 < element_num_bytes < bound
+                and num_elements.__class__ in FAST_IDS and 0 < num_elements < bound
+                and stride.__class__ in FAST_IDS and 0 < stride < bound
+                and event.__class__ in FAST_IDS and 0 < event < bound
+                and (destination_memory_operands is None or (isinstance(destination_memory_operands, int) and (destination_memory_operands.__class__ is int or destination_memory_operands.__class__.__name__ == "MemoryAccess") and 0 <= destination_memory_operands < 4294967296 and not destination_memory_operands & _PARAMETER_BITS_MemoryAccess))
+                and (source_memory_operands is None or (isinstance(source_memory_operands, int) and (source_memory_operands.__class__ is int or source_memory_operands.__class__.__name__ == "MemoryAccess") and 0 <= source_memory_operands < 4294967296 and not source_memory_operands & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, result_type, execution, destination, source, element_num_bytes, num_elements, stride, event]
+                if destination_memory_operands is not None:
+                    words.append(destination_memory_operands)
+                if source_memory_operands is not None:
+                    words.append(source_memory_operands)
+                words[0] = ((len(words) + 1) << 16) | 4434
+                return Id(put(4434, result_type, operands, words, 2))
+        return self._value(4434, result_type, operands, result_id)
 
     def trace_ray_khr(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payload: Id) -> Self:
         """OpTraceRayKHR (opcode 4445, class Reserved, section functions).
@@ -7848,7 +10618,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4445, (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload))
+        operands = (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                accel.__class__ in FAST_IDS and 0 < accel < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cull_mask.__class__ in FAST_IDS and 0 < cull_mask < bound
+                and sbt_offset.__class__ in FAST_IDS and 0 < sbt_offset < bound
+                and sbt_stride.__class__ in FAST_IDS and 0 < sbt_stride < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_tmin.__class__ in FAST_IDS and 0 < ray_tmin < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+            ):
+                words = [0xc115d, accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload]
+                put(4445, None, operands, words, 0)
+                return self
+        return self._void(4445, operands)
 
     def execute_callable_khr(self, sbt_index: Id, callable_data: Id) -> Self:
         """OpExecuteCallableKHR (opcode 4446, class Reserved, section functions).
@@ -7862,7 +10652,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4446, (sbt_index, callable_data))
+        operands = (sbt_index, callable_data)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                sbt_index.__class__ in FAST_IDS and 0 < sbt_index < bound
+                and callable_data.__class__ in FAST_IDS and 0 < callable_data < bound
+            ):
+                words = [0x3115e, sbt_index, callable_data]
+                put(4446, None, operands, words, 0)
+                return self
+        return self._void(4446, operands)
 
     def convert_u_to_acceleration_structure_khr(self, result_type: TypeId, accel: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertUToAccelerationStructureKHR (opcode 4447, class Reserved, section functions).
@@ -7902,7 +10703,13 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4448, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x11160]
+            put(4448, None, operands, words, 0)
+            return self
+        return self._void(4448, operands)
 
     def terminate_ray_khr(self) -> Self:
         """OpTerminateRayKHR (opcode 4449, class Reserved, section functions).
@@ -7913,7 +10720,13 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4449, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x11161]
+            put(4449, None, operands, words, 0)
+            return self
+        return self._void(4449, operands)
 
     def s_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpSDot (opcode 4450, class Arithmetic, section functions).
@@ -7931,7 +10744,22 @@ class CoreInstructions(Emitter):
         Aliases: OpSDotKHR.
         Returns the result id.
         """
-        return self._value(4450, result_type, (vector_1, vector_2, packed_vector_format), result_id)
+        operands = (vector_1, vector_2, packed_vector_format)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
+                and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+            ):
+                words = [0, result_type, vector_1, vector_2]
+                if packed_vector_format is not None:
+                    words.append(packed_vector_format)
+                words[0] = ((len(words) + 1) << 16) | 4450
+                return Id(put(4450, result_type, operands, words, 2))
+        return self._value(4450, result_type, operands, result_id)
 
     def u_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpUDot (opcode 4451, class Arithmetic, section functions).
@@ -7949,7 +10777,22 @@ class CoreInstructions(Emitter):
         Aliases: OpUDotKHR.
         Returns the result id.
         """
-        return self._value(4451, result_type, (vector_1, vector_2, packed_vector_format), result_id)
+        operands = (vector_1, vector_2, packed_vector_format)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
+                and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+            ):
+                words = [0, result_type, vector_1, vector_2]
+                if packed_vector_format is not None:
+                    words.append(packed_vector_format)
+                words[0] = ((len(words) + 1) << 16) | 4451
+                return Id(put(4451, result_type, operands, words, 2))
+        return self._value(4451, result_type, operands, result_id)
 
     def su_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpSUDot (opcode 4452, class Arithmetic, section functions).
@@ -7967,7 +10810,22 @@ class CoreInstructions(Emitter):
         Aliases: OpSUDotKHR.
         Returns the result id.
         """
-        return self._value(4452, result_type, (vector_1, vector_2, packed_vector_format), result_id)
+        operands = (vector_1, vector_2, packed_vector_format)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
+                and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+            ):
+                words = [0, result_type, vector_1, vector_2]
+                if packed_vector_format is not None:
+                    words.append(packed_vector_format)
+                words[0] = ((len(words) + 1) << 16) | 4452
+                return Id(put(4452, result_type, operands, words, 2))
+        return self._value(4452, result_type, operands, result_id)
 
     def s_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpSDotAccSat (opcode 4453, class Arithmetic, section functions).
@@ -7986,7 +10844,23 @@ class CoreInstructions(Emitter):
         Aliases: OpSDotAccSatKHR.
         Returns the result id.
         """
-        return self._value(4453, result_type, (vector_1, vector_2, accumulator, packed_vector_format), result_id)
+        operands = (vector_1, vector_2, accumulator, packed_vector_format)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
+                and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
+                and accumulator.__class__ in FAST_IDS and 0 < accumulator < bound
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+            ):
+                words = [0, result_type, vector_1, vector_2, accumulator]
+                if packed_vector_format is not None:
+                    words.append(packed_vector_format)
+                words[0] = ((len(words) + 1) << 16) | 4453
+                return Id(put(4453, result_type, operands, words, 2))
+        return self._value(4453, result_type, operands, result_id)
 
     def u_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpUDotAccSat (opcode 4454, class Arithmetic, section functions).
@@ -8005,7 +10879,23 @@ class CoreInstructions(Emitter):
         Aliases: OpUDotAccSatKHR.
         Returns the result id.
         """
-        return self._value(4454, result_type, (vector_1, vector_2, accumulator, packed_vector_format), result_id)
+        operands = (vector_1, vector_2, accumulator, packed_vector_format)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
+                and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
+                and accumulator.__class__ in FAST_IDS and 0 < accumulator < bound
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+            ):
+                words = [0, result_type, vector_1, vector_2, accumulator]
+                if packed_vector_format is not None:
+                    words.append(packed_vector_format)
+                words[0] = ((len(words) + 1) << 16) | 4454
+                return Id(put(4454, result_type, operands, words, 2))
+        return self._value(4454, result_type, operands, result_id)
 
     def su_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
         """OpSUDotAccSat (opcode 4455, class Arithmetic, section functions).
@@ -8024,7 +10914,23 @@ class CoreInstructions(Emitter):
         Aliases: OpSUDotAccSatKHR.
         Returns the result id.
         """
-        return self._value(4455, result_type, (vector_1, vector_2, accumulator, packed_vector_format), result_id)
+        operands = (vector_1, vector_2, accumulator, packed_vector_format)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
+                and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
+                and accumulator.__class__ in FAST_IDS and 0 < accumulator < bound
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+            ):
+                words = [0, result_type, vector_1, vector_2, accumulator]
+                if packed_vector_format is not None:
+                    words.append(packed_vector_format)
+                words[0] = ((len(words) + 1) << 16) | 4455
+                return Id(put(4455, result_type, operands, words, 2))
+        return self._value(4455, result_type, operands, result_id)
 
     def type_cooperative_matrix_khr(self, component_type: TypeId, scope: Id, rows: Id, columns: Id, use: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeCooperativeMatrixKHR (opcode 4456, class Type-Declaration, section types_globals).
@@ -8041,7 +10947,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4456, (component_type, scope, rows, columns, use), result_id)
+        operands = (component_type, scope, rows, columns, use)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                component_type.__class__ in FAST_IDS and 0 < component_type < bound
+                and scope.__class__ in FAST_IDS and 0 < scope < bound
+                and rows.__class__ in FAST_IDS and 0 < rows < bound
+                and columns.__class__ in FAST_IDS and 0 < columns < bound
+                and use.__class__ in FAST_IDS and 0 < use < bound
+            ):
+                words = [0x71168, component_type, scope, rows, columns, use]
+                return TypeId(put(4456, None, operands, words, 1))
+        return self._type(4456, operands, result_id)
 
     def cooperative_matrix_load_khr(self, result_type: TypeId, pointer: Id, memory_layout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLoadKHR (opcode 4457, class Memory, section functions).
@@ -8058,7 +10977,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4457, result_type, (pointer, memory_layout, stride, memory_operand), result_id)
+        operands = (pointer, memory_layout, stride, memory_operand)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
+                and (stride is None or (stride.__class__ in FAST_IDS and 0 < stride < bound))
+                and (memory_operand is None or (isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not memory_operand & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, result_type, pointer, memory_layout]
+                if stride is not None:
+                    words.append(stride)
+                if memory_operand is not None:
+                    words.append(memory_operand)
+                words[0] = ((len(words) + 1) << 16) | 4457
+                return Id(put(4457, result_type, operands, words, 2))
+        return self._value(4457, result_type, operands, result_id)
 
     def cooperative_matrix_store_khr(self, pointer: Id, object: Id, memory_layout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None) -> Self:
         """OpCooperativeMatrixStoreKHR (opcode 4458, class Memory, section functions).
@@ -8074,7 +11011,26 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4458, (pointer, object, memory_layout, stride, memory_operand))
+        operands = (pointer, object, memory_layout, stride, memory_operand)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and object.__class__ in FAST_IDS and 0 < object < bound
+                and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
+                and (stride is None or (stride.__class__ in FAST_IDS and 0 < stride < bound))
+                and (memory_operand is None or (isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not memory_operand & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, pointer, object, memory_layout]
+                if stride is not None:
+                    words.append(stride)
+                if memory_operand is not None:
+                    words.append(memory_operand)
+                words[0] = ((len(words) + 0) << 16) | 4458
+                put(4458, None, operands, words, 0)
+                return self
+        return self._void(4458, operands)
 
     def cooperative_matrix_mul_add_khr(self, result_type: TypeId, a: Id, b: Id, c: Id, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixMulAddKHR (opcode 4459, class Arithmetic, section functions).
@@ -8091,7 +11047,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4459, result_type, (a, b, c, cooperative_matrix_operands), result_id)
+        operands = (a, b, c, cooperative_matrix_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and c.__class__ in FAST_IDS and 0 < c < bound
+                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not cooperative_matrix_operands & _PARAMETER_BITS_CooperativeMatrixOperands))
+            ):
+                words = [0, result_type, a, b, c]
+                if cooperative_matrix_operands is not None:
+                    words.append(cooperative_matrix_operands)
+                words[0] = ((len(words) + 1) << 16) | 4459
+                return Id(put(4459, result_type, operands, words, 2))
+        return self._value(4459, result_type, operands, result_id)
 
     def cooperative_matrix_length_khr(self, result_type: TypeId, type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLengthKHR (opcode 4460, class Miscellaneous, section functions).
@@ -8133,7 +11105,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4461, result_type, (value,), result_id)
+        operands = (value,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x4116d, result_type, value]
+                return Id(put(4461, result_type, operands, words, 2))
+        return self._value(4461, result_type, operands, result_id)
 
     def spec_constant_composite_replicate_ext(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantCompositeReplicateEXT (opcode 4462, class Constant-Creation, section types_globals).
@@ -8147,7 +11129,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(4462, result_type, (value,), result_id)
+        operands = (value,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x4116e, result_type, value]
+                return Id(put(4462, result_type, operands, words, 2))
+        return self._value(4462, result_type, operands, result_id)
 
     def composite_construct_replicate_ext(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpCompositeConstructReplicateEXT (opcode 4463, class Composite, section functions).
@@ -8188,7 +11180,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(4472, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x21178]
+            return TypeId(put(4472, None, operands, words, 1))
+        return self._type(4472, operands, result_id)
 
     def ray_query_initialize_khr(self, ray_query: Id, accel: Id, ray_flags: Id, cull_mask: Id, ray_origin: Id, ray_t_min: Id, ray_direction: Id, ray_t_max: Id) -> Self:
         """OpRayQueryInitializeKHR (opcode 4473, class Reserved, section functions).
@@ -8208,7 +11205,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4473, (ray_query, accel, ray_flags, cull_mask, ray_origin, ray_t_min, ray_direction, ray_t_max))
+        operands = (ray_query, accel, ray_flags, cull_mask, ray_origin, ray_t_min, ray_direction, ray_t_max)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                ray_query.__class__ in FAST_IDS and 0 < ray_query < bound
+                and accel.__class__ in FAST_IDS and 0 < accel < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cull_mask.__class__ in FAST_IDS and 0 < cull_mask < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_t_min.__class__ in FAST_IDS and 0 < ray_t_min < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_t_max.__class__ in FAST_IDS and 0 < ray_t_max < bound
+            ):
+                words = [0x91179, ray_query, accel, ray_flags, cull_mask, ray_origin, ray_t_min, ray_direction, ray_t_max]
+                put(4473, None, operands, words, 0)
+                return self
+        return self._void(4473, operands)
 
     def ray_query_terminate_khr(self, ray_query: Id) -> Self:
         """OpRayQueryTerminateKHR (opcode 4474, class Reserved, section functions).
@@ -8221,7 +11235,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4474, (ray_query,))
+        operands = (ray_query,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                ray_query.__class__ in FAST_IDS and 0 < ray_query < bound
+            ):
+                words = [0x2117a, ray_query]
+                put(4474, None, operands, words, 0)
+                return self
+        return self._void(4474, operands)
 
     def ray_query_generate_intersection_khr(self, ray_query: Id, hit_t: Id) -> Self:
         """OpRayQueryGenerateIntersectionKHR (opcode 4475, class Reserved, section functions).
@@ -8235,7 +11259,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4475, (ray_query, hit_t))
+        operands = (ray_query, hit_t)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                ray_query.__class__ in FAST_IDS and 0 < ray_query < bound
+                and hit_t.__class__ in FAST_IDS and 0 < hit_t < bound
+            ):
+                words = [0x3117b, ray_query, hit_t]
+                put(4475, None, operands, words, 0)
+                return self
+        return self._void(4475, operands)
 
     def ray_query_confirm_intersection_khr(self, ray_query: Id) -> Self:
         """OpRayQueryConfirmIntersectionKHR (opcode 4476, class Reserved, section functions).
@@ -8248,7 +11283,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(4476, (ray_query,))
+        operands = (ray_query,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                ray_query.__class__ in FAST_IDS and 0 < ray_query < bound
+            ):
+                words = [0x2117c, ray_query]
+                put(4476, None, operands, words, 0)
+                return self
+        return self._void(4476, operands)
 
     def ray_query_proceed_khr(self, result_type: TypeId, ray_query: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryProceedKHR (opcode 4477, class Reserved, section functions).
@@ -8749,7 +11794,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5000, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x61388, result_type, execution, operation, x]
+                return Id(put(5000, result_type, operands, words, 2))
+        return self._value(5000, result_type, operands, result_id)
 
     def group_f_add_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFAddNonUniformAMD (opcode 5001, class Group, section functions).
@@ -8766,7 +11823,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5001, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x61389, result_type, execution, operation, x]
+                return Id(put(5001, result_type, operands, words, 2))
+        return self._value(5001, result_type, operands, result_id)
 
     def group_f_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFMinNonUniformAMD (opcode 5002, class Group, section functions).
@@ -8783,7 +11852,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5002, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6138a, result_type, execution, operation, x]
+                return Id(put(5002, result_type, operands, words, 2))
+        return self._value(5002, result_type, operands, result_id)
 
     def group_u_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupUMinNonUniformAMD (opcode 5003, class Group, section functions).
@@ -8800,7 +11881,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5003, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6138b, result_type, execution, operation, x]
+                return Id(put(5003, result_type, operands, words, 2))
+        return self._value(5003, result_type, operands, result_id)
 
     def group_s_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupSMinNonUniformAMD (opcode 5004, class Group, section functions).
@@ -8817,7 +11910,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5004, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6138c, result_type, execution, operation, x]
+                return Id(put(5004, result_type, operands, words, 2))
+        return self._value(5004, result_type, operands, result_id)
 
     def group_f_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFMaxNonUniformAMD (opcode 5005, class Group, section functions).
@@ -8834,7 +11939,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5005, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6138d, result_type, execution, operation, x]
+                return Id(put(5005, result_type, operands, words, 2))
+        return self._value(5005, result_type, operands, result_id)
 
     def group_u_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupUMaxNonUniformAMD (opcode 5006, class Group, section functions).
@@ -8851,7 +11968,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5006, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6138e, result_type, execution, operation, x]
+                return Id(put(5006, result_type, operands, words, 2))
+        return self._value(5006, result_type, operands, result_id)
 
     def group_s_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupSMaxNonUniformAMD (opcode 5007, class Group, section functions).
@@ -8868,7 +11997,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5007, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x6138f, result_type, execution, operation, x]
+                return Id(put(5007, result_type, operands, words, 2))
+        return self._value(5007, result_type, operands, result_id)
 
     def fragment_mask_fetch_amd(self, result_type: TypeId, image: Id, coordinate: Id, *, result_id: Id | None = None) -> Id:
         """OpFragmentMaskFetchAMD (opcode 5011, class Reserved, section functions).
@@ -8949,7 +12090,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5056, result_type, (scope,), result_id)
+        operands = (scope,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and scope.__class__ in FAST_IDS and 0 < scope < bound
+            ):
+                words = [0x413c0, result_type, scope]
+                return Id(put(5056, result_type, operands, words, 2))
+        return self._value(5056, result_type, operands, result_id)
 
     def allocate_node_payloads_amdx(self, result_type: TypeId, visibility: Id, payload_count: Id, node_index: Id, *, result_id: Id | None = None) -> Id:
         """OpAllocateNodePayloadsAMDX (opcode 5074, class Reserved, section functions).
@@ -8966,7 +12117,19 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5074, result_type, (visibility, payload_count, node_index), result_id)
+        operands = (visibility, payload_count, node_index)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and visibility.__class__ in FAST_IDS and 0 < visibility < bound
+                and payload_count.__class__ in FAST_IDS and 0 < payload_count < bound
+                and node_index.__class__ in FAST_IDS and 0 < node_index < bound
+            ):
+                words = [0x613d2, result_type, visibility, payload_count, node_index]
+                return Id(put(5074, result_type, operands, words, 2))
+        return self._value(5074, result_type, operands, result_id)
 
     def enqueue_node_payloads_amdx(self, payload_array: Id) -> Self:
         """OpEnqueueNodePayloadsAMDX (opcode 5075, class Reserved, section functions).
@@ -8979,7 +12142,17 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the builder, so calls chain.
         """
-        return self._void(5075, (payload_array,))
+        operands = (payload_array,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                payload_array.__class__ in FAST_IDS and 0 < payload_array < bound
+            ):
+                words = [0x213d3, payload_array]
+                put(5075, None, operands, words, 0)
+                return self
+        return self._void(5075, operands)
 
     def type_node_payload_array_amdx(self, payload_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpTypeNodePayloadArrayAMDX (opcode 5076, class Reserved, section functions).
@@ -8993,7 +12166,16 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5076, None, (payload_type,), result_id)
+        operands = (payload_type,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                payload_type.__class__ in FAST_IDS and 0 < payload_type < bound
+            ):
+                words = [0x313d4, payload_type]
+                return Id(put(5076, None, operands, words, 1))
+        return self._value(5076, None, operands, result_id)
 
     def finish_writing_node_payload_amdx(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpFinishWritingNodePayloadAMDX (opcode 5078, class Reserved, section functions).
@@ -9097,7 +12279,18 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5103, None, (literal_string,), result_id)
+        operands = (literal_string,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                literal_string.__class__ is str and literal_string.isascii() and "\0" not in literal_string
+            ):
+                words = [0]
+                words += string_words(literal_string)
+                words[0] = ((len(words) + 1) << 16) | 5103
+                return Id(put(5103, None, operands, words, 1))
+        return self._value(5103, None, operands, result_id)
 
     def spec_constant_string_amdx(self, literal_string: str, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantStringAMDX (opcode 5104, class Reserved, section functions).
@@ -9111,7 +12304,18 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(5104, None, (literal_string,), result_id)
+        operands = (literal_string,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                literal_string.__class__ is str and literal_string.isascii() and "\0" not in literal_string
+            ):
+                words = [0]
+                words += string_words(literal_string)
+                words[0] = ((len(words) + 1) << 16) | 5104
+                return Id(put(5104, None, operands, words, 1))
+        return self._value(5104, None, operands, result_id)
 
     def group_non_uniform_quad_all_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformQuadAllKHR (opcode 5110, class Non-Uniform, section functions).
@@ -9192,7 +12396,30 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5249, (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, current_time, hit_object_attributes))
+        operands = (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, current_time, hit_object_attributes)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and acceleration_structure.__class__ in FAST_IDS and 0 < acceleration_structure < bound
+                and instance_id.__class__ in FAST_IDS and 0 < instance_id < bound
+                and primitive_id.__class__ in FAST_IDS and 0 < primitive_id < bound
+                and geometry_index.__class__ in FAST_IDS and 0 < geometry_index < bound
+                and hit_kind.__class__ in FAST_IDS and 0 < hit_kind < bound
+                and sbt_record_offset.__class__ in FAST_IDS and 0 < sbt_record_offset < bound
+                and sbt_record_stride.__class__ in FAST_IDS and 0 < sbt_record_stride < bound
+                and origin.__class__ in FAST_IDS and 0 < origin < bound
+                and t_min.__class__ in FAST_IDS and 0 < t_min < bound
+                and direction.__class__ in FAST_IDS and 0 < direction < bound
+                and t_max.__class__ in FAST_IDS and 0 < t_max < bound
+                and current_time.__class__ in FAST_IDS and 0 < current_time < bound
+                and hit_object_attributes.__class__ in FAST_IDS and 0 < hit_object_attributes < bound
+            ):
+                words = [0xf1481, hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, current_time, hit_object_attributes]
+                put(5249, None, operands, words, 0)
+                return self
+        return self._void(5249, operands)
 
     def hit_object_record_hit_with_index_motion_nv(self, hit_object: Id, acceleration_structure: Id, instance_id: Id, primitive_id: Id, geometry_index: Id, hit_kind: Id, sbt_record_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, current_time: Id, hit_object_attributes: Id) -> Self:
         """OpHitObjectRecordHitWithIndexMotionNV (opcode 5250, class Reserved, section functions).
@@ -9216,7 +12443,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5250, (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, current_time, hit_object_attributes))
+        operands = (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, current_time, hit_object_attributes)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and acceleration_structure.__class__ in FAST_IDS and 0 < acceleration_structure < bound
+                and instance_id.__class__ in FAST_IDS and 0 < instance_id < bound
+                and primitive_id.__class__ in FAST_IDS and 0 < primitive_id < bound
+                and geometry_index.__class__ in FAST_IDS and 0 < geometry_index < bound
+                and hit_kind.__class__ in FAST_IDS and 0 < hit_kind < bound
+                and sbt_record_index.__class__ in FAST_IDS and 0 < sbt_record_index < bound
+                and origin.__class__ in FAST_IDS and 0 < origin < bound
+                and t_min.__class__ in FAST_IDS and 0 < t_min < bound
+                and direction.__class__ in FAST_IDS and 0 < direction < bound
+                and t_max.__class__ in FAST_IDS and 0 < t_max < bound
+                and current_time.__class__ in FAST_IDS and 0 < current_time < bound
+                and hit_object_attributes.__class__ in FAST_IDS and 0 < hit_object_attributes < bound
+            ):
+                words = [0xe1482, hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, current_time, hit_object_attributes]
+                put(5250, None, operands, words, 0)
+                return self
+        return self._void(5250, operands)
 
     def hit_object_record_miss_motion_nv(self, hit_object: Id, sbt_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, current_time: Id) -> Self:
         """OpHitObjectRecordMissMotionNV (opcode 5251, class Reserved, section functions).
@@ -9234,7 +12483,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5251, (hit_object, sbt_index, origin, t_min, direction, t_max, current_time))
+        operands = (hit_object, sbt_index, origin, t_min, direction, t_max, current_time)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and sbt_index.__class__ in FAST_IDS and 0 < sbt_index < bound
+                and origin.__class__ in FAST_IDS and 0 < origin < bound
+                and t_min.__class__ in FAST_IDS and 0 < t_min < bound
+                and direction.__class__ in FAST_IDS and 0 < direction < bound
+                and t_max.__class__ in FAST_IDS and 0 < t_max < bound
+                and current_time.__class__ in FAST_IDS and 0 < current_time < bound
+            ):
+                words = [0x81483, hit_object, sbt_index, origin, t_min, direction, t_max, current_time]
+                put(5251, None, operands, words, 0)
+                return self
+        return self._void(5251, operands)
 
     def hit_object_get_world_to_object_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetWorldToObjectNV (opcode 5252, class Reserved, section functions).
@@ -9370,7 +12635,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5256, (hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, time, payload))
+        operands = (hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, time, payload)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and acceleration_structure.__class__ in FAST_IDS and 0 < acceleration_structure < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cullmask.__class__ in FAST_IDS and 0 < cullmask < bound
+                and sbt_record_offset.__class__ in FAST_IDS and 0 < sbt_record_offset < bound
+                and sbt_record_stride.__class__ in FAST_IDS and 0 < sbt_record_stride < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and origin.__class__ in FAST_IDS and 0 < origin < bound
+                and t_min.__class__ in FAST_IDS and 0 < t_min < bound
+                and direction.__class__ in FAST_IDS and 0 < direction < bound
+                and t_max.__class__ in FAST_IDS and 0 < t_max < bound
+                and time.__class__ in FAST_IDS and 0 < time < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+            ):
+                words = [0xe1488, hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, time, payload]
+                put(5256, None, operands, words, 0)
+                return self
+        return self._void(5256, operands)
 
     def hit_object_get_shader_record_buffer_handle_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetShaderRecordBufferHandleNV (opcode 5257, class Reserved, section functions).
@@ -9438,7 +12725,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5259, (hit_object,))
+        operands = (hit_object,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+            ):
+                words = [0x2148b, hit_object]
+                put(5259, None, operands, words, 0)
+                return self
+        return self._void(5259, operands)
 
     def hit_object_trace_ray_nv(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cullmask: Id, sbt_record_offset: Id, sbt_record_stride: Id, miss_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, payload: Id) -> Self:
         """OpHitObjectTraceRayNV (opcode 5260, class Reserved, section functions).
@@ -9461,7 +12758,28 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5260, (hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, payload))
+        operands = (hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, payload)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and acceleration_structure.__class__ in FAST_IDS and 0 < acceleration_structure < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cullmask.__class__ in FAST_IDS and 0 < cullmask < bound
+                and sbt_record_offset.__class__ in FAST_IDS and 0 < sbt_record_offset < bound
+                and sbt_record_stride.__class__ in FAST_IDS and 0 < sbt_record_stride < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and origin.__class__ in FAST_IDS and 0 < origin < bound
+                and t_min.__class__ in FAST_IDS and 0 < t_min < bound
+                and direction.__class__ in FAST_IDS and 0 < direction < bound
+                and t_max.__class__ in FAST_IDS and 0 < t_max < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+            ):
+                words = [0xd148c, hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, payload]
+                put(5260, None, operands, words, 0)
+                return self
+        return self._void(5260, operands)
 
     def hit_object_record_hit_nv(self, hit_object: Id, acceleration_structure: Id, instance_id: Id, primitive_id: Id, geometry_index: Id, hit_kind: Id, sbt_record_offset: Id, sbt_record_stride: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, hit_object_attributes: Id) -> Self:
         """OpHitObjectRecordHitNV (opcode 5261, class Reserved, section functions).
@@ -9485,7 +12803,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5261, (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, hit_object_attributes))
+        operands = (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, hit_object_attributes)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and acceleration_structure.__class__ in FAST_IDS and 0 < acceleration_structure < bound
+                and instance_id.__class__ in FAST_IDS and 0 < instance_id < bound
+                and primitive_id.__class__ in FAST_IDS and 0 < primitive_id < bound
+                and geometry_index.__class__ in FAST_IDS and 0 < geometry_index < bound
+                and hit_kind.__class__ in FAST_IDS and 0 < hit_kind < bound
+                and sbt_record_offset.__class__ in FAST_IDS and 0 < sbt_record_offset < bound
+                and sbt_record_stride.__class__ in FAST_IDS and 0 < sbt_record_stride < bound
+                and origin.__class__ in FAST_IDS and 0 < origin < bound
+                and t_min.__class__ in FAST_IDS and 0 < t_min < bound
+                and direction.__class__ in FAST_IDS and 0 < direction < bound
+                and t_max.__class__ in FAST_IDS and 0 < t_max < bound
+                and hit_object_attributes.__class__ in FAST_IDS and 0 < hit_object_attributes < bound
+            ):
+                words = [0xe148d, hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, hit_object_attributes]
+                put(5261, None, operands, words, 0)
+                return self
+        return self._void(5261, operands)
 
     def hit_object_record_hit_with_index_nv(self, hit_object: Id, acceleration_structure: Id, instance_id: Id, primitive_id: Id, geometry_index: Id, hit_kind: Id, sbt_record_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id, hit_object_attributes: Id) -> Self:
         """OpHitObjectRecordHitWithIndexNV (opcode 5262, class Reserved, section functions).
@@ -9508,7 +12848,28 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5262, (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, hit_object_attributes))
+        operands = (hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, hit_object_attributes)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and acceleration_structure.__class__ in FAST_IDS and 0 < acceleration_structure < bound
+                and instance_id.__class__ in FAST_IDS and 0 < instance_id < bound
+                and primitive_id.__class__ in FAST_IDS and 0 < primitive_id < bound
+                and geometry_index.__class__ in FAST_IDS and 0 < geometry_index < bound
+                and hit_kind.__class__ in FAST_IDS and 0 < hit_kind < bound
+                and sbt_record_index.__class__ in FAST_IDS and 0 < sbt_record_index < bound
+                and origin.__class__ in FAST_IDS and 0 < origin < bound
+                and t_min.__class__ in FAST_IDS and 0 < t_min < bound
+                and direction.__class__ in FAST_IDS and 0 < direction < bound
+                and t_max.__class__ in FAST_IDS and 0 < t_max < bound
+                and hit_object_attributes.__class__ in FAST_IDS and 0 < hit_object_attributes < bound
+            ):
+                words = [0xd148e, hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, hit_object_attributes]
+                put(5262, None, operands, words, 0)
+                return self
+        return self._void(5262, operands)
 
     def hit_object_record_miss_nv(self, hit_object: Id, sbt_index: Id, origin: Id, t_min: Id, direction: Id, t_max: Id) -> Self:
         """OpHitObjectRecordMissNV (opcode 5263, class Reserved, section functions).
@@ -9525,7 +12886,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5263, (hit_object, sbt_index, origin, t_min, direction, t_max))
+        operands = (hit_object, sbt_index, origin, t_min, direction, t_max)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and sbt_index.__class__ in FAST_IDS and 0 < sbt_index < bound
+                and origin.__class__ in FAST_IDS and 0 < origin < bound
+                and t_min.__class__ in FAST_IDS and 0 < t_min < bound
+                and direction.__class__ in FAST_IDS and 0 < direction < bound
+                and t_max.__class__ in FAST_IDS and 0 < t_max < bound
+            ):
+                words = [0x7148f, hit_object, sbt_index, origin, t_min, direction, t_max]
+                put(5263, None, operands, words, 0)
+                return self
+        return self._void(5263, operands)
 
     def hit_object_execute_shader_nv(self, hit_object: Id, payload: Id) -> Self:
         """OpHitObjectExecuteShaderNV (opcode 5264, class Reserved, section functions).
@@ -9538,7 +12914,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5264, (hit_object, payload))
+        operands = (hit_object, payload)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+            ):
+                words = [0x31490, hit_object, payload]
+                put(5264, None, operands, words, 0)
+                return self
+        return self._void(5264, operands)
 
     def hit_object_get_current_time_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetCurrentTimeNV (opcode 5265, class Reserved, section functions).
@@ -9579,7 +12966,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5266, (hit_object, hit_object_attribute))
+        operands = (hit_object, hit_object_attribute)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and hit_object_attribute.__class__ in FAST_IDS and 0 < hit_object_attribute < bound
+            ):
+                words = [0x31492, hit_object, hit_object_attribute]
+                put(5266, None, operands, words, 0)
+                return self
+        return self._void(5266, operands)
 
     def hit_object_get_hit_kind_nv(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetHitKindNV (opcode 5267, class Reserved, section functions).
@@ -9929,7 +13327,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5279, (hit_object, hint, bits))
+        operands = (hit_object, hint, bits)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and (hint is None or (hint.__class__ in FAST_IDS and 0 < hint < bound))
+                and (bits is None or (bits.__class__ in FAST_IDS and 0 < bits < bound))
+            ):
+                words = [0, hit_object]
+                if hint is not None:
+                    words.append(hint)
+                if bits is not None:
+                    words.append(bits)
+                words[0] = ((len(words) + 0) << 16) | 5279
+                put(5279, None, operands, words, 0)
+                return self
+        return self._void(5279, operands)
 
     def reorder_thread_with_hint_nv(self, hint: Id, bits: Id) -> Self:
         """OpReorderThreadWithHintNV (opcode 5280, class Reserved, section functions).
@@ -9942,7 +13357,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5280, (hint, bits))
+        operands = (hint, bits)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hint.__class__ in FAST_IDS and 0 < hint < bound
+                and bits.__class__ in FAST_IDS and 0 < bits < bound
+            ):
+                words = [0x314a0, hint, bits]
+                put(5280, None, operands, words, 0)
+                return self
+        return self._void(5280, operands)
 
     def type_hit_object_nv(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeHitObjectNV (opcode 5281, class Type-Declaration, section types_globals).
@@ -9954,7 +13380,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5281, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x214a1]
+            return TypeId(put(5281, None, operands, words, 1))
+        return self._type(5281, operands, result_id)
 
     def image_sample_footprint_nv(self, result_type: TypeId, sampled_image: Id, coordinate: Id, granularity: Id, coarse: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpImageSampleFootprintNV (opcode 5283, class Image, section functions).
@@ -9973,7 +13404,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5283, result_type, (sampled_image, coordinate, granularity, coarse, image_operands), result_id)
+        operands = (sampled_image, coordinate, granularity, coarse, image_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and granularity.__class__ in FAST_IDS and 0 < granularity < bound
+                and coarse.__class__ in FAST_IDS and 0 < coarse < bound
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+            ):
+                words = [0, result_type, sampled_image, coordinate, granularity, coarse]
+                if image_operands is not None:
+                    words.append(image_operands)
+                words[0] = ((len(words) + 1) << 16) | 5283
+                return Id(put(5283, result_type, operands, words, 2))
+        return self._value(5283, result_type, operands, result_id)
 
     def type_cooperative_vector_nv(self, component_type: TypeId, component_count: Id, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeCooperativeVectorNV (opcode 5288, class Type-Declaration, section types_globals).
@@ -9987,7 +13435,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5288, (component_type, component_count), result_id)
+        operands = (component_type, component_count)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                component_type.__class__ in FAST_IDS and 0 < component_type < bound
+                and component_count.__class__ in FAST_IDS and 0 < component_count < bound
+            ):
+                words = [0x414a8, component_type, component_count]
+                return TypeId(put(5288, None, operands, words, 1))
+        return self._type(5288, operands, result_id)
 
     def cooperative_vector_matrix_mul_nv(self, result_type: TypeId, input: Id, input_interpretation: Id, matrix: Id, matrix_offset: Id, matrix_interpretation: Id, m: Id, k: Id, memory_layout: Id, transpose: Id, matrix_stride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeVectorMatrixMulNV (opcode 5289, class Reserved, section functions).
@@ -10011,7 +13469,32 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5289, result_type, (input, input_interpretation, matrix, matrix_offset, matrix_interpretation, m, k, memory_layout, transpose, matrix_stride, cooperative_matrix_operands), result_id)
+        operands = (input, input_interpretation, matrix, matrix_offset, matrix_interpretation, m, k, memory_layout, transpose, matrix_stride, cooperative_matrix_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and input_interpretation.__class__ in FAST_IDS and 0 < input_interpretation < bound
+                and matrix.__class__ in FAST_IDS and 0 < matrix < bound
+                and matrix_offset.__class__ in FAST_IDS and 0 < matrix_offset < bound
+                and matrix_interpretation.__class__ in FAST_IDS and 0 < matrix_interpretation < bound
+                and m.__class__ in FAST_IDS and 0 < m < bound
+                and k.__class__ in FAST_IDS and 0 < k < bound
+                and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
+                and transpose.__class__ in FAST_IDS and 0 < transpose < bound
+                and (matrix_stride is None or (matrix_stride.__class__ in FAST_IDS and 0 < matrix_stride < bound))
+                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not cooperative_matrix_operands & _PARAMETER_BITS_CooperativeMatrixOperands))
+            ):
+                words = [0, result_type, input, input_interpretation, matrix, matrix_offset, matrix_interpretation, m, k, memory_layout, transpose]
+                if matrix_stride is not None:
+                    words.append(matrix_stride)
+                if cooperative_matrix_operands is not None:
+                    words.append(cooperative_matrix_operands)
+                words[0] = ((len(words) + 1) << 16) | 5289
+                return Id(put(5289, result_type, operands, words, 2))
+        return self._value(5289, result_type, operands, result_id)
 
     def cooperative_vector_outer_product_accumulate_nv(self, pointer: Id, offset: Id, a: Id, b: Id, memory_layout: Id, matrix_interpretation: Id, matrix_stride: Id | None = None) -> Self:
         """OpCooperativeVectorOuterProductAccumulateNV (opcode 5290, class Reserved, section functions).
@@ -10029,7 +13512,26 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5290, (pointer, offset, a, b, memory_layout, matrix_interpretation, matrix_stride))
+        operands = (pointer, offset, a, b, memory_layout, matrix_interpretation, matrix_stride)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and offset.__class__ in FAST_IDS and 0 < offset < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
+                and matrix_interpretation.__class__ in FAST_IDS and 0 < matrix_interpretation < bound
+                and (matrix_stride is None or (matrix_stride.__class__ in FAST_IDS and 0 < matrix_stride < bound))
+            ):
+                words = [0, pointer, offset, a, b, memory_layout, matrix_interpretation]
+                if matrix_stride is not None:
+                    words.append(matrix_stride)
+                words[0] = ((len(words) + 0) << 16) | 5290
+                put(5290, None, operands, words, 0)
+                return self
+        return self._void(5290, operands)
 
     def cooperative_vector_reduce_sum_accumulate_nv(self, pointer: Id, offset: Id, v: Id) -> Self:
         """OpCooperativeVectorReduceSumAccumulateNV (opcode 5291, class Reserved, section functions).
@@ -10043,7 +13545,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5291, (pointer, offset, v))
+        operands = (pointer, offset, v)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and offset.__class__ in FAST_IDS and 0 < offset < bound
+                and v.__class__ in FAST_IDS and 0 < v < bound
+            ):
+                words = [0x414ab, pointer, offset, v]
+                put(5291, None, operands, words, 0)
+                return self
+        return self._void(5291, operands)
 
     def cooperative_vector_matrix_mul_add_nv(self, result_type: TypeId, input: Id, input_interpretation: Id, matrix: Id, matrix_offset: Id, matrix_interpretation: Id, bias: Id, bias_offset: Id, bias_interpretation: Id, m: Id, k: Id, memory_layout: Id, transpose: Id, matrix_stride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeVectorMatrixMulAddNV (opcode 5292, class Reserved, section functions).
@@ -10070,7 +13584,35 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5292, result_type, (input, input_interpretation, matrix, matrix_offset, matrix_interpretation, bias, bias_offset, bias_interpretation, m, k, memory_layout, transpose, matrix_stride, cooperative_matrix_operands), result_id)
+        operands = (input, input_interpretation, matrix, matrix_offset, matrix_interpretation, bias, bias_offset, bias_interpretation, m, k, memory_layout, transpose, matrix_stride, cooperative_matrix_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and input_interpretation.__class__ in FAST_IDS and 0 < input_interpretation < bound
+                and matrix.__class__ in FAST_IDS and 0 < matrix < bound
+                and matrix_offset.__class__ in FAST_IDS and 0 < matrix_offset < bound
+                and matrix_interpretation.__class__ in FAST_IDS and 0 < matrix_interpretation < bound
+                and bias.__class__ in FAST_IDS and 0 < bias < bound
+                and bias_offset.__class__ in FAST_IDS and 0 < bias_offset < bound
+                and bias_interpretation.__class__ in FAST_IDS and 0 < bias_interpretation < bound
+                and m.__class__ in FAST_IDS and 0 < m < bound
+                and k.__class__ in FAST_IDS and 0 < k < bound
+                and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
+                and transpose.__class__ in FAST_IDS and 0 < transpose < bound
+                and (matrix_stride is None or (matrix_stride.__class__ in FAST_IDS and 0 < matrix_stride < bound))
+                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not cooperative_matrix_operands & _PARAMETER_BITS_CooperativeMatrixOperands))
+            ):
+                words = [0, result_type, input, input_interpretation, matrix, matrix_offset, matrix_interpretation, bias, bias_offset, bias_interpretation, m, k, memory_layout, transpose]
+                if matrix_stride is not None:
+                    words.append(matrix_stride)
+                if cooperative_matrix_operands is not None:
+                    words.append(cooperative_matrix_operands)
+                words[0] = ((len(words) + 1) << 16) | 5292
+                return Id(put(5292, result_type, operands, words, 2))
+        return self._value(5292, result_type, operands, result_id)
 
     def cooperative_matrix_convert_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixConvertNV (opcode 5293, class Conversion, section functions).
@@ -10113,7 +13655,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5294, (group_count_x, group_count_y, group_count_z, payload))
+        operands = (group_count_x, group_count_y, group_count_z, payload)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                group_count_x.__class__ in FAST_IDS and 0 < group_count_x < bound
+                and group_count_y.__class__ in FAST_IDS and 0 < group_count_y < bound
+                and group_count_z.__class__ in FAST_IDS and 0 < group_count_z < bound
+                and (payload is None or (payload.__class__ in FAST_IDS and 0 < payload < bound))
+            ):
+                words = [0, group_count_x, group_count_y, group_count_z]
+                if payload is not None:
+                    words.append(payload)
+                words[0] = ((len(words) + 0) << 16) | 5294
+                put(5294, None, operands, words, 0)
+                return self
+        return self._void(5294, operands)
 
     def set_mesh_outputs_ext(self, vertex_count: Id, primitive_count: Id) -> Self:
         """OpSetMeshOutputsEXT (opcode 5295, class Reserved, section functions).
@@ -10126,7 +13684,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5295, (vertex_count, primitive_count))
+        operands = (vertex_count, primitive_count)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                vertex_count.__class__ in FAST_IDS and 0 < vertex_count < bound
+                and primitive_count.__class__ in FAST_IDS and 0 < primitive_count < bound
+            ):
+                words = [0x314af, vertex_count, primitive_count]
+                put(5295, None, operands, words, 0)
+                return self
+        return self._void(5295, operands)
 
     def group_non_uniform_partition_nv(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupNonUniformPartitionNV (opcode 5296, class Non-Uniform, section functions).
@@ -10169,7 +13738,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5299, (index_offset, packed_indices))
+        operands = (index_offset, packed_indices)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                index_offset.__class__ in FAST_IDS and 0 < index_offset < bound
+                and packed_indices.__class__ in FAST_IDS and 0 < packed_indices < bound
+            ):
+                words = [0x314b3, index_offset, packed_indices]
+                put(5299, None, operands, words, 0)
+                return self
+        return self._void(5299, operands)
 
     def fetch_micro_triangle_vertex_position_nv(self, result_type: TypeId, accel: Id, instance_id: Id, geometry_index: Id, primitive_index: Id, barycentric: Id, *, result_id: Id | None = None) -> Id:
         """OpFetchMicroTriangleVertexPositionNV (opcode 5300, class Reserved, section functions).
@@ -10265,7 +13845,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5302, result_type, (pointer, offset, memory_access), result_id)
+        operands = (pointer, offset, memory_access)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and offset.__class__ in FAST_IDS and 0 < offset < bound
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, result_type, pointer, offset]
+                if memory_access is not None:
+                    words.append(memory_access)
+                words[0] = ((len(words) + 1) << 16) | 5302
+                return Id(put(5302, result_type, operands, words, 2))
+        return self._value(5302, result_type, operands, result_id)
 
     def cooperative_vector_store_nv(self, pointer: Id, offset: Id, object: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
         """OpCooperativeVectorStoreNV (opcode 5303, class Memory, section functions).
@@ -10280,7 +13875,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5303, (pointer, offset, object, memory_access))
+        operands = (pointer, offset, object, memory_access)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and offset.__class__ in FAST_IDS and 0 < offset < bound
+                and object.__class__ in FAST_IDS and 0 < object < bound
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, pointer, offset, object]
+                if memory_access is not None:
+                    words.append(memory_access)
+                words[0] = ((len(words) + 0) << 16) | 5303
+                put(5303, None, operands, words, 0)
+                return self
+        return self._void(5303, operands)
 
     def hit_object_record_from_query_ext(self, hit_object: Id, ray_query: Id, sbt_record_index: Id, hit_object_attributes: Id) -> Self:
         """OpHitObjectRecordFromQueryEXT (opcode 5304, class Reserved, section functions).
@@ -10295,7 +13906,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5304, (hit_object, ray_query, sbt_record_index, hit_object_attributes))
+        operands = (hit_object, ray_query, sbt_record_index, hit_object_attributes)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and ray_query.__class__ in FAST_IDS and 0 < ray_query < bound
+                and sbt_record_index.__class__ in FAST_IDS and 0 < sbt_record_index < bound
+                and hit_object_attributes.__class__ in FAST_IDS and 0 < hit_object_attributes < bound
+            ):
+                words = [0x514b8, hit_object, ray_query, sbt_record_index, hit_object_attributes]
+                put(5304, None, operands, words, 0)
+                return self
+        return self._void(5304, operands)
 
     def hit_object_record_miss_ext(self, hit_object: Id, ray_flags: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id) -> Self:
         """OpHitObjectRecordMissEXT (opcode 5305, class Reserved, section functions).
@@ -10313,7 +13937,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5305, (hit_object, ray_flags, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax))
+        operands = (hit_object, ray_flags, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_tmin.__class__ in FAST_IDS and 0 < ray_tmin < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
+            ):
+                words = [0x814b9, hit_object, ray_flags, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax]
+                put(5305, None, operands, words, 0)
+                return self
+        return self._void(5305, operands)
 
     def hit_object_record_miss_motion_ext(self, hit_object: Id, ray_flags: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, current_time: Id) -> Self:
         """OpHitObjectRecordMissMotionEXT (opcode 5306, class Reserved, section functions).
@@ -10332,7 +13972,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5306, (hit_object, ray_flags, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time))
+        operands = (hit_object, ray_flags, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_tmin.__class__ in FAST_IDS and 0 < ray_tmin < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
+                and current_time.__class__ in FAST_IDS and 0 < current_time < bound
+            ):
+                words = [0x914ba, hit_object, ray_flags, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time]
+                put(5306, None, operands, words, 0)
+                return self
+        return self._void(5306, operands)
 
     def hit_object_get_intersection_triangle_vertex_positions_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetIntersectionTriangleVertexPositionsEXT (opcode 5307, class Reserved, section functions).
@@ -10401,7 +14058,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5309, (hit_object, sbt_record_index))
+        operands = (hit_object, sbt_record_index)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and sbt_record_index.__class__ in FAST_IDS and 0 < sbt_record_index < bound
+            ):
+                words = [0x314bd, hit_object, sbt_record_index]
+                put(5309, None, operands, words, 0)
+                return self
+        return self._void(5309, operands)
 
     def hit_object_reorder_execute_shader_ext(self, hit_object: Id, payload: Id, hint: Id | None = None, bits: Id | None = None) -> Self:
         """OpHitObjectReorderExecuteShaderEXT (opcode 5310, class Reserved, section functions).
@@ -10416,7 +14084,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5310, (hit_object, payload, hint, bits))
+        operands = (hit_object, payload, hint, bits)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+                and (hint is None or (hint.__class__ in FAST_IDS and 0 < hint < bound))
+                and (bits is None or (bits.__class__ in FAST_IDS and 0 < bits < bound))
+            ):
+                words = [0, hit_object, payload]
+                if hint is not None:
+                    words.append(hint)
+                if bits is not None:
+                    words.append(bits)
+                words[0] = ((len(words) + 0) << 16) | 5310
+                put(5310, None, operands, words, 0)
+                return self
+        return self._void(5310, operands)
 
     def hit_object_trace_reorder_execute_ext(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payload: Id, hint: Id | None = None, bits: Id | None = None) -> Self:
         """OpHitObjectTraceReorderExecuteEXT (opcode 5311, class Reserved, section functions).
@@ -10441,7 +14127,35 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5311, (hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload, hint, bits))
+        operands = (hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload, hint, bits)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and acceleration_structure.__class__ in FAST_IDS and 0 < acceleration_structure < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cull_mask.__class__ in FAST_IDS and 0 < cull_mask < bound
+                and sbt_offset.__class__ in FAST_IDS and 0 < sbt_offset < bound
+                and sbt_stride.__class__ in FAST_IDS and 0 < sbt_stride < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_tmin.__class__ in FAST_IDS and 0 < ray_tmin < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+                and (hint is None or (hint.__class__ in FAST_IDS and 0 < hint < bound))
+                and (bits is None or (bits.__class__ in FAST_IDS and 0 < bits < bound))
+            ):
+                words = [0, hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload]
+                if hint is not None:
+                    words.append(hint)
+                if bits is not None:
+                    words.append(bits)
+                words[0] = ((len(words) + 0) << 16) | 5311
+                put(5311, None, operands, words, 0)
+                return self
+        return self._void(5311, operands)
 
     def hit_object_trace_motion_reorder_execute_ext(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, current_time: Id, payload: Id, hint: Id | None = None, bits: Id | None = None) -> Self:
         """OpHitObjectTraceMotionReorderExecuteEXT (opcode 5312, class Reserved, section functions).
@@ -10467,7 +14181,36 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5312, (hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time, payload, hint, bits))
+        operands = (hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time, payload, hint, bits)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and acceleration_structure.__class__ in FAST_IDS and 0 < acceleration_structure < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cull_mask.__class__ in FAST_IDS and 0 < cull_mask < bound
+                and sbt_offset.__class__ in FAST_IDS and 0 < sbt_offset < bound
+                and sbt_stride.__class__ in FAST_IDS and 0 < sbt_stride < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_tmin.__class__ in FAST_IDS and 0 < ray_tmin < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
+                and current_time.__class__ in FAST_IDS and 0 < current_time < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+                and (hint is None or (hint.__class__ in FAST_IDS and 0 < hint < bound))
+                and (bits is None or (bits.__class__ in FAST_IDS and 0 < bits < bound))
+            ):
+                words = [0, hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time, payload]
+                if hint is not None:
+                    words.append(hint)
+                if bits is not None:
+                    words.append(bits)
+                words[0] = ((len(words) + 0) << 16) | 5312
+                put(5312, None, operands, words, 0)
+                return self
+        return self._void(5312, operands)
 
     def type_hit_object_ext(self, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeHitObjectEXT (opcode 5313, class Type-Declaration, section types_globals).
@@ -10479,7 +14222,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5313, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x214c1]
+            return TypeId(put(5313, None, operands, words, 1))
+        return self._type(5313, operands, result_id)
 
     def reorder_thread_with_hint_ext(self, hint: Id, bits: Id) -> Self:
         """OpReorderThreadWithHintEXT (opcode 5314, class Reserved, section functions).
@@ -10492,7 +14240,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5314, (hint, bits))
+        operands = (hint, bits)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hint.__class__ in FAST_IDS and 0 < hint < bound
+                and bits.__class__ in FAST_IDS and 0 < bits < bound
+            ):
+                words = [0x314c2, hint, bits]
+                put(5314, None, operands, words, 0)
+                return self
+        return self._void(5314, operands)
 
     def reorder_thread_with_hit_object_ext(self, hit_object: Id, hint: Id | None = None, bits: Id | None = None) -> Self:
         """OpReorderThreadWithHitObjectEXT (opcode 5315, class Reserved, section functions).
@@ -10506,7 +14265,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5315, (hit_object, hint, bits))
+        operands = (hit_object, hint, bits)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and (hint is None or (hint.__class__ in FAST_IDS and 0 < hint < bound))
+                and (bits is None or (bits.__class__ in FAST_IDS and 0 < bits < bound))
+            ):
+                words = [0, hit_object]
+                if hint is not None:
+                    words.append(hint)
+                if bits is not None:
+                    words.append(bits)
+                words[0] = ((len(words) + 0) << 16) | 5315
+                put(5315, None, operands, words, 0)
+                return self
+        return self._void(5315, operands)
 
     def hit_object_trace_ray_ext(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payload: Id) -> Self:
         """OpHitObjectTraceRayEXT (opcode 5316, class Reserved, section functions).
@@ -10529,7 +14305,28 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5316, (hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload))
+        operands = (hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and acceleration_structure.__class__ in FAST_IDS and 0 < acceleration_structure < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cull_mask.__class__ in FAST_IDS and 0 < cull_mask < bound
+                and sbt_offset.__class__ in FAST_IDS and 0 < sbt_offset < bound
+                and sbt_stride.__class__ in FAST_IDS and 0 < sbt_stride < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_tmin.__class__ in FAST_IDS and 0 < ray_tmin < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+            ):
+                words = [0xd14c4, hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload]
+                put(5316, None, operands, words, 0)
+                return self
+        return self._void(5316, operands)
 
     def hit_object_trace_ray_motion_ext(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, current_time: Id, payload: Id) -> Self:
         """OpHitObjectTraceRayMotionEXT (opcode 5317, class Reserved, section functions).
@@ -10553,7 +14350,29 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5317, (hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time, payload))
+        operands = (hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time, payload)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and acceleration_structure.__class__ in FAST_IDS and 0 < acceleration_structure < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cull_mask.__class__ in FAST_IDS and 0 < cull_mask < bound
+                and sbt_offset.__class__ in FAST_IDS and 0 < sbt_offset < bound
+                and sbt_stride.__class__ in FAST_IDS and 0 < sbt_stride < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_tmin.__class__ in FAST_IDS and 0 < ray_tmin < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
+                and current_time.__class__ in FAST_IDS and 0 < current_time < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+            ):
+                words = [0xe14c5, hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time, payload]
+                put(5317, None, operands, words, 0)
+                return self
+        return self._void(5317, operands)
 
     def hit_object_record_empty_ext(self, hit_object: Id) -> Self:
         """OpHitObjectRecordEmptyEXT (opcode 5318, class Reserved, section functions).
@@ -10565,7 +14384,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5318, (hit_object,))
+        operands = (hit_object,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+            ):
+                words = [0x214c6, hit_object]
+                put(5318, None, operands, words, 0)
+                return self
+        return self._void(5318, operands)
 
     def hit_object_execute_shader_ext(self, hit_object: Id, payload: Id) -> Self:
         """OpHitObjectExecuteShaderEXT (opcode 5319, class Reserved, section functions).
@@ -10578,7 +14407,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5319, (hit_object, payload))
+        operands = (hit_object, payload)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+            ):
+                words = [0x314c7, hit_object, payload]
+                put(5319, None, operands, words, 0)
+                return self
+        return self._void(5319, operands)
 
     def hit_object_get_current_time_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetCurrentTimeEXT (opcode 5320, class Reserved, section functions).
@@ -10619,7 +14459,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5321, (hit_object, hit_object_attribute))
+        operands = (hit_object, hit_object_attribute)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
+                and hit_object_attribute.__class__ in FAST_IDS and 0 < hit_object_attribute < bound
+            ):
+                words = [0x314c9, hit_object, hit_object_attribute]
+                put(5321, None, operands, words, 0)
+                return self
+        return self._void(5321, operands)
 
     def hit_object_get_hit_kind_ext(self, result_type: TypeId, hit_object: Id, *, result_id: Id | None = None) -> Id:
         """OpHitObjectGetHitKindEXT (opcode 5322, class Reserved, section functions).
@@ -10999,7 +14850,13 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5335, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x114d7]
+            put(5335, None, operands, words, 0)
+            return self
+        return self._void(5335, operands)
 
     def terminate_ray_nv(self) -> Self:
         """OpTerminateRayNV (opcode 5336, class Reserved, section functions).
@@ -11010,7 +14867,13 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5336, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x114d8]
+            put(5336, None, operands, words, 0)
+            return self
+        return self._void(5336, operands)
 
     def trace_nv(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payload_id: Id) -> Self:
         """OpTraceNV (opcode 5337, class Reserved, section functions).
@@ -11033,7 +14896,27 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5337, (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload_id))
+        operands = (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload_id)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                accel.__class__ in FAST_IDS and 0 < accel < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cull_mask.__class__ in FAST_IDS and 0 < cull_mask < bound
+                and sbt_offset.__class__ in FAST_IDS and 0 < sbt_offset < bound
+                and sbt_stride.__class__ in FAST_IDS and 0 < sbt_stride < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_tmin.__class__ in FAST_IDS and 0 < ray_tmin < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
+                and payload_id.__class__ in FAST_IDS and 0 < payload_id < bound
+            ):
+                words = [0xc14d9, accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload_id]
+                put(5337, None, operands, words, 0)
+                return self
+        return self._void(5337, operands)
 
     def trace_motion_nv(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, time: Id, payload_id: Id) -> Self:
         """OpTraceMotionNV (opcode 5338, class Reserved, section functions).
@@ -11057,7 +14940,28 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5338, (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload_id))
+        operands = (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload_id)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                accel.__class__ in FAST_IDS and 0 < accel < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cull_mask.__class__ in FAST_IDS and 0 < cull_mask < bound
+                and sbt_offset.__class__ in FAST_IDS and 0 < sbt_offset < bound
+                and sbt_stride.__class__ in FAST_IDS and 0 < sbt_stride < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_tmin.__class__ in FAST_IDS and 0 < ray_tmin < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
+                and time.__class__ in FAST_IDS and 0 < time < bound
+                and payload_id.__class__ in FAST_IDS and 0 < payload_id < bound
+            ):
+                words = [0xd14da, accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload_id]
+                put(5338, None, operands, words, 0)
+                return self
+        return self._void(5338, operands)
 
     def trace_ray_motion_nv(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, time: Id, payload: Id) -> Self:
         """OpTraceRayMotionNV (opcode 5339, class Reserved, section functions).
@@ -11081,7 +14985,28 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5339, (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload))
+        operands = (accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                accel.__class__ in FAST_IDS and 0 < accel < bound
+                and ray_flags.__class__ in FAST_IDS and 0 < ray_flags < bound
+                and cull_mask.__class__ in FAST_IDS and 0 < cull_mask < bound
+                and sbt_offset.__class__ in FAST_IDS and 0 < sbt_offset < bound
+                and sbt_stride.__class__ in FAST_IDS and 0 < sbt_stride < bound
+                and miss_index.__class__ in FAST_IDS and 0 < miss_index < bound
+                and ray_origin.__class__ in FAST_IDS and 0 < ray_origin < bound
+                and ray_tmin.__class__ in FAST_IDS and 0 < ray_tmin < bound
+                and ray_direction.__class__ in FAST_IDS and 0 < ray_direction < bound
+                and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
+                and time.__class__ in FAST_IDS and 0 < time < bound
+                and payload.__class__ in FAST_IDS and 0 < payload < bound
+            ):
+                words = [0xd14db, accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload]
+                put(5339, None, operands, words, 0)
+                return self
+        return self._void(5339, operands)
 
     def ray_query_get_intersection_triangle_vertex_positions_khr(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionTriangleVertexPositionsKHR (opcode 5340, class Reserved, section functions).
@@ -11126,7 +15051,12 @@ class CoreInstructions(Emitter):
         Aliases: OpTypeAccelerationStructureNV.
         Returns the new type's id.
         """
-        return self._type(5341, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x214dd]
+            return TypeId(put(5341, None, operands, words, 1))
+        return self._type(5341, operands, result_id)
 
     def execute_callable_nv(self, sbt_index: Id, callable_data_id: Id) -> Self:
         """OpExecuteCallableNV (opcode 5344, class Reserved, section functions).
@@ -11140,7 +15070,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5344, (sbt_index, callable_data_id))
+        operands = (sbt_index, callable_data_id)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                sbt_index.__class__ in FAST_IDS and 0 < sbt_index < bound
+                and callable_data_id.__class__ in FAST_IDS and 0 < callable_data_id < bound
+            ):
+                words = [0x314e0, sbt_index, callable_data_id]
+                put(5344, None, operands, words, 0)
+                return self
+        return self._void(5344, operands)
 
     def ray_query_get_intersection_cluster_id_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionClusterIdNV (opcode 5345, class Reserved, section functions).
@@ -11385,7 +15326,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5358, (component_type, execution, rows, columns), result_id)
+        operands = (component_type, execution, rows, columns)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                component_type.__class__ in FAST_IDS and 0 < component_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and rows.__class__ in FAST_IDS and 0 < rows < bound
+                and columns.__class__ in FAST_IDS and 0 < columns < bound
+            ):
+                words = [0x614ee, component_type, execution, rows, columns]
+                return TypeId(put(5358, None, operands, words, 1))
+        return self._type(5358, operands, result_id)
 
     def cooperative_matrix_load_nv(self, result_type: TypeId, pointer: Id, stride: Id, column_major: Id, memory_access: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLoadNV (opcode 5359, class Reserved, section functions).
@@ -11403,7 +15356,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5359, result_type, (pointer, stride, column_major, memory_access), result_id)
+        operands = (pointer, stride, column_major, memory_access)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and stride.__class__ in FAST_IDS and 0 < stride < bound
+                and column_major.__class__ in FAST_IDS and 0 < column_major < bound
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, result_type, pointer, stride, column_major]
+                if memory_access is not None:
+                    words.append(memory_access)
+                words[0] = ((len(words) + 1) << 16) | 5359
+                return Id(put(5359, result_type, operands, words, 2))
+        return self._value(5359, result_type, operands, result_id)
 
     def cooperative_matrix_store_nv(self, pointer: Id, object: Id, stride: Id, column_major: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
         """OpCooperativeMatrixStoreNV (opcode 5360, class Reserved, section functions).
@@ -11420,7 +15389,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5360, (pointer, object, stride, column_major, memory_access))
+        operands = (pointer, object, stride, column_major, memory_access)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and object.__class__ in FAST_IDS and 0 < object < bound
+                and stride.__class__ in FAST_IDS and 0 < stride < bound
+                and column_major.__class__ in FAST_IDS and 0 < column_major < bound
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, pointer, object, stride, column_major]
+                if memory_access is not None:
+                    words.append(memory_access)
+                words[0] = ((len(words) + 0) << 16) | 5360
+                put(5360, None, operands, words, 0)
+                return self
+        return self._void(5360, operands)
 
     def cooperative_matrix_mul_add_nv(self, result_type: TypeId, a: Id, b: Id, c: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixMulAddNV (opcode 5361, class Reserved, section functions).
@@ -11495,7 +15481,13 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5364, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x114f4]
+            put(5364, None, operands, words, 0)
+            return self
+        return self._void(5364, operands)
 
     def end_invocation_interlock_ext(self) -> Self:
         """OpEndInvocationInterlockEXT (opcode 5365, class Reserved, section functions).
@@ -11506,7 +15498,13 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5365, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x114f5]
+            put(5365, None, operands, words, 0)
+            return self
+        return self._void(5365, operands)
 
     def cooperative_matrix_reduce_nv(self, result_type: TypeId, matrix: Id, reduce: CooperativeMatrixReduce, combine_func: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixReduceNV (opcode 5366, class Arithmetic, section functions).
@@ -11522,7 +15520,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5366, result_type, (matrix, reduce, combine_func), result_id)
+        operands = (matrix, reduce, combine_func)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and matrix.__class__ in FAST_IDS and 0 < matrix < bound
+                and isinstance(reduce, int) and (reduce.__class__ is int or reduce.__class__.__name__ == "CooperativeMatrixReduce") and 0 <= reduce < 4294967296 and not reduce & _PARAMETER_BITS_CooperativeMatrixReduce
+                and combine_func.__class__ in FAST_IDS and 0 < combine_func < bound
+            ):
+                words = [0x614f6, result_type, matrix, reduce, combine_func]
+                return Id(put(5366, result_type, operands, words, 2))
+        return self._value(5366, result_type, operands, result_id)
 
     def cooperative_matrix_load_tensor_nv(self, result_type: TypeId, pointer: Id, object: Id, tensor_layout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixLoadTensorNV (opcode 5367, class Memory, section functions).
@@ -11540,7 +15550,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5367, result_type, (pointer, object, tensor_layout, memory_operand, tensor_addressing_operands), result_id)
+        operands = (pointer, object, tensor_layout, memory_operand, tensor_addressing_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and object.__class__ in FAST_IDS and 0 < object < bound
+                and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
+                and isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not memory_operand & _PARAMETER_BITS_MemoryAccess
+                and isinstance(tensor_addressing_operands, int) and (tensor_addressing_operands.__class__ is int or tensor_addressing_operands.__class__.__name__ == "TensorAddressingOperands") and 0 <= tensor_addressing_operands < 4294967296 and not tensor_addressing_operands & _PARAMETER_BITS_TensorAddressingOperands
+            ):
+                words = [0x814f7, result_type, pointer, object, tensor_layout, memory_operand, tensor_addressing_operands]
+                return Id(put(5367, result_type, operands, words, 2))
+        return self._value(5367, result_type, operands, result_id)
 
     def cooperative_matrix_store_tensor_nv(self, pointer: Id, object: Id, tensor_layout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand) -> Self:
         """OpCooperativeMatrixStoreTensorNV (opcode 5368, class Memory, section functions).
@@ -11556,7 +15580,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5368, (pointer, object, tensor_layout, memory_operand, tensor_addressing_operands))
+        operands = (pointer, object, tensor_layout, memory_operand, tensor_addressing_operands)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and object.__class__ in FAST_IDS and 0 < object < bound
+                and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
+                and isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not memory_operand & _PARAMETER_BITS_MemoryAccess
+                and isinstance(tensor_addressing_operands, int) and (tensor_addressing_operands.__class__ is int or tensor_addressing_operands.__class__.__name__ == "TensorAddressingOperands") and 0 <= tensor_addressing_operands < 4294967296 and not tensor_addressing_operands & _PARAMETER_BITS_TensorAddressingOperands
+            ):
+                words = [0x614f8, pointer, object, tensor_layout, memory_operand, tensor_addressing_operands]
+                put(5368, None, operands, words, 0)
+                return self
+        return self._void(5368, operands)
 
     def cooperative_matrix_per_element_op_nv(self, result_type: TypeId, matrix: Id, func: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixPerElementOpNV (opcode 5369, class Function, section functions).
@@ -11586,7 +15624,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5370, (dim, clamp_mode), result_id)
+        operands = (dim, clamp_mode)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                dim.__class__ in FAST_IDS and 0 < dim < bound
+                and clamp_mode.__class__ in FAST_IDS and 0 < clamp_mode < bound
+            ):
+                words = [0x414fa, dim, clamp_mode]
+                return TypeId(put(5370, None, operands, words, 1))
+        return self._type(5370, operands, result_id)
 
     def type_tensor_view_nv(self, dim: Id, has_dimensions: Id, ps: Sequence[Id] = (), *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeTensorViewNV (opcode 5371, class Type-Declaration, section types_globals).
@@ -11601,7 +15649,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(5371, (dim, has_dimensions, operand_sequence(ps, 'OpTypeTensorViewNV', 'ps')), result_id)
+        ps = operand_sequence(ps, 'OpTypeTensorViewNV', 'ps')
+        operands = (dim, has_dimensions, ps)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                dim.__class__ in FAST_IDS and 0 < dim < bound
+                and has_dimensions.__class__ in FAST_IDS and 0 < has_dimensions < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in ps)
+            ):
+                words = [0, dim, has_dimensions]
+                words += ps
+                words[0] = ((len(words) + 1) << 16) | 5371
+                return TypeId(put(5371, None, operands, words, 1))
+        return self._type(5371, operands, result_id)
 
     def create_tensor_layout_nv(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpCreateTensorLayoutNV (opcode 5372, class Reserved, section functions).
@@ -11614,7 +15676,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5372, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x314fc, result_type]
+                return Id(put(5372, result_type, operands, words, 2))
+        return self._value(5372, result_type, operands, result_id)
 
     def tensor_layout_set_dimension_nv(self, result_type: TypeId, tensor_layout: Id, dims: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetDimensionNV (opcode 5373, class Reserved, section functions).
@@ -11629,7 +15700,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5373, result_type, (tensor_layout, operand_sequence(dims, 'OpTensorLayoutSetDimensionNV', 'dims')), result_id)
+        dims = operand_sequence(dims, 'OpTensorLayoutSetDimensionNV', 'dims')
+        operands = (tensor_layout, dims)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in dims)
+            ):
+                words = [0, result_type, tensor_layout]
+                words += dims
+                words[0] = ((len(words) + 1) << 16) | 5373
+                return Id(put(5373, result_type, operands, words, 2))
+        return self._value(5373, result_type, operands, result_id)
 
     def tensor_layout_set_stride_nv(self, result_type: TypeId, tensor_layout: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSetStrideNV (opcode 5374, class Reserved, section functions).
@@ -11644,7 +15729,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5374, result_type, (tensor_layout, operand_sequence(strides, 'OpTensorLayoutSetStrideNV', 'strides')), result_id)
+        strides = operand_sequence(strides, 'OpTensorLayoutSetStrideNV', 'strides')
+        operands = (tensor_layout, strides)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in strides)
+            ):
+                words = [0, result_type, tensor_layout]
+                words += strides
+                words[0] = ((len(words) + 1) << 16) | 5374
+                return Id(put(5374, result_type, operands, words, 2))
+        return self._value(5374, result_type, operands, result_id)
 
     def tensor_layout_slice_nv(self, result_type: TypeId, tensor_layout: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorLayoutSliceNV (opcode 5375, class Reserved, section functions).
@@ -11703,7 +15802,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5377, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x31501, result_type]
+                return Id(put(5377, result_type, operands, words, 2))
+        return self._value(5377, result_type, operands, result_id)
 
     def tensor_view_set_dimension_nv(self, result_type: TypeId, tensor_view: Id, dims: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorViewSetDimensionNV (opcode 5378, class Reserved, section functions).
@@ -11718,7 +15826,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5378, result_type, (tensor_view, operand_sequence(dims, 'OpTensorViewSetDimensionNV', 'dims')), result_id)
+        dims = operand_sequence(dims, 'OpTensorViewSetDimensionNV', 'dims')
+        operands = (tensor_view, dims)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and tensor_view.__class__ in FAST_IDS and 0 < tensor_view < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in dims)
+            ):
+                words = [0, result_type, tensor_view]
+                words += dims
+                words[0] = ((len(words) + 1) << 16) | 5378
+                return Id(put(5378, result_type, operands, words, 2))
+        return self._value(5378, result_type, operands, result_id)
 
     def tensor_view_set_stride_nv(self, result_type: TypeId, tensor_view: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpTensorViewSetStrideNV (opcode 5379, class Reserved, section functions).
@@ -11733,7 +15855,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5379, result_type, (tensor_view, operand_sequence(strides, 'OpTensorViewSetStrideNV', 'strides')), result_id)
+        strides = operand_sequence(strides, 'OpTensorViewSetStrideNV', 'strides')
+        operands = (tensor_view, strides)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and tensor_view.__class__ in FAST_IDS and 0 < tensor_view < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in strides)
+            ):
+                words = [0, result_type, tensor_view]
+                words += strides
+                words[0] = ((len(words) + 1) << 16) | 5379
+                return Id(put(5379, result_type, operands, words, 2))
+        return self._value(5379, result_type, operands, result_id)
 
     def demote_to_helper_invocation(self) -> Self:
         """OpDemoteToHelperInvocation (opcode 5380, class Control-Flow, section functions).
@@ -11744,7 +15880,13 @@ class CoreInstructions(Emitter):
         Aliases: OpDemoteToHelperInvocationEXT.
         Returns the builder, so calls chain.
         """
-        return self._void(5380, ())
+        operands = ()
+        put = self._put_words
+        if put is not None:
+            words = [0x11504]
+            put(5380, None, operands, words, 0)
+            return self
+        return self._void(5380, operands)
 
     def is_helper_invocation_ext(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpIsHelperInvocationEXT (opcode 5381, class Reserved, section functions).
@@ -11758,7 +15900,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5381, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x31505, result_type]
+                return Id(put(5381, result_type, operands, words, 2))
+        return self._value(5381, result_type, operands, result_id)
 
     def tensor_view_set_clip_nv(self, result_type: TypeId, tensor_view: Id, clip_row_offset: Id, clip_row_span: Id, clip_col_offset: Id, clip_col_span: Id, *, result_id: Id | None = None) -> Id:
         """OpTensorViewSetClipNV (opcode 5382, class Reserved, section functions).
@@ -11813,7 +15964,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5384, result_type, (tensor_layout, operand_sequence(block_sizes, 'OpTensorLayoutSetBlockSizeNV', 'block_sizes')), result_id)
+        block_sizes = operand_sequence(block_sizes, 'OpTensorLayoutSetBlockSizeNV', 'block_sizes')
+        operands = (tensor_layout, block_sizes)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in block_sizes)
+            ):
+                words = [0, result_type, tensor_layout]
+                words += block_sizes
+                words[0] = ((len(words) + 1) << 16) | 5384
+                return Id(put(5384, result_type, operands, words, 2))
+        return self._value(5384, result_type, operands, result_id)
 
     def cooperative_matrix_transpose_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
         """OpCooperativeMatrixTransposeNV (opcode 5390, class Conversion, section functions).
@@ -12021,7 +16186,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5397, (bit_width,))
+        operands = (bit_width,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                bit_width.__class__ is int and 0 <= bit_width < 4294967296
+            ):
+                words = [0x21515, bit_width]
+                put(5397, None, operands, words, 0)
+                return self
+        return self._void(5397, operands)
 
     def raw_access_chain_nv(self, result_type: TypeId, base: Id, byte_stride: Id, element_index: Id, byte_offset: Id, raw_access_chain_operands: RawAccessChainOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpRawAccessChainNV (opcode 5398, class Memory, section functions).
@@ -12039,7 +16214,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5398, result_type, (base, byte_stride, element_index, byte_offset, raw_access_chain_operands), result_id)
+        operands = (base, byte_stride, element_index, byte_offset, raw_access_chain_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and base.__class__ in FAST_IDS and 0 < base < bound
+                and byte_stride.__class__ in FAST_IDS and 0 < byte_stride < bound
+                and element_index.__class__ in FAST_IDS and 0 < element_index < bound
+                and byte_offset.__class__ in FAST_IDS and 0 < byte_offset < bound
+                and (raw_access_chain_operands is None or (isinstance(raw_access_chain_operands, int) and (raw_access_chain_operands.__class__ is int or raw_access_chain_operands.__class__.__name__ == "RawAccessChainOperands") and 0 <= raw_access_chain_operands < 4294967296 and not raw_access_chain_operands & _PARAMETER_BITS_RawAccessChainOperands))
+            ):
+                words = [0, result_type, base, byte_stride, element_index, byte_offset]
+                if raw_access_chain_operands is not None:
+                    words.append(raw_access_chain_operands)
+                words[0] = ((len(words) + 1) << 16) | 5398
+                return Id(put(5398, result_type, operands, words, 2))
+        return self._value(5398, result_type, operands, result_id)
 
     def ray_query_get_intersection_sphere_position_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
         """OpRayQueryGetIntersectionSpherePositionNV (opcode 5427, class Reserved, section functions).
@@ -12595,7 +16787,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5576, (ptr, data))
+        operands = (ptr, data)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                ptr.__class__ in FAST_IDS and 0 < ptr < bound
+                and data.__class__ in FAST_IDS and 0 < data < bound
+            ):
+                words = [0x315c8, ptr, data]
+                put(5576, None, operands, words, 0)
+                return self
+        return self._void(5576, operands)
 
     def subgroup_image_block_read_intel(self, result_type: TypeId, image: Id, coordinate: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupImageBlockReadINTEL (opcode 5577, class Group, section functions).
@@ -12640,7 +16843,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5578, (image, coordinate, data))
+        operands = (image, coordinate, data)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                image.__class__ in FAST_IDS and 0 < image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and data.__class__ in FAST_IDS and 0 < data < bound
+            ):
+                words = [0x415ca, image, coordinate, data]
+                put(5578, None, operands, words, 0)
+                return self
+        return self._void(5578, operands)
 
     def subgroup_image_media_block_read_intel(self, result_type: TypeId, image: Id, coordinate: Id, width: Id, height: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupImageMediaBlockReadINTEL (opcode 5580, class Group, section functions).
@@ -12693,7 +16908,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5581, (image, coordinate, width, height, data))
+        operands = (image, coordinate, width, height, data)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                image.__class__ in FAST_IDS and 0 < image < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and width.__class__ in FAST_IDS and 0 < width < bound
+                and height.__class__ in FAST_IDS and 0 < height < bound
+                and data.__class__ in FAST_IDS and 0 < data < bound
+            ):
+                words = [0x615cd, image, coordinate, width, height, data]
+                put(5581, None, operands, words, 0)
+                return self
+        return self._void(5581, operands)
 
     def u_count_leading_zeros_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpUCountLeadingZerosINTEL (opcode 5585, class Reserved, section functions).
@@ -13136,7 +17365,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5600, result_type, (function,), result_id)
+        operands = (function,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and function.__class__ in FAST_IDS and 0 < function < bound
+            ):
+                words = [0x415e0, result_type, function]
+                return Id(put(5600, result_type, operands, words, 2))
+        return self._value(5600, result_type, operands, result_id)
 
     def function_pointer_call_intel(self, result_type: TypeId, function_pointer: Id, arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpFunctionPointerCallINTEL (opcode 5601, class Function, section functions).
@@ -13152,7 +17391,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5601, result_type, (function_pointer, operand_sequence(arguments, 'OpFunctionPointerCallINTEL', 'arguments')), result_id)
+        arguments = operand_sequence(arguments, 'OpFunctionPointerCallINTEL', 'arguments')
+        operands = (function_pointer, arguments)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and function_pointer.__class__ in FAST_IDS and 0 < function_pointer < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in arguments)
+            ):
+                words = [0, result_type, function_pointer]
+                words += arguments
+                words[0] = ((len(words) + 1) << 16) | 5601
+                return Id(put(5601, result_type, operands, words, 2))
+        return self._value(5601, result_type, operands, result_id)
 
     def asm_target_intel(self, asm_target: str, *, result_id: Id | None = None) -> Id:
         """OpAsmTargetINTEL (opcode 5609, class @exclude, section functions).
@@ -13165,7 +17418,18 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5609, None, (asm_target,), result_id)
+        operands = (asm_target,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                asm_target.__class__ is str and asm_target.isascii() and "\0" not in asm_target
+            ):
+                words = [0]
+                words += string_words(asm_target)
+                words[0] = ((len(words) + 1) << 16) | 5609
+                return Id(put(5609, None, operands, words, 1))
+        return self._value(5609, None, operands, result_id)
 
     def asm_intel(self, result_type: TypeId, asm_type: TypeId, target: Id, asm_instructions: str, constraints: str, *, result_id: Id | None = None) -> Id:
         """OpAsmINTEL (opcode 5610, class @exclude, section functions).
@@ -13182,7 +17446,23 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5610, result_type, (asm_type, target, asm_instructions, constraints), result_id)
+        operands = (asm_type, target, asm_instructions, constraints)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and asm_type.__class__ in FAST_IDS and 0 < asm_type < bound
+                and target.__class__ in FAST_IDS and 0 < target < bound
+                and asm_instructions.__class__ is str and asm_instructions.isascii() and "\0" not in asm_instructions
+                and constraints.__class__ is str and constraints.isascii() and "\0" not in constraints
+            ):
+                words = [0, result_type, asm_type, target]
+                words += string_words(asm_instructions)
+                words += string_words(constraints)
+                words[0] = ((len(words) + 1) << 16) | 5610
+                return Id(put(5610, result_type, operands, words, 2))
+        return self._value(5610, result_type, operands, result_id)
 
     def asm_call_intel(self, result_type: TypeId, asm: Id, arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpAsmCallINTEL (opcode 5611, class @exclude, section functions).
@@ -13197,7 +17477,21 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5611, result_type, (asm, operand_sequence(arguments, 'OpAsmCallINTEL', 'arguments')), result_id)
+        arguments = operand_sequence(arguments, 'OpAsmCallINTEL', 'arguments')
+        operands = (asm, arguments)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and asm.__class__ in FAST_IDS and 0 < asm < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in arguments)
+            ):
+                words = [0, result_type, asm]
+                words += arguments
+                words[0] = ((len(words) + 1) << 16) | 5611
+                return Id(put(5611, result_type, operands, words, 2))
+        return self._value(5611, result_type, operands, result_id)
 
     def atomic_f_min_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicFMinEXT (opcode 5614, class Atomic, section functions).
@@ -13214,7 +17508,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5614, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x715ee, result_type, pointer, memory, semantics, value]
+                return Id(put(5614, result_type, operands, words, 2))
+        return self._value(5614, result_type, operands, result_id)
 
     def atomic_f_max_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
         """OpAtomicFMaxEXT (opcode 5615, class Atomic, section functions).
@@ -13231,7 +17538,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5615, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x715ef, result_type, pointer, memory, semantics, value]
+                return Id(put(5615, result_type, operands, words, 2))
+        return self._value(5615, result_type, operands, result_id)
 
     def assume_true_khr(self, condition: Id) -> Self:
         """OpAssumeTrueKHR (opcode 5630, class Miscellaneous, section functions).
@@ -13244,7 +17564,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5630, (condition,))
+        operands = (condition,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                condition.__class__ in FAST_IDS and 0 < condition < bound
+            ):
+                words = [0x215fe, condition]
+                put(5630, None, operands, words, 0)
+                return self
+        return self._void(5630, operands)
 
     def expect_khr(self, result_type: TypeId, value: Id, expected_value: Id, *, result_id: Id | None = None) -> Id:
         """OpExpectKHR (opcode 5631, class Miscellaneous, section functions).
@@ -13290,7 +17620,20 @@ class CoreInstructions(Emitter):
         Aliases: OpDecorateStringGOOGLE.
         Returns the builder, so calls chain.
         """
-        return self._void(5632, (target, decoration))
+        operands = (target, decoration)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                target.__class__ in FAST_IDS and 0 < target < bound
+                and (decoration_words := enumerant_words(decoration, "Decoration", bound)) is not None
+            ):
+                words = [0, target]
+                words += decoration_words
+                words[0] = ((len(words) + 0) << 16) | 5632
+                put(5632, None, operands, words, 0)
+                return self
+        return self._void(5632, operands)
 
     def member_decorate_string(self, struct_type: TypeId, member: int, decoration: DecorationOperand) -> Self:
         """OpMemberDecorateString (opcode 5633, class Annotation, section annotations).
@@ -13305,7 +17648,21 @@ class CoreInstructions(Emitter):
         Aliases: OpMemberDecorateStringGOOGLE.
         Returns the builder, so calls chain.
         """
-        return self._void(5633, (struct_type, member, decoration))
+        operands = (struct_type, member, decoration)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                struct_type.__class__ in FAST_IDS and 0 < struct_type < bound
+                and member.__class__ is int and 0 <= member < 4294967296
+                and (decoration_words := enumerant_words(decoration, "Decoration", bound)) is not None
+            ):
+                words = [0, struct_type, member]
+                words += decoration_words
+                words[0] = ((len(words) + 0) << 16) | 5633
+                put(5633, None, operands, words, 0)
+                return self
+        return self._void(5633, operands)
 
     def vme_image_intel(self, result_type: TypeId, image_type: TypeId, sampler: Id, *, result_id: Id | None = None) -> Id:
         """OpVmeImageINTEL (opcode 5699, class @exclude, section functions).
@@ -13349,7 +17706,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5700, None, (image_type,), result_id)
+        operands = (image_type,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                image_type.__class__ in FAST_IDS and 0 < image_type < bound
+            ):
+                words = [0x31644, image_type]
+                return Id(put(5700, None, operands, words, 1))
+        return self._value(5700, None, operands, result_id)
 
     def type_avc_ime_payload_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImePayloadINTEL (opcode 5701, class @exclude, section functions).
@@ -13361,7 +17727,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5701, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x21645]
+            return Id(put(5701, None, operands, words, 1))
+        return self._value(5701, None, operands, result_id)
 
     def type_avc_ref_payload_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcRefPayloadINTEL (opcode 5702, class @exclude, section functions).
@@ -13373,7 +17744,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5702, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x21646]
+            return Id(put(5702, None, operands, words, 1))
+        return self._value(5702, None, operands, result_id)
 
     def type_avc_sic_payload_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcSicPayloadINTEL (opcode 5703, class @exclude, section functions).
@@ -13385,7 +17761,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5703, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x21647]
+            return Id(put(5703, None, operands, words, 1))
+        return self._value(5703, None, operands, result_id)
 
     def type_avc_mce_payload_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcMcePayloadINTEL (opcode 5704, class @exclude, section functions).
@@ -13397,7 +17778,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5704, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x21648]
+            return Id(put(5704, None, operands, words, 1))
+        return self._value(5704, None, operands, result_id)
 
     def type_avc_mce_result_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcMceResultINTEL (opcode 5705, class @exclude, section functions).
@@ -13409,7 +17795,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5705, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x21649]
+            return Id(put(5705, None, operands, words, 1))
+        return self._value(5705, None, operands, result_id)
 
     def type_avc_ime_result_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImeResultINTEL (opcode 5706, class @exclude, section functions).
@@ -13421,7 +17812,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5706, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x2164a]
+            return Id(put(5706, None, operands, words, 1))
+        return self._value(5706, None, operands, result_id)
 
     def type_avc_ime_result_single_reference_streamout_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImeResultSingleReferenceStreamoutINTEL (opcode 5707, class @exclude, section functions).
@@ -13433,7 +17829,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5707, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x2164b]
+            return Id(put(5707, None, operands, words, 1))
+        return self._value(5707, None, operands, result_id)
 
     def type_avc_ime_result_dual_reference_streamout_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImeResultDualReferenceStreamoutINTEL (opcode 5708, class @exclude, section functions).
@@ -13445,7 +17846,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5708, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x2164c]
+            return Id(put(5708, None, operands, words, 1))
+        return self._value(5708, None, operands, result_id)
 
     def type_avc_ime_single_reference_streamin_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImeSingleReferenceStreaminINTEL (opcode 5709, class @exclude, section functions).
@@ -13457,7 +17863,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5709, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x2164d]
+            return Id(put(5709, None, operands, words, 1))
+        return self._value(5709, None, operands, result_id)
 
     def type_avc_ime_dual_reference_streamin_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcImeDualReferenceStreaminINTEL (opcode 5710, class @exclude, section functions).
@@ -13469,7 +17880,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5710, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x2164e]
+            return Id(put(5710, None, operands, words, 1))
+        return self._value(5710, None, operands, result_id)
 
     def type_avc_ref_result_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcRefResultINTEL (opcode 5711, class @exclude, section functions).
@@ -13481,7 +17897,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5711, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x2164f]
+            return Id(put(5711, None, operands, words, 1))
+        return self._value(5711, None, operands, result_id)
 
     def type_avc_sic_result_intel(self, *, result_id: Id | None = None) -> Id:
         """OpTypeAvcSicResultINTEL (opcode 5712, class @exclude, section functions).
@@ -13493,7 +17914,12 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5712, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x21650]
+            return Id(put(5712, None, operands, words, 1))
+        return self._value(5712, None, operands, result_id)
 
     def subgroup_avc_mce_get_default_inter_base_multi_reference_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL (opcode 5713, class @exclude, section functions).
@@ -13754,7 +18180,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5721, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x31659, result_type]
+                return Id(put(5721, result_type, operands, words, 2))
+        return self._value(5721, result_type, operands, result_id)
 
     def subgroup_avc_mce_get_default_medium_penalty_cost_table_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL (opcode 5722, class @exclude, section functions).
@@ -13767,7 +18202,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5722, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x3165a, result_type]
+                return Id(put(5722, result_type, operands, words, 2))
+        return self._value(5722, result_type, operands, result_id)
 
     def subgroup_avc_mce_get_default_low_penalty_cost_table_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL (opcode 5723, class @exclude, section functions).
@@ -13780,7 +18224,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5723, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x3165b, result_type]
+                return Id(put(5723, result_type, operands, words, 2))
+        return self._value(5723, result_type, operands, result_id)
 
     def subgroup_avc_mce_set_motion_vector_cost_function_intel(self, result_type: TypeId, packed_cost_center_delta: Id, packed_cost_table: Id, cost_precision: Id, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetMotionVectorCostFunctionINTEL (opcode 5724, class @exclude, section functions).
@@ -13861,7 +18314,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5726, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x3165e, result_type]
+                return Id(put(5726, result_type, operands, words, 2))
+        return self._value(5726, result_type, operands, result_id)
 
     def subgroup_avc_mce_get_default_intra_chroma_mode_base_penalty_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL (opcode 5727, class @exclude, section functions).
@@ -13874,7 +18336,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5727, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x3165f, result_type]
+                return Id(put(5727, result_type, operands, words, 2))
+        return self._value(5727, result_type, operands, result_id)
 
     def subgroup_avc_mce_set_ac_only_haar_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
         """OpSubgroupAvcMceSetAcOnlyHaarINTEL (opcode 5728, class @exclude, section functions).
@@ -16761,7 +21232,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5819, result_type, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+            ):
+                words = [0x316bb, result_type]
+                return Id(put(5819, result_type, operands, words, 2))
+        return self._value(5819, result_type, operands, result_id)
 
     def restore_memory_intel(self, ptr: Id) -> Self:
         """OpRestoreMemoryINTEL (opcode 5820, class Memory, section functions).
@@ -16773,7 +21253,17 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5820, (ptr,))
+        operands = (ptr,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                ptr.__class__ in FAST_IDS and 0 < ptr < bound
+            ):
+                words = [0x216bc, ptr]
+                put(5820, None, operands, words, 0)
+                return self
+        return self._void(5820, operands)
 
     def arbitrary_float_sin_cos_pi_altera(self, result_type: TypeId, a: Id, ma: int, m_result: int, subnormal: int, rounding: int, rounding_accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSinCosPiALTERA (opcode 5840, class @exclude, section functions).
@@ -16793,7 +21283,22 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatSinCosPiINTEL.
         Returns the result id.
         """
-        return self._value(5840, result_type, (a, ma, m_result, subnormal, rounding, rounding_accuracy), result_id)
+        operands = (a, ma, m_result, subnormal, rounding, rounding_accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and m_result.__class__ is int and 0 <= m_result < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and rounding_accuracy.__class__ is int and 0 <= rounding_accuracy < 4294967296
+            ):
+                words = [0x916d0, result_type, a, ma, m_result, subnormal, rounding, rounding_accuracy]
+                return Id(put(5840, result_type, operands, words, 2))
+        return self._value(5840, result_type, operands, result_id)
 
     def arbitrary_float_cast_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCastALTERA (opcode 5841, class @exclude, section functions).
@@ -16813,7 +21318,22 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatCastINTEL.
         Returns the result id.
         """
-        return self._value(5841, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916d1, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5841, result_type, operands, words, 2))
+        return self._value(5841, result_type, operands, result_id)
 
     def arbitrary_float_cast_from_int_altera(self, result_type: TypeId, a: Id, mresult: int, from_sign: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCastFromIntALTERA (opcode 5842, class @exclude, section functions).
@@ -16833,7 +21353,22 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatCastFromIntINTEL.
         Returns the result id.
         """
-        return self._value(5842, result_type, (a, mresult, from_sign, subnormal, rounding, accuracy), result_id)
+        operands = (a, mresult, from_sign, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and from_sign.__class__ is int and 0 <= from_sign < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916d2, result_type, a, mresult, from_sign, subnormal, rounding, accuracy]
+                return Id(put(5842, result_type, operands, words, 2))
+        return self._value(5842, result_type, operands, result_id)
 
     def arbitrary_float_cast_to_int_altera(self, result_type: TypeId, a: Id, ma: int, to_sign: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCastToIntALTERA (opcode 5843, class @exclude, section functions).
@@ -16853,7 +21388,22 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatCastToIntINTEL.
         Returns the result id.
         """
-        return self._value(5843, result_type, (a, ma, to_sign, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, to_sign, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and to_sign.__class__ is int and 0 <= to_sign < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916d3, result_type, a, ma, to_sign, subnormal, rounding, accuracy]
+                return Id(put(5843, result_type, operands, words, 2))
+        return self._value(5843, result_type, operands, result_id)
 
     def arbitrary_float_add_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, m_result: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatAddALTERA (opcode 5846, class @exclude, section functions).
@@ -16875,7 +21425,24 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatAddINTEL.
         Returns the result id.
         """
-        return self._value(5846, result_type, (a, ma, b, mb, m_result, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, b, mb, m_result, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+                and m_result.__class__ is int and 0 <= m_result < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0xb16d6, result_type, a, ma, b, mb, m_result, subnormal, rounding, accuracy]
+                return Id(put(5846, result_type, operands, words, 2))
+        return self._value(5846, result_type, operands, result_id)
 
     def arbitrary_float_sub_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSubALTERA (opcode 5847, class @exclude, section functions).
@@ -16897,7 +21464,24 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatSubINTEL.
         Returns the result id.
         """
-        return self._value(5847, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, b, mb, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0xb16d7, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
+                return Id(put(5847, result_type, operands, words, 2))
+        return self._value(5847, result_type, operands, result_id)
 
     def arbitrary_float_mul_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatMulALTERA (opcode 5848, class @exclude, section functions).
@@ -16919,7 +21503,24 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatMulINTEL.
         Returns the result id.
         """
-        return self._value(5848, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, b, mb, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0xb16d8, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
+                return Id(put(5848, result_type, operands, words, 2))
+        return self._value(5848, result_type, operands, result_id)
 
     def arbitrary_float_div_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatDivALTERA (opcode 5849, class @exclude, section functions).
@@ -16941,7 +21542,24 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatDivINTEL.
         Returns the result id.
         """
-        return self._value(5849, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, b, mb, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0xb16d9, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
+                return Id(put(5849, result_type, operands, words, 2))
+        return self._value(5849, result_type, operands, result_id)
 
     def arbitrary_float_gtaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatGTALTERA (opcode 5850, class @exclude, section functions).
@@ -16959,7 +21577,20 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatGTINTEL.
         Returns the result id.
         """
-        return self._value(5850, result_type, (a, ma, b, mb), result_id)
+        operands = (a, ma, b, mb)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+            ):
+                words = [0x716da, result_type, a, ma, b, mb]
+                return Id(put(5850, result_type, operands, words, 2))
+        return self._value(5850, result_type, operands, result_id)
 
     def arbitrary_float_gealtera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatGEALTERA (opcode 5851, class @exclude, section functions).
@@ -16977,7 +21608,20 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatGEINTEL.
         Returns the result id.
         """
-        return self._value(5851, result_type, (a, ma, b, mb), result_id)
+        operands = (a, ma, b, mb)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+            ):
+                words = [0x716db, result_type, a, ma, b, mb]
+                return Id(put(5851, result_type, operands, words, 2))
+        return self._value(5851, result_type, operands, result_id)
 
     def arbitrary_float_ltaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLTALTERA (opcode 5852, class @exclude, section functions).
@@ -16995,7 +21639,20 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatLTINTEL.
         Returns the result id.
         """
-        return self._value(5852, result_type, (a, ma, b, mb), result_id)
+        operands = (a, ma, b, mb)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+            ):
+                words = [0x716dc, result_type, a, ma, b, mb]
+                return Id(put(5852, result_type, operands, words, 2))
+        return self._value(5852, result_type, operands, result_id)
 
     def arbitrary_float_lealtera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLEALTERA (opcode 5853, class @exclude, section functions).
@@ -17013,7 +21670,20 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatLEINTEL.
         Returns the result id.
         """
-        return self._value(5853, result_type, (a, ma, b, mb), result_id)
+        operands = (a, ma, b, mb)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+            ):
+                words = [0x716dd, result_type, a, ma, b, mb]
+                return Id(put(5853, result_type, operands, words, 2))
+        return self._value(5853, result_type, operands, result_id)
 
     def arbitrary_float_eqaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatEQALTERA (opcode 5854, class @exclude, section functions).
@@ -17031,7 +21701,20 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatEQINTEL.
         Returns the result id.
         """
-        return self._value(5854, result_type, (a, ma, b, mb), result_id)
+        operands = (a, ma, b, mb)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+            ):
+                words = [0x716de, result_type, a, ma, b, mb]
+                return Id(put(5854, result_type, operands, words, 2))
+        return self._value(5854, result_type, operands, result_id)
 
     def arbitrary_float_recip_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatRecipALTERA (opcode 5855, class @exclude, section functions).
@@ -17051,7 +21734,22 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatRecipINTEL.
         Returns the result id.
         """
-        return self._value(5855, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916df, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5855, result_type, operands, words, 2))
+        return self._value(5855, result_type, operands, result_id)
 
     def arbitrary_float_r_sqrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatRSqrtALTERA (opcode 5856, class @exclude, section functions).
@@ -17071,7 +21769,22 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatRSqrtINTEL.
         Returns the result id.
         """
-        return self._value(5856, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916e0, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5856, result_type, operands, words, 2))
+        return self._value(5856, result_type, operands, result_id)
 
     def arbitrary_float_cbrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCbrtALTERA (opcode 5857, class @exclude, section functions).
@@ -17091,7 +21804,22 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatCbrtINTEL.
         Returns the result id.
         """
-        return self._value(5857, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916e1, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5857, result_type, operands, words, 2))
+        return self._value(5857, result_type, operands, result_id)
 
     def arbitrary_float_hypot_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatHypotALTERA (opcode 5858, class @exclude, section functions).
@@ -17113,7 +21841,24 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatHypotINTEL.
         Returns the result id.
         """
-        return self._value(5858, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, b, mb, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0xb16e2, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
+                return Id(put(5858, result_type, operands, words, 2))
+        return self._value(5858, result_type, operands, result_id)
 
     def arbitrary_float_sqrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSqrtALTERA (opcode 5859, class @exclude, section functions).
@@ -17133,7 +21878,22 @@ class CoreInstructions(Emitter):
         Aliases: OpArbitraryFloatSqrtINTEL.
         Returns the result id.
         """
-        return self._value(5859, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916e3, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5859, result_type, operands, words, 2))
+        return self._value(5859, result_type, operands, result_id)
 
     def arbitrary_float_log_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLogINTEL (opcode 5860, class @exclude, section functions).
@@ -17152,7 +21912,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5860, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916e4, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5860, result_type, operands, words, 2))
+        return self._value(5860, result_type, operands, result_id)
 
     def arbitrary_float_log2_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLog2INTEL (opcode 5861, class @exclude, section functions).
@@ -17171,7 +21946,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5861, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916e5, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5861, result_type, operands, words, 2))
+        return self._value(5861, result_type, operands, result_id)
 
     def arbitrary_float_log10_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLog10INTEL (opcode 5862, class @exclude, section functions).
@@ -17190,7 +21980,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5862, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916e6, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5862, result_type, operands, words, 2))
+        return self._value(5862, result_type, operands, result_id)
 
     def arbitrary_float_log1p_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatLog1pINTEL (opcode 5863, class @exclude, section functions).
@@ -17209,7 +22014,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5863, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916e7, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5863, result_type, operands, words, 2))
+        return self._value(5863, result_type, operands, result_id)
 
     def arbitrary_float_exp_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatExpINTEL (opcode 5864, class @exclude, section functions).
@@ -17228,7 +22048,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5864, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916e8, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5864, result_type, operands, words, 2))
+        return self._value(5864, result_type, operands, result_id)
 
     def arbitrary_float_exp2_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatExp2INTEL (opcode 5865, class @exclude, section functions).
@@ -17247,7 +22082,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5865, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916e9, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5865, result_type, operands, words, 2))
+        return self._value(5865, result_type, operands, result_id)
 
     def arbitrary_float_exp10_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatExp10INTEL (opcode 5866, class @exclude, section functions).
@@ -17266,7 +22116,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5866, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916ea, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5866, result_type, operands, words, 2))
+        return self._value(5866, result_type, operands, result_id)
 
     def arbitrary_float_expm1_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatExpm1INTEL (opcode 5867, class @exclude, section functions).
@@ -17285,7 +22150,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5867, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916eb, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5867, result_type, operands, words, 2))
+        return self._value(5867, result_type, operands, result_id)
 
     def arbitrary_float_sin_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSinINTEL (opcode 5868, class @exclude, section functions).
@@ -17304,7 +22184,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5868, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916ec, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5868, result_type, operands, words, 2))
+        return self._value(5868, result_type, operands, result_id)
 
     def arbitrary_float_cos_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCosINTEL (opcode 5869, class @exclude, section functions).
@@ -17323,7 +22218,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5869, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916ed, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5869, result_type, operands, words, 2))
+        return self._value(5869, result_type, operands, result_id)
 
     def arbitrary_float_sin_cos_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSinCosINTEL (opcode 5870, class @exclude, section functions).
@@ -17342,7 +22252,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5870, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916ee, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5870, result_type, operands, words, 2))
+        return self._value(5870, result_type, operands, result_id)
 
     def arbitrary_float_sin_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatSinPiINTEL (opcode 5871, class @exclude, section functions).
@@ -17361,7 +22286,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5871, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916ef, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5871, result_type, operands, words, 2))
+        return self._value(5871, result_type, operands, result_id)
 
     def arbitrary_float_cos_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatCosPiINTEL (opcode 5872, class @exclude, section functions).
@@ -17380,7 +22320,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5872, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916f0, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5872, result_type, operands, words, 2))
+        return self._value(5872, result_type, operands, result_id)
 
     def arbitrary_float_a_sin_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatASinINTEL (opcode 5873, class @exclude, section functions).
@@ -17399,7 +22354,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5873, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916f1, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5873, result_type, operands, words, 2))
+        return self._value(5873, result_type, operands, result_id)
 
     def arbitrary_float_a_sin_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatASinPiINTEL (opcode 5874, class @exclude, section functions).
@@ -17418,7 +22388,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5874, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916f2, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5874, result_type, operands, words, 2))
+        return self._value(5874, result_type, operands, result_id)
 
     def arbitrary_float_a_cos_intel(self, result_type: TypeId, a: Id, m1: int, mout: int, enable_subnormals: int, rounding_mode: int, rounding_accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatACosINTEL (opcode 5875, class @exclude, section functions).
@@ -17437,7 +22422,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5875, result_type, (a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy), result_id)
+        operands = (a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and m1.__class__ is int and 0 <= m1 < 4294967296
+                and mout.__class__ is int and 0 <= mout < 4294967296
+                and enable_subnormals.__class__ is int and 0 <= enable_subnormals < 4294967296
+                and rounding_mode.__class__ is int and 0 <= rounding_mode < 4294967296
+                and rounding_accuracy.__class__ is int and 0 <= rounding_accuracy < 4294967296
+            ):
+                words = [0x916f3, result_type, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy]
+                return Id(put(5875, result_type, operands, words, 2))
+        return self._value(5875, result_type, operands, result_id)
 
     def arbitrary_float_a_cos_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatACosPiINTEL (opcode 5876, class @exclude, section functions).
@@ -17456,7 +22456,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5876, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916f4, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5876, result_type, operands, words, 2))
+        return self._value(5876, result_type, operands, result_id)
 
     def arbitrary_float_a_tan_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatATanINTEL (opcode 5877, class @exclude, section functions).
@@ -17475,7 +22490,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5877, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916f5, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5877, result_type, operands, words, 2))
+        return self._value(5877, result_type, operands, result_id)
 
     def arbitrary_float_a_tan_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatATanPiINTEL (opcode 5878, class @exclude, section functions).
@@ -17494,7 +22524,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5878, result_type, (a, ma, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0x916f6, result_type, a, ma, mresult, subnormal, rounding, accuracy]
+                return Id(put(5878, result_type, operands, words, 2))
+        return self._value(5878, result_type, operands, result_id)
 
     def arbitrary_float_a_tan2_intel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatATan2INTEL (opcode 5879, class @exclude, section functions).
@@ -17515,7 +22560,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5879, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, b, mb, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0xb16f7, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
+                return Id(put(5879, result_type, operands, words, 2))
+        return self._value(5879, result_type, operands, result_id)
 
     def arbitrary_float_pow_intel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatPowINTEL (opcode 5880, class @exclude, section functions).
@@ -17536,7 +22598,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5880, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, b, mb, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0xb16f8, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
+                return Id(put(5880, result_type, operands, words, 2))
+        return self._value(5880, result_type, operands, result_id)
 
     def arbitrary_float_pow_rintel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatPowRINTEL (opcode 5881, class @exclude, section functions).
@@ -17557,7 +22636,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5881, result_type, (a, ma, b, mb, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, b, mb, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and mb.__class__ is int and 0 <= mb < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0xb16f9, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
+                return Id(put(5881, result_type, operands, words, 2))
+        return self._value(5881, result_type, operands, result_id)
 
     def arbitrary_float_pow_nintel(self, result_type: TypeId, a: Id, ma: int, b: Id, sign_of_b: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
         """OpArbitraryFloatPowNINTEL (opcode 5882, class @exclude, section functions).
@@ -17578,7 +22674,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5882, result_type, (a, ma, b, sign_of_b, mresult, subnormal, rounding, accuracy), result_id)
+        operands = (a, ma, b, sign_of_b, mresult, subnormal, rounding, accuracy)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and a.__class__ in FAST_IDS and 0 < a < bound
+                and ma.__class__ is int and 0 <= ma < 4294967296
+                and b.__class__ in FAST_IDS and 0 < b < bound
+                and sign_of_b.__class__ is int and 0 <= sign_of_b < 4294967296
+                and mresult.__class__ is int and 0 <= mresult < 4294967296
+                and subnormal.__class__ is int and 0 <= subnormal < 4294967296
+                and rounding.__class__ is int and 0 <= rounding < 4294967296
+                and accuracy.__class__ is int and 0 <= accuracy < 4294967296
+            ):
+                words = [0xb16fa, result_type, a, ma, b, sign_of_b, mresult, subnormal, rounding, accuracy]
+                return Id(put(5882, result_type, operands, words, 2))
+        return self._value(5882, result_type, operands, result_id)
 
     def loop_control_intel(self, loop_control_parameters: Sequence[int] = ()) -> Self:
         """OpLoopControlINTEL (opcode 5887, class Reserved, section functions).
@@ -17591,7 +22704,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(5887, (operand_sequence(loop_control_parameters, 'OpLoopControlINTEL', 'loop_control_parameters'),))
+        loop_control_parameters = operand_sequence(loop_control_parameters, 'OpLoopControlINTEL', 'loop_control_parameters')
+        operands = (loop_control_parameters,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                all(item.__class__ is int and 0 <= item < 4294967296 for item in loop_control_parameters)
+            ):
+                words = [0]
+                words += loop_control_parameters
+                words[0] = ((len(words) + 0) << 16) | 5887
+                put(5887, None, operands, words, 0)
+                return self
+        return self._void(5887, operands)
 
     def alias_domain_decl_intel(self, name: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpAliasDomainDeclINTEL (opcode 5911, class @exclude, section functions).
@@ -17605,7 +22731,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5911, None, (name,), result_id)
+        operands = (name,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                (name is None or (name.__class__ in FAST_IDS and 0 < name < bound))
+            ):
+                words = [0]
+                if name is not None:
+                    words.append(name)
+                words[0] = ((len(words) + 1) << 16) | 5911
+                return Id(put(5911, None, operands, words, 1))
+        return self._value(5911, None, operands, result_id)
 
     def alias_scope_decl_intel(self, alias_domain: Id, name: Id | None = None, *, result_id: Id | None = None) -> Id:
         """OpAliasScopeDeclINTEL (opcode 5912, class @exclude, section functions).
@@ -17620,7 +22758,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5912, None, (alias_domain, name), result_id)
+        operands = (alias_domain, name)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                alias_domain.__class__ in FAST_IDS and 0 < alias_domain < bound
+                and (name is None or (name.__class__ in FAST_IDS and 0 < name < bound))
+            ):
+                words = [0, alias_domain]
+                if name is not None:
+                    words.append(name)
+                words[0] = ((len(words) + 1) << 16) | 5912
+                return Id(put(5912, None, operands, words, 1))
+        return self._value(5912, None, operands, result_id)
 
     def alias_scope_list_decl_intel(self, alias_scopes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpAliasScopeListDeclINTEL (opcode 5913, class @exclude, section functions).
@@ -17634,7 +22785,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(5913, None, (operand_sequence(alias_scopes, 'OpAliasScopeListDeclINTEL', 'alias_scopes'),), result_id)
+        alias_scopes = operand_sequence(alias_scopes, 'OpAliasScopeListDeclINTEL', 'alias_scopes')
+        operands = (alias_scopes,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                all(item.__class__ in FAST_IDS and 0 < item < bound for item in alias_scopes)
+            ):
+                words = [0]
+                words += alias_scopes
+                words[0] = ((len(words) + 1) << 16) | 5913
+                return Id(put(5913, None, operands, words, 1))
+        return self._value(5913, None, operands, result_id)
 
     def fixed_sqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSqrtALTERA (opcode 5923, class @exclude, section functions).
@@ -17654,7 +22817,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedSqrtINTEL.
         Returns the result id.
         """
-        return self._value(5923, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x91723, result_type, input, s, i, r_i, q, o]
+                return Id(put(5923, result_type, operands, words, 2))
+        return self._value(5923, result_type, operands, result_id)
 
     def fixed_recip_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedRecipALTERA (opcode 5924, class @exclude, section functions).
@@ -17674,7 +22852,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedRecipINTEL.
         Returns the result id.
         """
-        return self._value(5924, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x91724, result_type, input, s, i, r_i, q, o]
+                return Id(put(5924, result_type, operands, words, 2))
+        return self._value(5924, result_type, operands, result_id)
 
     def fixed_rsqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedRsqrtALTERA (opcode 5925, class @exclude, section functions).
@@ -17694,7 +22887,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedRsqrtINTEL.
         Returns the result id.
         """
-        return self._value(5925, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x91725, result_type, input, s, i, r_i, q, o]
+                return Id(put(5925, result_type, operands, words, 2))
+        return self._value(5925, result_type, operands, result_id)
 
     def fixed_sin_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinALTERA (opcode 5926, class @exclude, section functions).
@@ -17714,7 +22922,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedSinINTEL.
         Returns the result id.
         """
-        return self._value(5926, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x91726, result_type, input, s, i, r_i, q, o]
+                return Id(put(5926, result_type, operands, words, 2))
+        return self._value(5926, result_type, operands, result_id)
 
     def fixed_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedCosALTERA (opcode 5927, class @exclude, section functions).
@@ -17734,7 +22957,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedCosINTEL.
         Returns the result id.
         """
-        return self._value(5927, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x91727, result_type, input, s, i, r_i, q, o]
+                return Id(put(5927, result_type, operands, words, 2))
+        return self._value(5927, result_type, operands, result_id)
 
     def fixed_sin_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinCosALTERA (opcode 5928, class @exclude, section functions).
@@ -17754,7 +22992,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedSinCosINTEL.
         Returns the result id.
         """
-        return self._value(5928, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x91728, result_type, input, s, i, r_i, q, o]
+                return Id(put(5928, result_type, operands, words, 2))
+        return self._value(5928, result_type, operands, result_id)
 
     def fixed_sin_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinPiALTERA (opcode 5929, class @exclude, section functions).
@@ -17774,7 +23027,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedSinPiINTEL.
         Returns the result id.
         """
-        return self._value(5929, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x91729, result_type, input, s, i, r_i, q, o]
+                return Id(put(5929, result_type, operands, words, 2))
+        return self._value(5929, result_type, operands, result_id)
 
     def fixed_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedCosPiALTERA (opcode 5930, class @exclude, section functions).
@@ -17794,7 +23062,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedCosPiINTEL.
         Returns the result id.
         """
-        return self._value(5930, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x9172a, result_type, input, s, i, r_i, q, o]
+                return Id(put(5930, result_type, operands, words, 2))
+        return self._value(5930, result_type, operands, result_id)
 
     def fixed_sin_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedSinCosPiALTERA (opcode 5931, class @exclude, section functions).
@@ -17814,7 +23097,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedSinCosPiINTEL.
         Returns the result id.
         """
-        return self._value(5931, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x9172b, result_type, input, s, i, r_i, q, o]
+                return Id(put(5931, result_type, operands, words, 2))
+        return self._value(5931, result_type, operands, result_id)
 
     def fixed_log_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedLogALTERA (opcode 5932, class @exclude, section functions).
@@ -17834,7 +23132,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedLogINTEL.
         Returns the result id.
         """
-        return self._value(5932, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x9172c, result_type, input, s, i, r_i, q, o]
+                return Id(put(5932, result_type, operands, words, 2))
+        return self._value(5932, result_type, operands, result_id)
 
     def fixed_exp_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
         """OpFixedExpALTERA (opcode 5933, class @exclude, section functions).
@@ -17854,7 +23167,22 @@ class CoreInstructions(Emitter):
         Aliases: OpFixedExpINTEL.
         Returns the result id.
         """
-        return self._value(5933, result_type, (input, s, i, r_i, q, o), result_id)
+        operands = (input, s, i, r_i, q, o)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and input.__class__ in FAST_IDS and 0 < input < bound
+                and s.__class__ is int and 0 <= s < 4294967296
+                and i.__class__ is int and 0 <= i < 4294967296
+                and r_i.__class__ is int and 0 <= r_i < 4294967296
+                and q.__class__ is int and 0 <= q < 4294967296
+                and o.__class__ is int and 0 <= o < 4294967296
+            ):
+                words = [0x9172d, result_type, input, s, i, r_i, q, o]
+                return Id(put(5933, result_type, operands, words, 2))
+        return self._value(5933, result_type, operands, result_id)
 
     def ptr_cast_to_cross_workgroup_altera(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
         """OpPtrCastToCrossWorkgroupALTERA (opcode 5934, class @exclude, section functions).
@@ -18552,7 +23880,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6035, result_type, (pointer, memory, semantics, value), result_id)
+        operands = (pointer, memory, semantics, value)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and pointer.__class__ in FAST_IDS and 0 < pointer < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+                and value.__class__ in FAST_IDS and 0 < value < bound
+            ):
+                words = [0x71793, result_type, pointer, memory, semantics, value]
+                return Id(put(6035, result_type, operands, words, 2))
+        return self._value(6035, result_type, operands, result_id)
 
     def type_buffer_surface_intel(self, access_qualifier: AccessQualifier, *, result_id: TypeId | None = None) -> TypeId:
         """OpTypeBufferSurfaceINTEL (opcode 6086, class Type-Declaration, section types_globals).
@@ -18565,7 +23906,16 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the new type's id.
         """
-        return self._type(6086, (access_qualifier,), result_id)
+        operands = (access_qualifier,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                isinstance(access_qualifier, int) and (access_qualifier.__class__ is int or access_qualifier.__class__.__name__ == "AccessQualifier") and access_qualifier in _BARE_AccessQualifier
+            ):
+                words = [0x317c6, access_qualifier]
+                return TypeId(put(6086, None, operands, words, 1))
+        return self._type(6086, operands, result_id)
 
     def type_struct_continued_intel(self, member_types: Sequence[TypeId] = ()) -> Self:
         """OpTypeStructContinuedINTEL (opcode 6090, class Type-Declaration, section types_globals).
@@ -18577,7 +23927,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6090, (operand_sequence(member_types, 'OpTypeStructContinuedINTEL', 'member_types'),))
+        member_types = operand_sequence(member_types, 'OpTypeStructContinuedINTEL', 'member_types')
+        operands = (member_types,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                all(item.__class__ in FAST_IDS and 0 < item < bound for item in member_types)
+            ):
+                words = [0]
+                words += member_types
+                words[0] = ((len(words) + 0) << 16) | 6090
+                put(6090, None, operands, words, 0)
+                return self
+        return self._void(6090, operands)
 
     def constant_composite_continued_intel(self, constituents: Sequence[Id] = ()) -> Self:
         """OpConstantCompositeContinuedINTEL (opcode 6091, class Constant-Creation, section types_globals).
@@ -18589,7 +23952,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6091, (operand_sequence(constituents, 'OpConstantCompositeContinuedINTEL', 'constituents'),))
+        constituents = operand_sequence(constituents, 'OpConstantCompositeContinuedINTEL', 'constituents')
+        operands = (constituents,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+            ):
+                words = [0]
+                words += constituents
+                words[0] = ((len(words) + 0) << 16) | 6091
+                put(6091, None, operands, words, 0)
+                return self
+        return self._void(6091, operands)
 
     def spec_constant_composite_continued_intel(self, constituents: Sequence[Id] = ()) -> Self:
         """OpSpecConstantCompositeContinuedINTEL (opcode 6092, class Constant-Creation, section types_globals).
@@ -18601,7 +23977,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6092, (operand_sequence(constituents, 'OpSpecConstantCompositeContinuedINTEL', 'constituents'),))
+        constituents = operand_sequence(constituents, 'OpSpecConstantCompositeContinuedINTEL', 'constituents')
+        operands = (constituents,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+            ):
+                words = [0]
+                words += constituents
+                words[0] = ((len(words) + 0) << 16) | 6092
+                put(6092, None, operands, words, 0)
+                return self
+        return self._void(6092, operands)
 
     def composite_construct_continued_intel(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpCompositeConstructContinuedINTEL (opcode 6096, class Composite, section functions).
@@ -18615,7 +24004,20 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6096, result_type, (operand_sequence(constituents, 'OpCompositeConstructContinuedINTEL', 'constituents'),), result_id)
+        constituents = operand_sequence(constituents, 'OpCompositeConstructContinuedINTEL', 'constituents')
+        operands = (constituents,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+            ):
+                words = [0, result_type]
+                words += constituents
+                words[0] = ((len(words) + 1) << 16) | 6096
+                return Id(put(6096, result_type, operands, words, 2))
+        return self._value(6096, result_type, operands, result_id)
 
     def convert_f_to_bf16_intel(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertFToBF16INTEL (opcode 6116, class Conversion, section functions).
@@ -18685,7 +24087,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6142, (execution, memory, semantics))
+        operands = (execution, memory, semantics)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                execution.__class__ in FAST_IDS and 0 < execution < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+            ):
+                words = [0x417fe, execution, memory, semantics]
+                put(6142, None, operands, words, 0)
+                return self
+        return self._void(6142, operands)
 
     def control_barrier_wait_intel(self, execution: Id, memory: Id, semantics: Id) -> Self:
         """OpControlBarrierWaitINTEL (opcode 6143, class Barrier, section functions).
@@ -18699,7 +24113,19 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6143, (execution, memory, semantics))
+        operands = (execution, memory, semantics)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                execution.__class__ in FAST_IDS and 0 < execution < bound
+                and memory.__class__ in FAST_IDS and 0 < memory < bound
+                and semantics.__class__ in FAST_IDS and 0 < semantics < bound
+            ):
+                words = [0x417ff, execution, memory, semantics]
+                put(6143, None, operands, words, 0)
+                return self
+        return self._void(6143, operands)
 
     def arithmetic_fence_ext(self, result_type: TypeId, target: Id, *, result_id: Id | None = None) -> Id:
         """OpArithmeticFenceEXT (opcode 6145, class Miscellaneous, section functions).
@@ -18746,7 +24172,21 @@ class CoreInstructions(Emitter):
         Aliases: OpTaskSequenceCreateINTEL.
         Returns the result id.
         """
-        return self._value(6163, result_type, (function, pipelined, use_stall_enable_clusters, get_capacity, async_capacity), result_id)
+        operands = (function, pipelined, use_stall_enable_clusters, get_capacity, async_capacity)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and function.__class__ in FAST_IDS and 0 < function < bound
+                and pipelined.__class__ is int and 0 <= pipelined < 4294967296
+                and use_stall_enable_clusters.__class__ is int and 0 <= use_stall_enable_clusters < 4294967296
+                and get_capacity.__class__ is int and 0 <= get_capacity < 4294967296
+                and async_capacity.__class__ is int and 0 <= async_capacity < 4294967296
+            ):
+                words = [0x81813, result_type, function, pipelined, use_stall_enable_clusters, get_capacity, async_capacity]
+                return Id(put(6163, result_type, operands, words, 2))
+        return self._value(6163, result_type, operands, result_id)
 
     def task_sequence_async_altera(self, sequence: Id, arguments: Sequence[Id] = ()) -> Self:
         """OpTaskSequenceAsyncALTERA (opcode 6164, class @exclude, section functions).
@@ -18760,7 +24200,21 @@ class CoreInstructions(Emitter):
         Aliases: OpTaskSequenceAsyncINTEL.
         Returns the builder, so calls chain.
         """
-        return self._void(6164, (sequence, operand_sequence(arguments, 'OpTaskSequenceAsyncALTERA', 'arguments')))
+        arguments = operand_sequence(arguments, 'OpTaskSequenceAsyncALTERA', 'arguments')
+        operands = (sequence, arguments)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                sequence.__class__ in FAST_IDS and 0 < sequence < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in arguments)
+            ):
+                words = [0, sequence]
+                words += arguments
+                words[0] = ((len(words) + 0) << 16) | 6164
+                put(6164, None, operands, words, 0)
+                return self
+        return self._void(6164, operands)
 
     def task_sequence_get_altera(self, result_type: TypeId, sequence: Id, *, result_id: Id | None = None) -> Id:
         """OpTaskSequenceGetALTERA (opcode 6165, class @exclude, section functions).
@@ -18802,7 +24256,17 @@ class CoreInstructions(Emitter):
         Aliases: OpTaskSequenceReleaseINTEL.
         Returns the builder, so calls chain.
         """
-        return self._void(6166, (sequence,))
+        operands = (sequence,)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                sequence.__class__ in FAST_IDS and 0 < sequence < bound
+            ):
+                words = [0x21816, sequence]
+                put(6166, None, operands, words, 0)
+                return self
+        return self._void(6166, operands)
 
     def type_task_sequence_altera(self, *, result_id: Id | None = None) -> Id:
         """OpTypeTaskSequenceALTERA (opcode 6199, class @exclude, section functions).
@@ -18815,7 +24279,12 @@ class CoreInstructions(Emitter):
         Aliases: OpTypeTaskSequenceINTEL.
         Returns the result id.
         """
-        return self._value(6199, None, (), result_id)
+        operands = ()
+        put = self._put_words
+        if put is not None and result_id is None:
+            words = [0x21837]
+            return Id(put(6199, None, operands, words, 1))
+        return self._value(6199, None, operands, result_id)
 
     def subgroup_block_prefetch_intel(self, ptr: Id, num_bytes: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
         """OpSubgroupBlockPrefetchINTEL (opcode 6221, class Group, section functions).
@@ -18829,7 +24298,22 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6221, (ptr, num_bytes, memory_access))
+        operands = (ptr, num_bytes, memory_access)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                ptr.__class__ in FAST_IDS and 0 < ptr < bound
+                and num_bytes.__class__ in FAST_IDS and 0 < num_bytes < bound
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+            ):
+                words = [0, ptr, num_bytes]
+                if memory_access is not None:
+                    words.append(memory_access)
+                words[0] = ((len(words) + 0) << 16) | 6221
+                put(6221, None, operands, words, 0)
+                return self
+        return self._void(6221, operands)
 
     def subgroup2_d_block_load_intel(self, element_size: Id, block_width: Id, block_height: Id, block_count: Id, src_base_pointer: Id, memory_width: Id, memory_height: Id, memory_pitch: Id, coordinate: Id, dst_pointer: Id) -> Self:
         """OpSubgroup2DBlockLoadINTEL (opcode 6231, class Group, section functions).
@@ -18850,7 +24334,26 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6231, (element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer))
+        operands = (element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                element_size.__class__ in FAST_IDS and 0 < element_size < bound
+                and block_width.__class__ in FAST_IDS and 0 < block_width < bound
+                and block_height.__class__ in FAST_IDS and 0 < block_height < bound
+                and block_count.__class__ in FAST_IDS and 0 < block_count < bound
+                and src_base_pointer.__class__ in FAST_IDS and 0 < src_base_pointer < bound
+                and memory_width.__class__ in FAST_IDS and 0 < memory_width < bound
+                and memory_height.__class__ in FAST_IDS and 0 < memory_height < bound
+                and memory_pitch.__class__ in FAST_IDS and 0 < memory_pitch < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and dst_pointer.__class__ in FAST_IDS and 0 < dst_pointer < bound
+            ):
+                words = [0xb1857, element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer]
+                put(6231, None, operands, words, 0)
+                return self
+        return self._void(6231, operands)
 
     def subgroup2_d_block_load_transform_intel(self, element_size: Id, block_width: Id, block_height: Id, block_count: Id, src_base_pointer: Id, memory_width: Id, memory_height: Id, memory_pitch: Id, coordinate: Id, dst_pointer: Id) -> Self:
         """OpSubgroup2DBlockLoadTransformINTEL (opcode 6232, class Group, section functions).
@@ -18871,7 +24374,26 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6232, (element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer))
+        operands = (element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                element_size.__class__ in FAST_IDS and 0 < element_size < bound
+                and block_width.__class__ in FAST_IDS and 0 < block_width < bound
+                and block_height.__class__ in FAST_IDS and 0 < block_height < bound
+                and block_count.__class__ in FAST_IDS and 0 < block_count < bound
+                and src_base_pointer.__class__ in FAST_IDS and 0 < src_base_pointer < bound
+                and memory_width.__class__ in FAST_IDS and 0 < memory_width < bound
+                and memory_height.__class__ in FAST_IDS and 0 < memory_height < bound
+                and memory_pitch.__class__ in FAST_IDS and 0 < memory_pitch < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and dst_pointer.__class__ in FAST_IDS and 0 < dst_pointer < bound
+            ):
+                words = [0xb1858, element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer]
+                put(6232, None, operands, words, 0)
+                return self
+        return self._void(6232, operands)
 
     def subgroup2_d_block_load_transpose_intel(self, element_size: Id, block_width: Id, block_height: Id, block_count: Id, src_base_pointer: Id, memory_width: Id, memory_height: Id, memory_pitch: Id, coordinate: Id, dst_pointer: Id) -> Self:
         """OpSubgroup2DBlockLoadTransposeINTEL (opcode 6233, class Group, section functions).
@@ -18892,7 +24414,26 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6233, (element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer))
+        operands = (element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                element_size.__class__ in FAST_IDS and 0 < element_size < bound
+                and block_width.__class__ in FAST_IDS and 0 < block_width < bound
+                and block_height.__class__ in FAST_IDS and 0 < block_height < bound
+                and block_count.__class__ in FAST_IDS and 0 < block_count < bound
+                and src_base_pointer.__class__ in FAST_IDS and 0 < src_base_pointer < bound
+                and memory_width.__class__ in FAST_IDS and 0 < memory_width < bound
+                and memory_height.__class__ in FAST_IDS and 0 < memory_height < bound
+                and memory_pitch.__class__ in FAST_IDS and 0 < memory_pitch < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+                and dst_pointer.__class__ in FAST_IDS and 0 < dst_pointer < bound
+            ):
+                words = [0xb1859, element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer]
+                put(6233, None, operands, words, 0)
+                return self
+        return self._void(6233, operands)
 
     def subgroup2_d_block_prefetch_intel(self, element_size: Id, block_width: Id, block_height: Id, block_count: Id, src_base_pointer: Id, memory_width: Id, memory_height: Id, memory_pitch: Id, coordinate: Id) -> Self:
         """OpSubgroup2DBlockPrefetchINTEL (opcode 6234, class Group, section functions).
@@ -18912,7 +24453,25 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6234, (element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate))
+        operands = (element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                element_size.__class__ in FAST_IDS and 0 < element_size < bound
+                and block_width.__class__ in FAST_IDS and 0 < block_width < bound
+                and block_height.__class__ in FAST_IDS and 0 < block_height < bound
+                and block_count.__class__ in FAST_IDS and 0 < block_count < bound
+                and src_base_pointer.__class__ in FAST_IDS and 0 < src_base_pointer < bound
+                and memory_width.__class__ in FAST_IDS and 0 < memory_width < bound
+                and memory_height.__class__ in FAST_IDS and 0 < memory_height < bound
+                and memory_pitch.__class__ in FAST_IDS and 0 < memory_pitch < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+            ):
+                words = [0xa185a, element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate]
+                put(6234, None, operands, words, 0)
+                return self
+        return self._void(6234, operands)
 
     def subgroup2_d_block_store_intel(self, element_size: Id, block_width: Id, block_height: Id, block_count: Id, src_pointer: Id, dst_base_pointer: Id, memory_width: Id, memory_height: Id, memory_pitch: Id, coordinate: Id) -> Self:
         """OpSubgroup2DBlockStoreINTEL (opcode 6235, class Group, section functions).
@@ -18933,7 +24492,26 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6235, (element_size, block_width, block_height, block_count, src_pointer, dst_base_pointer, memory_width, memory_height, memory_pitch, coordinate))
+        operands = (element_size, block_width, block_height, block_count, src_pointer, dst_base_pointer, memory_width, memory_height, memory_pitch, coordinate)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                element_size.__class__ in FAST_IDS and 0 < element_size < bound
+                and block_width.__class__ in FAST_IDS and 0 < block_width < bound
+                and block_height.__class__ in FAST_IDS and 0 < block_height < bound
+                and block_count.__class__ in FAST_IDS and 0 < block_count < bound
+                and src_pointer.__class__ in FAST_IDS and 0 < src_pointer < bound
+                and dst_base_pointer.__class__ in FAST_IDS and 0 < dst_base_pointer < bound
+                and memory_width.__class__ in FAST_IDS and 0 < memory_width < bound
+                and memory_height.__class__ in FAST_IDS and 0 < memory_height < bound
+                and memory_pitch.__class__ in FAST_IDS and 0 < memory_pitch < bound
+                and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
+            ):
+                words = [0xb185b, element_size, block_width, block_height, block_count, src_pointer, dst_base_pointer, memory_width, memory_height, memory_pitch, coordinate]
+                put(6235, None, operands, words, 0)
+                return self
+        return self._void(6235, operands)
 
     def subgroup_matrix_multiply_accumulate_intel(self, result_type: TypeId, k_dim: Id, matrix_a: Id, matrix_b: Id, matrix_c: Id, matrix_multiply_accumulate_operands: MatrixMultiplyAccumulateOperands | None = None, *, result_id: Id | None = None) -> Id:
         """OpSubgroupMatrixMultiplyAccumulateINTEL (opcode 6237, class Group, section functions).
@@ -18951,7 +24529,24 @@ class CoreInstructions(Emitter):
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6237, result_type, (k_dim, matrix_a, matrix_b, matrix_c, matrix_multiply_accumulate_operands), result_id)
+        operands = (k_dim, matrix_a, matrix_b, matrix_c, matrix_multiply_accumulate_operands)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and k_dim.__class__ in FAST_IDS and 0 < k_dim < bound
+                and matrix_a.__class__ in FAST_IDS and 0 < matrix_a < bound
+                and matrix_b.__class__ in FAST_IDS and 0 < matrix_b < bound
+                and matrix_c.__class__ in FAST_IDS and 0 < matrix_c < bound
+                and (matrix_multiply_accumulate_operands is None or (isinstance(matrix_multiply_accumulate_operands, int) and (matrix_multiply_accumulate_operands.__class__ is int or matrix_multiply_accumulate_operands.__class__.__name__ == "MatrixMultiplyAccumulateOperands") and 0 <= matrix_multiply_accumulate_operands < 4294967296 and not matrix_multiply_accumulate_operands & _PARAMETER_BITS_MatrixMultiplyAccumulateOperands))
+            ):
+                words = [0, result_type, k_dim, matrix_a, matrix_b, matrix_c]
+                if matrix_multiply_accumulate_operands is not None:
+                    words.append(matrix_multiply_accumulate_operands)
+                words[0] = ((len(words) + 1) << 16) | 6237
+                return Id(put(6237, result_type, operands, words, 2))
+        return self._value(6237, result_type, operands, result_id)
 
     def bitwise_function_intel(self, result_type: TypeId, a: Id, b: Id, c: Id, lut_index: Id, *, result_id: Id | None = None) -> Id:
         """OpBitwiseFunctionINTEL (opcode 6242, class Bit, section functions).
@@ -19033,7 +24628,20 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the builder, so calls chain.
         """
-        return self._void(6248, (condition, name))
+        operands = (condition, name)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                condition.__class__ in FAST_IDS and 0 < condition < bound
+                and name.__class__ is str and name.isascii() and "\0" not in name
+            ):
+                words = [0, condition]
+                words += string_words(name)
+                words[0] = ((len(words) + 0) << 16) | 6248
+                put(6248, None, operands, words, 0)
+                return self
+        return self._void(6248, operands)
 
     def conditional_entry_point_intel(self, condition: Id, execution_model: ExecutionModel, entry_point: Id, name: str, interfaces: Sequence[Id] = ()) -> Self:
         """OpConditionalEntryPointINTEL (opcode 6249, class Mode-Setting, section functions).
@@ -19050,7 +24658,25 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the builder, so calls chain.
         """
-        return self._void(6249, (condition, execution_model, entry_point, name, operand_sequence(interfaces, 'OpConditionalEntryPointINTEL', 'interfaces')))
+        interfaces = operand_sequence(interfaces, 'OpConditionalEntryPointINTEL', 'interfaces')
+        operands = (condition, execution_model, entry_point, name, interfaces)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                condition.__class__ in FAST_IDS and 0 < condition < bound
+                and isinstance(execution_model, int) and (execution_model.__class__ is int or execution_model.__class__.__name__ == "ExecutionModel") and execution_model in _BARE_ExecutionModel
+                and entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
+                and name.__class__ is str and name.isascii() and "\0" not in name
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in interfaces)
+            ):
+                words = [0, condition, execution_model, entry_point]
+                words += string_words(name)
+                words += interfaces
+                words[0] = ((len(words) + 0) << 16) | 6249
+                put(6249, None, operands, words, 0)
+                return self
+        return self._void(6249, operands)
 
     def conditional_capability_intel(self, condition: Id, capability: Capability) -> Self:
         """OpConditionalCapabilityINTEL (opcode 6250, class Mode-Setting, section functions).
@@ -19064,7 +24690,18 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the builder, so calls chain.
         """
-        return self._void(6250, (condition, capability))
+        operands = (condition, capability)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                condition.__class__ in FAST_IDS and 0 < condition < bound
+                and isinstance(capability, int) and (capability.__class__ is int or capability.__class__.__name__ == "Capability") and capability in _BARE_Capability
+            ):
+                words = [0x3186a, condition, capability]
+                put(6250, None, operands, words, 0)
+                return self
+        return self._void(6250, operands)
 
     def spec_constant_target_intel(self, result_type: TypeId, target: int, features: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
         """OpSpecConstantTargetINTEL (opcode 6251, class Constant-Creation, section types_globals).
@@ -19080,7 +24717,21 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6251, result_type, (target, operand_sequence(features, 'OpSpecConstantTargetINTEL', 'features')), result_id)
+        features = operand_sequence(features, 'OpSpecConstantTargetINTEL', 'features')
+        operands = (target, features)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and target.__class__ is int and 0 <= target < 4294967296
+                and all(item.__class__ is int and 0 <= item < 4294967296 for item in features)
+            ):
+                words = [0, result_type, target]
+                words += features
+                words[0] = ((len(words) + 1) << 16) | 6251
+                return Id(put(6251, result_type, operands, words, 2))
+        return self._value(6251, result_type, operands, result_id)
 
     def spec_constant_architecture_intel(self, result_type: TypeId, category: int, family: int, opcode: int, architecture: int, *, result_id: Id | None = None) -> Id:
         """OpSpecConstantArchitectureINTEL (opcode 6252, class Constant-Creation, section types_globals).
@@ -19098,7 +24749,20 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6252, result_type, (category, family, opcode, architecture), result_id)
+        operands = (category, family, opcode, architecture)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and category.__class__ is int and 0 <= category < 4294967296
+                and family.__class__ is int and 0 <= family < 4294967296
+                and opcode.__class__ is int and 0 <= opcode < 4294967296
+                and architecture.__class__ is int and 0 <= architecture < 4294967296
+            ):
+                words = [0x7186c, result_type, category, family, opcode, architecture]
+                return Id(put(6252, result_type, operands, words, 2))
+        return self._value(6252, result_type, operands, result_id)
 
     def spec_constant_capabilities_intel(self, result_type: TypeId, capabilities: Sequence[Capability] = (), *, result_id: Id | None = None) -> Id:
         """OpSpecConstantCapabilitiesINTEL (opcode 6253, class Constant-Creation, section types_globals).
@@ -19113,7 +24777,20 @@ class CoreInstructions(Emitter):
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6253, result_type, (operand_sequence(capabilities, 'OpSpecConstantCapabilitiesINTEL', 'capabilities'),), result_id)
+        capabilities = operand_sequence(capabilities, 'OpSpecConstantCapabilitiesINTEL', 'capabilities')
+        operands = (capabilities,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and all(isinstance(item, int) and (item.__class__ is int or item.__class__.__name__ == "Capability") and item in _BARE_Capability for item in capabilities)
+            ):
+                words = [0, result_type]
+                words += capabilities
+                words[0] = ((len(words) + 1) << 16) | 6253
+                return Id(put(6253, result_type, operands, words, 2))
+        return self._value(6253, result_type, operands, result_id)
 
     def conditional_copy_object_intel(self, result_type: TypeId, condition_operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
         """OpConditionalCopyObjectINTEL (opcode 6254, class Composite, section functions).
@@ -19130,7 +24807,20 @@ Condition 1, Operand 1, +
         Provisional: may change without notice.
         Returns the result id.
         """
-        return self._value(6254, result_type, (operand_sequence(condition_operands, 'OpConditionalCopyObjectINTEL', 'condition_operands'),), result_id)
+        condition_operands = operand_sequence(condition_operands, 'OpConditionalCopyObjectINTEL', 'condition_operands')
+        operands = (condition_operands,)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in condition_operands)
+            ):
+                words = [0, result_type]
+                words += condition_operands
+                words[0] = ((len(words) + 1) << 16) | 6254
+                return Id(put(6254, result_type, operands, words, 2))
+        return self._value(6254, result_type, operands, result_id)
 
     def group_i_mul_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupIMulKHR (opcode 6401, class Group, section functions).
@@ -19146,7 +24836,19 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6401, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x61901, result_type, execution, operation, x]
+                return Id(put(6401, result_type, operands, words, 2))
+        return self._value(6401, result_type, operands, result_id)
 
     def group_f_mul_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupFMulKHR (opcode 6402, class Group, section functions).
@@ -19162,7 +24864,19 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6402, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x61902, result_type, execution, operation, x]
+                return Id(put(6402, result_type, operands, words, 2))
+        return self._value(6402, result_type, operands, result_id)
 
     def group_bitwise_and_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupBitwiseAndKHR (opcode 6403, class Group, section functions).
@@ -19178,7 +24892,19 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6403, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x61903, result_type, execution, operation, x]
+                return Id(put(6403, result_type, operands, words, 2))
+        return self._value(6403, result_type, operands, result_id)
 
     def group_bitwise_or_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupBitwiseOrKHR (opcode 6404, class Group, section functions).
@@ -19194,7 +24920,19 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6404, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x61904, result_type, execution, operation, x]
+                return Id(put(6404, result_type, operands, words, 2))
+        return self._value(6404, result_type, operands, result_id)
 
     def group_bitwise_xor_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupBitwiseXorKHR (opcode 6405, class Group, section functions).
@@ -19210,7 +24948,19 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6405, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x61905, result_type, execution, operation, x]
+                return Id(put(6405, result_type, operands, words, 2))
+        return self._value(6405, result_type, operands, result_id)
 
     def group_logical_and_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupLogicalAndKHR (opcode 6406, class Group, section functions).
@@ -19226,7 +24976,19 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6406, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x61906, result_type, execution, operation, x]
+                return Id(put(6406, result_type, operands, words, 2))
+        return self._value(6406, result_type, operands, result_id)
 
     def group_logical_or_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupLogicalOrKHR (opcode 6407, class Group, section functions).
@@ -19242,7 +25004,19 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6407, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x61907, result_type, execution, operation, x]
+                return Id(put(6407, result_type, operands, words, 2))
+        return self._value(6407, result_type, operands, result_id)
 
     def group_logical_xor_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
         """OpGroupLogicalXorKHR (opcode 6408, class Group, section functions).
@@ -19258,7 +25032,19 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6408, result_type, (execution, operation, x), result_id)
+        operands = (execution, operation, x)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and execution.__class__ in FAST_IDS and 0 < execution < bound
+                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and x.__class__ in FAST_IDS and 0 < x < bound
+            ):
+                words = [0x61908, result_type, execution, operation, x]
+                return Id(put(6408, result_type, operands, words, 2))
+        return self._value(6408, result_type, operands, result_id)
 
     def round_f_to_tf32_intel(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
         """OpRoundFToTF32INTEL (opcode 6426, class Conversion, section functions).
@@ -19303,7 +25089,20 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the result id.
         """
-        return self._value(6428, result_type, (ptr_vector, alignment, mask, fill_empty), result_id)
+        operands = (ptr_vector, alignment, mask, fill_empty)
+        put = self._put_words
+        if put is not None and result_id is None:
+            bound = self._bound
+            if (
+                result_type.__class__ in FAST_IDS and 0 < result_type < bound
+                and ptr_vector.__class__ in FAST_IDS and 0 < ptr_vector < bound
+                and alignment.__class__ is int and 0 <= alignment < 4294967296
+                and mask.__class__ in FAST_IDS and 0 < mask < bound
+                and fill_empty.__class__ in FAST_IDS and 0 < fill_empty < bound
+            ):
+                words = [0x7191c, result_type, ptr_vector, alignment, mask, fill_empty]
+                return Id(put(6428, result_type, operands, words, 2))
+        return self._value(6428, result_type, operands, result_id)
 
     def masked_scatter_intel(self, input_vector: Id, ptr_vector: Id, alignment: int, mask: Id) -> Self:
         """OpMaskedScatterINTEL (opcode 6429, class Memory, section functions).
@@ -19318,7 +25117,20 @@ Condition 1, Operand 1, +
         Version: not core in any SPIR-V version (extension only).
         Returns the builder, so calls chain.
         """
-        return self._void(6429, (input_vector, ptr_vector, alignment, mask))
+        operands = (input_vector, ptr_vector, alignment, mask)
+        put = self._put_words
+        if put is not None:
+            bound = self._bound
+            if (
+                input_vector.__class__ in FAST_IDS and 0 < input_vector < bound
+                and ptr_vector.__class__ in FAST_IDS and 0 < ptr_vector < bound
+                and alignment.__class__ is int and 0 <= alignment < 4294967296
+                and mask.__class__ in FAST_IDS and 0 < mask < bound
+            ):
+                words = [0x5191d, input_vector, ptr_vector, alignment, mask]
+                put(6429, None, operands, words, 0)
+                return self
+        return self._void(6429, operands)
 
     def convert_handle_to_image_intel(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
         """OpConvertHandleToImageINTEL (opcode 6529, class Image, section functions).

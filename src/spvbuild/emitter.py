@@ -12,13 +12,14 @@ from array import array
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
+from spvbuild.encoder import string_words
 from spvbuild.errors import BuildError
 from spvbuild.generated.core.opcodes import OP_EXT_INST, OP_EXT_INST_IMPORT
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 _AnyId = TypeVar("_AnyId", bound=Id)
 
@@ -72,12 +73,15 @@ class Run:
 class Emitter:
     """Records instructions and hands out ids; base of every generated builder.
 
-    ``_fast_block`` is None here, so the generated fast path never applies: a bare
-    emitter records every instruction.  The module builder sets it to its open block.
+    ``_fast_block`` and ``_put_words`` are None here, so the generated fast paths never
+    apply: a bare emitter records every instruction.  The module builder sets them.
     """
 
     _fast_block: object | None = None
     _run: Run | None = None
+    # Takes the words a generated method made at the call (the module builder's _put);
+    # None here, so a bare emitter records every instruction.
+    _put_words: Callable[[int, TypeId | None, tuple[Any, ...], list[int], int], int] | None = None
 
     def __init__(self) -> None:
         self.instructions: list[Instruction] = []
@@ -117,6 +121,11 @@ class Emitter:
         rid = self.new_id() if result_id is None else self._reserved(result_id)
         self._record(Instruction(opcode, result_type, rid, operands))
         return rid
+
+    def _number_words(self, type_id: int, value: object) -> list[int] | None:
+        """The words of a literal of numeric type ``type_id`` when a words path may write
+        them; a bare emitter knows no types (None: the general path)."""
+        return None
 
     def _new_run(self, block: Any) -> Run:
         """Start a run of words in ``block`` (only the module builder has blocks)."""
@@ -196,3 +205,109 @@ class ExtInstSetBuilder:
         result_id: Id | None = None,
     ) -> Id:
         return self._owner._ext_value(self.IMPORT_NAME, number, result_type, operands, result_id)
+
+
+_bare: dict[str, frozenset[int]] = {}
+
+
+def bare_values(kind_name: str) -> frozenset[int]:
+    """The values of a core ValueEnum kind's enumerants that take no parameters (what the
+    generated words paths accept without the general encoder)."""
+    found = _bare.get(kind_name)
+    if found is None:
+        from spvbuild.generated.core import tables
+
+        kind = tables.KINDS[kind_name]
+        found = _bare[kind_name] = frozenset(
+            v for v, e in kind.enumerants.items() if not e.parameters
+        )
+    return found
+
+
+def parameter_bits(kind_name: str) -> int:
+    """The bits of a core BitEnum kind whose enumerants take parameters (or-ed together)."""
+    from spvbuild.generated.core import tables
+
+    bits = 0
+    for value, enumerant in tables.KINDS[kind_name].enumerants.items():
+        if enumerant.parameters:
+            bits |= value
+    return bits
+
+
+# How enumerant_words checks one parameter: an id, a 32-bit literal, a string, a bare
+# enumerant of a ValueEnum kind (with that kind's bare values).
+_ID, _LITERAL, _STRING, _BARE = range(4)
+_Plan = tuple[int, tuple[tuple[str, int, str, frozenset[int]], ...]]
+_enumerant_plans: dict[tuple[type, str], _Plan | None] = {}
+
+
+def _enumerant_plan(cls: type, kind_name: str) -> _Plan | None:
+    """How to write an enumerant-parameter class's words for ``kind_name`` (None: only
+    the general encoder can, or must say what is wrong); made once per class and kind."""
+    plan = _enumerant_plans[cls, kind_name] = _make_plan(cls, kind_name)
+    return plan
+
+
+def _make_plan(cls: type, kind_name: str) -> _Plan | None:
+    from spvbuild.generated.core import tables
+
+    enumerant = getattr(cls, "enumerant", None)
+    kind = tables.KINDS.get(kind_name)
+    if kind is None or not isinstance(enumerant, int) or type(enumerant).__name__ != kind_name:
+        return None
+    info = kind.enumerants.get(int(enumerant))
+    fields = getattr(cls, "fields", ())
+    if info is None or len(fields) != len(info.parameters):
+        return None
+    steps = []
+    for name, op in zip(fields, info.parameters, strict=True):
+        found = tables.KINDS.get(op.kind)
+        category = found.category if found is not None else ""
+        if op.quantifier:
+            return None
+        if category == "Id":
+            steps.append((name, _ID, "", frozenset[int]()))
+        elif op.kind == "LiteralInteger":
+            steps.append((name, _LITERAL, "", frozenset[int]()))
+        elif op.kind == "LiteralString":
+            steps.append((name, _STRING, "", frozenset[int]()))
+        elif category == "ValueEnum":
+            steps.append((name, _BARE, op.kind, bare_values(op.kind)))
+        else:
+            return None
+    return (int(enumerant), tuple(steps))
+
+
+def enumerant_words(value: object, kind_name: str, bound: int) -> list[int] | None:
+    """The words of a core ValueEnum operand of kind ``kind_name`` whose enumerants may take
+    parameters: a bare enumerant (or int) of a value without parameters, or a parameter
+    object whose parameters are ids below ``bound``, 32-bit literals, ASCII strings or
+    bare enumerants.  None for anything else: the general encoder decides (and names
+    what is wrong)."""
+    cls = value.__class__
+    if cls is int or cls.__name__ == kind_name:
+        return [value] if value in bare_values(kind_name) else None
+    key = (cls, kind_name)
+    plan = _enumerant_plans[key] if key in _enumerant_plans else _enumerant_plan(cls, kind_name)
+    if plan is None:
+        return None
+    number, steps = plan
+    words = [number]
+    for name, how, kind, bare in steps:
+        item = getattr(value, name)
+        if how == _ID:
+            if item.__class__ not in FAST_IDS or not 0 < item < bound:
+                return None
+        elif how == _LITERAL:
+            if item.__class__ is not int or not 0 <= item < 4294967296:
+                return None
+        elif how == _STRING:
+            if item.__class__ is not str or not item.isascii() or "\0" in item:
+                return None
+            words += string_words(item)
+            continue
+        elif not ((item.__class__ is int or item.__class__.__name__ == kind) and item in bare):
+            return None
+        words.append(item)
+    return words

@@ -21,6 +21,7 @@ Everything here walks the generated tables; there is no code per instruction.
 
 from __future__ import annotations
 
+import struct
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -73,7 +74,7 @@ from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
 from spvbuild.rules import check_rules
-from spvbuild.tables import KindInfo, OperandInfo
+from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
 CapabilityMode = Literal["infer", "verify", "off"]
 _AnyId = TypeVar("_AnyId", bound=Id)
@@ -91,25 +92,41 @@ FUNCTION_STORAGE = int(StorageClass.Function)
 KNOWN_VERSIONS = tuple((1, minor) for minor in range(7))
 
 
-def _all_id_opcodes() -> frozenset[int]:
-    """Opcodes whose operands after the result are single ids (checked without encoding)."""
-    out = []
-    for opcode, info in tables.INSTRUCTIONS.items():
-        rest = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
-        if all(op.kind == "IdRef" and op.quantifier == "" for op in rest):
-            out.append(opcode)
-    return frozenset(out)
-
-
-_ALL_IDS = _all_id_opcodes()
 _ID_TYPES = FAST_IDS
+_new_record = tuple.__new__  # Instruction._make's way: every field given, in order
+_INSTRUCTIONS = tables.INSTRUCTIONS
 
 
-def _is_id(value: object) -> bool:
-    """True for an int usable as an id (not a bool, 1 to 2**32 - 1)."""
-    return type(value) is Id or (
-        isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**32
-    )
+def _name(opcode: int) -> str:
+    """An instruction's grammar name (for messages)."""
+    info = _INSTRUCTIONS.get(opcode)
+    return info.name if info is not None else f"opcode {opcode}"
+
+
+_DEDUPLICATED = tables.DEDUPLICATED
+_MISSING: Any = object()  # no entry (an entry may be None)
+
+
+_FLOAT32, _FLOAT32_PACK = struct.Struct("<I"), struct.Struct("<f")
+_FLOAT64, _FLOAT64_PACK = struct.Struct("<II"), struct.Struct("<d")
+_ext_id_counts: dict[tuple[str, int], int] = {}
+
+
+def _ext_ids(import_name: str, number: int) -> int:
+    """How many operands an extended instruction has when they are all single ids (-1
+    when some is not, or the set or instruction is unknown); looked up once."""
+    key = (import_name, number)
+    count = _ext_id_counts.get(key)
+    if count is None:
+        module = set_module(import_name)
+        info = module.INSTRUCTIONS.get(number) if module is not None else None
+        count = -1
+        if info is not None and all(
+            op.kind == "IdRef" and not op.quantifier for op in info.operands
+        ):
+            count = len(info.operands)
+        _ext_id_counts[key] = count
+    return count
 
 
 def _at_call(exc: SpvbuildError) -> SpvbuildError:
@@ -150,14 +167,16 @@ def _key(value: Any) -> Any:
 
     Every key is a tuple that starts with a tag, so keys of different types compare.
     """
+    if isinstance(value, int):  # ids, ints and IntEnum/IntFlag members: by value
+        return (0, int(value))
+    if value.__class__ is tuple:
+        return (3, tuple(map(_key, value)))
     if isinstance(value, RawWords):
         return (4, tuple(value))
     if isinstance(value, EnumerantParameters):
         return (0, int(value.enumerant), _key(value.parameters))
     if isinstance(value, Enum):
         return (0, int(value.value))
-    if isinstance(value, int):
-        return (0, int(value))
     if isinstance(value, float):
         return (1, value.hex())
     if isinstance(value, str):
@@ -311,11 +330,16 @@ class Module(CoreInstructions, ExtInstSets):
         self._blocks_by_label: dict[int, Block] = {}
         self._definitions: dict[int, Instruction] = {}
         self._checks: list[Callable[[list[Instruction]], None]] = []
-        self._encoder = Encoder(self._type_widths)
+        self._call_used: dict[int, str] = {}  # the ids the call being encoded uses
+        self._encoder = Encoder(self._type_widths, self._call_used)
+        # A record's words, encoded at its call (by id() of the record, which it keeps
+        # alive), with the ids they use: serialization joins them (see _serialize).
+        self._words: dict[int, tuple[Instruction, list[int], dict[int, str] | None]] = {}
         self._fast_block: Block | None = None  # the block the fast path may append to
         self._run: Run | None = None  # its current run of words
         self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
         self._from_binary = False  # ids below the bound may be a binary's, defined or not
+        self._put_words = self._put  # generated methods hand their words to _put
 
     @classmethod
     def from_binary(
@@ -338,6 +362,8 @@ class Module(CoreInstructions, ExtInstSets):
         module = cls(parsed.version, capabilities=capabilities, generator=parsed.generator)
         module._bound = parsed.bound
         module._from_binary = True
+        # Its ids below the bound may be undefined: every call is encoded with its used ids.
+        module._put_words = None
         # Instructions of the fast path's shapes in an open block are copied into runs as
         # the binary has them, a span of consecutive ones at a time; the others are records.
         fast = FAST_PATH_FIRST_WORDS
@@ -374,15 +400,15 @@ class Module(CoreInstructions, ExtInstSets):
         operands: tuple[Any, ...],
         result_id: Id | None = None,
     ) -> Id:
-        return Id(self._emit(Instruction(opcode, result_type, None, operands), result_id, True))
+        return Id(self._emit(opcode, result_type, operands, result_id, True, None))
 
     def _type(
         self, opcode: int, operands: tuple[Any, ...], result_id: TypeId | None = None
     ) -> TypeId:
-        return TypeId(self._emit(Instruction(opcode, None, None, operands), result_id, True))
+        return TypeId(self._emit(opcode, None, operands, result_id, True, None))
 
     def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:
-        self._emit(Instruction(opcode, None, None, operands), None, False)
+        self._emit(opcode, None, operands, None, False, None)
         return self
 
     def _ext_value(
@@ -393,6 +419,21 @@ class Module(CoreInstructions, ExtInstSets):
         operands: Sequence[Any],
         result_id: Id | None = None,
     ) -> Id:
+        put = self._put_words
+        if put is not None and result_id is None:
+            # An extended instruction of single ids only: its words here, like a generated
+            # words path (the layout comes from the set's table).
+            count = _ext_ids(import_name, number)
+            bound = self._bound
+            if (
+                count == len(operands)
+                and result_type.__class__ in FAST_IDS
+                and 0 < result_type < bound
+                and all(v.__class__ in FAST_IDS and 0 < v < bound for v in operands)
+            ):
+                values = (self._ext_set_id(import_name), number, *operands)
+                words = [((5 + count) << 16) | OP_EXT_INST, result_type, *values]
+                return Id(self._put(OP_EXT_INST, result_type, values, words, 2, import_name))
         set_id = self._ext_imports.get(import_name)
         if set_id is None:
             # Check the instruction before its OpExtInstImport is made: a failed call
@@ -409,50 +450,117 @@ class Module(CoreInstructions, ExtInstSets):
             except SpvbuildError as exc:
                 raise _at_call(exc) from None
             set_id = self._ext_set_id(import_name)
-        inst = Instruction(OP_EXT_INST, result_type, None, (set_id, number, *operands), import_name)
-        return Id(self._emit(inst, result_id, True))
+        return Id(
+            self._emit(
+                OP_EXT_INST, result_type, (set_id, number, *operands), result_id, True, import_name
+            )
+        )
 
-    def _emit(self, inst: Instruction, result_id: Id | None, has_result: bool) -> int:
-        """Check, deduplicate and record one instruction of a builder call; its result id.
+    def _ext_set_id(self, import_name: str) -> Id:
+        """The id of ``OpExtInstImport "import_name"``, created once on first use."""
+        found = self._ext_imports.get(import_name)
+        if found is None:
+            found = self._ext_imports[import_name] = self.ext_inst_import(import_name)
+        return found
 
-        The instruction is encoded (or, when its operands are all ids, checked) here, so
-        a wrong operand is an error of this call, with the user's call site; a failed
-        call changes nothing.  Deduplicated instructions (types, constants, ...) are
-        keyed by their words without the result id, so equal bits are one id whatever
-        Python values gave them (1 and 1.0, an IntEnum and its int).
+    def _emit(
+        self,
+        opcode: int,
+        result_type: TypeId | None,
+        operands: tuple[Any, ...],
+        result_id: Id | None,
+        has_result: bool,
+        ext_set: str | None,
+    ) -> int:
+        """Check, encode, deduplicate and record one instruction of a builder call; its
+        result id.
+
+        The instruction is encoded here, once: a wrong operand is an error of this call,
+        with the user's call site, and a failed call changes nothing; its words are kept
+        (:attr:`_words`) for serialization, which joins them.  Deduplicated instructions
+        (types, constants, ...) are keyed by their words without the result id, so equal
+        bits are one id whatever Python values gave them (1 and 1.0, an IntEnum and its
+        int).
         """
         bound = self._bound
         try:
-            rid = 0
+            rid: int | None = None
             if has_result:
-                rid = bound if result_id is None else self._defined_once(inst.opcode, result_id)
-                inst = inst._replace(result_id=rid)
+                rid = bound if result_id is None else self._defined_once(opcode, result_id)
+            inst = Instruction(opcode, result_type, rid, operands, ext_set)
+            used = self._call_used
+            used.clear()
+            words = self._encoder.instruction(inst)
             key = None
-            opcode = inst.opcode
             if result_id is None and (
-                opcode in tables.DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES)
+                opcode in _DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES)
             ):
-                key = self._words_key(inst, self._encoder.instruction(inst))
-                if key in self._interned:
-                    found = self._interned[key]
+                key = self._words_key(inst, words)
+                found = self._interned.get(key, _MISSING)
+                if found is not _MISSING:
                     return 0 if found is None else int(found)
-            elif (
-                opcode not in _ALL_IDS
-                or not all(map(_is_id, inst.operands))
-                or (inst.result_type is not None and not _is_id(inst.result_type))
-            ):
-                self._encoder.instruction(inst)
             if has_result and result_id is None:
                 self._bound = bound + 1
             self._record(inst)
             if result_id is not None:
-                self._pending_ids.discard(rid)
+                self._pending_ids.discard(int(result_id))
         except SpvbuildError as exc:
             self._bound = bound
             raise _at_call(exc) from None
+        if opcode != OP_SWITCH and (result_type is None or result_type in self._definitions):
+            # Literal widths come from a type defined already, so these words are final.
+            self._words[id(inst)] = (inst, words, dict(used) if used else None)
         if key is not None:
-            self._interned[key] = Id(rid) if has_result else None
-        return rid
+            self._interned[key] = Id(rid) if rid is not None else None
+        return rid or 0
+
+    def _put(
+        self,
+        opcode: int,
+        result_type: TypeId | None,
+        operands: tuple[Any, ...],
+        words: list[int],
+        slot: int,
+        ext_set: str | None = None,
+    ) -> int:
+        """Take the words a generated method made at the call; the result id (0: none).
+
+        The method checked every operand (ids handed out already, below the bound;
+        32-bit literals; strings; enumerants without parameters), so what is left is
+        deduplication, whose key is ``words`` as given (without the result id), and
+        routing.  ``words[0]`` counts the result id that goes in at ``slot`` (0: the
+        instruction has none).  The record is kept for routing and inspection, its words
+        for serialization.
+        """
+        if len(words) >= 0xFFFF:
+            return self._emit(opcode, result_type, operands, None, slot != 0, ext_set)
+        key = None
+        if opcode in _DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES):
+            key = tuple(words)
+            found = self._interned.get(key, _MISSING)
+            if found is not _MISSING:
+                return 0 if found is None else int(found)
+        rid = None
+        if slot:
+            rid = self._bound
+            words.insert(slot, rid)
+        inst = _new_record(Instruction, (opcode, result_type, rid, operands, ext_set))
+        section = _GLOBAL_SECTIONS.get(opcode)
+        if section is not None:  # what _record does with it, without its other cases
+            if rid is not None:
+                self._definitions[rid] = inst
+            self.sections[section].append(inst)
+        else:
+            try:
+                self._record(inst)
+            except SpvbuildError as exc:
+                raise _at_call(exc) from None
+        if rid is not None:
+            self._bound = rid + 1
+        self._words[id(inst)] = (inst, words, None)
+        if key is not None:
+            self._interned[key] = None if rid is None else Id(rid)
+        return rid or 0
 
     @staticmethod
     def _words_key(inst: Instruction, words: list[int]) -> tuple[int, ...]:
@@ -489,6 +597,31 @@ class Module(CoreInstructions, ExtInstSets):
                 rid = inst.result_id
                 interned.setdefault(key, None if rid is None else Id(rid))
         self._interned = interned
+
+    def _number_words(self, type_id: int, value: object) -> list[int] | None:
+        """The words of OpConstant's value when it is a plain int (or, for a 32- or
+        64-bit float type, a plain float) that fits the type defined as ``type_id``;
+        None otherwise (the general path encodes it, or says what is wrong)."""
+        widths = self._type_widths(type_id)
+        if widths is None:
+            return None
+        width, is_float, signed = widths
+        if value.__class__ is int and not is_float and 0 < width <= 64:
+            if not -(1 << (width - 1)) <= value < (1 << width):
+                return None
+            if width > 32:
+                bits = value & 0xFFFFFFFFFFFFFFFF
+                return [bits & 0xFFFFFFFF, bits >> 32]
+            return [value & 0xFFFFFFFF if signed else value & ((1 << width) - 1)]
+        if value.__class__ is float and is_float and width in (32, 64):
+            try:
+                if width == 32:
+                    return [_FLOAT32.unpack(_FLOAT32_PACK.pack(value))[0]]
+                low, high = _FLOAT64.unpack(_FLOAT64_PACK.pack(value))
+            except (OverflowError, struct.error):
+                return None
+            return [low, high]
+        return None
 
     def _type_widths(self, type_or_value: int) -> tuple[int, bool, bool] | None:
         """The literal format of a numeric type (of a value's type, if negative)."""
@@ -547,8 +680,7 @@ class Module(CoreInstructions, ExtInstSets):
                     )
                 )
                 instruction = instruction._replace(ext_set=str(imported.operands[0]), operands=flat)
-        info = tables.INSTRUCTIONS.get(opcode)
-        name = info.name if info is not None else f"opcode {opcode}"
+        info = _INSTRUCTIONS.get(opcode)
         section = info.section if info is not None else "functions"
         function = self._function
         open_function = function is not None and not function.ended
@@ -578,7 +710,7 @@ class Module(CoreInstructions, ExtInstSets):
             self.functions.append(self._function)
             return
         if function is None or function.ended:
-            raise BuildError(f"{name} outside a function")
+            raise BuildError(f"{_name(opcode)} outside a function")
         block = self._block
         if opcode in OP_LINE_OPCODES and block is None and not function.blocks:
             self._define(instruction)
@@ -608,10 +740,10 @@ class Module(CoreInstructions, ExtInstSets):
             self._enter(None)
         else:
             if block is None:
-                raise BuildError(f"{name} outside a block: call label() first")
+                raise BuildError(f"{_name(opcode)} outside a block: call label() first")
             if block.terminated:
                 raise BuildError(
-                    f"{name} after the terminator of block {block.label!r} "
+                    f"{_name(opcode)} after the terminator of block {block.label!r} "
                     "(a block has exactly one terminator, last)"
                 )
             merge = block.merge
@@ -620,7 +752,7 @@ class Module(CoreInstructions, ExtInstSets):
                 if opcode not in allowed:
                     names = " or ".join(sorted(tables.INSTRUCTIONS[o].name for o in allowed))
                     raise BuildError(
-                        f"{name} between {tables.INSTRUCTIONS[merge].name} and its branch: "
+                        f"{_name(opcode)} between {tables.INSTRUCTIONS[merge].name} and its branch: "
                         f"the merge instruction must be followed by {names} (compute "
                         "values before the merge instruction)"
                     )
@@ -779,6 +911,7 @@ class Module(CoreInstructions, ExtInstSets):
             for block in function.blocks:
                 block.items = list(apply(decoded[id(block)]))
         self._enter(self._block)
+        self._words.clear()  # a type may have changed: every record is encoded again
         for rid in removed:
             self._definitions.pop(rid, None)
         self._pending_ids |= removed
@@ -1001,20 +1134,48 @@ class Module(CoreInstructions, ExtInstSets):
         for check in self._checks:
             check(instructions)
         used: dict[int, str] = {}
-        encoder = Encoder(self._type_widths, used)
+        encode = Encoder(self._type_widths, used).instruction
+        cached = self._words.get
+        unlisted: list[Instruction] = []  # records whose used ids were not collected
         out = array("I", header_words(self.version, self.bound, self.generator))
+        extend = out.extend
         for record in head:
-            out.extend(encoder.instruction(record))
+            if record.opcode == OP_CAPABILITY and isinstance(record.operands[0], int):
+                extend((0x20000 | OP_CAPABILITY, int(record.operands[0])))
+            else:
+                extend(encode(record))
         for piece in body:
             if isinstance(piece, Run):
-                out.extend(piece.words)
+                extend(piece.words)
+                continue
+            if piece.opcode in _MADE_BY_PIECES and not piece.operands and not piece.result_type:
+                # OpLabel / OpFunctionEnd as Function.pieces() makes them: no operands.
+                if piece.result_id is None:
+                    extend((0x10000 | piece.opcode,))
+                else:
+                    extend((0x20000 | piece.opcode, int(piece.result_id)))
+                continue
+            entry = cached(id(piece))
+            if entry is not None and entry[0] is piece:
+                # Encoded at its call: its words and the ids it uses, as encoding gives them
+                # (or, from a words path, none: its ids were all below the bound).
+                extend(entry[1])
+                if entry[2] is not None:
+                    for value, where in entry[2].items():
+                        used.setdefault(value, where)
+                else:
+                    unlisted.append(piece)
             else:
-                out.extend(encoder.instruction(piece))
-        self._check_defined(records, runs, used)
+                extend(encode(piece))
+        self._check_defined(records, runs, used, unlisted)
         return out
 
     def _check_defined(
-        self, records: list[Instruction], runs: list[Run], used: dict[int, str]
+        self,
+        records: list[Instruction],
+        runs: list[Run],
+        used: dict[int, str],
+        unlisted: list[Instruction],
     ) -> None:
         """BuildError for the first id an instruction uses that no instruction defines.
 
@@ -1037,6 +1198,14 @@ class Module(CoreInstructions, ExtInstSets):
         if undefined and runs and self._from_binary:
             undefined -= set().union(*(run.result_ids() for run in runs))
         if pending:
+            # Runs and the records of words paths used ids below the bound: only a
+            # reserved one can be undefined.
+            for inst in unlisted:
+                for value in (inst.result_type, *_ids_in(inst.operands)):
+                    if value is not None and int(value) in pending:
+                        info = tables.INSTRUCTIONS[inst.opcode]
+                        used.setdefault(int(value), f"{info.name} operand")
+                        undefined.add(int(value))
             for run in runs:
                 if pending.isdisjoint(run.words):
                     continue
@@ -1058,7 +1227,18 @@ class Module(CoreInstructions, ExtInstSets):
 
 
 _AGGREGATES = {OP_TYPE_STRUCT, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY}
+# The section of each instruction that _record always routes to its module section
+# (not OpVariable, whose storage class decides, not OpLine/OpNoLine, not OpExtInst).
+_GLOBAL_SECTIONS = {
+    opcode: info.section
+    for opcode, info in tables.INSTRUCTIONS.items()
+    if info.section != "functions"
+    and opcode not in EXT_INST_OPCODES
+    and opcode not in OP_LINE_OPCODES
+    and opcode != OP_VARIABLE
+}
 _DECORATIONS = {OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING}
+_MADE_BY_PIECES = {OP_LABEL, OP_FUNCTION_END}  # records that Function.pieces() makes
 # Rules that look at every instruction in module order (function pointers: their uses).
 _WHOLE_MODULE_RULES = {OP_CONSTANT_FUNCTION_POINTER_INTEL}
 
@@ -1083,6 +1263,8 @@ def _canonical(section: str, items: list[Instruction]) -> list[Instruction]:
     Types, constants and globals keep call order (definitions before uses), and so do the
     debug strings/sources (OpSourceContinued follows its OpSource) and module-processed.
     """
+    if len(items) < 2:
+        return items  # nothing to order
     if section == "ext_inst_imports":
         return sorted(items, key=lambda i: int(i.result_id or 0))
     if section == "entry_points":
@@ -1116,6 +1298,89 @@ def _ext_section(instruction: Instruction) -> str:
     return str(module.SECTION)
 
 
+_Plan = tuple[
+    InstructionInfo,
+    bool,
+    tuple[tuple[int, int, str], ...],
+    tuple[tuple[int, OperandInfo, KindInfo | None], ...],
+]
+_plans: dict[int, _Plan | None] = {}
+# The plan of an instruction that can need nothing (nothing to look at, skipped).
+_NEEDS_NOTHING: _Plan = (tables.INSTRUCTIONS[OP_LABEL], False, (), ())
+_kinds_that_need: dict[str, bool] = {}
+_set_kinds: dict[str, dict[str, KindInfo]] = {}  # an extended set's module → all its kinds
+_names_of_capabilities: dict[str, int] = {}
+
+
+def _capability_names() -> dict[str, int]:
+    """Capability enumerant names → values (built once)."""
+    if not _names_of_capabilities:
+        for value, enumerant in tables.KINDS["Capability"].enumerants.items():
+            _names_of_capabilities[enumerant.name] = value
+    return _names_of_capabilities
+
+
+def _kind_may_need(kind_name: str, kinds: dict[str, KindInfo]) -> bool:
+    """False for a core operand kind none of whose values can need anything (ids,
+    literals, enums whose enumerants need no capability, extension or later version)."""
+    found = _kinds_that_need.get(kind_name)
+    if found is None:
+        _kinds_that_need[kind_name] = True  # while looking (kinds nest through parameters)
+        kind = kinds.get(kind_name)
+        if kind is None or kind.category in ("Id", "Literal"):
+            found = False
+        elif kind.category == "Composite":
+            found = any(_kind_may_need(base, kinds) for base in kind.bases)
+        else:
+            found = any(
+                e.capabilities
+                or e.extensions
+                or e.version != (1, 0)
+                or any(_kind_may_need(p.kind, kinds) for p in e.parameters)
+                for e in kind.enumerants.values()
+            )
+        _kinds_that_need[kind_name] = found
+    return found
+
+
+def _single_value_enum(op: OperandInfo) -> KindInfo | None:
+    """The kind of a single (not optional, not variadic) ValueEnum operand, else None."""
+    kind = tables.KINDS.get(op.kind)
+    if kind is None or kind.category != "ValueEnum" or op.quantifier:
+        return None
+    return kind
+
+
+def _plan(opcode: int) -> _Plan | None:
+    """What capability inference looks at in an instruction of ``opcode`` (made once):
+    its info, whether the opcode itself needs something, the type-driven capabilities
+    ((operand index, value, capability name)) and the operands after the result whose
+    kinds can need something: (index, operand, its kind when a single ValueEnum)."""
+    info = tables.INSTRUCTIONS.get(opcode)
+    if info is None:
+        _plans[opcode] = None
+        return None
+    own = bool(info.capabilities or info.extensions or info.version != (1, 0))
+    type_caps = tuple(
+        (index, value, tables.KINDS["Capability"].enumerants[cap].name)
+        for op, index, value, cap in tables.TYPE_CAPABILITIES
+        if op == opcode
+    )
+    rest = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
+    layout = tuple(
+        (index, op, _single_value_enum(op))
+        for index, op in enumerate(rest)
+        if _kind_may_need(op.kind, tables.KINDS)
+    )
+    plan: _Plan = (info, own, type_caps, layout)
+    if not (own or type_caps or layout or opcode in EXT_INST_OPCODES):
+        plan = _NEEDS_NOTHING
+        if opcode == OP_EXT_INST_IMPORT:
+            plan = (info, own, type_caps, layout)
+    _plans[opcode] = plan
+    return plan
+
+
 class _Requirements:
     """Capability/extension resolution over a module's instructions (one pass, in order)."""
 
@@ -1123,14 +1388,14 @@ class _Requirements:
         self.module = module
         self.body = body
         self.version = module.version
-        self.capability_names = {
-            e.name: v for v, e in tables.KINDS["Capability"].enumerants.items()
-        }
+        self.capability_names = _capability_names()
         self.declared_caps = [_word(i.operands[0]) for i in module.sections["capabilities"]]
         self.declared_exts = [str(i.operands[0]) for i in module.sections["extensions"]]
         self.caps: list[int] = list(dict.fromkeys(self.declared_caps))
         self.exts: list[str] = list(dict.fromkeys(self.declared_exts))
         self.closure: set[int] = set()
+        # Requirements (capabilities, extensions, version) met already: met they stay.
+        self.met: set[tuple[Sequence[str], Sequence[str], tuple[int, int] | None]] = set()
         for cap in self.caps:
             self._close(cap)
 
@@ -1151,12 +1416,13 @@ class _Requirements:
             return sorted(self.caps), sorted(self.exts)
         for cap in list(self.caps):
             self._capability_needs(cap, "OpCapability")
+        plans = _plans
         for instruction in self.body:
             if isinstance(instruction, Run):
                 # Ids only: what such an instruction needs is its opcode's alone.
                 for first in instruction.firsts:
                     self._instruction(Instruction(first & 0xFFFF, None, None, ()))
-            else:
+            elif plans.get(instruction.opcode, _MISSING) is not _NEEDS_NOTHING:
                 self._instruction(instruction)
         if mode == "verify":
             return sorted(self.caps), sorted(self.exts)
@@ -1186,26 +1452,47 @@ class _Requirements:
         return seen
 
     def _instruction(self, inst: Instruction) -> None:
-        info = tables.INSTRUCTIONS.get(inst.opcode)
-        if info is None:
+        plan = _plans[inst.opcode] if inst.opcode in _plans else _plan(inst.opcode)
+        if plan is None:
             return
+        info, own, type_caps, layout = plan
         where = info.name
-        self._need(info.capabilities, info.extensions, info.version, where)
-        for opcode, index, value, cap in tables.TYPE_CAPABILITIES:
-            if (
-                inst.opcode == opcode
-                and len(inst.operands) > index
-                and inst.operands[index] == value
-            ):
-                name = tables.KINDS["Capability"].enumerants[cap].name
+        met = self.met
+        if own and (info.capabilities, info.extensions, info.version) not in met:
+            self._need(info.capabilities, info.extensions, info.version, where)
+        operands = inst.operands
+        for index, value, name in type_caps:
+            if len(operands) > index and operands[index] == value:
                 self._need((name,), (), None, f"{where} {value}")
         if inst.opcode in EXT_INST_OPCODES and inst.ext_set is not None:
             self._ext_inst(inst)
             return
         if inst.opcode == OP_EXT_INST_IMPORT:
             self._ext_import(inst)
-        layout = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
-        self._operands(layout, inst.operands, tables.KINDS, where)
+        count = len(operands)
+        for index, op, kind in layout:
+            if index >= count:
+                break
+            value = operands[index]
+            if value is None:
+                continue
+            if kind is not None and (value.__class__ is int or isinstance(value, Enum)):
+                # One enumerant of a ValueEnum kind (the common case, inline).
+                enumerant = kind.enumerants.get(value)
+                if enumerant is not None and (
+                    (enumerant.capabilities, enumerant.extensions, enumerant.version) not in met
+                ):
+                    self._need(
+                        enumerant.capabilities,
+                        enumerant.extensions,
+                        enumerant.version,
+                        f"{where} {op.kind}.{enumerant.name}",
+                    )
+            elif op.quantifier == "*" and isinstance(value, tuple | list):
+                for item in value:
+                    self._operand(op.kind, item, tables.KINDS, where)
+            else:
+                self._operand(op.kind, value, tables.KINDS, where)
 
     def _ext_import(self, inst: Instruction) -> None:
         module = set_module(str(inst.operands[0]))
@@ -1223,9 +1510,10 @@ class _Requirements:
         if info is not None:
             where = f"{inst.ext_set} {info.name}"
             self._need(info.capabilities, info.extensions, None, where)
-            self._operands(
-                info.operands, inst.operands[2:], {**tables.KINDS, **module.KINDS}, where
-            )
+            kinds = _set_kinds.get(module.__name__)
+            if kinds is None:  # the core kinds and the set's own, merged once per set
+                kinds = _set_kinds[module.__name__] = {**tables.KINDS, **module.KINDS}
+            self._operands(info.operands, inst.operands[2:], kinds, where)
 
     def _operands(
         self,
@@ -1287,7 +1575,10 @@ class _Requirements:
         number = int(value.enumerant)
         self._enumerant_value(kinds, kind_name, number, where)
         enumerant = kind.enumerants.get(number)
-        if enumerant is not None:
+        if enumerant is not None and (
+            kinds is not tables.KINDS  # an extended set's kinds: no shortcut
+            or any(_kind_may_need(p.kind, kinds) for p in enumerant.parameters)
+        ):
             self._operands(enumerant.parameters, value.parameters, kinds, where)
 
     def _enumerant_value(
@@ -1295,7 +1586,9 @@ class _Requirements:
     ) -> None:
         info = kinds.get(kind)
         enumerant = info.enumerants.get(value) if info is not None else None
-        if enumerant is None:
+        if enumerant is None or (
+            (enumerant.capabilities, enumerant.extensions, enumerant.version) in self.met
+        ):
             return
         self._need(
             enumerant.capabilities,
@@ -1321,6 +1614,19 @@ class _Requirements:
             self._need((), enumerant.extensions, enumerant.version, f"{where} {enumerant.name}")
 
     def _need(
+        self,
+        capabilities: Sequence[str],
+        extensions: Sequence[str],
+        version: tuple[int, int] | None,
+        where: str,
+    ) -> None:
+        key = (capabilities, extensions, version)
+        if key in self.met:
+            return  # met already: capabilities and extensions only grow
+        self._meet(capabilities, extensions, version, where)
+        self.met.add(key)
+
+    def _meet(
         self,
         capabilities: Sequence[str],
         extensions: Sequence[str],

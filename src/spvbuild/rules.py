@@ -20,6 +20,7 @@ Checkers:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import Any
 
 from spvbuild.errors import BuildError
@@ -66,9 +67,13 @@ class _Module:
 
     def __init__(self, instructions: Sequence[Instruction]) -> None:
         self.instructions = instructions
-        self.defs: dict[int, Instruction] = {
-            int(i.result_id): i for i in instructions if i.result_id is not None
-        }
+        self.opcodes = {i.opcode for i in instructions}  # a checker with none of its own
+        self.decorations = [i for i in instructions if i.opcode in _DECORATES]  # has no work
+
+    @cached_property
+    def defs(self) -> dict[int, Instruction]:
+        """Each result id's instruction (made when a checker first asks)."""
+        return {int(i.result_id): i for i in self.instructions if i.result_id is not None}
 
     def name(self, inst: Instruction) -> str:
         info = tables.INSTRUCTIONS.get(inst.opcode)
@@ -98,8 +103,8 @@ def _decoration_targets(rule: Rule, module: _Module) -> None:
     wanted = int(Decoration[str(data["decoration"])])
     allowed = {str(n) for n in data.get("instructions", ())}  # type: ignore[attr-defined]
     ext_allowed: dict[str, list[str]] = dict(data.get("ext_instructions", {}))  # type: ignore[call-overload]
-    for inst in module.instructions:
-        if inst.opcode not in _DECORATES or len(inst.operands) < 2:
+    for inst in module.decorations:
+        if len(inst.operands) < 2:
             continue
         decoration = inst.operands[1]
         if isinstance(decoration, EnumerantParameters):
@@ -142,6 +147,8 @@ def _function_pointer_constant(rule: Rule, module: _Module) -> None:
     data = rule[5]
     opcode = _OP[str(data["instruction"])]
     storage = int(StorageClass[str(data["storage_class"])])
+    if opcode not in module.opcodes:
+        return
     for inst in module.instructions:
         if inst.opcode != opcode:
             continue
@@ -159,6 +166,8 @@ def _function_pointer_constant(rule: Rule, module: _Module) -> None:
 def _function_pointer_call(rule: Rule, module: _Module) -> None:
     data = rule[5]
     opcode = _OP[str(data["instruction"])]
+    if opcode not in module.opcodes:
+        return
     for inst in module.instructions:
         if inst.opcode != opcode:
             continue
@@ -179,8 +188,8 @@ def _function_pointer_call(rule: Rule, module: _Module) -> None:
 
 def _function_pointer_operands(rule: Rule, module: _Module) -> None:
     forbidden: dict[str, list[str]] = dict(rule[5].get("forbidden", {}))  # type: ignore[call-overload]
-    if not forbidden:
-        return
+    if not forbidden or OP_CONSTANT_FUNCTION_POINTER_INTEL not in module.opcodes:
+        return  # function pointers start at that instruction: without it there are none
     pointers: set[int] = set()
     for inst in module.instructions:  # in module order, so sources come before uses
         if inst.result_id is None:
@@ -189,6 +198,8 @@ def _function_pointer_operands(rule: Rule, module: _Module) -> None:
             inst.opcode in _PROPAGATES and any(int(v) in pointers for v in _ints(inst.operands))
         ):
             pointers.add(int(inst.result_id))
+    if not pointers:
+        return  # no function pointer, nowhere one could be
     for inst in module.instructions:
         names = forbidden.get(module.name(inst))
         for name in names or ():
