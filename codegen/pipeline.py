@@ -15,7 +15,7 @@ from codegen.loader import load_grammar
 from codegen.model import Grammar
 from codegen.output import check_output_dir, diff_tree, write_tree
 from codegen.render import render_python
-from codegen.verify import Blame, check_import, check_python
+from codegen.verify import Blame, check_package
 
 
 def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
@@ -47,10 +47,7 @@ def generate(grammars_root: Path, out_dir: Path, *, verify_import: bool = True) 
     grammar = load_grammar(grammars_root)
     files = render_all(grammar, grammars_root)
     check_output_dir(files, out_dir)
-    blame = Blame(grammar, grammars_root)
-    check_python(files, blame)
-    if verify_import:
-        check_import(files, blame)
+    check_package(files, Blame(grammar, grammars_root), import_it=verify_import)
     return write_tree(files, out_dir)
 
 

@@ -54,7 +54,18 @@ class Blame:
 
     def __init__(self, grammar: Grammar, grammars_root: Path) -> None:
         self.grammar = grammar
-        self.owners: dict[str, list[tuple[Mark, str]]] = {}
+        self.grammars_root = grammars_root
+        self._owners: dict[str, list[tuple[Mark, str]]] | None = None
+
+    @property
+    def owners(self) -> dict[str, list[tuple[Mark, str]]]:
+        """Python name → the grammar items it may come from (built on first use)."""
+        if self._owners is None:
+            self._owners = {}
+            self._index(self.grammar, self.grammars_root)
+        return self._owners
+
+    def _index(self, grammar: Grammar, grammars_root: Path) -> None:
         for inst in grammar.instructions:
             for name in [inst.name, *inst.aliases]:
                 self._add(inst.mark, name, name, name[2:], opcode_constant_name(name))
@@ -192,14 +203,19 @@ RUNTIME_MODULES = ("spvbuild", "spvbuild.module", "spvbuild.assembler", "spvbuil
 """Runtime modules imported with the rendered package: they must work with it."""
 
 
-def check_import(files: dict[str, str], blame: Blame, runtime_dir: Path = RUNTIME_DIR) -> None:
+class ImportCheck:
     """Import the rendered package, as ``spvbuild.generated`` of the runtime, in a child process.
 
     The package is written to a temporary copy of the runtime's package folder (links to
     the runtime's modules, the rendered files as ``generated/``); nothing else is touched.
+    The child starts at once; :meth:`finish` waits for it (so the caller may do other
+    checks meanwhile) and raises a GrammarError if the import failed.
     """
-    with tempfile.TemporaryDirectory(prefix="codegen-verify-") as tmp:
-        package = Path(tmp) / "spvbuild"
+
+    def __init__(self, files: dict[str, str], runtime_dir: Path = RUNTIME_DIR) -> None:
+        self.files = files
+        self.tmp = tempfile.TemporaryDirectory(prefix="codegen-verify-")
+        package = Path(self.tmp.name) / "spvbuild"
         package.mkdir()
         for entry in runtime_dir.iterdir():
             if entry.name not in ("generated", "__pycache__"):
@@ -210,35 +226,73 @@ def check_import(files: dict[str, str], blame: Blame, runtime_dir: Path = RUNTIM
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-        env["PYTHONPATH"] = tmp
+        env["PYTHONPATH"] = self.tmp.name
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         modules = package_modules(files) + list(RUNTIME_MODULES)
+        self.child = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, json.dumps(modules)],
+            cwd=self.tmp.name,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def cancel(self) -> None:
+        """Stop the child (another check failed first) and remove the temporary copy."""
+        self.child.kill()
+        self.child.communicate()
+        self.tmp.cleanup()
+
+    def finish(self, blame: Blame) -> None:
+        """Wait for the child; its failure is a GrammarError at the grammar item behind it."""
         try:
-            ran = subprocess.run(
-                [sys.executable, "-c", _CHILD, json.dumps(modules)],
-                cwd=tmp,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=IMPORT_TIMEOUT_S,
-            )
+            stdout, stderr = self.child.communicate(timeout=IMPORT_TIMEOUT_S)
         except subprocess.TimeoutExpired:
+            self.cancel()
             raise blame.error(
                 "__init__.py", "", f"importing took over {IMPORT_TIMEOUT_S} s"
             ) from None
-    if ran.returncode == 0:
-        return
+        self.tmp.cleanup()
+        if self.child.returncode == 0:
+            return
+        try:
+            report = json.loads(stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            report = {"module": "?", "file": None, "line": None, "error": stderr.strip()[-500:]}
+        file, line = report.get("file"), report.get("line")
+        problem = f"importing {report['module']}: {report['error']}"
+        if file and line and file in self.files:
+            lines = self.files[file].splitlines()
+            text = lines[line - 1] if line <= len(lines) else ""
+            raise blame.error(file, text, f"line {line}: {problem}")
+        raise blame.error(file or "__init__.py", "", problem)
+
+
+def check_import(files: dict[str, str], blame: Blame, runtime_dir: Path = RUNTIME_DIR) -> None:
+    """Import the rendered package with the runtime in a child process (see ImportCheck)."""
+    ImportCheck(files, runtime_dir).finish(blame)
+
+
+def check_package(files: dict[str, str], blame: Blame, *, import_it: bool = True) -> None:
+    """:func:`check_python` and (with ``import_it``) :func:`check_import`, side by side."""
+    importing = ImportCheck(files) if import_it else None
     try:
-        report = json.loads(ran.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        report = {"module": "?", "file": None, "line": None, "error": ran.stderr.strip()[-500:]}
-    file, line = report.get("file"), report.get("line")
-    problem = f"importing {report['module']}: {report['error']}"
-    if file and line and file in files:
-        lines = files[file].splitlines()
-        text = lines[line - 1] if line <= len(lines) else ""
-        raise blame.error(file, text, f"line {line}: {problem}")
-    raise blame.error(file or "__init__.py", "", problem)
+        check_python(files, blame)
+    except BaseException:
+        if importing is not None:
+            importing.cancel()
+        raise
+    if importing is not None:
+        importing.finish(blame)
 
 
-__all__ = ["RUNTIME_MODULES", "Blame", "check_import", "check_python", "package_modules"]
+__all__ = [
+    "RUNTIME_MODULES",
+    "Blame",
+    "ImportCheck",
+    "check_import",
+    "check_package",
+    "check_python",
+    "package_modules",
+]

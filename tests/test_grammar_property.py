@@ -6,7 +6,7 @@ exception, never success with a broken package.
 Each example adds one extension file (instructions, maybe a new enum operand kind) and
 maybe one extended instruction set to a copy of the repository's grammars, with names and
 numbers drawn from valid ones and from the hostile ones of the issue (bounded: a few
-items each, ten examples, about half of them rejected by the loader at once; set
+items each, eight examples, about half of them rejected by the loader at once; set
 SPVBUILD_PROPERTY_EXAMPLES for a longer run).
 """
 
@@ -182,7 +182,7 @@ def _round_trip(site: Path, files: dict[str, Any], python_name: str) -> None:
 
 
 @settings(
-    max_examples=int(os.environ.get("SPVBUILD_PROPERTY_EXAMPLES", "10")),
+    max_examples=int(os.environ.get("SPVBUILD_PROPERTY_EXAMPLES", "8")),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
