@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from codegen.errors import GrammarError
+from codegen.output import OutputError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"codegen: {len(written_files)} files rendered into {out}")
         return 0
     except GrammarError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OutputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
 

@@ -326,6 +326,17 @@ def _signature(prefix: str, method: MethodView) -> str:
     return f"{prefix}{method.name}({params}) -> {method.returns}"
 
 
+def _operand_params(params: list[ParamView], result_type: bool, result: bool) -> list[ParamView]:
+    """The parameters of a method's grammar operands: the leading ``result_type`` and the
+    trailing keyword-only ``result_id`` left out by position, not by name (an operand may
+    be named ``result_type`` too)."""
+    start = 1 if result_type and params and params[0].name == "result_type" else 0
+    end = (
+        len(params) - 1 if result and params and params[-1].name == "*, result_id" else len(params)
+    )
+    return params[start:end]
+
+
 def _param_text(p: ParamView) -> str:
     text = f"{p.name.removeprefix('*, ')}: {p.annotation}"
     if p.default is not None:
@@ -400,16 +411,15 @@ class _Builder:
         self, inst: Instruction, method: MethodView, cls: ClassDoc, section: str
     ) -> InstructionDoc:
         params = list(method.params)
-        by_name = {p.name.removeprefix("*, "): p for p in params}
-        rest = [p for p in params if p.name not in ("result_type", "*, result_id")]
+        rest = _operand_params(params, inst.has_result_type, inst.has_result)
         rows: list[OperandRow] = []
         used = 0  # parameters in `rest` matched to grammar operands so far
         for i, op in enumerate(inst.operands, 1):
             note = ""
             if op.kind == "IdResultType":
-                python = _param_text(by_name["result_type"])
+                python = _param_text(params[0])
             elif op.kind == "IdResult":
-                python = _param_text(by_name["result_id"])
+                python = _param_text(params[-1])
                 note = f"keyword-only; the method returns the {method.returns}"
             else:
                 python = _param_text(rest[used])
@@ -644,12 +654,9 @@ class _Builder:
     def ext_instruction(
         self, s: ExtInstSet, inst: Instruction, method: MethodView, page: str
     ) -> InstructionDoc:
-        by_name = {p.name.removeprefix("*, "): p for p in method.params}
-        rest = [p for p in method.params if p.name not in ("result_type", "*, result_id")]
+        rest = _operand_params(method.params, True, True)
         rows = [
-            OperandRow(
-                "", "", None, "", _param_text(by_name["result_type"]), "OpExtInst's Result Type"
-            ),
+            OperandRow("", "", None, "", _param_text(method.params[0]), "OpExtInst's Result Type"),
         ]
         for i, (op, p) in enumerate(zip(inst.operands, rest, strict=True), 1):
             rows.append(self._row(str(i), op, _param_text(p), "", s))
@@ -659,7 +666,7 @@ class _Builder:
                 "",
                 None,
                 "",
-                _param_text(by_name["result_id"]),
+                _param_text(method.params[-1]),
                 "keyword-only; the method returns the result Id",
             )
         )

@@ -27,11 +27,15 @@ from codegen.model import (
     Rule,
     TypeCapability,
 )
+from codegen.names_check import check_names
 from codegen.schema import SchemaChecker, load_schema
 from codegen.yaml_source import Mark, YList, YMap, load_yaml
 
 GRAMMARS_DIR = Path(__file__).resolve().parent.parent / "grammars"
 CORE_FILE = "core.yaml"
+BIT_ENUM_EXCEPTIONS = {("DebugInfoFlags", "FlagIsPublic"): 3}
+"""BitEnum values that are not a single bit: DebugInfo's FlagIsPublic is FlagIsProtected |
+FlagIsPrivate (the DebugInfo specifications define it so)."""
 ERRATA_FILE = "errata.yaml"
 
 
@@ -70,6 +74,7 @@ class _Loader:
         self.root = root
         self.checker = SchemaChecker(load_schema(root / "schema.yaml"))
         self.import_name_marks: dict[str, Mark] = {}  # ext-inst file -> its import_name value
+        self.python_name_marks: dict[str, Mark] = {}  # ext-inst file -> its python_name value
 
     # -- reading --------------------------------------------------------------------------
     def read(self, relative: str) -> YMap:
@@ -313,6 +318,7 @@ class _Loader:
             ],
         )
         _Consistency(grammar, core).check()
+        check_names(grammar, self.python_name_marks)
         return grammar
 
     def rules(self, raw: YList | None, file: str) -> list[Rule]:
@@ -338,6 +344,7 @@ class _Loader:
     def ext_inst_set(self, relative: str) -> ExtInstSet:
         raw = self.read(relative)
         self.import_name_marks[relative] = raw.value_mark_of("import_name")
+        self.python_name_marks[relative] = raw.value_mark_of("python_name")
         kinds_raw: YMap = raw.get("operand_kinds") or YMap()
         kinds = {
             k: self.operand_kind(k, kinds_raw[k], relative, kinds_raw.mark_of(k), ANY_VERSION)
@@ -492,6 +499,37 @@ class _Consistency:
         for ext in g.extensions.values():
             for rule in ext.rules:
                 self.rule(rule, ext)
+        self.implied_capabilities()
+
+    def implied_capabilities(self) -> None:
+        """A Capability's own ``capabilities`` are those it implies: no cycles."""
+        kind = self.g.operand_kinds.get("Capability")
+        if kind is None:
+            return
+        by_name: dict[str, Enumerant] = {}
+        for e in kind.enumerants:
+            by_name[e.name] = e
+            for alias in e.aliases:
+                by_name.setdefault(alias, e)
+        done: set[str] = set()
+
+        def visit(e: Enumerant, path: list[Enumerant]) -> None:
+            if e.name in done:
+                return
+            if e in path:
+                cycle = path[path.index(e) :] + [e]
+                raise GrammarError(
+                    cycle[-2].mark,
+                    "capabilities",
+                    f"implied capabilities without a cycle (in {cycle[-2].name})",
+                    " -> ".join(c.name for c in cycle),
+                )
+            for implied in e.capabilities:
+                visit(by_name[implied], path + [e])
+            done.add(e.name)
+
+        for e in kind.enumerants:
+            visit(e, [])
 
     def read_order(self, inst: Instruction) -> tuple[int, int, int]:
         """Where an instruction comes in the order the loader reads the files."""
@@ -511,6 +549,14 @@ class _Consistency:
     def kind(self, kind: OperandKind, scope: dict[str, OperandKind]) -> None:
         seen: dict[int, Enumerant] = {}
         for e in kind.enumerants:
+            exception = BIT_ENUM_EXCEPTIONS.get((kind.name, e.name))
+            if kind.category == "BitEnum" and e.value & (e.value - 1) and e.value != exception:
+                raise GrammarError(
+                    e.mark,
+                    e.name,
+                    f"a {kind.name} value of one bit, or 0 (a BitEnum)",
+                    f"{e.value} (0x{e.value:x})",
+                )
             if e.value in seen and kind.category == "ValueEnum":
                 first = seen[e.value]
                 raise GrammarError(

@@ -26,6 +26,8 @@ class KeySpec:
     type: str
     required: bool
     enum: tuple[str, ...] | None
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ def load_schema(path: Path) -> Schema:
                 type=str(spec["type"]),
                 required=bool(spec.get("required", False)),
                 enum=tuple(str(e) for e in enum) if enum is not None else None,
+                minimum=spec.get("min"),
+                maximum=spec.get("max"),
             )
         records[name] = keys
     return Schema(files={str(k): str(v) for k, v in raw["files"].items()}, records=records)
@@ -144,11 +148,27 @@ class SchemaChecker:
                     "one of " + ", ".join(spec.enum),
                     _describe(item),
                 )
+            self._check_range(item, spec, value.value_mark_of(name), name)
         for name, spec in keys.items():
             if spec.required and name not in value:
                 raise GrammarError(
                     value.mark, name, f"the required key '{name}' in {record}", "it missing"
                 )
+
+    @staticmethod
+    def _check_range(value: Any, spec: KeySpec, mark: Mark, key: str) -> None:
+        low, high = spec.minimum, spec.maximum
+        if not isinstance(value, int) or (low is None and high is None):
+            return
+        if (low is not None and value < low) or (high is not None and value > high):
+            words = (
+                f"an integer from {low} to {high} (0x{high:x})"
+                if low is not None and high is not None
+                else f"an integer of at least {low}"
+                if low is not None
+                else f"an integer of at most {high}"
+            )
+            raise GrammarError(mark, key, words, _describe(value))
 
     @staticmethod
     def _check_scalar(value: Any, type_name: str, mark: Mark, key: str) -> None:
