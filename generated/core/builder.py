@@ -28,7 +28,7 @@ from spvbuild.emitter import (  # noqa: F401
     enumerant_words,
     parameter_bits,
 )
-from spvbuild.encoder import string_words  # noqa: F401
+from spvbuild.strings import string_words  # noqa: F401
 from spvbuild.ids import Id, TypeId
 
 if TYPE_CHECKING:

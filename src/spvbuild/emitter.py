@@ -12,11 +12,11 @@ from array import array
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
-from spvbuild.encoder import string_words
 from spvbuild.errors import BuildError
 from spvbuild.generated.core.opcodes import OP_EXT_INST, OP_EXT_INST_IMPORT
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction
+from spvbuild.strings import string_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
