@@ -471,11 +471,9 @@ class _Assembler:
                                 v = int(t)
                             else:  # F_CONST: OpConstant of a 32-bit integer type
                                 found = types.get(words[base + 1])
-                                v = (
+                                v = (  # found[0], [1]: width, is_float (compiled: an index)
                                     int(t)
-                                    if found is not None
-                                    and found.width == 32
-                                    and not found.is_float
+                                    if found is not None and found[0] == 32 and not found[1]
                                     else None
                                 )
                         else:
