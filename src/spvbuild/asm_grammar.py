@@ -25,7 +25,7 @@ from typing import Final, NamedTuple
 
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core import tables
-from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
+from spvbuild.tables import InstructionInfo, KindInfo, KindScope, OperandInfo
 
 __all__ = [
     "SPEC_CONSTANT_OP_OPCODES",
@@ -164,35 +164,17 @@ class EnumTable:
             self.names.setdefault(name, value)
 
 
-class _Namespace:
-    """Operand kinds of one grammar (core, or an extended set falling back to core)."""
+class _Namespace(KindScope[EnumTable]):
+    """Operand kinds of one grammar (core, or an extended set over core), with the
+    assembler's :class:`EnumTable` of each enum kind."""
 
-    def __init__(self, kinds: dict[str, KindInfo], fallback: _Namespace | None) -> None:
-        """Kinds of one grammar; unknown ones are looked up in ``fallback`` (core)."""
-        self.kinds = kinds
-        self.fallback = fallback
-        self.tables: dict[str, EnumTable] = {}
+    def new_view(self, info: KindInfo) -> EnumTable:
+        """The enum table of ``info``; its parameters resolve in this namespace."""
+        return EnumTable(info, self)
 
     def table(self, kind: str) -> EnumTable | None:
         """The enum table of ``kind`` (built once), or None if it is not an enum."""
-        found = self.tables.get(kind)
-        if found is not None:
-            return found
-        info = self.kinds.get(kind)
-        if info is None:
-            return self.fallback.table(kind) if self.fallback is not None else None
-        if info.operand_class != VENUM and info.operand_class != MASK:
-            return None
-        found = EnumTable(info, self)
-        self.tables[kind] = found
-        return found
-
-    def kind_info(self, kind: str) -> KindInfo | None:
-        """The KindInfo of ``kind`` here or in the fallback namespace."""
-        info = self.kinds.get(kind)
-        if info is None and self.fallback is not None:
-            return self.fallback.kind_info(kind)
-        return info
+        return self.enum_view(kind)
 
     def _one(self, kind: str, label: str, optional: bool, in_pair: bool) -> list[Desc]:
         """Descriptors of one occurrence of ``kind`` (a pair gives two), by its class."""

@@ -17,6 +17,7 @@ all one word each (ids, plain literals, enums), what each word is.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Final
 
 from spvbuild.dis_data import (
@@ -26,7 +27,7 @@ from spvbuild.dis_data import (
     UNKNOWN_ENUMERANTS,
 )
 from spvbuild.generated.core import operand_classes as _classes
-from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo, id_run
+from spvbuild.tables import InstructionInfo, KindInfo, KindScope, OperandInfo, id_run
 
 __all__ = ["CoreGrammar", "EnumKind", "ExtGrammar", "Plan", "core_grammar", "ext_grammar"]
 
@@ -161,28 +162,22 @@ class Plan:
             self.simple_lo, self.simple_hi = lo, hi
 
 
-class _Namespace:
-    """Operand kinds of one grammar unit (core, or an extended set over core)."""
-
-    def __init__(self, kinds: dict[str, KindInfo], base: _Namespace | None = None) -> None:
-        self.infos = kinds
-        self.base = base
-        self.enums: dict[str, EnumKind] = {}
+class _Namespace(KindScope[EnumKind]):
+    """Operand kinds of one grammar unit (core, or an extended set over core), with the
+    disassembler's :class:`EnumKind` of each enum kind."""
 
     def enum(self, name: str) -> EnumKind | None:
-        found = self.enums.get(name)
-        if found is not None:
-            return found
-        info = self.infos.get(name)
-        if info is None or info.operand_class != ENUM and info.operand_class != MASK:
-            return None
-        if self.base is not None and name in self.base.infos and self.base.infos[name] is info:
-            found = self.base.enum(name)
-            assert found is not None
-            self.enums[name] = found
-            return found
-        kind = EnumKind(name, info.operand_class == MASK)
-        self.enums[name] = kind  # before the parameters: they may refer back
+        """The EnumKind of ``name`` (made once), or None if it is not an enum."""
+        return self.enum_view(name)
+
+    def new_view(self, info: KindInfo) -> EnumKind:
+        """An EnumKind of ``info``, its names and parameters filled by :meth:`fill_view`."""
+        return EnumKind(info.name, info.operand_class == MASK)
+
+    def fill_view(self, kind: EnumKind, info: KindInfo) -> None:
+        """The names, bits and parameter slots of ``kind`` (registered: they may refer
+        back to it)."""
+        name = info.name
         for value, enumerant in info.enumerants.items():
             if (name, enumerant.name) in UNKNOWN_ENUMERANTS:
                 continue
@@ -195,13 +190,12 @@ class _Namespace:
                 kind.simple[value] = enumerant.name
         if kind.is_mask and 0 not in kind.params:
             kind.simple[0] = kind.names.get(0, "")
-        return kind
 
     def slot(self, op: OperandInfo) -> Slot:
         """The slot of one operand of the grammar."""
         quant = _QUANTIFIERS[op.quantifier]
         name = op.kind
-        info = self.infos.get(name)
+        info = self.kind_info(name)
         if info is None:
             raise ValueError(f"operand kind {name!r} is not in the grammar")
         code = info.operand_class
@@ -278,7 +272,7 @@ class ExtGrammar:
         module = set_module(import_name)
         assert module is not None, import_name  # callers pass known import names
         instructions: dict[int, InstructionInfo] = module.INSTRUCTIONS
-        namespace = _Namespace({**core.namespace.infos, **module.KINDS}, core.namespace)
+        namespace = _Namespace(module.KINDS, core.namespace)
         self.name = import_name
         self.plans: dict[int, Plan] = {
             number: Plan(info.name, number, namespace.slots(info.operands))
@@ -295,22 +289,14 @@ class ExtGrammar:
                 self.all_ids[number] = (plan.name, 5 + required, most)
 
 
-_CORE: CoreGrammar | None = None
-_EXT: dict[str, ExtGrammar] = {}
-
-
+@cache
 def core_grammar() -> CoreGrammar:
     """The core plans, built once per process."""
-    global _CORE
-    if _CORE is None:
-        _CORE = CoreGrammar()
-    return _CORE
+    return CoreGrammar()
 
 
+@cache
 def ext_grammar(import_name: str) -> ExtGrammar:
     """The plans of the extended set imported as ``import_name`` (a key of
     ``spvbuild.generated.extinst.IMPORT_NAMES``), built on first use."""
-    found = _EXT.get(import_name)
-    if found is None:
-        found = _EXT[import_name] = ExtGrammar(import_name, core_grammar())
-    return found
+    return ExtGrammar(import_name, core_grammar())

@@ -901,35 +901,29 @@ def _absent(layout: Sequence[OperandInfo]) -> tuple[Any, ...] | None:
     return tuple(tail)
 
 
-_CORE: _CorePlan | None = None
-_EXT_SETS: dict[str, _InstructionSet] = {}
-
-
+@functools.cache
 def _core() -> _CorePlan:
-    global _CORE
-    if _CORE is None:
-        _CORE = _CorePlan()
-    return _CORE
+    """The core plan, made once per process."""
+    return _CorePlan()
 
 
+@functools.cache
 def _ext_set(import_name: str) -> _InstructionSet | None:
-    found = _EXT_SETS.get(import_name)
-    if found is None:
-        from spvbuild.generated.extinst import set_module
+    """The tables of the set imported as ``import_name`` over core's, made once; None for
+    a set the grammars do not have."""
+    from spvbuild.generated.extinst import set_module
 
-        module = set_module(import_name)
-        if module is None:
-            return None
-        core = _core().set
-        found = _InstructionSet(
-            import_name,
-            module.INSTRUCTIONS,
-            {**core.kinds, **module.KINDS},
-            {**core.enum_classes, **module.ENUM_CLASSES},
-            {**core.parameter_classes, **module.PARAMETER_CLASSES},
-        )
-        _EXT_SETS[import_name] = found
-    return found
+    module = set_module(import_name)
+    if module is None:
+        return None
+    core = _core().set
+    return _InstructionSet(
+        import_name,
+        module.INSTRUCTIONS,
+        {**core.kinds, **module.KINDS},
+        {**core.enum_classes, **module.ENUM_CLASSES},
+        {**core.parameter_classes, **module.PARAMETER_CLASSES},
+    )
 
 
 # -- the decoder -------------------------------------------------------------------------
