@@ -28,9 +28,9 @@ from hypothesis import strategies as st
 
 from codegen.errors import GrammarError
 from codegen.loader import GRAMMARS_DIR
+from codegen.names_check import RUNTIME_DIR
 from codegen.naming import method_name
 from codegen.pipeline import generate
-from codegen.verify import RUNTIME_DIR
 
 EXTENSION = "SPV_PROP_test"
 KIND = "PropKind"
