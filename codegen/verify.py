@@ -152,11 +152,16 @@ def _duplicates(tree: ast.Module) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     module_names = {n for stmt in _flatten(tree.body) for n in _bound(stmt)} - {"annotations"}
 
-    def scan(body: list[ast.stmt]) -> None:
-        seen: set[str] = set()
-        for stmt in _flatten(body):
+    def scan(body: list[ast.stmt], seen: set[str]) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.If):  # each branch against what came before, not each other
+                branches = [set(seen), set(seen)]
+                scan(stmt.body, branches[0])
+                scan(stmt.orelse, branches[1])
+                seen |= branches[0] | branches[1]
+                continue
             if isinstance(stmt, ast.ClassDef):
-                scan(stmt.body)
+                scan(stmt.body, set())
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = stmt.args
                 params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
@@ -171,7 +176,7 @@ def _duplicates(tree: ast.Module) -> list[tuple[str, int]]:
                     found.append((name, stmt.lineno))
                 seen.add(name)
 
-    scan(tree.body)
+    scan(tree.body, set())
     return found
 
 
