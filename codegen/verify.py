@@ -3,13 +3,15 @@ names defined twice, and import it in a child process.
 
 The loader's checks (:mod:`codegen.names_check`) should leave nothing for this module to
 find; it is the net under them.  A failure becomes a :class:`GrammarError` at the grammar
-item whose Python name appears on the failing generated line (:class:`Blame`), or at the
-first grammar file that generated file comes from when no name matches.
+item whose Python name the error quotes or the failing generated line holds
+(:class:`Blame`), or at line 1 of the grammar file that generated file comes from when
+no name matches.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import json
 import os
 import re
@@ -27,6 +29,7 @@ from codegen.yaml_source import Mark, load_yaml
 
 IMPORT_TIMEOUT_S = 120
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PYTHON_WORDS = frozenset(n for n in dir(builtins) if n[0].isupper()) | {"Python"}
 
 _CHILD = r"""
 import importlib, json, sys, traceback
@@ -106,7 +109,9 @@ class Blame:
         found = f"generated/{file}: {problem}" if file else problem
         words = [prefer] if prefer else []
         words += re.findall(r"'([A-Za-z_][A-Za-z0-9_]*)'", problem)  # a name the error quotes
-        words += _WORD.findall(line_text) + _WORD.findall(problem)
+        words += _WORD.findall(line_text)
+        # The error's CamelCase words too (a kind it names), not 'name' (OpName's method).
+        words += [w for w in _WORD.findall(problem) if w[0].isupper() and w not in _PYTHON_WORDS]
         for word in words:
             owners = self.owners.get(word)
             if owners:
