@@ -21,7 +21,7 @@ import pytest
 from codegen.docs import render_docs
 from codegen.errors import GrammarError
 from codegen.loader import GRAMMARS_DIR, load_grammar
-from codegen.output import BANNER, OutputError, write_tree
+from codegen.output import BANNER, OutputError, diff_tree, write_tree
 from codegen.pipeline import generate, render_all
 from codegen.verify import Blame, check_import, check_python
 from tests.test_grammar_errors import (
@@ -508,6 +508,27 @@ def test_g1_only_files_with_the_banner_are_removed(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="notes.txt"):
         write_tree({"b.py": f"# {BANNER}\n"}, out)
     assert (out / "notes.txt").read_text() == "mine\n"
+
+
+def test_g1_a_link_in_the_output_folder_is_refused(tmp_path: Path) -> None:
+    """A link could lead a write outside the folder: it is not codegen's, so refused."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "core").symlink_to(outside)
+    with pytest.raises(OutputError, match="core"):
+        write_tree({"core/x.py": f"# {BANNER}\n"}, out)
+    assert not any(outside.iterdir())
+
+
+def test_g1_check_reports_files_codegen_did_not_write(tmp_path: Path) -> None:
+    files = {"a.py": f"# {BANNER}\n"}
+    out = tmp_path / "out"
+    write_tree(files, out)
+    assert diff_tree(files, out) == []
+    (out / "notes.txt").write_text("mine\n")
+    assert diff_tree(files, out) == ["not produced by codegen: generated/notes.txt"]
 
 
 def test_g1_paths_that_leave_the_output_folder_are_refused(tmp_path: Path) -> None:
