@@ -80,6 +80,7 @@ ENUM_RESERVED = (
     frozenset(dir(enum.IntFlag)) | frozenset(dir(enum.IntEnum)) | frozenset(dir(enum.EnumType))
 )
 """Names an enum member may not have: attributes of the enum classes and their metaclass."""
+ENUM_WHY = "enum attributes such as mro, and names starting with '_'"
 
 
 @functools.cache
@@ -177,6 +178,7 @@ class _Namespace:
         self.reserved = reserved
         self.why = why
         self.names: dict[str, _Owner] = {}
+        self.private_reserved = reserved is ENUM_RESERVED  # enum: '_' names are not members
 
     def add(self, name: str, owner: _Owner) -> None:
         if not name.isidentifier() or keyword.iskeyword(name):
@@ -186,7 +188,7 @@ class _Namespace:
                 f"a name that gives a Python identifier ({self.what})",
                 repr(name),
             )
-        if name in self.reserved or name.startswith("_") and self.why.startswith("enum"):
+        if name in self.reserved or (self.private_reserved and name.startswith("_")):
             raise GrammarError(
                 owner.mark,
                 owner.key,
@@ -215,11 +217,7 @@ def _pattern(name: str, what: str, owner: _Owner) -> None:
 
 
 def _enum(kind: OperandKind) -> None:
-    members = _Namespace(
-        f"member of enum {kind.name}",
-        ENUM_RESERVED,
-        "enum attributes such as mro, and names starting with '_'",
-    )
+    members = _Namespace(f"member of enum {kind.name}", ENUM_RESERVED, ENUM_WHY)
     for e in kind.enumerants:
         owner = _Owner(e.mark, e.name)
         _pattern(e.name, "enumerant", owner)
@@ -263,11 +261,7 @@ def check_names(grammar: Grammar, python_name_marks: dict[str, Mark]) -> None:
         }
     )
     constants = _Namespace("opcode constant")
-    op_members = _Namespace(
-        "member of enum Op",
-        ENUM_RESERVED,
-        "enum attributes such as mro, and names starting with '_'",
-    )
+    op_members = _Namespace("member of enum Op", ENUM_RESERVED, ENUM_WHY)
     kinds = _Namespace("operand kind class", frozenset({"Op"}), "the enum of opcodes")
     for kind in grammar.operand_kinds.values():
         owner = _Owner(kind.mark, kind.name)

@@ -31,7 +31,7 @@ def render_all(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         raise
     except Exception as exc:  # noqa: BLE001 - any render failure is the grammar's to explain
         blame = Blame(grammar, grammars_root)
-        raise blame.error("(render)", "", f"{type(exc).__name__}: {exc}") from exc
+        raise blame.error("", "", f"rendering: {type(exc).__name__}: {exc}") from exc
     return out
 
 

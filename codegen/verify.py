@@ -3,13 +3,15 @@ names defined twice, and import it in a child process.
 
 The loader's checks (:mod:`codegen.names_check`) should leave nothing for this module to
 find; it is the net under them.  A failure becomes a :class:`GrammarError` at the grammar
-item whose Python name appears on the failing generated line (:class:`Blame`), or at the
-first grammar file that generated file comes from when no name matches.
+item whose Python name the error quotes or the failing generated line holds
+(:class:`Blame`), or at line 1 of the grammar file that generated file comes from when
+no name matches.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import json
 import os
 import re
@@ -27,6 +29,7 @@ from codegen.yaml_source import Mark, load_yaml
 
 IMPORT_TIMEOUT_S = 120
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PYTHON_WORDS = frozenset(n for n in dir(builtins) if n[0].isupper()) | {"Python"}
 
 _CHILD = r"""
 import importlib, json, sys, traceback
@@ -103,22 +106,18 @@ class Blame:
         self, file: str, line_text: str, problem: str, prefer: str | None = None
     ) -> GrammarError:
         """A GrammarError for a problem found on ``line_text`` of generated ``file``."""
+        found = f"generated/{file}: {problem}" if file else problem
         words = [prefer] if prefer else []
-        words += _WORD.findall(line_text) + _WORD.findall(problem)
+        words += re.findall(r"'([A-Za-z_][A-Za-z0-9_]*)'", problem)  # a name the error quotes
+        words += _WORD.findall(line_text)
+        # The error's CamelCase words too (a kind it names), not 'name' (OpName's method).
+        words += [w for w in _WORD.findall(problem) if w[0].isupper() and w not in _PYTHON_WORDS]
         for word in words:
             owners = self.owners.get(word)
             if owners:
                 mark, key = max(owners, key=lambda o: self._order(o[0]))
-                return GrammarError(
-                    mark,
-                    key,
-                    "a grammar whose generated package works",
-                    f"generated/{file}: {problem}",
-                )
-        first = self._home(file)
-        return GrammarError(
-            first, "-", "a grammar whose generated package works", f"generated/{file}: {problem}"
-        )
+                return GrammarError(mark, key, "a grammar whose generated package works", found)
+        return GrammarError(self._home(file), "-", "a grammar whose generated package works", found)
 
     def _home(self, file: str) -> Mark:
         for s in self.grammar.ext_inst_sets.values():
@@ -127,38 +126,62 @@ class Blame:
         return Mark(self.grammar.files[0] if self.grammar.files else "core.yaml", 1, 1)
 
 
-def _duplicates(tree: ast.Module) -> list[tuple[str, int]]:
-    """Names bound twice in the module's top level or in one class body: (name, line)."""
-    found: list[tuple[str, int]] = []
+def _bound(stmt: ast.stmt) -> list[str]:
+    """Names a statement binds in its scope (imports, definitions, plain assignments)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        overload = any(_is_overload(d) for d in stmt.decorator_list)
+        return [] if overload else [stmt.name]
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).split(".")[0] for a in stmt.names]
+    if isinstance(stmt, ast.Assign):
+        return [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        return [stmt.target.id]
+    return []
 
-    def scan(body: list[ast.stmt], module_level: bool) -> None:
-        seen: set[str] = set()
+
+def _flatten(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of a scope, those of ``if`` blocks (``if TYPE_CHECKING:``) included."""
+    flat: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            flat += _flatten(stmt.body) + _flatten(stmt.orelse)
+        else:
+            flat.append(stmt)
+    return flat
+
+
+def _duplicates(tree: ast.Module) -> list[tuple[str, int]]:
+    """Names bound twice in the module's top level or in one class body, a parameter given
+    twice, or a parameter hiding a module-level name: (name, line)."""
+    found: list[tuple[str, int]] = []
+    module_names = {n for stmt in _flatten(tree.body) for n in _bound(stmt)} - {"annotations"}
+
+    def scan(body: list[ast.stmt], seen: set[str]) -> None:
         for stmt in body:
-            names: list[str] = []
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                if any(_is_overload(d) for d in getattr(stmt, "decorator_list", [])):
-                    continue
-                names = [stmt.name]
-                if isinstance(stmt, ast.ClassDef):
-                    scan(stmt.body, False)
-                else:
-                    args = stmt.args
-                    params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
-                    params += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
-                    if len(set(params)) != len(params):
-                        found.append((next(p for p in params if params.count(p) > 1), stmt.lineno))
-            elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and module_level:
-                names = [(a.asname or a.name).split(".")[0] for a in stmt.names]
-            elif isinstance(stmt, ast.Assign):
-                names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
-            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                names = [stmt.target.id]
-            for name in names:
+            if isinstance(stmt, ast.If):  # each branch against what came before, not each other
+                branches = [set(seen), set(seen)]
+                scan(stmt.body, branches[0])
+                scan(stmt.orelse, branches[1])
+                seen |= branches[0] | branches[1]
+                continue
+            if isinstance(stmt, ast.ClassDef):
+                scan(stmt.body, set())
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = stmt.args
+                params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+                params += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+                found.extend(
+                    (p, stmt.lineno)
+                    for i, p in enumerate(params)
+                    if p in params[:i] or p in module_names
+                )
+            for name in _bound(stmt):
                 if name in seen and name != "__all__":
                     found.append((name, stmt.lineno))
                 seen.add(name)
 
-    scan(tree.body, True)
+    scan(tree.body, set())
     return found
 
 
@@ -184,7 +207,10 @@ def check_python(files: dict[str, str], blame: Blame) -> None:
             ) from None
         for name, lineno in _duplicates(tree):
             raise blame.error(
-                relative, lines[lineno - 1], f"line {lineno}: {name!r} is defined twice", name
+                relative,
+                lines[lineno - 1],
+                f"line {lineno}: {name!r} is defined twice (or hides a module-level name)",
+                name,
             )
 
 

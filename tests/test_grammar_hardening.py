@@ -21,8 +21,8 @@ import pytest
 from codegen.docs import render_docs
 from codegen.errors import GrammarError
 from codegen.loader import GRAMMARS_DIR, load_grammar
-from codegen.output import BANNER, OutputError, write_tree
-from codegen.pipeline import render_all
+from codegen.output import BANNER, OutputError, diff_tree, write_tree
+from codegen.pipeline import generate, render_all
 from codegen.verify import Blame, check_import, check_python
 from tests.test_grammar_errors import (
     CORE,
@@ -47,76 +47,49 @@ BOMB = "".join(
 )
 
 
+def _edit(
+    case_id: str,
+    file: str,
+    old: str,
+    new: str,
+    key: str,
+    expected: str,
+    at: str | None = None,
+) -> Case:
+    """``old`` replaced by ``new`` in ``file``; the error is on the first line of ``new``
+    (or at the text ``at``)."""
+    return Case(case_id, (replace(file, old, new),), file, at or new.splitlines()[0], key, expected)
+
+
 def _core_inst(name: str) -> Case:
     """A core instruction renamed to ``name`` (quoted as YAML needs)."""
-    quoted = f'"{name}"'
-    return Case(
-        f"G5 instruction name {name!r}",
-        steps=(replace(CORE, "  OpCopyObject:\n", f"  {quoted}:\n"),),
-        file=CORE,
-        at=f"  {quoted}:",
-        key=name,
-        expected=INST_NAME,
-        found=repr(name),
-    )
+    new = f'  "{name}":\n'
+    return _edit(f"G5 instruction name {name!r}", CORE, "  OpCopyObject:\n", new, name, INST_NAME)
 
 
 def _python_name(value: str, expected: str) -> Case:
-    return Case(
-        f"G5 python_name {value}",
-        steps=(replace(SET, "python_name: mini\n", f"python_name: {value}\n"),),
-        file=SET,
-        at=f"python_name: {value}",
-        key="python_name",
-        expected=expected,
+    new = f"python_name: {value}\n"
+    return _edit(
+        f"G5 python_name {value}", SET, "python_name: mini\n", new, "python_name", expected
     )
 
 
 def _set_enumerant(name: str, expected: str, value: str = "0x0002") -> Case:
-    return Case(
-        f"set enumerant {name}",
-        steps=(
-            replace(
-                SET,
-                "      FlagA: {value: 0x0001}\n",
-                f"      FlagA: {{value: 0x0001}}\n      {name}: {{value: {value}}}\n",
-            ),
-        ),
-        file=SET,
-        at=f"      {name}: ",
-        key=name,
-        expected=expected,
-    )
+    old = "      FlagA: {value: 0x0001}\n"
+    new = f"{old}      {name}: {{value: {value}}}\n"
+    return _edit(f"set enumerant {name}", SET, old, new, name, expected, at=f"      {name}: ")
 
 
 def _opcode(value: str) -> Case:
-    return Case(
-        f"G7 opcode {value}",
-        steps=(replace(CORE, "    opcode: 83\n", f"    opcode: {value}\n"),),
-        file=CORE,
-        at=f"    opcode: {value}",
-        key="opcode",
-        expected=RANGE16,
-    )
+    new = f"    opcode: {value}\n"
+    return _edit(f"G7 opcode {value}", CORE, "    opcode: 83\n", new, "opcode", RANGE16)
 
 
-def _core_addition(case_id: str, name: str, expected: str, found: str | None = None) -> Case:
+def _core_addition(case_id: str, name: str, expected: str) -> Case:
     """A new core instruction ``name`` (opcode 2) that the loader must reject."""
-    return Case(
-        case_id,
-        steps=(
-            replace(
-                CORE,
-                "  OpUndef:\n    opcode: 1\n",
-                f"  {name}:\n    opcode: 2\n    class: Miscellaneous\n  OpUndef:\n    opcode: 1\n",
-            ),
-        ),
-        file=CORE,
-        at=f"  {name}:",
-        key=name,
-        expected=expected,
-        found=found,
-    )
+    old = "  OpUndef:\n    opcode: 1\n"
+    new = f"  {name}:\n    opcode: 2\n    class: Miscellaneous\n{old}"
+    return _edit(case_id, CORE, old, new, name, expected)
 
 
 CASES: list[Case] = [
@@ -537,6 +510,27 @@ def test_g1_only_files_with_the_banner_are_removed(tmp_path: Path) -> None:
     assert (out / "notes.txt").read_text() == "mine\n"
 
 
+def test_g1_a_link_in_the_output_folder_is_refused(tmp_path: Path) -> None:
+    """A link could lead a write outside the folder: it is not codegen's, so refused."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "core").symlink_to(outside)
+    with pytest.raises(OutputError, match="core"):
+        write_tree({"core/x.py": f"# {BANNER}\n"}, out)
+    assert not any(outside.iterdir())
+
+
+def test_g1_check_reports_files_codegen_did_not_write(tmp_path: Path) -> None:
+    files = {"a.py": f"# {BANNER}\n"}
+    out = tmp_path / "out"
+    write_tree(files, out)
+    assert diff_tree(files, out) == []
+    (out / "notes.txt").write_text("mine\n")
+    assert diff_tree(files, out) == ["not produced by codegen: generated/notes.txt"]
+
+
 def test_g1_paths_that_leave_the_output_folder_are_refused(tmp_path: Path) -> None:
     for bad in ("../evil.py", "/tmp/evil.py", "a/../../evil.py", "a//b.py"):
         with pytest.raises(OutputError, match="not a path inside"):
@@ -573,3 +567,52 @@ def test_g5_a_bad_name_through_the_command_exits_1(repo: Path) -> None:
     assert "extensions/SPV_ACME_names.yaml:4:3: key 'OpTo_Words'" in ran.stderr, ran.stderr
     assert "'to_words'" in ran.stderr
     assert not (repo.parent / "out").exists()
+
+
+ODD_EXTENSIONS = {
+    # An enum kind named like a name the generated builder imports (hidden at run time by
+    # `if TYPE_CHECKING:`, so only the duplicate scan sees it).
+    "kind Id": (
+        "operand_kinds:\n  Id:\n    category: ValueEnum\n    enumerants:\n      A: {value: 0}\n",
+        "  Id:",
+        "Id",
+        "'Id' is defined twice",
+    ),
+    # An enumerant whose parameter class is named like the kind's operand type.
+    "parameter class DecorationOperand": (
+        "enumerants:\n  Decoration:\n    Operand:\n      value: 62001\n"
+        "      parameters: [{kind: LiteralInteger}]\n      extensions: [SPV_ACME_odd]\n",
+        "    Operand:",
+        "Operand",
+        "'DecorationOperand'",
+    ),
+    # A parameter hiding the module-level function the method body calls.
+    "parameter operand_sequence": (
+        "instructions:\n  OpOddACME:\n    opcode: 62000\n    class: Arithmetic\n"
+        "    operands:\n      - {kind: IdResultType}\n      - {kind: IdResult}\n"
+        "      - {kind: IdRef, name: Operand Sequence}\n"
+        "      - {kind: IdRef, quantifier: '*'}\n    extensions: [SPV_ACME_odd]\n",
+        "  OpOddACME:",
+        "OpOddACME",
+        "'operand_sequence' is defined twice (or hides a module-level name)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ODD_EXTENSIONS))
+def test_what_the_name_rules_miss_the_generated_code_check_catches(
+    tmp_path: Path, case: str
+) -> None:
+    """The net under the loader: rendered code is checked before anything is written."""
+    body, at, key, problem = ODD_EXTENSIONS[case]
+    grammars = tmp_path / "grammars"
+    shutil.copytree(GRAMMARS_DIR, grammars)
+    relative = "extensions/SPV_ACME_odd.yaml"
+    text = "unit: extension\nextension: SPV_ACME_odd\n" + body
+    (grammars / relative).write_text(text, encoding="utf-8")
+    with pytest.raises(GrammarError) as info:
+        generate(grammars, tmp_path / "out")
+    message = str(info.value)
+    assert message.startswith(f"{relative}:{line_of(text, at)}:"), message
+    assert info.value.key == key and problem in message, message
+    assert not (tmp_path / "out").exists()
