@@ -109,14 +109,14 @@ Design for speed
     was measured no faster, the gathers by computed index cost what the loop's
     indexing does, and the order-dependent state (type ids, widths) stays simple.
 
-    Compiled, the two loops (``_split`` and ``_loop``) cost less: when ``python -m
-    spvbuild.accelerate`` has built a current copy of :mod:`spvbuild.read_engine` (and
-    ``SPVBUILD_PURE_PYTHON`` is not set), ``read`` runs its ``split`` and ``decode``,
-    which do the same on the module's bytes, a word at a time, with the same codes
-    (:mod:`spvbuild.read_codes`), the same lookups (passed in) and the same fallback
-    (``_fallback``).  Only the loops differ; every decoder, table and the general decoder
-    are the ones here.  That takes about half the time on a big module: what is
-    left is mostly the objects themselves.  :func:`engine_kind` says which loops run.
+    The two loops (framing and fast-path dispatch) are the read engine's ``split`` and
+    ``decode`` (:mod:`spvbuild.read_engine`), written once, with the codes of
+    :mod:`spvbuild.read_codes`, the lookups passed in and the fallback (``_fallback``)
+    here; every decoder, table and the general decoder are the ones here.  Compiled (when
+    ``python -m spvbuild.accelerate`` has built a current copy and ``SPVBUILD_PURE_PYTHON``
+    is not set) they read the module's bytes with ``librt`` and take about half the time
+    on a big module: what is left is mostly the objects themselves.  :func:`engine_kind`
+    says which form runs.
 """
 
 from __future__ import annotations
