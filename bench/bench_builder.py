@@ -3,7 +3,7 @@
 The module: a GLCompute shader whose entry function holds a chain of about 500,000
 integer instructions (OpIAdd, OpIMul, OpISub, OpBitwiseXor in turn on a 32-bit unsigned
 type, each taking the previous result and either one of eight constants or one of the
-last 64 results; deterministic), built with ``spvbuild.module.Module``'s public methods
+last 64 results; deterministic), built with ``spvbuild.ir.module.Module``'s public methods
 only (:func:`chain_builder`) and serialized with ``to_bytes()``.  Checked once, outside
 the timing: spirv-val accepts it (``--target-env vulkan1.1``), and spirv-as assembles
 the text spirv-dis prints for it into the same words, generator word aside and ids
@@ -16,7 +16,7 @@ Timed, in interleaved rounds (spirv-as, the build, the round trip: one of each p
 round, best of ``RUNS`` rounds, after one round not counted that writes the ``.pyc``
 files), each a fresh child process with its peak memory (``bench/processes.py``):
 
-* **build**: a child imports ``spvbuild.module``, builds the module and calls
+* **build**: a child imports ``spvbuild.ir.module``, builds the module and calls
   ``to_bytes()``, then writes the bytes to a file.  The child times the build and
   ``to_bytes()`` itself (after the interpreter's start-up and its imports, before the
   write); the ratio to spirv-as uses that time.  The whole process's time is printed too.
@@ -77,7 +77,7 @@ if form == "pure":
     os.environ["SPVBUILD_PURE_PYTHON"] = "1"
 sys.path.insert(0, root)
 try:
-    from spvbuild.module import Module
+    from spvbuild.ir.module import Module
     if what == "build":
         from bench.bench_builder import chain_builder
         build = chain_builder()
@@ -86,7 +86,7 @@ try:
         seconds = time.perf_counter() - start
     else:
         try:  # what from_binary imports on first use, where it lives today
-            import spvbuild.reader
+            import spvbuild.binary.reader
         except ImportError:
             pass
         source = Path(path).read_bytes()
@@ -111,7 +111,7 @@ print(json.dumps({"seconds": seconds, "compiled": compiled}))
 
 def chain_builder(count: int = INSTRUCTIONS) -> Callable[[], Any]:
     """A function that builds the module of ``count`` instructions through the public
-    methods of ``spvbuild.module.Module`` and returns the Module; the imports are done
+    methods of ``spvbuild.ir.module.Module`` and returns the Module; the imports are done
     here, once."""
     from spvbuild.enums import (
         AddressingModel,
@@ -119,7 +119,7 @@ def chain_builder(count: int = INSTRUCTIONS) -> Callable[[], Any]:
         ExecutionModeLocalSize,
         MemoryModel,
     )
-    from spvbuild.module import Module
+    from spvbuild.ir.module import Module
 
     def build() -> Module:
         m = Module(version=(1, 3))
@@ -152,7 +152,7 @@ def readme_shader_builder() -> Callable[[], list[int]]:
         ExecutionModeLocalSize,
         MemoryModel,
     )
-    from spvbuild.module import Module
+    from spvbuild.ir.module import Module
 
     def build() -> list[int]:
         m = Module(version=(1, 3))

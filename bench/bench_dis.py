@@ -127,7 +127,7 @@ def spirv_dis_seconds(path: str) -> float:
 
 
 def ours_seconds(data: bytes) -> float:
-    from spvbuild.disassembler import disassemble
+    from spvbuild.text.disassembler import disassemble
 
     best = float("inf")
     for _ in range(RUNS):
@@ -141,7 +141,7 @@ def measure() -> tuple[float, float, str]:
     """(our best seconds, spirv-dis's best seconds) on the same module, and the text of
     both commands run as processes (time and peak memory)."""
     from bench.processes import best, megabytes, spvbuild_command
-    from spvbuild.reader import read
+    from spvbuild.binary.reader import read
     from tests.conftest import spirv_tool
 
     data = build()
@@ -165,7 +165,7 @@ def measure() -> tuple[float, float, str]:
 def measure_corpus() -> tuple[int, float, float, float]:
     """The random corpus: (modules, ours, spirv-dis, spirv-dis on as many empty modules)."""
     from bench.random_corpus import EMPTY_MODULE, best_of, build, run_each, tool
-    from spvbuild.disassembler import disassemble
+    from spvbuild.text.disassembler import disassemble
 
     dis = str(tool("spirv-dis"))
     with tempfile.TemporaryDirectory() as tmp:

@@ -81,7 +81,7 @@ def shader_like() -> bytes:
     compiled shader (extended instructions, OpPhi, OpLine, literals, enumerants)."""
     sys.path.insert(0, str(ROOT))
     from bench.bench_as import generate
-    from spvbuild.assembler import assemble
+    from spvbuild.text.assembler import assemble
 
     words = assemble(generate())
     return struct.pack(f"<{len(words)}I", *words)
@@ -92,7 +92,8 @@ def measure(data: bytes) -> tuple[int, dict[str, tuple[float, float]]]:
     the reader's engines in turn each round: "mypyc" (the compiled read engine, when
     built) and "python" (the same engine interpreted).  This host's speed drifts over
     seconds, so the two are interleaved rather than timed one after the other."""
-    from spvbuild import engines, read_engine, reader
+    from spvbuild.accel import engines
+    from spvbuild.binary import read_engine, reader
 
     compiled = engines.compiled("read_engine")
     choices = {"python": read_engine} if compiled is None else {"mypyc": compiled, "python": read_engine}
@@ -133,7 +134,7 @@ def main() -> int:
         f" (plain Python {rate(count, own['python'][1])}, shader-like "
         f"{rate(shader_count, shader['python'][1])})"
         if default == "mypyc"
-        else " (plain Python: no compiled read engine, run python -m spvbuild.accelerate)"
+        else " (plain Python: no compiled read engine, run python -m spvbuild.accel.accelerate)"
     )
     print(
         f"bench {NAME}: {rate(count, own[default][1])} M instructions/s fully typed, "

@@ -52,10 +52,10 @@ import sys, time
 from pathlib import Path
 what, path = sys.argv[1], sys.argv[2]
 if what == "as":
-    from spvbuild.assembler import assemble as work
+    from spvbuild.text.assembler import assemble as work
     data = Path(path).read_text(encoding="utf-8")
 else:
-    from spvbuild.disassembler import disassemble as work
+    from spvbuild.text.disassembler import disassemble as work
     data = Path(path).read_bytes()
 best = float("inf")
 for _ in range(5):

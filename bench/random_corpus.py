@@ -42,8 +42,8 @@ def tool(name: str) -> Path:
 
 def build(folder: Path) -> Corpus:
     """Write the corpus into ``folder``."""
-    from spvbuild.assembler import assemble
     from spvbuild.errors import AssemblyError
+    from spvbuild.text.assembler import assemble
     from tests.random_modules import RANDOM_SEEDS, random_module
 
     dis, as_ = tool("spirv-dis"), tool("spirv-as")

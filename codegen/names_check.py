@@ -70,7 +70,7 @@ FIXED_PARAMETERS = frozenset({"self", "result_type", "result_id"})
 """Parameters of generated methods that no operand's parameter may take (codegen/views.py)."""
 
 GENERATED_BASES = {"core": ("Emitter",), "ext_set": ("ExtInstSetBuilder",)}
-"""The runtime base classes (src/spvbuild/emitter.py) of the generated ``CoreInstructions``
+"""The runtime base classes (src/spvbuild/ir/emitter.py) of the generated ``CoreInstructions``
 and ``ExtInstSets`` (``core``) and of each extended set's class (``ext_set``)."""
 
 GENERATED_MIXINS = ("CoreInstructions", "ExtInstSets")
@@ -86,7 +86,9 @@ ENUM_WHY = "enum attributes such as mro, and names starting with '_'"
 @functools.cache
 def _runtime_classes(runtime_dir: Path) -> dict[str, ast.ClassDef]:
     classes: dict[str, ast.ClassDef] = {}
-    for path in sorted(runtime_dir.glob("*.py")):
+    for path in sorted(runtime_dir.rglob("*.py")):  # the rooms: ir/, binary/, text/, ...
+        if "generated" in path.relative_to(runtime_dir).parts:
+            continue
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in tree.body:
             if isinstance(node, ast.ClassDef):

@@ -225,7 +225,7 @@ def package_modules(files: dict[str, str]) -> list[str]:
     return names
 
 
-RUNTIME_MODULES = ("spvbuild", "spvbuild.module", "spvbuild.assembler", "spvbuild.disassembler")
+RUNTIME_MODULES = ("spvbuild", "spvbuild.ir.module", "spvbuild.text.assembler", "spvbuild.text.disassembler")
 """Runtime modules imported with the rendered package: they must work with it."""
 
 

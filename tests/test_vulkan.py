@@ -1,4 +1,4 @@
-"""Compute shaders built with spvbuild.module.Module, validated by spirv-val and run on lavapipe.
+"""Compute shaders built with spvbuild.ir.module.Module, validated by spirv-val and run on lavapipe.
 
 Every kernel reads gl_GlobalInvocationID.x, guards it against the buffer length
 (OpArrayLength + OpSelectionMerge) and is checked against the same computation done in
@@ -39,7 +39,7 @@ from spvbuild.enums import (
     SelectionControl,
     StorageClass,
 )
-from spvbuild.module import Module
+from spvbuild.ir.module import Module
 from spvbuild.vulkan_runner import (
     ComputeDevice,
     VulkanError,

@@ -44,7 +44,7 @@ from spvbuild.enums import (
     SourceLanguage,
     StorageClass,
 )
-from spvbuild.module import Module
+from spvbuild.ir.module import Module
 
 from .checker import (
     Builtin,

@@ -20,16 +20,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Self
 
-from spvbuild.arguments import operand_sequence  # noqa: F401
-from spvbuild.emitter import (  # noqa: F401
+from spvbuild.ir.arguments import operand_sequence  # noqa: F401
+from spvbuild.ir.emitter import (  # noqa: F401
     FAST_IDS,
     Emitter,
     bare_values,
     enumerant_words,
     parameter_bits,
 )
-from spvbuild.strings import string_words  # noqa: F401
-from spvbuild.ids import Id, TypeId
+from spvbuild.binary.strings import string_words  # noqa: F401
+from spvbuild.ir.ids import Id, TypeId
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

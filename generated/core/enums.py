@@ -17,11 +17,11 @@ from enum import IntEnum, IntFlag
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
 
-from spvbuild.arguments import operand_sequence  # noqa: F401
-from spvbuild.params import EnumerantParameters
+from spvbuild.ir.arguments import operand_sequence  # noqa: F401
+from spvbuild.ir.params import EnumerantParameters
 
 if TYPE_CHECKING:
-    from spvbuild.ids import Id
+    from spvbuild.ir.ids import Id
 
 
 class Op(IntEnum):

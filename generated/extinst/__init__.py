@@ -12,7 +12,7 @@ import importlib
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from spvbuild.emitter import Emitter
+from spvbuild.ir.emitter import Emitter
 
 if TYPE_CHECKING:
     from .amd_gcn_shader import AmdGcnShaderInstructions

@@ -13,17 +13,17 @@ from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
-from spvbuild.arguments import operand_sequence  # noqa: F401
-from spvbuild.emitter import ExtInstSetBuilder
+from spvbuild.ir.arguments import operand_sequence  # noqa: F401
+from spvbuild.ir.emitter import ExtInstSetBuilder
 from spvbuild.generated.core import operand_classes as K
-from spvbuild.params import EnumerantParameters  # noqa: F401
-from spvbuild.tables import EnumerantInfo as E  # noqa: F401
-from spvbuild.tables import InstructionInfo as I
-from spvbuild.tables import KindInfo
-from spvbuild.tables import OperandInfo as O
+from spvbuild.ir.params import EnumerantParameters  # noqa: F401
+from spvbuild.ir.tables import EnumerantInfo as E  # noqa: F401
+from spvbuild.ir.tables import InstructionInfo as I
+from spvbuild.ir.tables import KindInfo
+from spvbuild.ir.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from spvbuild.ids import Id, TypeId
+    from spvbuild.ir.ids import Id, TypeId
 
 IMPORT_NAME = 'GLSL.std.450'
 SECTION = 'functions'

@@ -4,9 +4,9 @@ The public face::
 
     from spvbuild import Module, read, assemble, disassemble
 
-* :class:`Module` (``spvbuild.module``): build a module with one typed method per
+* :class:`Module` (``spvbuild.ir.module``): build a module with one typed method per
   instruction; :class:`Builder` is the bare recorder underneath.
-* :func:`read` (``spvbuild.reader``): a binary → typed instructions.
+* :func:`read` (``spvbuild.binary.reader``): a binary → typed instructions.
 * :func:`assemble` / :func:`disassemble`: text ↔ words, like ``spirv-as`` / ``spirv-dis``.
 * The errors (every one a :class:`SpvbuildError`) and the id types :class:`Id`,
   :class:`TypeId`.
@@ -30,16 +30,16 @@ from spvbuild.errors import (
     EncodeError,
     SpvbuildError,
 )
-from spvbuild.ids import Id, TypeId
+from spvbuild.ir.ids import Id, TypeId
 
 if TYPE_CHECKING:
-    from spvbuild.assembler import assemble
-    from spvbuild.builder import Builder
-    from spvbuild.disassembler import disassemble
+    from spvbuild.binary.reader import read
     from spvbuild.generated.core.enums import *  # noqa: F403
-    from spvbuild.instruction import Instruction
-    from spvbuild.module import Module
-    from spvbuild.reader import read
+    from spvbuild.ir.builder import Builder
+    from spvbuild.ir.instruction import Instruction
+    from spvbuild.ir.module import Module
+    from spvbuild.text.assembler import assemble
+    from spvbuild.text.disassembler import disassemble
 
 __version__ = "0.1.0"
 
@@ -62,12 +62,12 @@ __all__ = [
 
 # Name → the module that defines it, imported on first use.
 _LAZY = {
-    "Module": "spvbuild.module",
-    "Builder": "spvbuild.builder",
-    "Instruction": "spvbuild.instruction",
-    "read": "spvbuild.reader",
-    "assemble": "spvbuild.assembler",
-    "disassemble": "spvbuild.disassembler",
+    "Module": "spvbuild.ir.module",
+    "Builder": "spvbuild.ir.builder",
+    "Instruction": "spvbuild.ir.instruction",
+    "read": "spvbuild.binary.reader",
+    "assemble": "spvbuild.text.assembler",
+    "disassemble": "spvbuild.text.disassembler",
 }
 
 
@@ -80,7 +80,7 @@ def __getattr__(name: str) -> Any:
         return value
     if not name[:1].isupper():
         # Not an enum (every enum and parameter class name is capitalised): most often
-        # ``from spvbuild import reader``, which asks here before importing the submodule.
+        # ``from spvbuild.binary import reader``, which asks here before importing the submodule.
         raise AttributeError(f"module 'spvbuild' has no attribute {name!r}")
     from spvbuild.generated.core import enums
 

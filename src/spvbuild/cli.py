@@ -107,7 +107,7 @@ def _write_output(name: str, out: BinaryIO | None, write: Callable[[BinaryIO], o
 
 def _cmd_as(args: argparse.Namespace, out: BinaryIO | None) -> int:
     """Assemble; a file is read a piece at a time, the words stay compact (4 bytes each)."""
-    from spvbuild.assembler import assemble_file, assemble_words
+    from spvbuild.text.assembler import assemble_file, assemble_words
 
     options = {
         "target_env": args.target_env,
@@ -135,7 +135,7 @@ def _cmd_as(args: argparse.Namespace, out: BinaryIO | None) -> int:
 
 def _cmd_dis(args: argparse.Namespace, out: BinaryIO | None) -> int:
     """Write the text piece by piece (spirv-dis's bytes, whatever the locale)."""
-    from spvbuild.disassembler import write_disassembly
+    from spvbuild.text.disassembler import write_disassembly
 
     data, _label = _read_input(args.input)
 
@@ -175,7 +175,7 @@ def _cmd_val(args: argparse.Namespace, out: BinaryIO | None) -> int:
 
 def _target_env(value: str) -> str:
     """An ``--target-env`` value of spirv-as's names (else a usage error, exit 2)."""
-    from spvbuild.asm_grammar import TARGET_ENVS
+    from spvbuild.text.asm_grammar import TARGET_ENVS
 
     if value not in TARGET_ENVS:
         raise argparse.ArgumentTypeError(

@@ -1,4 +1,4 @@
-"""Small conveniences for compute shaders, built only on :class:`~spvbuild.module.Module`.
+"""Small conveniences for compute shaders, built only on :class:`~spvbuild.ir.module.Module`.
 
 A storage buffer of a runtime array needs a struct, a Block decoration, member offsets, an
 array stride, a pointer type, a variable and its descriptor set and binding; the global
@@ -22,8 +22,8 @@ from spvbuild.enums import (
 )
 from spvbuild.errors import BuildError
 from spvbuild.generated.core.opcodes import OP_TYPE_FLOAT, OP_TYPE_INT
-from spvbuild.ids import Id, TypeId
-from spvbuild.module import Module
+from spvbuild.ir.ids import Id, TypeId
+from spvbuild.ir.module import Module
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The module catalogue: varied SPIR-V modules built only through the public API.
 
 Every entry is a builder ``steps(m, s)`` plus metadata (name, SPIR-V version, spirv-val
-target env, :class:`~spvbuild.module.Module` keyword arguments, the capabilities and
+target env, :class:`~spvbuild.ir.module.Module` keyword arguments, the capabilities and
 extensions the module must come out with).  ``Entry.build(m)`` runs it in its natural
 order; ``Entry.words(entry.scrambler(seed))`` builds it in a scrambled order.
 
@@ -83,7 +83,7 @@ from spvbuild.enums import (
     SelectionControl,
     StorageClass,
 )
-from spvbuild.module import Module
+from spvbuild.ir.module import Module
 
 P = ParamSpec("P")
 

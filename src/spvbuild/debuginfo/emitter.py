@@ -41,11 +41,11 @@ from spvbuild.debuginfo.flavors import Flavor, method_name
 from spvbuild.debuginfo.handles import CompileUnit, Composite, Expression, Handle, Source
 from spvbuild.debuginfo.rules import DebugInfoError, Ref
 from spvbuild.generated.core import tables as core_tables
-from spvbuild.ids import Id
-from spvbuild.tables import OperandInfo
+from spvbuild.ir.ids import Id
+from spvbuild.ir.tables import OperandInfo
 
 if TYPE_CHECKING:
-    from spvbuild.module import Module
+    from spvbuild.ir.module import Module
 
 DEFAULTS: dict[str, object] = {
     "flags": NO_FLAGS,

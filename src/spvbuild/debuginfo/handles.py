@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spvbuild.ids import Id
+from spvbuild.ir.ids import Id
 
 
 @dataclass(frozen=True)

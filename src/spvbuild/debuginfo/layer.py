@@ -61,8 +61,8 @@ from spvbuild.debuginfo.handles import (
 )
 from spvbuild.debuginfo.rules import DebugInfoError
 from spvbuild.generated.core.enums import SourceLanguage, StorageClass
-from spvbuild.ids import Id
-from spvbuild.module import Module
+from spvbuild.ir.ids import Id
+from spvbuild.ir.module import Module
 
 H = TypeVar("H", bound=Handle)
 

@@ -9,7 +9,7 @@ checks run in two places:
 * :func:`check_module` checks every debug instruction already in a module (made through
   the layer, the generated methods or raw ``OpExtInst``);
 * :func:`check_serialized`, which the layer registers once per module with
-  :meth:`~spvbuild.module.Module.add_check`, runs the same whole-module check on the
+  :meth:`~spvbuild.ir.module.Module.add_check`, runs the same whole-module check on the
   ordered instructions each time the module is serialized.
 
 Both describe an operand as a :class:`Ref` and call :func:`check_instruction`.  The
@@ -39,12 +39,12 @@ from spvbuild.generated.core.opcodes import (
     OP_STRING,
     OP_TYPE_VOID,
 )
-from spvbuild.instruction import Instruction
-from spvbuild.params import EnumerantParameters
-from spvbuild.tables import OperandInfo
+from spvbuild.ir.instruction import Instruction
+from spvbuild.ir.params import EnumerantParameters
+from spvbuild.ir.tables import OperandInfo
 
 if TYPE_CHECKING:
-    from spvbuild.module import Module
+    from spvbuild.ir.module import Module
 
 SEED = "/work/shared/seeds/000_01119fa73200a173.txt"
 
@@ -728,13 +728,13 @@ def check_module(module: Module) -> None:
 
     Works on a module still being built (an open function is fine); ids the stored
     instructions do not define themselves (block labels) are looked up with
-    :meth:`~spvbuild.module.Module.definition`.
+    :meth:`~spvbuild.ir.module.Module.definition`.
     """
     check_instructions(list(module.all_instructions()), fallback=module.definition)
 
 
 def check_serialized(instructions: list[Instruction]) -> None:
-    """:func:`check_module` as a :meth:`~spvbuild.module.Module.add_check` check: run on
+    """:func:`check_module` as a :meth:`~spvbuild.ir.module.Module.add_check` check: run on
     the ordered instructions each time the module is serialized.  One function object for
     every layer and set, so a module registers it once and checks once per ``to_words``."""
     check_instructions(instructions)

@@ -9,7 +9,7 @@
   id of DebugInfoNone" — the set's DebugInfoNone (made if missing) is placed before the
   first instruction that now refers to it, so forward references stay legal.
 
-Both edit the module with :meth:`~spvbuild.module.Module.rewrite`, which keeps its
+Both edit the module with :meth:`~spvbuild.ir.module.Module.rewrite`, which keeps its
 definition index, hash-consing and import caches in sync (a later ``string()`` or layer
 makes what was removed afresh).
 """
@@ -31,12 +31,12 @@ from spvbuild.debuginfo.rules import (
 )
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_STRING
-from spvbuild.ids import Id, TypeId
-from spvbuild.instruction import Instruction
-from spvbuild.params import EnumerantParameters
+from spvbuild.ir.ids import Id, TypeId
+from spvbuild.ir.instruction import Instruction
+from spvbuild.ir.params import EnumerantParameters
 
 if TYPE_CHECKING:
-    from spvbuild.module import Module
+    from spvbuild.ir.module import Module
 
 _GLOBALS = "types_globals"  # where every non-body instruction of the debug-info sets goes
 _TARGETING = frozenset(

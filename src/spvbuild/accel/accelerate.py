@@ -1,0 +1,128 @@
+"""Compile spvbuild's engines with mypyc: ``python -m spvbuild.accel.accelerate``.
+
+Each engine of :data:`spvbuild.accel.engines.ENGINES` (the assembler's
+:mod:`spvbuild.text.asm_engine` and the reader's loops, :mod:`spvbuild.binary.read_engine`) is plain,
+fully typed Python.  This command compiles a copy of it with mypyc (which comes with mypy)
+and a C compiler into ``spvbuild/accel/_<engine>_mypyc*.so`` beside the sources, with the digest
+of the sources it was built from; :mod:`spvbuild.accel.engines` then hands out the compiled
+copy for as long as the sources stay the same.  The compiled assembler takes about a
+third less time, the reader about half on a big module.
+
+An engine whose compiled copy is current is skipped (``--force`` rebuilds it);
+``--check`` only reports.  Exit status: 0 when every engine has a current compiled copy,
+1 when one could not be built (mypyc or a C compiler missing, or a build error: the
+plain-Python engine keeps working), 2 for a usage error.  ``make venv`` runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from spvbuild.accel import engines
+
+__all__ = ["build", "main"]
+
+_PACKAGE = Path(__file__).resolve().parent
+_TIMEOUT = 900  # seconds for one mypyc run (about 10 s is usual)
+
+
+def _say(message: str) -> None:
+    print(f"accelerate: {message}", flush=True)
+
+
+def build(engine: str) -> bool:
+    """Compile ``engine`` now; True on success (problems are printed, not raised)."""
+    if importlib.util.find_spec("mypyc") is None:
+        _say(f"{engine}: mypyc is not installed (it comes with mypy: pip install mypy)")
+        return False
+    started = time.perf_counter()
+    try:
+        name = engines.compiled_name(engine)
+        digest = engines.source_digest(engine)
+        source = engines.source_path(engine).read_text(encoding="utf-8")
+        engines.digest_file(engine).unlink(missing_ok=True)  # stale until the new build is in
+        return _compile(engine, name, digest, source, _PACKAGE / f"{name}.py", started)
+    except OSError as exc:  # a read-only installation, a full disk, ...
+        _say(f"{engine}: cannot read or write the sources in {_PACKAGE}: {exc}")
+        return False
+    except subprocess.TimeoutExpired:
+        _say(f"{engine}: mypyc took more than {_TIMEOUT} s; stopped")
+        return False
+
+
+def _compile(engine: str, name: str, digest: str, source: str, copy: Path, started: float) -> bool:
+    """Write the copy, run mypyc on it, move the built modules in, record the digest."""
+    try:
+        copy.write_text(
+            f"{source}\n\nSOURCE_SHA256 = {digest!r}\n"
+            '"""Digest of the sources this copy was compiled from (spvbuild.accel.engines)."""\n',
+            encoding="utf-8",
+        )
+        with tempfile.TemporaryDirectory(prefix="spvbuild-mypyc-") as tmp:
+            built_in = Path(tmp) / "spvbuild" / "accel"  # mypyc writes the built modules there
+            built_in.mkdir(parents=True)
+            env = {**os.environ, "MYPY_CACHE_DIR": str(Path(tmp) / "mypy-cache")}
+            done = subprocess.run(
+                [sys.executable, "-m", "mypyc", str(copy)],
+                cwd=tmp,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=_TIMEOUT,
+            )
+            if done.returncode != 0:
+                tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
+                _say(f"{engine}: mypyc failed (exit {done.returncode}):")
+                for line in tail:
+                    print(f"    {line}", flush=True)
+                return False
+            built = sorted(built_in.glob(f"{name}*.so")) + sorted(built_in.glob(f"{name}*.pyd"))
+            if not built:
+                _say(f"{engine}: mypyc reported success but wrote no module")
+                return False
+            for old in list(_PACKAGE.glob(f"{name}.*.so")) + list(
+                _PACKAGE.glob(f"{name}__mypyc.*.so")
+            ):
+                old.unlink()
+            for path in built:
+                shutil.move(str(path), _PACKAGE / path.name)
+    finally:
+        copy.unlink(missing_ok=True)
+    engines.digest_file(engine).write_text(digest + "\n", encoding="ascii")
+    _say(f"{engine}: compiled in {time.perf_counter() - started:.0f} s")
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: compile every engine whose compiled copy is missing or stale."""
+    parser = argparse.ArgumentParser(
+        prog="python -m spvbuild.accel.accelerate",
+        description="Compile spvbuild's engines with mypyc (optional: plain Python works).",
+    )
+    parser.add_argument("--force", action="store_true", help="rebuild even if current")
+    parser.add_argument("--check", action="store_true", help="only report; build nothing")
+    args = parser.parse_args(argv)
+    ok = True
+    for engine in engines.ENGINES:
+        if engines.compiled(engine) is not None and not args.force:
+            _say(f"{engine}: compiled copy is current")
+        elif args.check:
+            _say(f"{engine}: no current compiled copy")
+            ok = False
+        elif not build(engine):
+            _say(f"{engine}: not compiled; the plain-Python engine runs")
+            ok = False
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

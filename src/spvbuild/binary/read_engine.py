@@ -1,0 +1,243 @@
+"""The reader's two hot loops, written once, run in two forms: the read engine (see
+:mod:`spvbuild.accel.engines`).
+
+:mod:`spvbuild.binary.reader` checks the framing of every instruction with :func:`split` and then
+decodes the instructions whose first word has a fast path with :func:`decode`.  Both read
+the module (as :func:`prepare` gives it) through three small readers, :func:`_word`,
+:func:`_five` and :func:`_real`; this is where the two forms differ, and only here:
+
+* compiled (``python -m spvbuild.accel.accelerate`` builds a mypyc copy of this module, which the
+  reader runs whenever it is current): the module is its little-endian bytes and the
+  readers are the functions below, built on mypy's ``librt``, which mypyc turns into
+  loads (and whose fixed-size tuples it does not box);
+* interpreted (no current compiled copy, or ``SPVBUILD_PURE_PYTHON`` set): at import the
+  module rebinds the four names to what the interpreter runs fastest, the words' own
+  ``array`` (padded) and C functions over it (``operator.getitem``, ``struct``'s
+  ``unpack_from``).  ``librt`` is then not needed.
+
+So the loops have one source; the test suite runs the reader's tests on each form.
+Everything the loops look up is passed in by the reader; of spvbuild this module imports
+only the fast-path codes (:mod:`spvbuild.binary.read_codes`, constants mypyc folds in).
+"""
+
+from __future__ import annotations
+
+import operator
+import struct
+import sys
+from array import array
+from collections.abc import Callable
+from typing import Any, Final
+
+from spvbuild.binary.read_codes import (
+    BARE,
+    BINARY,
+    CALL,
+    CHAIN,
+    CONSTANT,
+    DEFERRED,
+    EXT,
+    JUMP,
+    LABEL,
+    LOAD,
+    PADDING,
+    STORE,
+    UNARY,
+)
+
+try:
+    from librt.strings import read_f32_le, read_i32_le
+except ImportError:  # plain Python without mypy's librt: the struct readers below serve
+    pass
+
+__all__ = ["COMPILED", "SEEN", "decode", "prepare", "split"]
+
+COMPILED: Final = __name__.endswith("_mypyc")
+"""True in the mypyc-compiled copy (``spvbuild._read_engine_mypyc``)."""
+
+SEEN: Final = 0x400
+"""The size of the caches by opcode (the low bits of the opcode index them; a cache holds
+a whole first word, so opcodes that share an index only miss more often).  Small enough
+to be cheap to make for a small module."""
+
+
+def prepare(words: array[int]) -> tuple[bytes, int]:
+    """The module as the loops read it, and its number of words: the words as little-endian
+    bytes then ``PADDING`` zero bytes (compiled form; interpreted, the words' array with
+    as many zero bytes after them, see the module's docstring)."""
+    if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
+        words = array("I", words)
+        words.byteswap()
+    return words.tobytes() + bytes(PADDING), len(words)
+
+
+def _word(data: bytes, i: int) -> int:
+    """The word at word offset ``i`` (compiled form)."""
+    return int(read_i32_le(data, i << 2)) & 0xFFFFFFFF
+
+
+def _five(data: bytes, p: int) -> tuple[int, int, int, int, int]:
+    """The five words from byte offset ``p`` (compiled form)."""
+    return (
+        int(read_i32_le(data, p)) & 0xFFFFFFFF,
+        int(read_i32_le(data, p + 4)) & 0xFFFFFFFF,
+        int(read_i32_le(data, p + 8)) & 0xFFFFFFFF,
+        int(read_i32_le(data, p + 12)) & 0xFFFFFFFF,
+        int(read_i32_le(data, p + 16)) & 0xFFFFFFFF,
+    )
+
+
+def _real(data: bytes, p: int) -> tuple[float]:
+    """The 32-bit float at byte offset ``p``, in a 1-tuple (compiled form)."""
+    return (read_f32_le(data, p),)
+
+
+def _padded(words: array[int]) -> tuple[array[int], int]:
+    """:func:`prepare`, interpreted: the words' array (native order) with ``PADDING`` zero
+    bytes after them, and its number of words."""
+    return words + array("I", bytes(PADDING)), len(words)
+
+
+if not COMPILED:  # interpreted: the same names, the interpreter's fastest readers
+    globals().update(
+        prepare=_padded,
+        _word=operator.getitem,
+        _five=struct.Struct("=5I").unpack_from,
+        _real=struct.Struct("=f").unpack_from,
+    )
+
+
+def split(
+    data: bytes, n: int, lowest: list[int], check: Callable[[int], None]
+) -> tuple[int, set[int]]:
+    """Check the framing of every instruction of ``data`` (the module as :func:`prepare`
+    gives it, header included; ``n`` words before the padding).
+
+    Return the number of instructions and the distinct first words that are at least
+    their opcode's grammar minimum (``lowest``, by opcode).  ``check(offset)`` is called
+    for each instruction whose first word is below it (it raises the error, unless the
+    general decoder takes the instruction) and for the last instruction when it runs past
+    the end (it raises).  A first word is compared with the minimum when it differs from
+    the last one of its opcode that was not below it.
+    """
+    firsts: set[int] = set()
+    seen = [-1] * SEEN  # by opcode (see SEEN): the last first word taken into firsts
+    count = 0
+    last = 0
+    i = 5  # the word offset of the first instruction
+    while i < n:
+        w0 = _word(data, i)
+        if seen[w0 & (SEEN - 1)] != w0:
+            if w0 < lowest[w0 & 0xFFFF]:  # word count 0 or below the grammar's minimum
+                check(i)
+            else:
+                seen[w0 & (SEEN - 1)] = w0
+                firsts.add(w0)
+        count += 1
+        last = i
+        i += w0 >> 16
+    if i > n:
+        check(last)
+    return count, firsts
+
+
+def decode(
+    data: bytes,
+    n: int,
+    start: int,
+    codes: dict[int, int],
+    lookups: tuple[Any, ...],
+    out: list[Any],
+    later: list[int],
+) -> int:
+    """Decode the instructions from word offset ``start`` to word ``n`` (the end) of
+    ``data`` (as :func:`prepare` gives it) into ``out``; a deferred instruction's
+    offset goes into ``out`` and its index in ``out`` into ``later``.  ``codes`` gives the
+    fast path of each first word (the framing was checked by :func:`split`).
+
+    ``lookups`` holds what the fast paths index: the ids (a list by word), the result
+    types (a dict by word), the 32-bit numeric types of the inline constants, the core
+    decoders by first word, the OpExtInst decoders by set and instruction, the general
+    decoder (offset → instruction, or None when the instruction must wait), the
+    instruction class, and two lists of ``SEEN`` items (by opcode, see ``SEEN``: the last
+    first word looked up in ``codes``, -1 at first, and its code).
+
+    Return 0 when every instruction is done, or the word offset of the one whose lookup
+    failed (``LookupError``: nothing was appended for it; the reader hands it to the
+    general decoder and goes on with the next one).
+    """
+    ids: list[Any] = lookups[0]
+    type_ids: dict[int, Any] = lookups[1]
+    inline: dict[int, tuple[Any, int]] = lookups[2]
+    decoders: Any = lookups[3]
+    ext_plans: Any = lookups[4]
+    general: Callable[[int], Any] = lookups[5]
+    cls: Any = lookups[6]
+    seen: list[int] = lookups[7]
+    seen_code: list[int] = lookups[8]
+    new: Any = tuple.__new__
+    compiled = COMPILED
+    i = start
+    try:
+        while i < n:
+            w0, w1, w2, w3, w4 = _five(data, i << 2)
+            op = w0 & 0xFFFF
+            if not compiled:  # the interpreter's fastest: a dict lookup
+                code = codes[w0]  # KeyError: not a fast path, see reader._Reader._fallback
+            elif seen[op & (SEEN - 1)] == w0:  # compiled: no boxed dict key when cached
+                code = seen_code[op & (SEEN - 1)]
+            else:
+                code = codes[w0]
+                seen[op & (SEEN - 1)] = w0
+                seen_code[op & (SEEN - 1)] = code
+            if code == BINARY:
+                out.append(new(cls, (op, type_ids[w1], ids[w2], (ids[w3], ids[w4]), None)))
+            elif code == LOAD:
+                out.append(new(cls, (op, type_ids[w1], ids[w2], (ids[w3], None), None)))
+            elif code == STORE:
+                out.append(new(cls, (op, None, None, (ids[w1], ids[w2], None), None)))
+            elif code == CHAIN:
+                out.append(new(cls, (op, type_ids[w1], ids[w2], (ids[w3], (ids[w4],)), None)))
+            elif code == CONSTANT:
+                # A 32-bit scalar of a type declared before: inline (but a NaN, for the
+                # payload check).  Otherwise it waits until every type is known.
+                numeric = inline.get(w1)
+                if numeric is None:
+                    later.append(len(out))
+                    out.append(i)
+                elif numeric[1] == 2:  # float
+                    real = _real(data, (i << 2) + 12)[0]
+                    if real == real:
+                        out.append(new(cls, (op, numeric[0], ids[w2], (real,), None)))
+                    else:
+                        later.append(len(out))
+                        out.append(i)
+                else:
+                    value = w3 - 0x100000000 if numeric[1] == 1 and w3 >= 0x80000000 else w3
+                    out.append(new(cls, (op, numeric[0], ids[w2], (value,), None)))
+            elif code == CALL:
+                out.append(decoders[w0](i, w0, w1, w2, w3, w4))
+            elif code == EXT:
+                out.append(ext_plans[w3][w4 << 32 | w0](i, w0, w1, w2, w3, w4))
+            elif code == UNARY:
+                out.append(new(cls, (op, type_ids[w1], ids[w2], (ids[w3],), None)))
+            elif code == LABEL:
+                out.append(new(cls, (op, None, ids[w1], (), None)))
+            elif code == JUMP:
+                out.append(new(cls, (op, None, None, (ids[w1],), None)))
+            elif code == BARE:
+                out.append(new(cls, (op, None, None, (), None)))
+            elif code == DEFERRED:
+                later.append(len(out))
+                out.append(i)
+            else:  # the general decoder: every other layout, optionals present
+                found = general(i)
+                if found is None:
+                    later.append(len(out))
+                    out.append(i)
+                else:
+                    out.append(found)
+            i += w0 >> 16
+    except LookupError:
+        return i
+    return 0

@@ -1,0 +1,1665 @@
+"""The module builder: typed calls in any order in, a valid module out.
+
+:class:`Module` inherits one typed method per instruction from the generated classes and
+takes care of what the SPIR-V rules demand but a frontend should not have to:
+
+* ids (auto, or reserved ahead with :meth:`new_id` for forward references);
+* the logical layout, whatever the call order (sections come from the grammar tables;
+  a Function-storage OpVariable goes to the start of its function's entry block);
+* hash-consing of the instructions the grammar marks as deduplicated (types, constants,
+  OpString, imports, decorations, ...; structs and arrays only with
+  ``merge_aggregates=True``);
+* capabilities and extensions inferred from the grammar (any-of sets, implied
+  capabilities, the module version deciding whether an extension is needed, type-driven
+  capabilities such as Int64), or only verified, or left alone;
+* extension rules kept as grammar data (NoSignedWrap only on the instructions that may
+  carry it) and block structure (no instruction outside a block, one terminator);
+* serialization to words, bytes (either endianness) and files.
+
+Everything here walks the generated tables; there is no code per instruction.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal, Self, TypeVar
+
+from spvbuild.binary.encoder import GENERATOR, Encoder, header_words
+from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
+from spvbuild.generated.core import tables
+from spvbuild.generated.core.builder import FAST_PATH_FIRST_WORDS, CoreInstructions
+from spvbuild.generated.core.enums import Capability, StorageClass
+from spvbuild.generated.core.opcodes import (
+    OP_BRANCH,
+    OP_BRANCH_CONDITIONAL,
+    OP_CAPABILITY,
+    OP_CONSTANT_FUNCTION_POINTER_INTEL,
+    OP_DECORATE,
+    OP_DECORATE_ID,
+    OP_DECORATE_STRING,
+    OP_DECORATION_GROUP,
+    OP_EXT_INST,
+    OP_EXT_INST_IMPORT,
+    OP_EXTENSION,
+    OP_FUNCTION,
+    OP_FUNCTION_CALL,
+    OP_FUNCTION_END,
+    OP_FUNCTION_PARAMETER,
+    OP_GROUP_DECORATE,
+    OP_GROUP_MEMBER_DECORATE,
+    OP_LABEL,
+    OP_LINE,
+    OP_LOOP_MERGE,
+    OP_NO_LINE,
+    OP_SELECTION_MERGE,
+    OP_SWITCH,
+    OP_TYPE_ARRAY,
+    OP_TYPE_FLOAT,
+    OP_TYPE_INT,
+    OP_TYPE_RUNTIME_ARRAY,
+    OP_TYPE_STRUCT,
+    OP_VARIABLE,
+)
+from spvbuild.generated.extinst import ExtInstSets, set_module
+from spvbuild.ir.arguments import shown
+from spvbuild.ir.call_site import located
+from spvbuild.ir.emitter import FAST_IDS, Run
+from spvbuild.ir.ids import Id, TypeId
+from spvbuild.ir.instruction import Instruction, RawWords
+from spvbuild.ir.params import EnumerantParameters
+from spvbuild.ir.rules import check_rules
+from spvbuild.ir.tables import InstructionInfo, KindInfo, OperandInfo
+
+CapabilityMode = Literal["infer", "verify", "off"]
+_AnyId = TypeVar("_AnyId", bound=Id)
+
+GENERATOR_WORD = GENERATOR  # the one generator word (spvbuild.binary.encoder.GENERATOR)
+
+EXT_INST_OPCODES = tables.EXT_INST_OPCODES  # OpExtInst, OpExtInstWithForwardRefsKHR
+OP_LINE_OPCODES = {OP_LINE, OP_NO_LINE}
+# What must come right after a merge instruction (OpLine/OpNoLine may stand between).
+MERGE_FOLLOWERS = {
+    OP_SELECTION_MERGE: {OP_BRANCH_CONDITIONAL, OP_SWITCH},
+    OP_LOOP_MERGE: {OP_BRANCH, OP_BRANCH_CONDITIONAL},
+}
+FUNCTION_STORAGE = int(StorageClass.Function)
+KNOWN_VERSIONS = tuple((1, minor) for minor in range(7))
+
+
+_ID_TYPES = FAST_IDS
+_new_record = tuple.__new__  # Instruction._make's way: every field given, in order
+_INSTRUCTIONS = tables.INSTRUCTIONS
+
+
+def _name(opcode: int) -> str:
+    """An instruction's grammar name (for messages)."""
+    info = _INSTRUCTIONS.get(opcode)
+    return info.name if info is not None else f"opcode {opcode}"
+
+
+_DEDUPLICATED = tables.DEDUPLICATED
+_MISSING: Any = object()  # no entry (an entry may be None)
+
+
+_FLOAT32, _FLOAT32_PACK = struct.Struct("<I"), struct.Struct("<f")
+_FLOAT64, _FLOAT64_PACK = struct.Struct("<II"), struct.Struct("<d")
+_ext_id_counts: dict[tuple[str, int], int] = {}
+
+
+def _ext_ids(import_name: str, number: int) -> int:
+    """How many operands an extended instruction has when they are all single ids (-1
+    when some is not, or the set or instruction is unknown); looked up once."""
+    key = (import_name, number)
+    count = _ext_id_counts.get(key)
+    if count is None:
+        module = set_module(import_name)
+        info = module.INSTRUCTIONS.get(number) if module is not None else None
+        count = -1
+        if info is not None and all(
+            op.kind == "IdRef" and not op.quantifier for op in info.operands
+        ):
+            count = len(info.operands)
+        _ext_id_counts[key] = count
+    return count
+
+
+def _at_call(exc: SpvbuildError) -> SpvbuildError:
+    """The same error with the user's call site added to its message (once)."""
+    if getattr(exc, "located", False):
+        return exc
+    again = type(exc)(located(str(exc)))
+    again.located = True  # type: ignore[attr-defined]
+    return again
+
+
+def _word(value: Any) -> int:
+    """The value of a one-word operand (an enumerant, an int or one raw word)."""
+    if isinstance(value, RawWords):
+        return int(value[0]) if value else 0
+    return int(value)
+
+
+def _capability(value: int) -> Capability | RawWords:
+    """A Capability operand: the enumerant, or the raw word of one the grammar lacks."""
+    try:
+        return Capability(value)
+    except ValueError:
+        return RawWords((value,))
+
+
+def _plain_id(value: Any) -> int:
+    """An operand that should be an id, as an int (0 when it is not one)."""
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _version_ok(needed: tuple[int, int] | None, have: tuple[int, int]) -> bool:
+    return needed is not None and have >= needed
+
+
+def _key(value: Any) -> Any:
+    """A sort key for operand values of any mix of types (an enumerant sorts as its value).
+
+    Every key is a tuple that starts with a tag, so keys of different types compare.
+    """
+    if isinstance(value, int):  # ids, ints and IntEnum/IntFlag members: by value
+        return (0, int(value))
+    if value.__class__ is tuple:
+        return (3, tuple(map(_key, value)))
+    if isinstance(value, RawWords):
+        return (4, tuple(value))
+    if isinstance(value, EnumerantParameters):
+        return (0, int(value.enumerant), _key(value.parameters))
+    if isinstance(value, Enum):
+        return (0, int(value.value))
+    if isinstance(value, float):
+        return (1, value.hex())
+    if isinstance(value, str):
+        return (2, value)
+    if isinstance(value, tuple | list):
+        return (3, tuple(_key(v) for v in value))
+    if value is None:
+        return (-1,)
+    return (5, repr(value))
+
+
+BlockItem = Instruction | Run
+
+
+@dataclass
+class Block:
+    """One basic block: its label and instructions (the terminator last).
+
+    ``items`` holds instruction records and :class:`Run` s of words made by the fast
+    path; :attr:`instructions` gives them all as records.  ``merge`` is the opcode of a
+    merge instruction just added, which only its branch may follow (None otherwise).
+    """
+
+    label: Id
+    items: list[BlockItem] = field(default_factory=list)
+    terminated: bool = False
+    merge: int | None = None
+
+    @property
+    def instructions(self) -> list[Instruction]:
+        """Every instruction of the block in order, runs of words decoded (a new list)."""
+        out: list[Instruction] = []
+        for item in self.items:
+            if isinstance(item, Run):
+                out.extend(item.instructions())
+            else:
+                out.append(item)
+        return out
+
+
+@dataclass
+class Function:
+    """One function: OpFunction, its parameters, its blocks and its local variables."""
+
+    header: Instruction
+    parameters: list[Instruction] = field(default_factory=list)
+    variables: list[Instruction] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    ended: bool = False
+
+    @property
+    def id(self) -> Id:
+        """The function's result id."""
+        assert self.header.result_id is not None
+        return Id(self.header.result_id)
+
+    def words_order(self) -> Iterable[Instruction]:
+        """The function's instructions in module order (locals first in the entry block)."""
+        for item in self.pieces():
+            if isinstance(item, Run):
+                yield from item.instructions()
+            else:
+                yield item
+
+    def pieces(self) -> Iterator[BlockItem]:
+        """:meth:`words_order` with runs of words left as they are."""
+        yield self.header
+        yield from self.parameters
+        for index, block in enumerate(self.blocks):
+            yield Instruction(OP_LABEL, None, block.label, ())
+            if index == 0:
+                yield from self.variables
+            yield from block.items
+        yield Instruction(OP_FUNCTION_END, None, None, ())
+
+
+@dataclass(frozen=True)
+class FunctionHandle:
+    """What :meth:`Module.define_function` returns: the function, its parameters, its entry."""
+
+    id: Id
+    type: TypeId
+    parameters: tuple[Id, ...]
+    entry: Id
+
+
+class Module(CoreInstructions, ExtInstSets):
+    """A SPIR-V module under construction.
+
+    ``version`` is the SPIR-V version written in the header (it decides which features
+    need an extension); ``capabilities`` is ``"infer"`` (add what is needed),
+    ``"verify"`` (only check what was declared with :meth:`capability` /
+    :meth:`extension`) or ``"off"``; ``merge_aggregates`` also merges identical structs
+    and arrays (off by default: their layout decorations usually differ);
+    ``complete_interfaces`` adds to each OpEntryPoint the global variables its call tree
+    uses that the interface must list (Input/Output ones before SPIR-V 1.4, all from 1.4).
+    """
+
+    def __init__(
+        self,
+        version: tuple[int, int] = (1, 3),
+        *,
+        capabilities: CapabilityMode = "infer",
+        merge_aggregates: bool = False,
+        generator: int = GENERATOR_WORD,
+        complete_interfaces: bool = True,
+    ) -> None:
+        super().__init__()
+        if capabilities not in ("infer", "verify", "off"):
+            raise ArgumentError(
+                located(
+                    f"Module: capabilities must be 'infer', 'verify' or 'off', not "
+                    f"{shown(capabilities)}"
+                )
+            )
+        if (
+            not isinstance(version, tuple)
+            or len(version) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in version)
+            or version not in KNOWN_VERSIONS
+        ):
+            raise ArgumentError(
+                located(
+                    f"Module: version must be a tuple (1, minor) of a SPIR-V version from "
+                    f"(1, 0) to (1, 6), not {shown(version)}"
+                )
+            )
+        if (
+            isinstance(generator, bool)
+            or not isinstance(generator, int)
+            or not (0 <= generator < 2**32)
+        ):
+            raise ArgumentError(
+                located(
+                    f"Module: generator must be the header's 32-bit generator word, not "
+                    f"{shown(generator)}"
+                )
+            )
+        self.version = version
+        self.capability_mode: CapabilityMode = capabilities
+        self.merge_aggregates = merge_aggregates
+        self.generator = generator
+        self.complete_interfaces = complete_interfaces
+        self.sections: dict[str, list[Instruction]] = {
+            name: [] for name in tables.SECTIONS if name != "functions"
+        }
+        self.functions: list[Function] = []
+        self._function: Function | None = None
+        self._block: Block | None = None
+        self._interned: dict[Any, Id | None] = {}
+        self._blocks_by_label: dict[int, Block] = {}
+        self._definitions: dict[int, Instruction] = {}
+        self._checks: list[Callable[[list[Instruction]], None]] = []
+        self._call_used: dict[int, str] = {}  # the ids the call being encoded uses
+        self._encoder = Encoder(self._type_widths, self._call_used)
+        # A record's words, encoded at its call (by id() of the record, which it keeps
+        # alive), with the ids they use: serialization joins them (see _serialize).
+        self._words: dict[int, tuple[Instruction, list[int], dict[int, str] | None]] = {}
+        self._fast_block: Block | None = None  # the block the fast path may append to
+        self._run: Run | None = None  # its current run of words
+        self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
+        self._from_binary = False  # ids below the bound may be a binary's, defined or not
+        self._put_words = self._put  # generated methods hand their words to _put
+
+    @classmethod
+    def from_binary(
+        cls,
+        data: bytes | bytearray | memoryview | Sequence[int],
+        *,
+        capabilities: CapabilityMode = "infer",
+    ) -> Module:
+        """Read a SPIR-V binary into a Module that can keep being edited.
+
+        Every instruction goes through the same routing as a builder call (sections,
+        functions, blocks) and the deduplicated ones are registered, so later calls such as
+        ``type_float(32)`` return the ids the binary already has.  Writing the module lays
+        it out canonically; for byte-exact round trips use :func:`spvbuild.binary.reader.read`.
+        """
+        from spvbuild.binary.reader import read, words_of
+
+        parsed = read(data)
+        words, _ = words_of(data, "from_binary")
+        module = cls(parsed.version, capabilities=capabilities, generator=parsed.generator)
+        module._bound = parsed.bound
+        module._from_binary = True
+        # Its ids below the bound may be undefined: every call is encoded with its used ids.
+        module._put_words = None
+        # Instructions of the fast path's shapes in an open block are copied into runs as
+        # the binary has them, a span of consecutive ones at a time; the others are records.
+        fast = FAST_PATH_FIRST_WORDS
+        offset = 5
+        span = -1  # where the current span of fast-path instructions starts
+        run: Run | None = None
+        for inst in parsed.instructions:
+            first = words[offset]
+            if first in fast and (run is not None or module._fast_block is not None):
+                if run is None:
+                    block = module._fast_block
+                    assert block is not None
+                    run = module._run or module._new_run(block)
+                    span = offset
+                run.firsts[first] = None
+            else:
+                if run is not None:
+                    run.words.extend(words[span:offset])
+                    run = None
+                module._record(inst)
+                if inst.opcode == OP_EXT_INST_IMPORT and inst.result_id is not None:
+                    module._ext_imports[str(inst.operands[0])] = Id(inst.result_id)
+            offset += first >> 16
+        if run is not None:
+            run.words.extend(words[span:offset])
+        module._reintern()
+        return module
+
+    # -- one instruction from a builder call ---------------------------------------------
+    def _value(
+        self,
+        opcode: int,
+        result_type: TypeId | None,
+        operands: tuple[Any, ...],
+        result_id: Id | None = None,
+    ) -> Id:
+        return Id(self._emit(opcode, result_type, operands, result_id, True, None))
+
+    def _type(
+        self, opcode: int, operands: tuple[Any, ...], result_id: TypeId | None = None
+    ) -> TypeId:
+        return TypeId(self._emit(opcode, None, operands, result_id, True, None))
+
+    def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:
+        self._emit(opcode, None, operands, None, False, None)
+        return self
+
+    def _ext_value(
+        self,
+        import_name: str,
+        number: int,
+        result_type: TypeId,
+        operands: Sequence[Any],
+        result_id: Id | None = None,
+    ) -> Id:
+        put = self._put_words
+        if put is not None and result_id is None:
+            # An extended instruction of single ids only: its words here, like a generated
+            # words path (the layout comes from the set's table).
+            count = _ext_ids(import_name, number)
+            bound = self._bound
+            if (
+                count == len(operands)
+                and result_type.__class__ in FAST_IDS
+                and 0 < result_type < bound
+                and all(v.__class__ in FAST_IDS and 0 < v < bound for v in operands)
+            ):
+                values = (self._ext_set_id(import_name), number, *operands)
+                words = [((5 + count) << 16) | OP_EXT_INST, result_type, *values]
+                return Id(self._put(OP_EXT_INST, result_type, values, words, 2, import_name))
+        set_id = self._ext_imports.get(import_name)
+        if set_id is None:
+            # Check the instruction before its OpExtInstImport is made: a failed call
+            # leaves the module as it was.
+            trial = Instruction(
+                OP_EXT_INST,
+                result_type,
+                self._bound + 1,
+                (Id(self._bound), number, *operands),
+                import_name,
+            )
+            try:
+                self._encoder.instruction(trial)
+            except SpvbuildError as exc:
+                raise _at_call(exc) from None
+            set_id = self._ext_set_id(import_name)
+        return Id(
+            self._emit(
+                OP_EXT_INST, result_type, (set_id, number, *operands), result_id, True, import_name
+            )
+        )
+
+    def _ext_set_id(self, import_name: str) -> Id:
+        """The id of ``OpExtInstImport "import_name"``, created once on first use."""
+        found = self._ext_imports.get(import_name)
+        if found is None:
+            found = self._ext_imports[import_name] = self.ext_inst_import(import_name)
+        return found
+
+    def _emit(
+        self,
+        opcode: int,
+        result_type: TypeId | None,
+        operands: tuple[Any, ...],
+        result_id: Id | None,
+        has_result: bool,
+        ext_set: str | None,
+    ) -> int:
+        """Check, encode, deduplicate and record one instruction of a builder call; its
+        result id.
+
+        The instruction is encoded here, once: a wrong operand is an error of this call,
+        with the user's call site, and a failed call changes nothing; its words are kept
+        (:attr:`_words`) for serialization, which joins them.  Deduplicated instructions
+        (types, constants, ...) are keyed by their words without the result id, so equal
+        bits are one id whatever Python values gave them (1 and 1.0, an IntEnum and its
+        int).
+        """
+        bound = self._bound
+        try:
+            rid: int | None = None
+            if has_result:
+                rid = bound if result_id is None else self._defined_once(opcode, result_id)
+            inst = Instruction(opcode, result_type, rid, operands, ext_set)
+            used = self._call_used
+            used.clear()
+            words = self._encoder.instruction(inst)
+            key = None
+            if result_id is None and (
+                opcode in _DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES)
+            ):
+                key = self._words_key(inst, words)
+                found = self._interned.get(key, _MISSING)
+                if found is not _MISSING:
+                    return 0 if found is None else int(found)
+            if has_result and result_id is None:
+                self._bound = bound + 1
+            self._record(inst)
+            if result_id is not None:
+                self._pending_ids.discard(int(result_id))
+        except SpvbuildError as exc:
+            self._bound = bound
+            raise _at_call(exc) from None
+        if opcode != OP_SWITCH and (result_type is None or result_type in self._definitions):
+            # Literal widths come from a type defined already, so these words are final.
+            self._words[id(inst)] = (inst, words, dict(used) if used else None)
+        if key is not None:
+            self._interned[key] = Id(rid) if rid is not None else None
+        return rid or 0
+
+    def _put(
+        self,
+        opcode: int,
+        result_type: TypeId | None,
+        operands: tuple[Any, ...],
+        words: list[int],
+        slot: int,
+        ext_set: str | None = None,
+    ) -> int:
+        """Take the words a generated method made at the call; the result id (0: none).
+
+        The method checked every operand (ids handed out already, below the bound;
+        32-bit literals; strings; enumerants without parameters), so what is left is
+        deduplication, whose key is ``words`` as given (without the result id), and
+        routing.  ``words[0]`` counts the result id that goes in at ``slot`` (0: the
+        instruction has none).  The record is kept for routing and inspection, its words
+        for serialization.
+        """
+        if len(words) >= 0xFFFF:
+            return self._emit(opcode, result_type, operands, None, slot != 0, ext_set)
+        key = None
+        if opcode in _DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES):
+            key = tuple(words)
+            found = self._interned.get(key, _MISSING)
+            if found is not _MISSING:
+                return 0 if found is None else int(found)
+        rid = None
+        if slot:
+            rid = self._bound
+            words.insert(slot, rid)
+        inst = _new_record(Instruction, (opcode, result_type, rid, operands, ext_set))
+        section = _GLOBAL_SECTIONS.get(opcode)
+        if section is not None:  # what _record does with it, without its other cases
+            if rid is not None:
+                self._definitions[rid] = inst
+            self.sections[section].append(inst)
+        else:
+            try:
+                self._record(inst)
+            except SpvbuildError as exc:
+                raise _at_call(exc) from None
+        if rid is not None:
+            self._bound = rid + 1
+        self._words[id(inst)] = (inst, words, None)
+        if key is not None:
+            self._interned[key] = None if rid is None else Id(rid)
+        return rid or 0
+
+    @staticmethod
+    def _words_key(inst: Instruction, words: list[int]) -> tuple[int, ...]:
+        """The dedup key of an instruction: its words without its result id."""
+        if inst.result_id is None:
+            return tuple(words)
+        slot = 2 if inst.result_type is not None else 1
+        return (*words[:slot], *words[slot + 1 :])
+
+    def _reintern(self) -> None:
+        """Rebuild the dedup map from the stored instructions (after from_binary, rewrite)."""
+        interned: dict[Any, Id | None] = {}
+        for name in (
+            "ext_inst_imports",
+            "memory_model",
+            "debug_strings",
+            "debug_names",
+            "annotations",
+            "types_globals",
+            "execution_modes",
+            "entry_points",
+            "debug_module_processed",
+        ):
+            for inst in self.sections.get(name, ()):
+                opcode = inst.opcode
+                if opcode not in tables.DEDUPLICATED and not (
+                    self.merge_aggregates and opcode in _AGGREGATES
+                ):
+                    continue
+                try:
+                    key = self._words_key(inst, self._encoder.instruction(inst))
+                except SpvbuildError:
+                    continue
+                rid = inst.result_id
+                interned.setdefault(key, None if rid is None else Id(rid))
+        self._interned = interned
+
+    def _number_words(self, type_id: int, value: object) -> list[int] | None:
+        """The words of OpConstant's value when it is a plain int (or, for a 32- or
+        64-bit float type, a plain float) that fits the type defined as ``type_id``;
+        None otherwise (the general path encodes it, or says what is wrong)."""
+        widths = self._type_widths(type_id)
+        if widths is None:
+            return None
+        width, is_float, signed = widths
+        if value.__class__ is int and not is_float and 0 < width <= 64:
+            if not -(1 << (width - 1)) <= value < (1 << width):
+                return None
+            if width > 32:
+                bits = value & 0xFFFFFFFFFFFFFFFF
+                return [bits & 0xFFFFFFFF, bits >> 32]
+            return [value & 0xFFFFFFFF if signed else value & ((1 << width) - 1)]
+        if value.__class__ is float and is_float and width in (32, 64):
+            try:
+                if width == 32:
+                    return [_FLOAT32.unpack(_FLOAT32_PACK.pack(value))[0]]
+                low, high = _FLOAT64.unpack(_FLOAT64_PACK.pack(value))
+            except (OverflowError, struct.error):
+                return None
+            return [low, high]
+        return None
+
+    def _type_widths(self, type_or_value: int) -> tuple[int, bool, bool] | None:
+        """The literal format of a numeric type (of a value's type, if negative)."""
+        if type_or_value < 0:
+            value = self.definition(-type_or_value)
+            if value is None or value.result_type is None:
+                return None
+            type_or_value = int(value.result_type)
+        found = self._definitions.get(type_or_value)
+        if found is None or not found.operands or isinstance(found.operands[0], RawWords):
+            return None
+        if found.opcode == OP_TYPE_INT and len(found.operands) > 1:
+            return (int(found.operands[0]), False, bool(found.operands[1]))
+        if found.opcode == OP_TYPE_FLOAT:
+            return (int(found.operands[0]), True, True)
+        return None
+
+    def _defined_once(self, opcode: int, result_id: Id) -> int:
+        """A ``result_id`` given to a call: reserved earlier and not yet defined."""
+        info = tables.INSTRUCTIONS.get(opcode)
+        where = f"{info.name if info is not None else f'opcode {opcode}'} operand 'result_id'"
+        if not isinstance(result_id, Id) or not 0 < result_id < self._bound:
+            raise BuildError(
+                f"{where}: {shown(result_id)} was not reserved with new_id()/new_type_id()"
+            )
+        defined = self._definitions.get(int(result_id))
+        if defined is not None:
+            other = tables.INSTRUCTIONS.get(defined.opcode)
+            by = other.name if other is not None else f"opcode {defined.opcode}"
+            raise BuildError(
+                f"{where}: {result_id!r} is already defined by {by}: an id is defined once"
+            )
+        return int(result_id)
+
+    # -- routing into sections and blocks ----------------------------------------------------
+    def _record(self, instruction: Instruction) -> None:
+        """Route one instruction into its section, function or block.
+
+        Every check comes before any change, so an instruction that is refused (outside
+        a block, after a terminator, between a merge and its branch, ...) leaves the
+        module as it was.
+        """
+        opcode = instruction.opcode
+        if opcode in EXT_INST_OPCODES and instruction.ext_set is None and instruction.operands:
+            # A raw ext_inst(): find the set from its import so it is routed like the others.
+            imported = self._definitions.get(_plain_id(instruction.operands[0]))
+            if imported is not None and imported.opcode == OP_EXT_INST_IMPORT:
+                # Same shape as the typed calls make: (set, number, *operands).
+                flat = instruction.operands[:2] + tuple(
+                    v
+                    for part in instruction.operands[2:]
+                    for v in (
+                        part
+                        if isinstance(part, tuple) and not isinstance(part, RawWords)
+                        else (part,)
+                    )
+                )
+                instruction = instruction._replace(ext_set=str(imported.operands[0]), operands=flat)
+        info = _INSTRUCTIONS.get(opcode)
+        section = info.section if info is not None else "functions"
+        function = self._function
+        open_function = function is not None and not function.ended
+        if opcode in EXT_INST_OPCODES and instruction.ext_set is not None:
+            section = _ext_section(instruction)
+        elif opcode in OP_LINE_OPCODES and not open_function:
+            section = "types_globals"  # debug line information between global declarations
+        elif opcode == OP_VARIABLE and instruction.operands[:1] == (FUNCTION_STORAGE,):
+            if function is None or function.ended:
+                raise BuildError("OpVariable in the Function storage class outside a function")
+            self._define(instruction)
+            function.variables.append(instruction)
+            return
+        if section != "functions":
+            self._define(instruction)
+            self.sections[section].append(instruction)
+            return
+        if opcode == OP_FUNCTION:
+            if function is not None and not function.ended:
+                raise BuildError(
+                    f"OpFunction while function {function.id!r} is still open: "
+                    "call function_end() first"
+                )
+            self._define(instruction)
+            self._function = Function(instruction)
+            self._enter(None)
+            self.functions.append(self._function)
+            return
+        if function is None or function.ended:
+            raise BuildError(f"{_name(opcode)} outside a function")
+        block = self._block
+        if opcode in OP_LINE_OPCODES and block is None and not function.blocks:
+            self._define(instruction)
+            function.parameters.append(instruction)  # before the first block: kept in place
+        elif opcode == OP_FUNCTION_PARAMETER:
+            if function.blocks:
+                raise BuildError("OpFunctionParameter after the function's first block")
+            self._define(instruction)
+            function.parameters.append(instruction)
+        elif opcode == OP_LABEL:
+            if block is not None and not block.terminated:
+                raise BuildError(
+                    f"block {block.label!r} has no terminator: OpLabel "
+                    f"{instruction.result_id!r} cannot start a new block"
+                )
+            assert instruction.result_id is not None
+            self._define(instruction)
+            new_block = Block(Id(instruction.result_id))
+            function.blocks.append(new_block)
+            self._blocks_by_label[int(instruction.result_id)] = new_block
+            self._enter(new_block)
+        elif opcode == OP_FUNCTION_END:
+            if block is not None and not block.terminated:
+                raise BuildError(f"OpFunctionEnd: block {block.label!r} has no terminator")
+            function.ended = True
+            self._function = None
+            self._enter(None)
+        else:
+            if block is None:
+                raise BuildError(f"{_name(opcode)} outside a block: call label() first")
+            if block.terminated:
+                raise BuildError(
+                    f"{_name(opcode)} after the terminator of block {block.label!r} "
+                    "(a block has exactly one terminator, last)"
+                )
+            merge = block.merge
+            if merge is not None and opcode not in OP_LINE_OPCODES:
+                allowed = MERGE_FOLLOWERS[merge]
+                if opcode not in allowed:
+                    names = " or ".join(sorted(tables.INSTRUCTIONS[o].name for o in allowed))
+                    raise BuildError(
+                        f"{_name(opcode)} between {tables.INSTRUCTIONS[merge].name} and its branch: "
+                        f"the merge instruction must be followed by {names} (compute "
+                        "values before the merge instruction)"
+                    )
+            self._define(instruction)
+            block.items.append(instruction)
+            if opcode in MERGE_FOLLOWERS:
+                block.merge = opcode
+            elif opcode not in OP_LINE_OPCODES:
+                block.merge = None
+            if opcode in tables.BLOCK_TERMINATORS:
+                block.terminated = True
+            self._enter(block)
+
+    def _enter(self, block: Block | None) -> None:
+        """Make ``block`` (or none) the one instructions go to; the fast path may append
+        to it while it is open: not terminated, no merge instruction waiting for its
+        branch.  A new run of words starts after any record."""
+        self._block = block
+        self._run = None
+        self._fast_block = (
+            block if block is not None and not block.terminated and block.merge is None else None
+        )
+
+    def new_id(self) -> Id:
+        """Reserve a fresh id for a forward reference (defined later with ``result_id=``)."""
+        rid = super().new_id()
+        self._pending_ids.add(int(rid))
+        return rid
+
+    def new_type_id(self) -> TypeId:
+        """Reserve a fresh id for a type declared later (OpTypeForwardPointer)."""
+        rid = super().new_type_id()
+        self._pending_ids.add(int(rid))
+        return rid
+
+    def _new_run(self, block: Block) -> Run:
+        """Start a run of words at the end of ``block``."""
+        run = self._run = Run()
+        block.items.append(run)
+        return run
+
+    def _ids_value(
+        self,
+        first: int,
+        result_type: TypeId,
+        operands: tuple[Any, ...],
+        result_id: Id | None = None,
+    ) -> Id:
+        """``%r = OpX %type %a ...`` of ids only, in a block: its words appended at once.
+
+        The fast path of the generated methods of such instructions (``i_add``,
+        ``f_mul``, ``select``, ...): when the current block is open, no ``result_id`` is
+        given and every operand is an :class:`Id` the builder handed out (below the
+        bound), the words go straight into the block's current :class:`Run`.  Anything
+        else takes the general path, which checks it like any call.
+        """
+        block = self._fast_block
+        if block is not None and result_id is None:
+            rid = self._bound
+            if type(result_type) in _ID_TYPES and 0 < result_type < rid:
+                for value in operands:
+                    if type(value) not in _ID_TYPES or not 0 < value < rid:
+                        break
+                else:
+                    run = self._run or self._new_run(block)
+                    words = run.words
+                    words.append(first)
+                    words.append(result_type)
+                    words.append(rid)
+                    words.extend(operands)
+                    run.firsts[first] = None
+                    self._bound = rid + 1
+                    return Id(rid)
+        return self._value(first & 0xFFFF, result_type, operands, result_id)
+
+    def _define(self, instruction: Instruction) -> None:
+        """Remember the instruction that defines its result id."""
+        if instruction.result_id is not None:
+            self._definitions[int(instruction.result_id)] = instruction
+
+    # -- inspecting and editing -------------------------------------------------------------
+    def definition(self, result_id: int) -> Instruction | None:
+        """The instruction that defines ``result_id`` (None if nothing does yet)."""
+        value = int(result_id)
+        found = self._definitions.get(value)
+        if found is not None:
+            return found
+        for function in self.functions:
+            for block in function.blocks:
+                for item in block.items:
+                    if isinstance(item, Run) and value in item.result_ids():
+                        return next(i for i in item.instructions() if i.result_id == value)
+        return None
+
+    def all_instructions(self) -> Iterator[Instruction]:
+        """Every stored instruction: module sections, then each function's instructions."""
+        for items in self.sections.values():
+            yield from items
+        for function in self.functions:
+            yield function.header
+            yield from function.parameters
+            yield from function.variables
+            for block in function.blocks:
+                yield from block.instructions
+
+    def rewrite(self, change: Callable[[Instruction], Instruction | None]) -> set[int]:
+        """Apply ``change`` to every stored instruction: return it, a replacement, or None.
+
+        None removes the instruction (an OpFunction, OpLabel or OpFunctionEnd cannot be
+        removed this way).  A replacement is checked like a builder call (EncodeError
+        before anything changes).  Every cache is rebuilt from what remains, so a later
+        call never hands out a removed or changed instruction (deduplication keys come
+        from the new words, extended-set imports from the imports left).  Returns the
+        result ids removed.
+        """
+        removed: set[int] = set()
+        replaced: dict[int, Instruction] = {}  # id() of a stored instruction → its change
+
+        def decide(items: list[Instruction]) -> None:
+            for inst in items:
+                new = change(inst)
+                if new is not inst and new is not None:
+                    try:
+                        self._encoder.instruction(new)
+                    except SpvbuildError as exc:
+                        raise _at_call(exc) from None
+                replaced[id(inst)] = new  # type: ignore[assignment]
+
+        def apply(items: list[Instruction]) -> list[Instruction]:
+            kept: list[Instruction] = []
+            for inst in items:
+                new = replaced[id(inst)]
+                if new is None:
+                    if inst.result_id is not None:
+                        removed.add(int(inst.result_id))
+                    continue
+                if new.result_id is not None:
+                    self._definitions[int(new.result_id)] = new
+                kept.append(new)
+            return kept
+
+        # Runs of words are decoded once, here: the blocks keep records after a rewrite.
+        decoded = {id(b): b.instructions for f in self.functions for b in f.blocks}
+        everything = [*self.sections.values()]
+        for function in self.functions:
+            everything += [function.parameters, function.variables]
+            everything += [decoded[id(block)] for block in function.blocks]
+        for items in everything:
+            decide(items)
+
+        for name in self.sections:
+            self.sections[name] = apply(self.sections[name])
+        for function in self.functions:
+            function.parameters = apply(function.parameters)
+            function.variables = apply(function.variables)
+            for block in function.blocks:
+                block.items = list(apply(decoded[id(block)]))
+        self._enter(self._block)
+        self._words.clear()  # a type may have changed: every record is encoded again
+        for rid in removed:
+            self._definitions.pop(rid, None)
+        self._pending_ids |= removed
+        self._ext_imports = {
+            str(inst.operands[0]): Id(inst.result_id)
+            for inst in self.sections["ext_inst_imports"]
+            if inst.result_id is not None
+        }
+        self._reintern()
+        return removed
+
+    def add_check(self, check: Callable[[list[Instruction]], None]) -> None:
+        """Run ``check`` on the ordered instructions each time the module is serialized."""
+        if check not in self._checks:
+            self._checks.append(check)
+
+    @property
+    def current_function(self) -> Id | None:
+        """The id of the function instructions currently go to, if any."""
+        return None if self._function is None else self._function.id
+
+    @property
+    def block_terminated(self) -> bool:
+        """True when the current block already has its terminator."""
+        return self._block is not None and self._block.terminated
+
+    # -- conveniences ---------------------------------------------------------------------
+    def named(self, target: _AnyId, name: str) -> _AnyId:
+        """Emit ``OpName`` for ``target`` and return ``target`` (for use inside expressions)."""
+        self.name(target, name)
+        return target
+
+    def no_wrap(self, target: _AnyId, *, signed: bool = True, unsigned: bool = False) -> _AnyId:
+        """Decorate ``target`` NoSignedWrap and/or NoUnsignedWrap; returns ``target``.
+
+        SPV_KHR_no_integer_wrap_decoration: the extension is added below SPIR-V 1.4 and
+        nothing from 1.4 on; the grammar's rule allows it only on OpIAdd, OpISub, OpIMul,
+        OpShiftLeftLogical, OpSNegate (signed only) and GLSL.std.450 SAbs / OpenCL.std
+        s_abs, checked when the module is serialized.
+        """
+        from spvbuild.generated.core.enums import Decoration
+
+        if signed:
+            self.decorate(target, Decoration.NoSignedWrap)
+        if unsigned:
+            self.decorate(target, Decoration.NoUnsignedWrap)
+        return target
+
+    def define_function(
+        self,
+        return_type: TypeId,
+        parameter_types: Sequence[TypeId] = (),
+        control: Any = 0,
+        name: str | None = None,
+        *,
+        result_id: Id | None = None,
+    ) -> FunctionHandle:
+        """OpTypeFunction + OpFunction + parameters + the entry block's OpLabel.
+
+        ``result_id`` defines a function id reserved earlier with :meth:`new_id` (for calls,
+        entry points or debug info that refer to the function before it is defined).
+        """
+        from spvbuild.generated.core.enums import FunctionControl
+
+        fn_type = self.type_function(return_type, parameter_types)
+        fid = self.function(
+            return_type, control or FunctionControl.None_, fn_type, result_id=result_id
+        )
+        params = tuple(self.function_parameter(t) for t in parameter_types)
+        entry = self.label()
+        if name is not None:
+            self.name(fid, name)
+        return FunctionHandle(fid, fn_type, params, entry)
+
+    def insert_at(self, label: Id) -> Self:
+        """Continue emitting into the (unterminated) block that ``label`` starts."""
+        block = self._blocks_by_label.get(int(label))
+        if block is None:
+            raise BuildError(f"insert_at: {label!r} does not label a block of this module")
+        if block.terminated:
+            raise BuildError(f"insert_at: block {label!r} already has its terminator")
+        owner = next(f for f in self.functions if block in f.blocks)
+        if owner.ended:
+            raise BuildError(f"insert_at: the function of block {label!r} has ended")
+        self._function = owner
+        self._enter(block)
+        return self
+
+    @property
+    def current_block(self) -> Id | None:
+        """The label of the block instructions currently go to, if any."""
+        return None if self._block is None else self._block.label
+
+    # -- capabilities and extensions ------------------------------------------------------
+    def ordered_instructions(self) -> list[Instruction]:
+        """Every instruction in logical-layout order, capabilities and extensions resolved."""
+        head, body = self._layout()
+        return head + _decoded(body)
+
+    def _layout(self) -> tuple[list[Instruction], list[BlockItem]]:
+        """The OpCapability/OpExtension head and the body in logical-layout order (runs
+        of words left as they are)."""
+        for function in self.functions:
+            if not function.ended:
+                raise BuildError(f"function {function.id!r} is not ended: call function_end()")
+        if self.complete_interfaces:
+            self._complete_interfaces()
+        body = self._body_after_requirements()
+        capabilities, extensions = _Requirements(self, body).resolve()
+        head = [Instruction(OP_CAPABILITY, None, None, (_capability(c),)) for c in capabilities]
+        head += [Instruction(OP_EXTENSION, None, None, (e,)) for e in extensions]
+        return head, body
+
+    def _complete_interfaces(self) -> None:
+        """Append to each OpEntryPoint the global variables its call tree uses."""
+        listed_classes = None if self.version >= (1, 4) else {1, 3}  # Input, Output
+        globals_by_id = {
+            int(v.result_id): _word(v.operands[0])
+            for v in self.sections["types_globals"]
+            if v.opcode == OP_VARIABLE and v.result_id is not None
+        }
+        if not globals_by_id:
+            return
+        by_id = {int(f.id): f for f in self.functions}
+        uses: dict[int, tuple[set[int], set[int]]] = {}  # function → (globals, callees)
+        for fid, function in by_id.items():
+            used: set[int] = set()
+            callees: set[int] = set()
+            for piece in function.pieces():
+                if isinstance(piece, Run):
+                    if globals_by_id.keys().isdisjoint(piece.words):
+                        continue  # no word of the run is a global's id: nothing to look at
+                    records: Iterable[Instruction] = piece.instructions()
+                else:
+                    records = (piece,)
+                for inst in records:
+                    for value in _ids_in(inst.operands):
+                        if value in globals_by_id:
+                            used.add(value)
+                        elif value in by_id and inst.opcode == OP_FUNCTION_CALL:
+                            callees.add(value)
+            uses[fid] = (used, callees)
+        entries = self.sections["entry_points"]
+        for index, entry in enumerate(entries):
+            if len(entry.operands) < 3 or any(isinstance(o, RawWords) for o in entry.operands):
+                continue  # kept as read: operands the grammar cannot say
+            reached: set[int] = set()
+            todo = [_plain_id(entry.operands[1])]
+            variables: set[int] = set()
+            while todo:
+                fid = todo.pop()
+                if fid in reached or fid not in uses:
+                    continue
+                reached.add(fid)
+                used, callees = uses[fid]
+                variables |= used
+                todo.extend(callees)
+            interface = list(entry.operands[3]) if len(entry.operands) > 3 else []
+            present = {int(i) for i in interface}
+            missing = sorted(
+                v
+                for v in variables
+                if v not in present
+                and (listed_classes is None or globals_by_id[v] in listed_classes)
+            )
+            if missing:
+                new_interface = tuple(interface) + tuple(Id(v) for v in missing)
+                entries[index] = entry._replace(operands=(*entry.operands[:3], new_interface))
+
+    def _body_after_requirements(self) -> list[BlockItem]:
+        out: list[BlockItem] = []
+        for name, items in self.sections.items():
+            if name in ("capabilities", "extensions"):
+                continue
+            out.extend(_canonical(name, items))
+        declarations = [f for f in self.functions if not f.blocks]
+        definitions = [f for f in self.functions if f.blocks]
+        for function in declarations + definitions:
+            out.extend(function.pieces())
+        return out
+
+    # -- serialization ----------------------------------------------------------------------
+    def to_words(self) -> list[int]:
+        """The module as SPIR-V words (header included)."""
+        return self._serialize().tolist()
+
+    def to_bytes(self, endian: Literal["little", "big"] = "little") -> bytes:
+        """The module as bytes, little-endian unless ``endian="big"``."""
+        words = self._serialize()
+        if endian != sys.byteorder:
+            words.byteswap()
+        return words.tobytes()
+
+    def _serialize(self) -> array[int]:
+        """Rules, checks, encoding and the undefined-id check; the words, compactly.
+
+        Records are encoded here; runs of words (the fast path's) are copied as they are.
+        Where a rule or a check needs every instruction, the runs are decoded for it.
+        """
+        head, body = self._layout()
+        records = head + [p for p in body if not isinstance(p, Run)]
+        runs = [p for p in body if isinstance(p, Run)]
+        if not runs:
+            instructions = records
+        elif self._checks or any(i.opcode in _WHOLE_MODULE_RULES for i in records):
+            instructions = head + _decoded(body)
+        else:
+            # The other rules look at decorations and at the instructions they decorate.
+            targets = {
+                _plain_id(i.operands[0]) for i in records if i.opcode in _DECORATIONS and i.operands
+            }
+            instructions = records + [
+                inst
+                for run in (runs if targets else ())
+                if not targets.isdisjoint(run.words) and not targets.isdisjoint(run.result_ids())
+                for inst in run.instructions()
+                if inst.result_id in targets
+            ]
+        check_rules(instructions)
+        for check in self._checks:
+            check(instructions)
+        used: dict[int, str] = {}
+        encode = Encoder(self._type_widths, used).instruction
+        cached = self._words.get
+        unlisted: list[Instruction] = []  # records whose used ids were not collected
+        out = array("I", header_words(self.version, self.bound, self.generator))
+        extend = out.extend
+        for record in head:
+            if record.opcode == OP_CAPABILITY and isinstance(record.operands[0], int):
+                extend((0x20000 | OP_CAPABILITY, int(record.operands[0])))
+            else:
+                extend(encode(record))
+        for piece in body:
+            if isinstance(piece, Run):
+                extend(piece.words)
+                continue
+            if piece.opcode in _MADE_BY_PIECES and not piece.operands and not piece.result_type:
+                # OpLabel / OpFunctionEnd as Function.pieces() makes them: no operands.
+                if piece.result_id is None:
+                    extend((0x10000 | piece.opcode,))
+                else:
+                    extend((0x20000 | piece.opcode, int(piece.result_id)))
+                continue
+            entry = cached(id(piece))
+            if entry is not None and entry[0] is piece:
+                # Encoded at its call: its words and the ids it uses, as encoding gives them
+                # (or, from a words path, none: its ids were all below the bound).
+                extend(entry[1])
+                if entry[2] is not None:
+                    for value, where in entry[2].items():
+                        used.setdefault(value, where)
+                else:
+                    unlisted.append(piece)
+            else:
+                extend(encode(piece))
+        self._check_defined(records, runs, used, unlisted)
+        return out
+
+    def _check_defined(
+        self,
+        records: list[Instruction],
+        runs: list[Run],
+        used: dict[int, str],
+        unlisted: list[Instruction],
+    ) -> None:
+        """BuildError for the first id an instruction uses that no instruction defines.
+
+        Every id below the bound was handed out by a definition (a record's or a run's),
+        reserved by :meth:`new_id` (``_pending_ids``, until something defines it) or read
+        from a binary (``_from_binary``), and ``rewrite`` may remove definitions (their
+        ids are pending again); so an id a record uses is undefined when it is at or past
+        the bound, pending, or, in a module read from a binary, defined by no record and
+        no run.  A run may use only a reserved id wrongly: its other
+        operands were below the bound when it was made.
+        """
+        defined = {int(i.result_id) for i in records if i.result_id is not None}
+        pending = self._pending_ids - defined
+        bound = self.bound
+        undefined = {
+            value
+            for value in set(used) - defined
+            if value >= bound or value in pending or self._from_binary
+        }
+        if undefined and runs and self._from_binary:
+            undefined -= set().union(*(run.result_ids() for run in runs))
+        if pending:
+            # Runs and the records of words paths used ids below the bound: only a
+            # reserved one can be undefined.
+            for inst in unlisted:
+                for value in (inst.result_type, *_ids_in(inst.operands)):
+                    if value is not None and int(value) in pending:
+                        info = tables.INSTRUCTIONS[inst.opcode]
+                        used.setdefault(int(value), f"{info.name} operand")
+                        undefined.add(int(value))
+            for run in runs:
+                if pending.isdisjoint(run.words):
+                    continue
+                for inst in run.instructions():
+                    for value in (*inst.operands, inst.result_type):
+                        if int(value) in pending:
+                            info = tables.INSTRUCTIONS[inst.opcode]
+                            used.setdefault(int(value), f"{info.name} operand")
+                            undefined.add(int(value))
+        if undefined:
+            first = min(undefined)
+            raise BuildError(f"{used[first]} uses %{first}, which no instruction defines")
+
+    def write(self, path: str | Path, endian: Literal["little", "big"] = "little") -> Path:
+        """Write the module to ``path`` (a ``.spv`` file); returns the path."""
+        target = Path(path)
+        target.write_bytes(self.to_bytes(endian))
+        return target
+
+
+_AGGREGATES = {OP_TYPE_STRUCT, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY}
+# The section of each instruction that _record always routes to its module section
+# (not OpVariable, whose storage class decides, not OpLine/OpNoLine, not OpExtInst).
+_GLOBAL_SECTIONS = {
+    opcode: info.section
+    for opcode, info in tables.INSTRUCTIONS.items()
+    if info.section != "functions"
+    and opcode not in EXT_INST_OPCODES
+    and opcode not in OP_LINE_OPCODES
+    and opcode != OP_VARIABLE
+}
+_DECORATIONS = {OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING}
+_MADE_BY_PIECES = {OP_LABEL, OP_FUNCTION_END}  # records that Function.pieces() makes
+# Rules that look at every instruction in module order (function pointers: their uses).
+_WHOLE_MODULE_RULES = {OP_CONSTANT_FUNCTION_POINTER_INTEL}
+
+
+def _decoded(pieces: Iterable[BlockItem]) -> list[Instruction]:
+    """Every instruction of ``pieces``, runs of words decoded."""
+    out: list[Instruction] = []
+    for piece in pieces:
+        if isinstance(piece, Run):
+            out.extend(piece.instructions())
+        else:
+            out.append(piece)
+    return out
+
+
+_GROUP_OPCODES = {OP_DECORATION_GROUP, OP_GROUP_DECORATE, OP_GROUP_MEMBER_DECORATE}
+
+
+def _canonical(section: str, items: list[Instruction]) -> list[Instruction]:
+    """Sections whose order carries no meaning are sorted, so call order does not matter.
+
+    Types, constants and globals keep call order (definitions before uses), and so do the
+    debug strings/sources (OpSourceContinued follows its OpSource) and module-processed.
+    """
+    if len(items) < 2:
+        return items  # nothing to order
+    if section == "ext_inst_imports":
+        return sorted(items, key=lambda i: int(i.result_id or 0))
+    if section == "entry_points":
+        return sorted(items, key=lambda i: (_key(i.operands[1:2]), _key(i.operands)))
+    if section == "execution_modes":
+        return sorted(items, key=lambda i: (_key(i.operands[:1]), i.opcode, _key(i.operands[1:])))
+    if section == "debug_names":
+        return sorted(items, key=lambda i: (_key(i.operands[:1]), i.opcode, _key(i.operands[1:])))
+    if section == "annotations" and not any(i.opcode in _GROUP_OPCODES for i in items):
+        return sorted(items, key=lambda i: (_key(i.operands[:1]), i.opcode, _key(i.operands[1:])))
+    return items
+
+
+def _ids_in(values: Iterable[Any]) -> Iterable[int]:
+    """Every Id inside a tuple of operand values (nested tuples and parameters included)."""
+    for value in values:
+        if isinstance(value, Id):
+            yield int(value)
+        elif isinstance(value, tuple | list) and not isinstance(value, RawWords):
+            yield from _ids_in(value)
+        elif isinstance(value, EnumerantParameters):
+            yield from _ids_in(value.parameters)
+
+
+def _ext_section(instruction: Instruction) -> str:
+    module = set_module(instruction.ext_set or "")
+    if module is None:
+        return "functions"
+    if module.SECTION == "functions" or instruction.operands[1] in module.FUNCTION_INSTRUCTIONS:
+        return "functions"
+    return str(module.SECTION)
+
+
+_Plan = tuple[
+    InstructionInfo,
+    bool,
+    tuple[tuple[int, int, str], ...],
+    tuple[tuple[int, OperandInfo, KindInfo | None], ...],
+]
+_plans: dict[int, _Plan | None] = {}
+# The plan of an instruction that can need nothing (nothing to look at, skipped).
+_NEEDS_NOTHING: _Plan = (tables.INSTRUCTIONS[OP_LABEL], False, (), ())
+_kinds_that_need: dict[str, bool] = {}
+_set_kinds: dict[str, dict[str, KindInfo]] = {}  # an extended set's module → all its kinds
+_names_of_capabilities: dict[str, int] = {}
+
+
+def _capability_names() -> dict[str, int]:
+    """Capability enumerant names → values (built once)."""
+    if not _names_of_capabilities:
+        for value, enumerant in tables.KINDS["Capability"].enumerants.items():
+            _names_of_capabilities[enumerant.name] = value
+    return _names_of_capabilities
+
+
+def _kind_may_need(kind_name: str, kinds: dict[str, KindInfo]) -> bool:
+    """False for a core operand kind none of whose values can need anything (ids,
+    literals, enums whose enumerants need no capability, extension or later version)."""
+    found = _kinds_that_need.get(kind_name)
+    if found is None:
+        _kinds_that_need[kind_name] = True  # while looking (kinds nest through parameters)
+        kind = kinds.get(kind_name)
+        if kind is None or kind.category in ("Id", "Literal"):
+            found = False
+        elif kind.category == "Composite":
+            found = any(_kind_may_need(base, kinds) for base in kind.bases)
+        else:
+            found = any(
+                e.capabilities
+                or e.extensions
+                or e.version != (1, 0)
+                or any(_kind_may_need(p.kind, kinds) for p in e.parameters)
+                for e in kind.enumerants.values()
+            )
+        _kinds_that_need[kind_name] = found
+    return found
+
+
+def _single_value_enum(op: OperandInfo) -> KindInfo | None:
+    """The kind of a single (not optional, not variadic) ValueEnum operand, else None."""
+    kind = tables.KINDS.get(op.kind)
+    if kind is None or kind.category != "ValueEnum" or op.quantifier:
+        return None
+    return kind
+
+
+def _plan(opcode: int) -> _Plan | None:
+    """What capability inference looks at in an instruction of ``opcode`` (made once):
+    its info, whether the opcode itself needs something, the type-driven capabilities
+    ((operand index, value, capability name)) and the operands after the result whose
+    kinds can need something: (index, operand, its kind when a single ValueEnum)."""
+    info = tables.INSTRUCTIONS.get(opcode)
+    if info is None:
+        _plans[opcode] = None
+        return None
+    own = bool(info.capabilities or info.extensions or info.version != (1, 0))
+    type_caps = tuple(
+        (index, value, tables.KINDS["Capability"].enumerants[cap].name)
+        for op, index, value, cap in tables.TYPE_CAPABILITIES
+        if op == opcode
+    )
+    rest = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
+    layout = tuple(
+        (index, op, _single_value_enum(op))
+        for index, op in enumerate(rest)
+        if _kind_may_need(op.kind, tables.KINDS)
+    )
+    plan: _Plan = (info, own, type_caps, layout)
+    if not (own or type_caps or layout or opcode in EXT_INST_OPCODES):
+        plan = _NEEDS_NOTHING
+        if opcode == OP_EXT_INST_IMPORT:
+            plan = (info, own, type_caps, layout)
+    _plans[opcode] = plan
+    return plan
+
+
+class _Requirements:
+    """Capability/extension resolution over a module's instructions (one pass, in order)."""
+
+    def __init__(self, module: Module, body: list[BlockItem]) -> None:
+        self.module = module
+        self.body = body
+        self.version = module.version
+        self.capability_names = _capability_names()
+        self.declared_caps = [_word(i.operands[0]) for i in module.sections["capabilities"]]
+        self.declared_exts = [str(i.operands[0]) for i in module.sections["extensions"]]
+        self.caps: list[int] = list(dict.fromkeys(self.declared_caps))
+        self.exts: list[str] = list(dict.fromkeys(self.declared_exts))
+        self.closure: set[int] = set()
+        # Requirements (capabilities, extensions, version) met already: met they stay.
+        self.met: set[tuple[Sequence[str], Sequence[str], tuple[int, int] | None]] = set()
+        for cap in self.caps:
+            self._close(cap)
+
+    def _close(self, cap: int) -> None:
+        if cap in self.closure:
+            return
+        self.closure.add(cap)
+        enumerant = tables.KINDS["Capability"].enumerants.get(cap)
+        if enumerant is not None:
+            for implied in enumerant.capabilities:
+                value = self.capability_names.get(implied)
+                if value is not None:
+                    self._close(value)
+
+    def resolve(self) -> tuple[list[int], list[str]]:
+        mode = self.module.capability_mode
+        if mode == "off":
+            return sorted(self.caps), sorted(self.exts)
+        for cap in list(self.caps):
+            self._capability_needs(cap, "OpCapability")
+        plans = _plans
+        for instruction in self.body:
+            if isinstance(instruction, Run):
+                # Ids only: what such an instruction needs is its opcode's alone.
+                for first in instruction.firsts:
+                    self._instruction(Instruction(first & 0xFFFF, None, None, ()))
+            elif plans.get(instruction.opcode, _MISSING) is not _NEEDS_NOTHING:
+                self._instruction(instruction)
+        if mode == "verify":
+            return sorted(self.caps), sorted(self.exts)
+        implied_by_others: set[int] = set()
+        for cap in self.caps:
+            enumerant = tables.KINDS["Capability"].enumerants.get(cap)
+            for implied in enumerant.capabilities if enumerant else ():
+                implied_by_others |= self._closure_of(self.capability_names.get(implied))
+        caps = [c for c in self.caps if c in self.declared_caps or c not in implied_by_others]
+        return sorted(caps), sorted(self.exts)
+
+    def _closure_of(self, cap: int | None) -> set[int]:
+        if cap is None:
+            return set()
+        seen: set[int] = set()
+        todo = [cap]
+        while todo:
+            c = todo.pop()
+            if c in seen:
+                continue
+            seen.add(c)
+            enumerant = tables.KINDS["Capability"].enumerants.get(c)
+            for implied in enumerant.capabilities if enumerant else ():
+                value = self.capability_names.get(implied)
+                if value is not None:
+                    todo.append(value)
+        return seen
+
+    def _instruction(self, inst: Instruction) -> None:
+        plan = _plans[inst.opcode] if inst.opcode in _plans else _plan(inst.opcode)
+        if plan is None:
+            return
+        info, own, type_caps, layout = plan
+        where = info.name
+        met = self.met
+        if own and (info.capabilities, info.extensions, info.version) not in met:
+            self._need(info.capabilities, info.extensions, info.version, where)
+        operands = inst.operands
+        for index, value, name in type_caps:
+            if len(operands) > index and operands[index] == value:
+                self._need((name,), (), None, f"{where} {value}")
+        if inst.opcode in EXT_INST_OPCODES and inst.ext_set is not None:
+            self._ext_inst(inst)
+            return
+        if inst.opcode == OP_EXT_INST_IMPORT:
+            self._ext_import(inst)
+        count = len(operands)
+        for index, op, kind in layout:
+            if index >= count:
+                break
+            value = operands[index]
+            if value is None:
+                continue
+            if kind is not None and (value.__class__ is int or isinstance(value, Enum)):
+                # One enumerant of a ValueEnum kind (the common case, inline).
+                enumerant = kind.enumerants.get(value)
+                if enumerant is not None and (
+                    (enumerant.capabilities, enumerant.extensions, enumerant.version) not in met
+                ):
+                    self._need(
+                        enumerant.capabilities,
+                        enumerant.extensions,
+                        enumerant.version,
+                        f"{where} {op.kind}.{enumerant.name}",
+                    )
+            elif op.quantifier == "*" and isinstance(value, tuple | list):
+                for item in value:
+                    self._operand(op.kind, item, tables.KINDS, where)
+            else:
+                self._operand(op.kind, value, tables.KINDS, where)
+
+    def _ext_import(self, inst: Instruction) -> None:
+        module = set_module(str(inst.operands[0]))
+        if module is None:
+            return
+        if module.IMPORT_EXTENSIONS:
+            where = f'OpExtInstImport "{inst.operands[0]}"'
+            self._need((), module.IMPORT_EXTENSIONS, module.IMPORT_CORE_IN, where)
+
+    def _ext_inst(self, inst: Instruction) -> None:
+        module = set_module(inst.ext_set or "")
+        if module is None:
+            return
+        info = module.INSTRUCTIONS.get(inst.operands[1])
+        if info is not None:
+            where = f"{inst.ext_set} {info.name}"
+            self._need(info.capabilities, info.extensions, None, where)
+            kinds = _set_kinds.get(module.__name__)
+            if kinds is None:  # the core kinds and the set's own, merged once per set
+                kinds = _set_kinds[module.__name__] = {**tables.KINDS, **module.KINDS}
+            self._operands(info.operands, inst.operands[2:], kinds, where)
+
+    def _operands(
+        self,
+        layout: Sequence[OperandInfo],
+        values: Sequence[Any],
+        kinds: dict[str, KindInfo],
+        where: str,
+    ) -> None:
+        """What the enumerants among ``values`` need, by the operand kinds of ``layout``.
+
+        The grammar's kind decides, not the Python type: an IntEnum given where a literal
+        belongs needs nothing, and a plain int given for an enum operand needs what its
+        enumerant needs.
+        """
+        for index, op in enumerate(layout):
+            if index >= len(values):
+                break
+            value = values[index]
+            if value is None:
+                continue
+            if op.quantifier == "*" and isinstance(value, tuple | list):
+                for item in value:
+                    self._operand(op.kind, item, kinds, where)
+            else:
+                self._operand(op.kind, value, kinds, where)
+
+    def _operand(self, kind_name: str, value: Any, kinds: dict[str, KindInfo], where: str) -> None:
+        kind = kinds.get(kind_name)
+        if kind is None or isinstance(value, RawWords):
+            return
+        if kind.category == "ValueEnum":
+            if isinstance(value, EnumerantParameters):
+                self._with_parameters(kind_name, kind, value, kinds, where)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                self._enumerant_value(kinds, kind_name, int(value), where)
+        elif kind.category == "BitEnum":
+            for part in value if isinstance(value, tuple | list) else (value,):
+                if isinstance(part, EnumerantParameters):
+                    self._with_parameters(kind_name, kind, part, kinds, where)
+                elif isinstance(part, int) and not isinstance(part, bool):
+                    bits = int(part)
+                    bit = 1
+                    while 0 < bit <= bits:
+                        if bits & bit:
+                            self._enumerant_value(kinds, kind_name, bit, where)
+                        bit <<= 1
+        elif kind.category == "Composite" and isinstance(value, tuple):
+            for base, item in zip(kind.bases, value, strict=False):
+                self._operand(base, item, kinds, where)
+
+    def _with_parameters(
+        self,
+        kind_name: str,
+        kind: KindInfo,
+        value: EnumerantParameters,
+        kinds: dict[str, KindInfo],
+        where: str,
+    ) -> None:
+        number = int(value.enumerant)
+        self._enumerant_value(kinds, kind_name, number, where)
+        enumerant = kind.enumerants.get(number)
+        if enumerant is not None and (
+            kinds is not tables.KINDS  # an extended set's kinds: no shortcut
+            or any(_kind_may_need(p.kind, kinds) for p in enumerant.parameters)
+        ):
+            self._operands(enumerant.parameters, value.parameters, kinds, where)
+
+    def _enumerant_value(
+        self, kinds: dict[str, KindInfo], kind: str, value: int, where: str
+    ) -> None:
+        info = kinds.get(kind)
+        enumerant = info.enumerants.get(value) if info is not None else None
+        if enumerant is None or (
+            (enumerant.capabilities, enumerant.extensions, enumerant.version) in self.met
+        ):
+            return
+        self._need(
+            enumerant.capabilities,
+            enumerant.extensions,
+            enumerant.version,
+            f"{where} {kind}.{enumerant.name}",
+        )
+
+    def _cost(self, cap: int, position: int) -> tuple[bool, bool, int]:
+        """Rank one candidate of an any-of set: no Shader/Kernel clash, no extension, first."""
+        closure = self._closure_of(cap)
+        shader, kernel = int(Capability.Shader), int(Capability.Kernel)
+        clash = (kernel in closure and shader in self.closure) or (
+            shader in closure and kernel in self.closure
+        )
+        enumerant = tables.KINDS["Capability"].enumerants.get(cap)
+        needs_more = enumerant is not None and not _version_ok(enumerant.version, self.version)
+        return (clash, needs_more, position)
+
+    def _capability_needs(self, cap: int, where: str) -> None:
+        enumerant = tables.KINDS["Capability"].enumerants.get(cap)
+        if enumerant is not None:
+            self._need((), enumerant.extensions, enumerant.version, f"{where} {enumerant.name}")
+
+    def _need(
+        self,
+        capabilities: Sequence[str],
+        extensions: Sequence[str],
+        version: tuple[int, int] | None,
+        where: str,
+    ) -> None:
+        key = (capabilities, extensions, version)
+        if key in self.met:
+            return  # met already: capabilities and extensions only grow
+        self._meet(capabilities, extensions, version, where)
+        self.met.add(key)
+
+    def _meet(
+        self,
+        capabilities: Sequence[str],
+        extensions: Sequence[str],
+        version: tuple[int, int] | None,
+        where: str,
+    ) -> None:
+        verify = self.module.capability_mode == "verify"
+        if not _version_ok(version, self.version):
+            if extensions:
+                if not any(e in self.exts for e in extensions):
+                    if verify:
+                        raise BuildError(
+                            f"{where} needs extension {' or '.join(extensions)} at SPIR-V "
+                            f"{self.version[0]}.{self.version[1]} (declared: {self.exts or 'none'})"
+                        )
+                    self.exts.append(extensions[0])
+            elif version is not None and not capabilities:
+                raise BuildError(
+                    f"{where} needs SPIR-V {version[0]}.{version[1]}; the module is "
+                    f"{self.version[0]}.{self.version[1]}"
+                )
+        if not capabilities:
+            return
+        values = [self.capability_names[c] for c in capabilities if c in self.capability_names]
+        if any(v in self.closure for v in values) or not values:
+            return
+        if verify:
+            declared = [tables.KINDS["Capability"].enumerants[c].name for c in self.caps]
+            raise BuildError(
+                f"{where} needs capability {' or '.join(capabilities)} (declared: "
+                f"{', '.join(declared) or 'none'})"
+            )
+        chosen = min(values, key=lambda v: self._cost(v, values.index(v)))
+        self.caps.append(chosen)
+        self._close(chosen)
+        self._capability_needs(chosen, where)
