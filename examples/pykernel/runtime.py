@@ -1,4 +1,4 @@
-"""Running a compiled kernel on lavapipe through :mod:`spvbuild.vulkan_runner`."""
+"""Running a compiled kernel on a Vulkan device through :mod:`spvbuild.vulkan_runner`."""
 
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ _shared: ComputeDevice | None = None
 
 
 def shared_device() -> ComputeDevice:
-    """One lavapipe device for every :func:`run` in this process (closed at exit)."""
+    """One device for every :func:`run` in this process (closed at exit): the default of
+    :class:`~spvbuild.vulkan_runner.ComputeDevice`, a GPU if there is one, else lavapipe
+    (``SPVBUILD_VULKAN_DEVICE`` chooses another)."""
     global _shared
     if _shared is None:
         _shared = ComputeDevice()

@@ -1,4 +1,4 @@
-"""Run a SPIR-V compute shader on lavapipe (Mesa's CPU Vulkan driver) and read its buffers back.
+"""Run a SPIR-V compute shader on a Vulkan device (a GPU, or lavapipe) and read its buffers back.
 
 An optional runtime helper for tests, examples and quick experiments::
 
@@ -10,16 +10,25 @@ What it needs, none of which ``import spvbuild`` (or importing this module) load
 
 * PyPI's ``vulkan`` package (a cffi binding; ``pip install vulkan``, in spvbuild's ``dev``
   extras), imported on first use;
-* the Vulkan loader and lavapipe: Debian's ``libvulkan1`` and ``mesa-vulkan-drivers``
-  (``make system-deps`` installs them).
+* the Vulkan loader and a driver: Debian's ``libvulkan1``, and ``mesa-vulkan-drivers`` for
+  lavapipe, Mesa's CPU driver (``make system-deps`` installs them), or a GPU's driver.
 
 When one is missing, :class:`VulkanUnavailable` says which and how to install it.
 
-The runner sets up its own environment: ``XDG_RUNTIME_DIR`` (which Mesa and the loader
-want) is pointed at a private temporary folder if it is unset, and ``VK_DRIVER_FILES`` /
-``VK_ICD_FILENAMES`` are pointed at lavapipe's ICD file while the Vulkan instance is
-created, so that results never depend on other drivers on the machine.  Only a lavapipe
-(``llvmpipe``) device is ever used.
+Which device runs (``device=`` of :class:`ComputeDevice` and :func:`run_compute`; without
+it the environment variable ``SPVBUILD_VULKAN_DEVICE``; without that ``"auto"``):
+
+* ``"auto"``: a discrete GPU, else an integrated (or virtual) one, else lavapipe;
+* ``"gpu"``: a discrete, integrated or virtual GPU, or :class:`VulkanUnavailable`;
+* ``"lavapipe"``: lavapipe only.  The loader is shown lavapipe's ICD file alone
+  (``VK_DRIVER_FILES`` / ``VK_ICD_FILENAMES``) while the instance is created, so results
+  never depend on the other drivers of the machine: what tests want;
+* any other text: the one device whose name contains it (case-insensitive);
+  :class:`VulkanUnavailable` lists the devices when none or several do.
+
+:func:`list_devices` says what the loader sees; ``ComputeDevice.properties`` gives the
+chosen device's limits and features.  ``XDG_RUNTIME_DIR`` (which Mesa and the loader
+want) is pointed at a private temporary folder if it is unset.
 
 Buffers are bound as storage buffers in descriptor set 0, buffer ``i`` at binding ``i``;
 push constants (if any) are one range at offset 0 visible to the compute stage.  Every
@@ -37,20 +46,30 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, NamedTuple
 
 from spvbuild.errors import SpvbuildError
 from spvbuild.generated.core.opcodes import OP_ENTRY_POINT
 
 __all__ = [
+    "DEVICE_ENV",
     "ComputeDevice",
+    "DeviceInfo",
+    "DeviceProperties",
     "VulkanError",
     "VulkanUnavailable",
+    "choose_device",
     "find_lavapipe_icd",
+    "list_devices",
     "run_compute",
 ]
+
+DEVICE_ENV = "SPVBUILD_VULKAN_DEVICE"
+"""Environment variable: the device :class:`ComputeDevice` chooses when not told (see the
+module's docstring: ``auto``, ``gpu``, ``lavapipe`` or part of a device's name)."""
 
 INSTALL_SYSTEM = "apt-get install mesa-vulkan-drivers libvulkan1 (or: make system-deps)"
 INSTALL_PYTHON = "pip install vulkan (or: make venv, which installs spvbuild's dev extras)"
@@ -62,7 +81,8 @@ _API_1_3 = (1 << 22) | (3 << 12)
 
 
 class VulkanUnavailable(SpvbuildError):
-    """Vulkan cannot be used here: the ``vulkan`` module, the loader or lavapipe is missing.
+    """Vulkan cannot be used here: the ``vulkan`` module, the loader or a driver is missing,
+    or no device is the one asked for (the message then lists the devices seen).
 
     The message names what is missing and how to install it, e.g. ``the Vulkan loader
     (libvulkan.so.1) is not installed: apt-get install mesa-vulkan-drivers libvulkan1``.
@@ -132,8 +152,12 @@ def find_lavapipe_icd() -> Path | None:
 
 
 @contextmanager
-def _lavapipe_only(icd: Path) -> Iterator[None]:
-    """Make the Vulkan loader see lavapipe's ICD only, for the duration of the block."""
+def _only_driver(icd: Path | None) -> Iterator[None]:
+    """Make the Vulkan loader see the ICD ``icd`` only (None: change nothing), for the
+    duration of the block."""
+    if icd is None:
+        yield
+        return
     names = ("VK_DRIVER_FILES", "VK_ICD_FILENAMES")
     saved = {name: os.environ.get(name) for name in names}
     for name in names:
@@ -184,26 +208,171 @@ def _version_text(version: int) -> str:
     return f"{version >> 22}.{(version >> 12) & 0x3FF}.{version & 0xFFF}"
 
 
+# -- what devices there are --------------------------------------------------------------------
+
+_DEVICE_KINDS = {0: "other", 1: "integrated-gpu", 2: "discrete-gpu", 3: "virtual-gpu", 4: "cpu"}
+_GPU_ORDER = ("discrete-gpu", "integrated-gpu", "virtual-gpu")  # what "gpu" and "auto" prefer
+
+
+class DeviceInfo(NamedTuple):
+    """A physical device the Vulkan loader sees (see :func:`list_devices`)."""
+
+    name: str  #: ``"llvmpipe (LLVM 15.0.6, 256 bits)"``, ``"NVIDIA H100 80GB HBM3"``
+    kind: str  #: ``"discrete-gpu"``, ``"integrated-gpu"``, ``"virtual-gpu"``, ``"cpu"``, ``"other"``
+    vendor_id: int  #: PCI vendor id (0x10DE NVIDIA, 0x1002 AMD, 0x8086 Intel, 0x10005 Mesa)
+    vulkan_version: str  #: the device's Vulkan version, ``"1.3.230"``
+
+    @property
+    def is_lavapipe(self) -> bool:
+        """True for Mesa's CPU driver (a CPU device named ``llvmpipe ...``)."""
+        return self.kind == "cpu" and "llvmpipe" in self.name
+
+
+@dataclass(frozen=True)
+class DeviceProperties:
+    """The chosen device's name, kind, limits and enabled features (``ComputeDevice.properties``)."""
+
+    info: DeviceInfo
+    subgroup_size: int  #: invocations per subgroup (``VkPhysicalDeviceSubgroupProperties``)
+    max_workgroup_size: tuple[int, int, int]  #: ``maxComputeWorkGroupSize``
+    max_workgroup_invocations: int  #: ``maxComputeWorkGroupInvocations``
+    max_workgroup_count: tuple[int, int, int]  #: ``maxComputeWorkGroupCount``
+    max_shared_memory_size: int  #: ``maxComputeSharedMemorySize`` (bytes)
+    max_push_constants_size: int  #: ``maxPushConstantsSize`` (bytes)
+    max_storage_buffer_range: int  #: ``maxStorageBufferRange`` (bytes)
+    features: frozenset[str]  #: the enabled features, by Vulkan name (``shaderInt64``, ...)
+
+
+def _choice(device: str | None) -> str:
+    """The device asked for: ``device``, else ``$SPVBUILD_VULKAN_DEVICE``, else ``"auto"``."""
+    if device is None:
+        device = os.environ.get(DEVICE_ENV, "").strip() or "auto"
+    if not isinstance(device, str) or not device.strip():
+        raise VulkanError(
+            f"device must be 'auto', 'gpu', 'lavapipe' or part of a device's name, "
+            f"not {device!r}"
+        )
+    return device.strip()
+
+
+def choose_device(devices: Sequence[DeviceInfo], choice: str) -> DeviceInfo | None:
+    """The device of ``devices`` that ``choice`` names (``"auto"``, ``"gpu"``,
+    ``"lavapipe"`` or part of a name, see the module's docstring), None when there is none.
+
+    Raises :class:`VulkanUnavailable` when a name part matches several devices.
+    """
+    index = _chosen_index(devices, choice)
+    return None if index is None else devices[index]
+
+
+def _chosen_index(devices: Sequence[DeviceInfo], choice: str) -> int | None:
+    key = choice.lower()
+    if key in ("auto", "gpu"):
+        for kind in _GPU_ORDER:
+            for index, info in enumerate(devices):
+                if info.kind == kind:
+                    return index
+        if key == "gpu":
+            return None
+        key = "lavapipe"
+    if key == "lavapipe":
+        return next((k for k, info in enumerate(devices) if info.is_lavapipe), None)
+    matches = [k for k, info in enumerate(devices) if key in info.name.lower()]
+    if len(matches) > 1:
+        names = ", ".join(repr(devices[k].name) for k in matches)
+        raise VulkanUnavailable(f"device {choice!r} names several devices: {names}; say more")
+    return matches[0] if matches else None
+
+
+def _device_list_text(devices: Sequence[DeviceInfo]) -> str:
+    return ", ".join(f"{info.name!r} ({info.kind})" for info in devices) or "none"
+
+
+def list_devices() -> list[DeviceInfo]:
+    """Every physical device the Vulkan loader sees, through every installed driver.
+
+    Raises :class:`VulkanUnavailable` when the ``vulkan`` module or the loader is missing.
+    """
+    vk = _load_vulkan()
+    instance = _create_instance(vk, _instance_version(vk), None)
+    try:
+        return [_info(vk, physical) for physical in _physical_devices(vk, instance)]
+    finally:
+        vk.vkDestroyInstance(instance, None)
+
+
+def _instance_version(vk: Any) -> int:
+    try:
+        return min(int(vk.vkEnumerateInstanceVersion()), _API_1_3)
+    except Exception:
+        return _API_1_1
+
+
+def _create_instance(vk: Any, api_version: int, icd: Path | None) -> Any:
+    """A Vulkan instance; with ``icd``, the loader sees that driver only."""
+    app = vk.VkApplicationInfo(
+        pApplicationName="spvbuild",
+        applicationVersion=1,
+        pEngineName="spvbuild",
+        engineVersion=1,
+        apiVersion=api_version,
+    )
+    with _only_driver(icd):
+        try:
+            return vk.vkCreateInstance(vk.VkInstanceCreateInfo(pApplicationInfo=app), None)
+        except (vk.VkErrorIncompatibleDriver, vk.VkErrorInitializationFailed) as exc:
+            where = f"lavapipe from {icd}" if icd is not None else "any Vulkan driver"
+            raise VulkanUnavailable(
+                f"the Vulkan loader cannot start {where} ({type(exc).__name__}): "
+                f"{INSTALL_SYSTEM}"
+            ) from None
+        except vk.VkError as exc:
+            raise VulkanError(f"vkCreateInstance failed: {type(exc).__name__}") from None
+
+
+def _physical_devices(vk: Any, instance: Any) -> list[Any]:
+    try:
+        return list(vk.vkEnumeratePhysicalDevices(instance))
+    except vk.VkError:
+        return []
+
+
+def _info(vk: Any, physical: Any) -> DeviceInfo:
+    properties = vk.vkGetPhysicalDeviceProperties(physical)
+    return DeviceInfo(
+        name=str(properties.deviceName),
+        kind=_DEVICE_KINDS.get(int(properties.deviceType), "other"),
+        vendor_id=int(properties.vendorID),
+        vulkan_version=_version_text(int(properties.apiVersion)),
+    )
+
+
 # -- the device ---------------------------------------------------------------------------------
 
 
 class ComputeDevice:
-    """A Vulkan instance, lavapipe device, compute queue and command pool, reusable for runs.
+    """A Vulkan instance, device, compute queue and command pool, reusable for runs.
 
-    Use as a context manager (or call :meth:`close`)::
+    ``device`` chooses the device: ``"auto"`` (a GPU if there is one, else lavapipe),
+    ``"gpu"``, ``"lavapipe"`` or part of a device's name; without it
+    ``$SPVBUILD_VULKAN_DEVICE``, else ``"auto"`` (see the module's docstring).  Use as a
+    context manager (or call :meth:`close`)::
 
-        with ComputeDevice() as device:
+        with ComputeDevice("lavapipe") as device:
             print(device.name)                   # llvmpipe (LLVM 15.0.6, 256 bits)
+            print(device.properties.subgroup_size)   # 8
             out = device.run(words, [data], (4, 1, 1))
 
     Every feature the device supports (``shaderInt64``, ``shaderFloat64``, the Vulkan
-    1.1/1.2/1.3 feature sets) is enabled, so shaders may use any capability lavapipe has.
+    1.1/1.2/1.3 feature sets) is enabled, so shaders may use any capability it has.
 
-    Raises :class:`VulkanUnavailable` if the ``vulkan`` module, the loader or lavapipe is
-    missing, :class:`VulkanError` if a Vulkan call fails.
+    Raises :class:`VulkanUnavailable` if the ``vulkan`` module, the loader or a driver is
+    missing or no device is the one asked for, :class:`VulkanError` if a Vulkan call fails.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, device: str | None = None) -> None:
+        self.choice = _choice(device)
+        """What was asked for (``"auto"``, ``"gpu"``, ``"lavapipe"`` or a name part)."""
         self._vk = _load_vulkan()
         self._stack = ExitStack()
         self._closed = False
@@ -216,38 +385,20 @@ class ComputeDevice:
     # -- lifetime --------------------------------------------------------------------------
     def _open(self) -> None:
         vk = self._vk
-        icd = find_lavapipe_icd()
-        if icd is None:
-            raise VulkanUnavailable(
-                "lavapipe, Mesa's CPU Vulkan driver (lvp_icd.*.json), is not installed: "
-                f"{INSTALL_SYSTEM}"
-            )
-        try:
-            loader_version = int(vk.vkEnumerateInstanceVersion())
-        except Exception:
-            loader_version = _API_1_1
-        self.api_version = min(loader_version, _API_1_3)
-        app = vk.VkApplicationInfo(
-            pApplicationName="spvbuild",
-            applicationVersion=1,
-            pEngineName="spvbuild",
-            engineVersion=1,
-            apiVersion=self.api_version,
-        )
-        with _lavapipe_only(icd):
-            try:
-                instance = vk.vkCreateInstance(vk.VkInstanceCreateInfo(pApplicationInfo=app), None)
-            except (vk.VkErrorIncompatibleDriver, vk.VkErrorInitializationFailed) as exc:
+        icd: Path | None = None
+        if self.choice.lower() == "lavapipe":
+            icd = find_lavapipe_icd()
+            if icd is None:
                 raise VulkanUnavailable(
-                    f"the Vulkan loader cannot start lavapipe from {icd} "
-                    f"({type(exc).__name__}): reinstall it: {INSTALL_SYSTEM}"
-                ) from None
-            except vk.VkError as exc:
-                raise VulkanError(f"vkCreateInstance failed: {type(exc).__name__}") from None
+                    "lavapipe, Mesa's CPU Vulkan driver (lvp_icd.*.json), is not installed: "
+                    f"{INSTALL_SYSTEM}"
+                )
+        self.api_version = _instance_version(vk)
+        instance = _create_instance(vk, self.api_version, icd)
         self._instance = instance
         self._stack.callback(vk.vkDestroyInstance, instance, None)
 
-        physical, properties = self._pick_lavapipe(instance, icd)
+        physical, properties = self._pick(instance, icd)
         self.name: str = str(properties.deviceName)
         self.device_api_version: int = int(properties.apiVersion)
         #: The device's Vulkan version, e.g. ``"1.3.230"``.
@@ -257,6 +408,10 @@ class ComputeDevice:
         self._family = self._compute_family(physical)
 
         features, keep_alive = self._all_features(physical)
+        #: The device's name, kind, limits and enabled features.
+        self.properties: DeviceProperties = self._properties(
+            physical, properties, [features.features, *keep_alive]
+        )
         queue_info = vk.VkDeviceQueueCreateInfo(
             queueFamilyIndex=self._family, queueCount=1, pQueuePriorities=[1.0]
         )
@@ -305,22 +460,51 @@ class ComputeDevice:
         except vk.VkError as exc:
             raise VulkanError(f"{function} failed: {type(exc).__name__}") from None
 
-    def _pick_lavapipe(self, instance: Any, icd: Path) -> tuple[Any, Any]:
+    def _pick(self, instance: Any, icd: Path | None) -> tuple[Any, Any]:
+        """The physical device asked for, and its properties."""
         vk = self._vk
-        try:
-            devices = list(vk.vkEnumeratePhysicalDevices(instance))
-        except vk.VkError:
-            devices = []
-        seen: list[str] = []
-        for physical in devices:
-            properties = vk.vkGetPhysicalDeviceProperties(physical)
-            name = str(properties.deviceName)
-            seen.append(name)
-            if properties.deviceType == vk.VK_PHYSICAL_DEVICE_TYPE_CPU and "llvmpipe" in name:
-                return physical, properties
-        raise VulkanUnavailable(
-            f"no lavapipe (llvmpipe) device through {icd} (devices seen: "
-            f"{', '.join(seen) or 'none'}): {INSTALL_SYSTEM}"
+        physicals = _physical_devices(vk, instance)
+        infos = [_info(vk, physical) for physical in physicals]
+        index = _chosen_index(infos, self.choice)
+        if index is None:
+            key = self.choice.lower()
+            if key == "lavapipe":
+                what = f"no lavapipe (llvmpipe) device through {icd}"
+            elif key == "gpu":
+                what = "no GPU (discrete, integrated or virtual)"
+            elif key == "auto":
+                what = "no GPU (discrete, integrated or virtual) and no lavapipe"
+            else:
+                what = f"no device named like {self.choice!r}"
+            hint = f": {INSTALL_SYSTEM}" if key in ("auto", "lavapipe") else ""
+            raise VulkanUnavailable(
+                f"{what}; devices seen: {_device_list_text(infos)} (choose with device= or "
+                f"${DEVICE_ENV}: auto, gpu, lavapipe or part of a name){hint}"
+            )
+        physical = physicals[index]
+        return physical, vk.vkGetPhysicalDeviceProperties(physical)
+
+    def _properties(self, physical: Any, properties: Any, features: list[Any]) -> DeviceProperties:
+        """The record of ``properties`` (and the subgroup size), with the features enabled."""
+        vk = self._vk
+        limits = properties.limits
+        subgroup_size = 1
+        if min(self.api_version, self.device_api_version) >= _API_1_1:
+            subgroup = vk.VkPhysicalDeviceSubgroupProperties()
+            vk.vkGetPhysicalDeviceProperties2(
+                physical, vk.VkPhysicalDeviceProperties2(pNext=subgroup)
+            )
+            subgroup_size = int(subgroup.subgroupSize)
+        return DeviceProperties(
+            info=_info(vk, physical),
+            subgroup_size=subgroup_size,
+            max_workgroup_size=_three(limits.maxComputeWorkGroupSize),
+            max_workgroup_invocations=int(limits.maxComputeWorkGroupInvocations),
+            max_workgroup_count=_three(limits.maxComputeWorkGroupCount),
+            max_shared_memory_size=int(limits.maxComputeSharedMemorySize),
+            max_push_constants_size=int(limits.maxPushConstantsSize),
+            max_storage_buffer_range=int(limits.maxStorageBufferRange),
+            features=frozenset(_enabled_features(vk, features)),
         )
 
     def _compute_family(self, physical: Any) -> int:
@@ -329,7 +513,7 @@ class ComputeDevice:
         for index, family in enumerate(families):
             if family.queueFlags & vk.VK_QUEUE_COMPUTE_BIT:
                 return index
-        raise VulkanUnavailable("the lavapipe device has no compute queue")
+        raise VulkanUnavailable(f"the device {self.name!r} has no compute queue")
 
     def _all_features(self, physical: Any) -> tuple[Any, list[Any]]:
         """A VkPhysicalDeviceFeatures2 chain with every supported feature switched on."""
@@ -597,6 +781,24 @@ class ComputeDevice:
         return results
 
 
+def _three(values: Any) -> tuple[int, int, int]:
+    first, second, third = (int(value) for value in values)
+    return first, second, third
+
+
+def _enabled_features(vk: Any, structs: list[Any]) -> list[str]:
+    """The names of the features switched on in ``structs`` (VkPhysicalDeviceFeatures and
+    the Vulkan 1.1/1.2/1.3 feature structs), by Vulkan name."""
+    names: list[str] = []
+    for struct in structs:
+        for field in dir(struct):
+            if field[:1].islower() and field not in ("sType", "pNext"):
+                value = getattr(struct, field, None)
+                if isinstance(value, int) and not isinstance(value, bool) and value == 1:
+                    names.append(field)
+    return sorted(set(names))
+
+
 def _check_arguments(
     spirv_words: Sequence[int],
     buffers: Sequence[bytes | bytearray],
@@ -651,23 +853,27 @@ def run_compute(
     group_count: tuple[int, int, int],
     entry_point: str = "main",
     push_constants: bytes | None = None,
+    *,
+    device: str | None = None,
 ) -> list[bytes]:
-    """Run one compute dispatch on lavapipe and return every buffer's contents after it.
+    """Run one compute dispatch and return every buffer's contents after it.
 
     ``spirv_words`` is a SPIR-V module (e.g. ``Module.to_words()``) with a ``GLCompute``
     entry point named ``entry_point``.  Buffer ``i`` of ``buffers`` becomes a storage buffer
     at descriptor set 0, binding ``i``, of exactly ``len(buffers[i])`` bytes, initialised
     with those bytes.  ``group_count`` is the ``vkCmdDispatch`` workgroup count (x, y, z).
     ``push_constants``, if given, is pushed as one range at offset 0 (a multiple of 4
-    bytes, at most the device's limit, 128 on lavapipe).
+    bytes, at most the device's limit, 128 on lavapipe).  ``device`` chooses the device,
+    as for :class:`ComputeDevice` (by default a GPU if there is one, else lavapipe).
 
     Returns one ``bytes`` per buffer, in order, read after the dispatch finished.
 
-    Raises :class:`VulkanUnavailable` when the ``vulkan`` module, the Vulkan loader or
-    lavapipe is missing (the message says how to install it) and :class:`VulkanError` for
+    Raises :class:`VulkanUnavailable` when the ``vulkan`` module, the Vulkan loader or a
+    driver is missing (the message says how to install it) or no device is the one asked
+    for and :class:`VulkanError` for
     unusable arguments or a failing Vulkan call.  Creates and destroys its own instance and
     device; use :class:`ComputeDevice` to reuse one across runs.
     """
     _check_arguments(spirv_words, buffers, group_count, entry_point, push_constants)
-    with ComputeDevice() as device:
-        return device.run(spirv_words, buffers, group_count, entry_point, push_constants)
+    with ComputeDevice(device) as chosen:
+        return chosen.run(spirv_words, buffers, group_count, entry_point, push_constants)
