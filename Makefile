@@ -10,7 +10,11 @@
 #                     tests/text/test_external_corpus.py reads (Debian source packages, into
 #                     .cache/external-corpus/), once, only if missing
 #   make test         venv + system-deps + corpus + engines, then lint, typecheck, regen-check
-#                     and pytest
+#                     and pytest; then test-wheels
+#   make wheels       build the two wheels into build/wheels/: compiled (mypyc, when a C
+#                     compiler is there) and pure (SPVBUILD_PURE_BUILD=1)
+#   make test-wheels  wheels, then each installed in a fresh venv and the whole test suite
+#                     run against it (tools/test_wheel.sh)
 #   make lint         ruff check
 #   make typecheck    mypy --strict on the spvbuild package and on codegen/
 #   make regen-check  fail if generated/ is not what grammars/ produce
@@ -36,7 +40,7 @@ SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: venv system-deps browser-deps corpus engines lint typecheck regen-check test bench demo regen clean
+.PHONY: venv system-deps browser-deps corpus engines lint typecheck regen-check test bench demo regen clean wheels test-wheels
 
 venv: $(STAMP)
 
@@ -128,8 +132,23 @@ test: venv system-deps browser-deps corpus engines
 	@$(MAKE) --no-print-directory typecheck
 	@echo "==> [3/4] regen-check"
 	@$(MAKE) --no-print-directory regen-check
-	@echo "==> [4/4] pytest"
+	@echo "==> [4/5] pytest"
 	$(PY) -m pytest -q
+	@echo "==> [5/5] the wheels, compiled and pure, installed and tested"
+	@$(MAKE) --no-print-directory test-wheels
+
+WHEELS := build/wheels
+
+# Built without isolation, with the venv's setuptools and mypy (no download).
+wheels: venv
+	rm -rf $(WHEELS) build/lib* build/temp*
+	$(PY) -m build --wheel --no-isolation --outdir $(WHEELS)/compiled .
+	rm -rf build/lib* build/temp*
+	SPVBUILD_PURE_BUILD=1 $(PY) -m build --wheel --no-isolation --outdir $(WHEELS)/pure .
+
+test-wheels: wheels system-deps browser-deps corpus
+	SYSTEM_PYTHON=$(SYSTEM_PYTHON) bash tools/test_wheel.sh $(WHEELS)/compiled/*.whl mypyc
+	SPVBUILD_PURE_BUILD=1 SYSTEM_PYTHON=$(SYSTEM_PYTHON) bash tools/test_wheel.sh $(WHEELS)/pure/*.whl python
 
 bench: venv engines
 	@found=0; \

@@ -45,8 +45,12 @@ _IGNORE = shutil.ignore_patterns(
 )
 
 
-def _run(cmd: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
+def _run(
+    cmd: list[str], cwd: Path, timeout: float, **extra: str
+) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PYTHONDONTWRITEBYTECODE="1")
+    env.pop("SPVBUILD_PURE_BUILD", None)
+    env.update(extra)
     env.pop("PYTHONPATH", None)  # the clean venv must find spvbuild in its own site-packages
     proc = subprocess.run(
         cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
@@ -60,13 +64,15 @@ def _run(cmd: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProce
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the wheel from a copy of the working tree (symlinks kept as symlinks, so
-    src/spvbuild/generated -> ../../generated is exercised exactly as in a checkout)."""
+    """Build the pure wheel (SPVBUILD_PURE_BUILD=1) from a copy of the working tree
+    (symlinks kept as symlinks, so src/spvbuild/generated -> ../../generated is exercised
+    exactly as in a checkout).  `make test-wheels` builds and tests the compiled one."""
     base = tmp_path_factory.mktemp("packaging")
     tree = base / "tree"
     shutil.copytree(ROOT, tree, symlinks=True, ignore=_IGNORE)
     out = base / "wheels"
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), "."], tree, 240)
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), "."]
+    _run(command, tree, 240, SPVBUILD_PURE_BUILD="1")
     wheels = sorted(out.glob("spvbuild-*.whl"))
     assert len(wheels) == 1, f"expected one spvbuild wheel, found {[w.name for w in wheels]}"
     return wheels[0]
@@ -94,6 +100,11 @@ def test_wheel_works_in_clean_venv(wheel: Path, tmp_path: Path) -> None:
     proc = _run([str(python), "-c", SMOKE], tmp_path, 60)
     count = int(proc.stdout.strip().splitlines()[-1])
     assert count > 800, f"only {count} instructions in the installed tables"
+    # The pure wheel: the engines run as plain Python (py3-none-any, no extension modules).
+    assert wheel.name.endswith("-py3-none-any.whl")
+    engine = "import spvbuild.text.assembler as a, spvbuild.binary.reader as r; "
+    proc = _run([str(python), "-c", engine + "print(a.ENGINE, r.engine_kind())"], tmp_path, 60)
+    assert proc.stdout.split() == ["python", "python"]
     # The console script is installed and assembles from stdin to stdout.
     script = venv / "bin" / "spvbuild"
     assert script.exists(), "the spvbuild console script is missing"
@@ -130,3 +141,8 @@ def test_sdist_builds_and_installs_in_clean_venv(tmp_path: Path) -> None:
     _run([str(python), "-m", "pip", "install", "--no-deps", str(sdist)], tmp_path, 300)
     proc = _run([str(python), "-c", SMOKE], tmp_path, 60)
     assert int(proc.stdout.strip().splitlines()[-1]) > 800
+    # Built from the sdist with mypyc at hand (the build requirements), the engines are
+    # compiled: `pip install` of the source gives the compiled package, nothing at run time.
+    engine = "import spvbuild.text.assembler as a, spvbuild.binary.reader as r; "
+    proc = _run([str(python), "-c", engine + "print(a.ENGINE, r.engine_kind())"], tmp_path, 60)
+    assert proc.stdout.split() == ["mypyc", "mypyc"]

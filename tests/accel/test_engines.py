@@ -8,6 +8,8 @@ runs by default; the engine tests themselves run on both (see ``conftest.py``).
 
 from __future__ import annotations
 
+import importlib
+import importlib.machinery
 import os
 import shutil
 import subprocess
@@ -57,9 +59,11 @@ def test_a_stale_or_missing_build_is_not_used(
     assert engines.compiled("asm_engine") is None
     monkeypatch.setattr(engines, "digest_file", lambda engine: tmp_path / "missing.sha256")
     assert engines.compiled("asm_engine") is None
+    # What runs is the module `import` gives: plain in a checkout, the wheel's compiled
+    # one where installed; never the stale or missing development copy.
     loaded = engines.load("asm_engine")
+    assert loaded is importlib.import_module("spvbuild.text.asm_engine")
     assert loaded.__name__ == "spvbuild.text.asm_engine"
-    assert engines.kind(loaded) == "python"
 
 
 @pytest.mark.parametrize("error", [ImportError, ValueError])
@@ -83,7 +87,17 @@ def test_a_build_that_cannot_be_imported_is_not_used(
 
 def test_pure_python_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(engines.PURE_ENV, "1")
-    assert engines.load("asm_engine").__name__ == "spvbuild.text.asm_engine"
+    for engine in engines.ENGINES:
+        assert engines.load(engine) is engines.plain(engine)
+
+
+@pytest.mark.parametrize("engine", engines.ENGINES)
+def test_the_plain_form_is_the_source_interpreted(engine: str) -> None:
+    module = engines.plain(engine)
+    assert engines.kind(module) == "python"
+    assert Path(module.__file__ or "").resolve() == engines.source_path(engine)
+    compiled = engines.compiled_form(engine)
+    assert compiled is None or engines.kind(compiled) == "mypyc"
 
 
 def fresh(code: str, pure: bool) -> str:
@@ -105,7 +119,7 @@ def fresh(code: str, pure: bool) -> str:
     ],
 )
 def test_a_fresh_import_runs_the_compiled_engine_when_current(engine: str, code: str) -> None:
-    expected = "mypyc" if engines.compiled(engine) is not None else "python"
+    expected = "mypyc" if engines.compiled_form(engine) is not None else "python"
     assert fresh(code, pure=False) == expected
     assert fresh(code, pure=True) == "python"
 
@@ -118,6 +132,15 @@ def test_the_read_engine_digest_covers_its_codes() -> None:
 def test_ci_runs_the_compiled_engine() -> None:
     if os.environ.get("CI") != "true":
         pytest.skip("checked under CI=true, where make test builds the compiled engine")
+    if os.environ.get("SPVBUILD_PURE_BUILD"):  # make test-wheels: the pure wheel
+        assert assembler.ENGINE == "python"
+        assert all(engines.compiled_form(engine) is None for engine in engines.ENGINES)
+        return
+    if all(engines.kind(engines.load(engine)) == "mypyc" for engine in engines.ENGINES) and (
+        engines.compiled("asm_engine") is None
+    ):  # make test-wheels: the compiled wheel (no development copies there)
+        assert assembler.ENGINE == "mypyc"
+        return
     module = engines.compiled("asm_engine")
     assert module is not None, "python -m spvbuild.accel.accelerate did not build a current engine"
     assert module.SOURCE_SHA256 == engines.source_digest("asm_engine")
@@ -155,13 +178,15 @@ def test_a_failing_compiled_check_falls_back_to_plain_python(
     def broken(*args: object, **kwargs: object) -> list[int]:
         raise TypeError("int object expected; got None")
 
-    fake = types.ModuleType("spvbuild._asm_engine_mypyc")
+    fake = types.ModuleType("spvbuild.accel._asm_engine_mypyc")
+    fake.__file__ = "/site/spvbuild/accel/_asm_engine_mypyc" + importlib.machinery.EXTENSION_SUFFIXES[0]
     fake.assemble = broken  # type: ignore[attr-defined]
     monkeypatch.setattr(assembler, "_engine", fake)
     with pytest.warns(RuntimeWarning, match="compiled assembler engine failed"):
         assert assembler.assemble(text) == expected
     # A TypeError of the plain engine is a bug of its own and is not hidden.
     plain = types.ModuleType("spvbuild.text.asm_engine")
+    plain.__file__ = "/site/spvbuild/text/asm_engine.py"
     plain.assemble = broken  # type: ignore[attr-defined]
     monkeypatch.setattr(assembler, "_engine", plain)
     with pytest.raises(TypeError):

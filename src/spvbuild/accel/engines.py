@@ -1,27 +1,41 @@
-"""Which copy of an engine runs: the plain-Python module or its mypyc-compiled twin.
+"""Which form of an engine runs: its plain-Python module or a mypyc-compiled one.
 
 An *engine* is a plain-Python module of spvbuild whose hot loops are worth compiling
-(:data:`ENGINES`).  ``python -m spvbuild.accel.accelerate`` compiles a copy of it with mypyc
-under the name ``spvbuild.accel._<engine>_mypyc`` and records the :func:`source_digest` of the
-sources it was compiled from, both in it (``SOURCE_SHA256``) and beside it
-(:func:`digest_file`).  :func:`load` gives the
-compiled copy only while that digest still matches the sources on disk, so an edited
-engine is never shadowed by a stale build; otherwise it gives the plain module.  Setting
-the environment variable ``SPVBUILD_PURE_PYTHON`` to a non-empty value always selects the
-plain module (to compare the two, or to debug with a Python debugger).
+(:data:`ENGINES`: the assembler's ``spvbuild.text.asm_engine`` and the reader's
+``spvbuild.binary.read_engine``).  A compiled form comes from one of two places:
 
-Each engine runs whichever form is current: both forms are the same source, so they give
-the same results and raise the same documented exceptions (the read engine rebinds its
-three word readers to ``struct``'s when interpreted, see :mod:`spvbuild.binary.read_engine`).
-The test suite runs the assembler's and the reader's tests on each.
+* **the wheel**: building a wheel (``pip install .``, ``python -m build``) compiles each
+  engine with mypyc under its own name (``setup.py``), so an installed spvbuild imports
+  the compiled module in place of the source beside it.  Nothing is compiled or written
+  at run time.  A wheel built without mypyc or a C compiler, or with
+  ``SPVBUILD_PURE_BUILD=1``, is pure Python;
+* **a development checkout**: an editable install is never compiled in place (an edited
+  source would then be shadowed by a stale build).  ``python -m spvbuild.accel.accelerate``
+  (``make engines``) compiles a copy under the name ``spvbuild.accel._<engine>_mypyc``
+  and records the :func:`source_digest` of the sources it was compiled from, both in it
+  (``SOURCE_SHA256``) and beside it (:func:`digest_file`); :func:`compiled` gives that
+  copy only while the digest still matches the sources on disk.
+
+:func:`load` gives the compiled form when there is one, else the plain module; with the
+environment variable ``SPVBUILD_PURE_PYTHON`` set to a non-empty value it always gives
+the plain module (:func:`plain`: the source, even where the wheel's compiled module would
+be imported), to compare the two or to debug with a Python debugger.  Both forms are the
+same source, so they give the same results and raise the same documented exceptions (the
+read engine rebinds its word readers when interpreted, see
+:mod:`spvbuild.binary.read_engine`).  The test suite runs the assembler's and the reader's
+tests on each.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.machinery
+import importlib.util
 import os
 import re
+import sys
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 
@@ -29,10 +43,12 @@ __all__ = [
     "ENGINES",
     "PURE_ENV",
     "compiled",
+    "compiled_form",
     "compiled_name",
     "digest_file",
     "kind",
     "load",
+    "plain",
     "source_digest",
     "source_files",
     "source_path",
@@ -113,22 +129,54 @@ def compiled(engine: str) -> ModuleType | None:
     try:
         module = importlib.import_module(f"spvbuild.accel.{compiled_name(engine)}")
     except (ImportError, ValueError):
-        # ImportError: no module for this interpreter, or librt (which comes with mypy)
-        # uninstalled since the build; ValueError: librt's version no longer matches the
-        # one the copy was compiled against.  Either way the plain code runs.
+        # ImportError: no module for this interpreter; ValueError: a mypyc runtime check
+        # (e.g. of librt's version, where a copy uses it) failed.  The plain code runs.
         return None
     return module if getattr(module, "SOURCE_SHA256", None) == current else None
 
 
 def load(engine: str) -> ModuleType:
-    """The copy of ``engine`` to run: the current compiled one if any, else the plain one."""
-    if not os.environ.get(PURE_ENV):
-        found = compiled(engine)
-        if found is not None:
-            return found
+    """The form of ``engine`` to run: a compiled one if there is one (a current development
+    copy, else the wheel's), else the plain module; the plain module with
+    ``SPVBUILD_PURE_PYTHON`` set."""
+    if os.environ.get(PURE_ENV):
+        return plain(engine)
+    found = compiled(engine)
+    if found is not None:
+        return found
     return importlib.import_module(f"spvbuild.{_MODULES[engine]}")
 
 
+def compiled_form(engine: str) -> ModuleType | None:
+    """A compiled form of ``engine`` (a current development copy, else the wheel's
+    compiled module), or None where there is none."""
+    found = compiled(engine)
+    if found is not None:
+        return found
+    module = importlib.import_module(f"spvbuild.{_MODULES[engine]}")
+    return module if kind(module) == "mypyc" else None
+
+
+@cache
+def plain(engine: str) -> ModuleType:
+    """The plain-Python module of ``engine``: its source, interpreted, also where the
+    wheel's compiled module is what ``import`` gives (then the source beside it is loaded
+    under the name ``spvbuild.accel._<engine>_source``)."""
+    module = importlib.import_module(f"spvbuild.{_MODULES[engine]}")
+    if kind(module) == "python":
+        return module
+    name = f"spvbuild.accel._{engine}_source"
+    spec = importlib.util.spec_from_file_location(name, source_path(engine))
+    if spec is None or spec.loader is None:  # pragma: no cover - the source is shipped
+        raise ImportError(f"no plain-Python source of {engine} at {source_path(engine)}")
+    source = importlib.util.module_from_spec(spec)
+    sys.modules[name] = source
+    spec.loader.exec_module(source)
+    return source
+
+
 def kind(module: ModuleType) -> str:
-    """``"mypyc"`` for a compiled copy, ``"python"`` for a plain module."""
-    return "mypyc" if module.__name__.endswith("_mypyc") else "python"
+    """``"mypyc"`` for a compiled module (an extension module: ``.so``/``.pyd``),
+    ``"python"`` for a plain one."""
+    file = getattr(module, "__file__", None) or ""
+    return "mypyc" if file.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "python"

@@ -6,14 +6,13 @@ decodes the instructions whose first word has a fast path with :func:`decode`.  
 the module (as :func:`prepare` gives it) through three small readers, :func:`_word`,
 :func:`_five` and :func:`_real`; this is where the two forms differ, and only here:
 
-* compiled (``python -m spvbuild.accel.accelerate`` builds a mypyc copy of this module, which the
-  reader runs whenever it is current): the module is its little-endian bytes and the
-  readers are the functions below, built on mypy's ``librt``, which mypyc turns into
-  loads (and whose fixed-size tuples it does not box);
-* interpreted (no current compiled copy, or ``SPVBUILD_PURE_PYTHON`` set): at import the
-  module rebinds the four names to what the interpreter runs fastest, the words' own
-  ``array`` (padded) and C functions over it (``operator.getitem``, ``struct``'s
-  ``unpack_from``).  ``librt`` is then not needed.
+* compiled (by mypyc: in the wheel, or a development copy, see
+  :mod:`spvbuild.accel.engines`): the module is its little-endian bytes and the readers
+  are the functions below, byte loads that mypyc turns into C (and fixed-size tuples it
+  does not box); nothing beyond the standard library is needed at run time;
+* interpreted (no compiled form, or ``SPVBUILD_PURE_PYTHON`` set): at import the module
+  rebinds the four names to what the interpreter runs fastest, the words' own ``array``
+  (padded) and C functions over it (``operator.getitem``, ``struct``'s ``unpack_from``).
 
 So the loops have one source; the test suite runs the reader's tests on each form.
 Everything the loops look up is passed in by the reader; of spvbuild this module imports
@@ -45,15 +44,11 @@ from spvbuild.binary.read_codes import (
     UNARY,
 )
 
-try:
-    from librt.strings import read_f32_le, read_i32_le
-except ImportError:  # plain Python without mypy's librt: the struct readers below serve
-    pass
-
 __all__ = ["COMPILED", "SEEN", "decode", "prepare", "split"]
 
-COMPILED: Final = __name__.endswith("_mypyc")
-"""True in the mypyc-compiled copy (``spvbuild._read_engine_mypyc``)."""
+COMPILED: Final = not __file__.endswith(".py")
+"""True in a mypyc-compiled form (an extension module: the wheel's, or a development copy
+``spvbuild.accel._read_engine_mypyc``)."""
 
 SEEN: Final = 0x400
 """The size of the caches by opcode (the low bits of the opcode index them; a cache holds
@@ -71,25 +66,29 @@ def prepare(words: array[int]) -> tuple[bytes, int]:
     return words.tobytes() + bytes(PADDING), len(words)
 
 
+def _at(data: bytes, p: int) -> int:
+    """The little-endian word at byte offset ``p`` (compiled form: four byte loads)."""
+    return data[p] | data[p + 1] << 8 | data[p + 2] << 16 | data[p + 3] << 24
+
+
 def _word(data: bytes, i: int) -> int:
     """The word at word offset ``i`` (compiled form)."""
-    return int(read_i32_le(data, i << 2)) & 0xFFFFFFFF
+    return _at(data, i << 2)
 
 
 def _five(data: bytes, p: int) -> tuple[int, int, int, int, int]:
     """The five words from byte offset ``p`` (compiled form)."""
-    return (
-        int(read_i32_le(data, p)) & 0xFFFFFFFF,
-        int(read_i32_le(data, p + 4)) & 0xFFFFFFFF,
-        int(read_i32_le(data, p + 8)) & 0xFFFFFFFF,
-        int(read_i32_le(data, p + 12)) & 0xFFFFFFFF,
-        int(read_i32_le(data, p + 16)) & 0xFFFFFFFF,
-    )
+    return _at(data, p), _at(data, p + 4), _at(data, p + 8), _at(data, p + 12), _at(data, p + 16)
+
+
+_F32 = struct.Struct("<f")
 
 
 def _real(data: bytes, p: int) -> tuple[float]:
-    """The 32-bit float at byte offset ``p``, in a 1-tuple (compiled form)."""
-    return (read_f32_le(data, p),)
+    """The 32-bit float at byte offset ``p``, in a 1-tuple (compiled form; rare: the
+    inline OpConstant path)."""
+    real: float = _F32.unpack_from(data, p)[0]
+    return (real,)
 
 
 def _padded(words: array[int]) -> tuple[array[int], int]:

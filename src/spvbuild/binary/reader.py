@@ -112,10 +112,10 @@ Design for speed
     The two loops (framing and fast-path dispatch) are the read engine's ``split`` and
     ``decode`` (:mod:`spvbuild.binary.read_engine`), written once, with the codes of
     :mod:`spvbuild.binary.read_codes`, the lookups passed in and the fallback (``_fallback``)
-    here; every decoder, table and the general decoder are the ones here.  Compiled (when
-    ``python -m spvbuild.accel.accelerate`` has built a current copy and ``SPVBUILD_PURE_PYTHON``
-    is not set) they read the module's bytes with ``librt`` and take about half the time
-    on a big module: what is left is mostly the objects themselves.  :func:`engine_kind`
+    here; every decoder, table and the general decoder are the ones here.  Compiled (the
+    wheel's, or a current development copy, and ``SPVBUILD_PURE_PYTHON`` not set) they
+    read the module's bytes a byte at a time in C and take about half the time on a big
+    module: what is left is mostly the objects themselves.  :func:`engine_kind`
     says which form runs.
 """
 
@@ -124,7 +124,6 @@ from __future__ import annotations
 import functools
 import gc
 import operator
-import os
 import struct
 import sys
 import weakref
@@ -135,7 +134,6 @@ from typing import Any, Literal
 
 from spvbuild.accel import engines
 from spvbuild.binary import read_codes as _codes
-from spvbuild.binary import read_engine as _read_engine
 from spvbuild.binary.encoder import MAGIC, _number_words, encode_module
 from spvbuild.binary.number_types import FLOAT32, UINT32, NumberType, declared_number_type
 from spvbuild.binary.strings import string_in
@@ -386,19 +384,18 @@ _engine_found: tuple[ModuleType] | None = None
 
 
 def _engine() -> ModuleType:
-    """The form of :mod:`spvbuild.binary.read_engine` that runs: its compiled copy when one is
-    built and current (see :mod:`spvbuild.accel.engines`; never with ``SPVBUILD_PURE_PYTHON``
-    set), else the module itself, interpreted."""
+    """The form of :mod:`spvbuild.binary.read_engine` that runs: a compiled one when there is
+    one (the wheel's, or a current development copy; see :mod:`spvbuild.accel.engines`;
+    never with ``SPVBUILD_PURE_PYTHON`` set), else the module itself, interpreted."""
     global _engine_found
     if _engine_found is None:
-        compiled = None if os.environ.get(engines.PURE_ENV) else engines.compiled("read_engine")
-        _engine_found = (compiled if compiled is not None else _read_engine,)
+        _engine_found = (engines.load("read_engine"),)
     return _engine_found[0]
 
 
 def engine_kind() -> str:
-    """``"mypyc"`` when the reader runs the compiled copy of :mod:`spvbuild.binary.read_engine`
-    (built by ``python -m spvbuild.accel.accelerate``), ``"python"`` when it runs it interpreted."""
+    """``"mypyc"`` when the reader runs a compiled form of :mod:`spvbuild.binary.read_engine`,
+    ``"python"`` when it runs it interpreted."""
     return engines.kind(_engine())
 
 
@@ -1232,7 +1229,7 @@ class _Reader:
             later: list[int] = []  # indices in out of deferred instructions (their offset)
             # The compiled form indexes the ids as a list: with ids made on first sight
             # (an id table) the interpreted form runs.
-            engine = _engine() if type(self.ids) is list else _read_engine
+            engine = _engine() if type(self.ids) is list else engines.plain("read_engine")
             offsets: list[int] | None = None  # made only where an error or a redo needs them
             try:
                 self._engine_loop(engine, out, later, codes)

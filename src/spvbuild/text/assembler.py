@@ -25,7 +25,6 @@ from os import PathLike, fspath
 
 from spvbuild.accel import engines
 from spvbuild.errors import ArgumentError, SpvbuildError
-from spvbuild.text import asm_engine as _plain
 from spvbuild.text.asm_engine import DEFAULT_TARGET_ENV
 from spvbuild.text.asm_grammar import TARGET_ENVS
 from spvbuild.text.asm_source import AssemblyText, target_env_of_header, target_env_of_lines
@@ -200,7 +199,7 @@ def _run(
             raise
         # mypyc checks types at run time where Python does not: should a compiled check
         # ever fail, the plain engine (the same source) gives the answer, with a warning.
-        words = _plain.assemble(
+        words = engines.plain("asm_engine").assemble(
             text, target_env=env, preserve_numeric_ids=preserve, strict_ids=strict, file=file
         )
         warnings.warn(

@@ -1,0 +1,80 @@
+"""Build hook of spvbuild: the engines are compiled with mypyc when a wheel is built.
+
+Everything else about the package is in ``pyproject.toml``; this file only adds the two
+compiled engines (``spvbuild.text.asm_engine``, ``spvbuild.binary.read_engine``) as
+extension modules of the same names, beside their sources, so that an installed
+spvbuild imports them compiled.  Nothing is compiled at run time.
+
+* No mypyc, no C compiler, or a compiler error: the build goes on and the wheel is pure
+  Python (with a warning), which works the same, more slowly.
+* ``SPVBUILD_PURE_BUILD=1``: a pure-Python wheel on purpose.
+* An editable install (a development checkout) is never compiled in place, where an
+  edited source would be shadowed by a stale build: there ``python -m
+  spvbuild.accel.accelerate`` (``make engines``) builds digest-checked copies instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+ENGINES = ["src/spvbuild/text/asm_engine.py", "src/spvbuild/binary/read_engine.py"]
+PURE_BUILD_ENV = "SPVBUILD_PURE_BUILD"
+
+
+def _say(message: str) -> None:
+    print(f"spvbuild build: {message}", file=sys.stderr, flush=True)
+
+
+def _editable() -> bool:
+    """True when setuptools builds an editable install (PEP 660) or a develop install."""
+    return any(command in sys.argv for command in ("editable_wheel", "develop"))
+
+
+def _ext_modules() -> list[Any]:
+    """The mypyc extension modules of the engines, or none (a pure-Python build)."""
+    if os.environ.get(PURE_BUILD_ENV):
+        _say(f"{PURE_BUILD_ENV} is set: a pure-Python build")
+        return []
+    if _editable():
+        return []  # see the module's docstring: make engines builds checked copies
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _say("mypyc (part of mypy) is not installed: a pure-Python build")
+        return []
+    previous = os.environ.get("MYPYPATH")
+    os.environ["MYPYPATH"] = str(ROOT / "src")  # mypy reads the engines' imports from here
+    try:
+        return list(mypycify(ENGINES, opt_level="3"))
+    except Exception as exc:  # noqa: BLE001 - any failure here means: build it pure
+        _say(f"mypyc could not prepare the engines ({exc}): a pure-Python build")
+        return []
+    finally:
+        if previous is None:
+            os.environ.pop("MYPYPATH", None)
+        else:
+            os.environ["MYPYPATH"] = previous
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that falls back to a pure-Python build when compiling fails."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - no C compiler, a compiler error, ...
+            _say(f"compiling the engines failed ({exc}): a pure-Python build")
+            self.extensions = []
+
+    def get_outputs(self) -> list[str]:
+        return super().get_outputs() if self.extensions else []
+
+
+setup(ext_modules=_ext_modules(), cmdclass={"build_ext": OptionalBuildExt})

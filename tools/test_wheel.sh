@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Test an installed spvbuild wheel: a fresh venv, `pip install <wheel>[dev]`, the engine
+# form checked, the whole test suite run against the installed package (not src/), and
+# the installed package folder checked unchanged after use.
+#
+#   tools/test_wheel.sh WHEEL EXPECTED_ENGINE [VENV]    (EXPECTED_ENGINE: mypyc | python)
+#
+# Run from the repository root (make test-wheels does). A pure wheel is tested with
+# SPVBUILD_PURE_BUILD=1 set, so the tests know there is one engine form.
+set -euo pipefail
+wheel=$1
+expected=$2
+venv=${3:-build/venv-$expected}
+python=${SYSTEM_PYTHON:-python3}
+
+rm -rf "$venv"
+"$python" -m venv "$venv"
+"$venv/bin/python" -m pip install -q "$wheel[dev]"
+
+# From outside the checkout, so that nothing but the installed package can be imported.
+cd /
+package=$("$venv/bin/python" -c 'import spvbuild, os; print(os.path.dirname(spvbuild.__file__))')
+engine=$("$venv/bin/python" -c 'import spvbuild.text.assembler as a, spvbuild.binary.reader as r; print(a.ENGINE, r.engine_kind())')
+cd - >/dev/null
+echo "wheel $(basename "$wheel"): installed in $package, engines: $engine"
+if [ "$engine" != "$expected $expected" ]; then
+	echo "test_wheel: expected both engines to be '$expected', got '$engine'" >&2
+	exit 1
+fi
+case "$package" in
+	"$PWD"/src/*) echo "test_wheel: spvbuild was imported from the checkout, not the wheel" >&2; exit 1 ;;
+esac
+
+listing() { (cd "$package" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+%s | sha256sum); }
+before=$(listing)
+# The tests run against the installed package; PYTHONPATH stays unset.
+env -u PYTHONPATH "$venv/bin/python" -m pytest -q -p no:cacheprovider
+after=$(listing)
+if [ "$before" != "$after" ]; then
+	echo "test_wheel: the installed package folder changed while it was used" >&2
+	exit 1
+fi
+echo "wheel $(basename "$wheel"): tests passed; installed package folder unchanged"
