@@ -24,7 +24,7 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -73,6 +73,7 @@ from spvbuild.generated.extinst import ExtInstSets, set_module
 from spvbuild.ids import Id, TypeId
 from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
+from spvbuild.rules import TRIGGERS as _RULE_TRIGGERS
 from spvbuild.rules import check_rules
 from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
 
@@ -162,11 +163,23 @@ def _version_ok(needed: tuple[int, int] | None, have: tuple[int, int]) -> bool:
     return needed is not None and have >= needed
 
 
+_PLAIN_INTS = frozenset({int, Id, TypeId})
+
+
 def _key(value: Any) -> Any:
     """A sort key for operand values of any mix of types (an enumerant sorts as its value).
 
     Every key is a tuple that starts with a tag, so keys of different types compare.
     """
+    cls = value.__class__
+    if cls in _PLAIN_INTS:  # the common cases first: ids, ints, tuples of them
+        return (0, value)
+    if cls is tuple:
+        return (3, tuple([_key(v) for v in value]))
+    if isinstance(value, EnumerantParameters):
+        # As _key(value.parameters) gives them, without the tuple made first.
+        fields = [_key(getattr(value, name)) for name in value.fields]
+        return (0, value.enumerant.value, (3, tuple(fields)))
     if isinstance(value, int):  # ids, ints and IntEnum/IntFlag members: by value
         return (0, int(value))
     if value.__class__ is tuple:
@@ -337,6 +350,8 @@ class Module(CoreInstructions, ExtInstSets):
         self._words: dict[int, tuple[Instruction, list[int], dict[int, str] | None]] = {}
         self._fast_block: Block | None = None  # the block the fast path may append to
         self._run: Run | None = None  # its current run of words
+        # Each global OpVariable's id → its storage class (for entry-point interfaces).
+        self._globals: dict[int, int] = {}
         self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
         self._from_binary = False  # ids below the bound may be a binary's, defined or not
         self._put_words = self._put  # generated methods hand their words to _put
@@ -697,6 +712,8 @@ class Module(CoreInstructions, ExtInstSets):
         if section != "functions":
             self._define(instruction)
             self.sections[section].append(instruction)
+            if opcode == OP_VARIABLE and instruction.result_id is not None and instruction.operands:
+                self._globals[int(instruction.result_id)] = _word(instruction.operands[0])
             return
         if opcode == OP_FUNCTION:
             if function is not None and not function.ended:
@@ -911,6 +928,11 @@ class Module(CoreInstructions, ExtInstSets):
             for block in function.blocks:
                 block.items = list(apply(decoded[id(block)]))
         self._enter(self._block)
+        self._globals = {
+            int(v.result_id): _word(v.operands[0])
+            for v in self.sections["types_globals"]
+            if v.opcode == OP_VARIABLE and v.result_id is not None and v.operands
+        }
         self._words.clear()  # a type may have changed: every record is encoded again
         for rid in removed:
             self._definitions.pop(rid, None)
@@ -1028,24 +1050,30 @@ class Module(CoreInstructions, ExtInstSets):
     def _complete_interfaces(self) -> None:
         """Append to each OpEntryPoint the global variables its call tree uses."""
         listed_classes = None if self.version >= (1, 4) else {1, 3}  # Input, Output
-        globals_by_id = {
-            int(v.result_id): _word(v.operands[0])
-            for v in self.sections["types_globals"]
-            if v.opcode == OP_VARIABLE and v.result_id is not None
-        }
+        globals_by_id = self._globals
         if not globals_by_id:
             return
         by_id = {int(f.id): f for f in self.functions}
         uses: dict[int, tuple[set[int], set[int]]] = {}  # function → (globals, callees)
+        global_ids = globals_by_id.keys()
+        cached = self._words.get
         for fid, function in by_id.items():
             used: set[int] = set()
             callees: set[int] = set()
-            for piece in function.pieces():
+            # The header, OpLabel and OpFunctionEnd use no global: the other pieces only.
+            pieces: list[BlockItem] = [*function.parameters, *function.variables]
+            for block in function.blocks:
+                pieces += block.items
+            for piece in pieces:
                 if isinstance(piece, Run):
-                    if globals_by_id.keys().isdisjoint(piece.words):
+                    if global_ids.isdisjoint(piece.words):
                         continue  # no word of the run is a global's id: nothing to look at
                     records: Iterable[Instruction] = piece.instructions()
                 else:
+                    if piece.opcode != OP_FUNCTION_CALL:
+                        made = cached(id(piece))
+                        if made is not None and made[0] is piece and global_ids.isdisjoint(made[1]):
+                            continue  # none of its words (kept from its call) is a global's id
                     records = (piece,)
                 for inst in records:
                     for value in _ids_in(inst.operands):
@@ -1079,7 +1107,17 @@ class Module(CoreInstructions, ExtInstSets):
             )
             if missing:
                 new_interface = tuple(interface) + tuple(Id(v) for v in missing)
-                entries[index] = entry._replace(operands=(*entry.operands[:3], new_interface))
+                operands = (*entry.operands[:3], new_interface)
+                new_entry = _new_record(Instruction, (*entry[:3], operands, entry.ext_set))
+                entries[index] = new_entry
+                kept = self._words.pop(id(entry), None)
+                if kept is not None and kept[0] is entry:
+                    # Its words from the call, the interface's new ids appended.
+                    words = kept[1]
+                    words = [((len(words) + len(missing)) << 16) | words[0] & 0xFFFF]
+                    words += kept[1][1:]
+                    words += missing
+                    self._words[id(new_entry)] = (new_entry, words, kept[2])
 
     def _body_after_requirements(self) -> list[BlockItem]:
         out: list[BlockItem] = []
@@ -1096,25 +1134,35 @@ class Module(CoreInstructions, ExtInstSets):
     # -- serialization ----------------------------------------------------------------------
     def to_words(self) -> list[int]:
         """The module as SPIR-V words (header included)."""
-        return self._serialize().tolist()
+        words: list[int] = []
+        self._serialize(words)
+        return words
 
     def to_bytes(self, endian: Literal["little", "big"] = "little") -> bytes:
         """The module as bytes, little-endian unless ``endian="big"``."""
-        words = self._serialize()
+        words = array("I")  # compact: a big module's words as 4 bytes each
+        self._serialize(words)
         if endian != sys.byteorder:
             words.byteswap()
         return words.tobytes()
 
-    def _serialize(self) -> array[int]:
-        """Rules, checks, encoding and the undefined-id check; the words, compactly.
+    def _serialize(self, out: MutableSequence[int]) -> None:
+        """Rules, checks, encoding and the undefined-id check; the words, onto ``out``.
 
         Records are encoded here; runs of words (the fast path's) are copied as they are.
         Where a rule or a check needs every instruction, the runs are decoded for it.
         """
         head, body = self._layout()
-        records = head + [p for p in body if not isinstance(p, Run)]
-        runs = [p for p in body if isinstance(p, Run)]
-        if not runs:
+        records = list(head)
+        runs: list[Run] = []
+        for piece in body:
+            if isinstance(piece, Run):
+                runs.append(piece)
+            else:
+                records.append(piece)
+        if not self._checks and not _rules_may_work(records, runs):
+            instructions = []  # no rule has anything to look at: none is run
+        elif not runs:
             instructions = records
         elif self._checks or any(i.opcode in _WHOLE_MODULE_RULES for i in records):
             instructions = head + _decoded(body)
@@ -1130,30 +1178,25 @@ class Module(CoreInstructions, ExtInstSets):
                 for inst in run.instructions()
                 if inst.result_id in targets
             ]
-        check_rules(instructions)
+        if instructions:
+            check_rules(instructions)
         for check in self._checks:
             check(instructions)
         used: dict[int, str] = {}
         encode = Encoder(self._type_widths, used).instruction
         cached = self._words.get
         unlisted: list[Instruction] = []  # records whose used ids were not collected
-        out = array("I", header_words(self.version, self.bound, self.generator))
         extend = out.extend
+        extend(header_words(self.version, self.bound, self.generator))
         for record in head:
             if record.opcode == OP_CAPABILITY and isinstance(record.operands[0], int):
                 extend((0x20000 | OP_CAPABILITY, int(record.operands[0])))
             else:
                 extend(encode(record))
+        made_by_pieces = _MADE_BY_PIECES
         for piece in body:
             if isinstance(piece, Run):
                 extend(piece.words)
-                continue
-            if piece.opcode in _MADE_BY_PIECES and not piece.operands and not piece.result_type:
-                # OpLabel / OpFunctionEnd as Function.pieces() makes them: no operands.
-                if piece.result_id is None:
-                    extend((0x10000 | piece.opcode,))
-                else:
-                    extend((0x20000 | piece.opcode, int(piece.result_id)))
                 continue
             entry = cached(id(piece))
             if entry is not None and entry[0] is piece:
@@ -1165,10 +1208,17 @@ class Module(CoreInstructions, ExtInstSets):
                         used.setdefault(value, where)
                 else:
                     unlisted.append(piece)
-            else:
-                extend(encode(piece))
+                continue
+            opcode = piece.opcode
+            if opcode in made_by_pieces and not piece.operands and not piece.result_type:
+                # OpLabel / OpFunctionEnd as Function.pieces() makes them: no operands.
+                if piece.result_id is None:
+                    extend((0x10000 | opcode,))
+                else:
+                    extend((0x20000 | opcode, int(piece.result_id)))
+                continue
+            extend(encode(piece))
         self._check_defined(records, runs, used, unlisted)
-        return out
 
     def _check_defined(
         self,
@@ -1243,6 +1293,25 @@ _MADE_BY_PIECES = {OP_LABEL, OP_FUNCTION_END}  # records that Function.pieces() 
 _WHOLE_MODULE_RULES = {OP_CONSTANT_FUNCTION_POINTER_INTEL}
 
 
+def _rules_may_work(records: list[Instruction], runs: list[Run]) -> bool:
+    """False when no rule of the grammar can find work in a module of these records and
+    runs: none has an opcode a rule looks for, no decoration is one a rule restricts."""
+    if _RULE_TRIGGERS is None:
+        return True
+    opcodes, decorations = _RULE_TRIGGERS
+    for inst in records:
+        opcode = inst.opcode
+        if opcode in opcodes:
+            return True
+        if opcode in _DECORATIONS and len(inst.operands) > 1:
+            decoration = inst.operands[1]
+            if isinstance(decoration, EnumerantParameters):
+                decoration = decoration.enumerant
+            if not isinstance(decoration, int) or int(decoration) in decorations:
+                return True
+    return any(first & 0xFFFF in opcodes for run in runs for first in run.firsts)
+
+
 def _decoded(pieces: Iterable[BlockItem]) -> list[Instruction]:
     """Every instruction of ``pieces``, runs of words decoded."""
     out: list[Instruction] = []
@@ -1269,13 +1338,20 @@ def _canonical(section: str, items: list[Instruction]) -> list[Instruction]:
         return sorted(items, key=lambda i: int(i.result_id or 0))
     if section == "entry_points":
         return sorted(items, key=lambda i: (_key(i.operands[1:2]), _key(i.operands)))
-    if section == "execution_modes":
-        return sorted(items, key=lambda i: (_key(i.operands[:1]), i.opcode, _key(i.operands[1:])))
-    if section == "debug_names":
-        return sorted(items, key=lambda i: (_key(i.operands[:1]), i.opcode, _key(i.operands[1:])))
-    if section == "annotations" and not any(i.opcode in _GROUP_OPCODES for i in items):
-        return sorted(items, key=lambda i: (_key(i.operands[:1]), i.opcode, _key(i.operands[1:])))
+    if section in ("execution_modes", "debug_names") or (
+        section == "annotations" and not any(i.opcode in _GROUP_OPCODES for i in items)
+    ):
+        return sorted(items, key=_target_key)
     return items
+
+
+def _target_key(inst: Instruction) -> Any:
+    """The order of execution modes, names and decorations: target, opcode, the rest
+    (what ``(_key(operands[:1]), opcode, _key(operands[1:]))`` gives, made directly)."""
+    operands = inst.operands
+    if not operands:
+        return ((3, ()), inst.opcode, (3, ()))
+    return ((3, (_key(operands[0]),)), inst.opcode, (3, tuple([_key(v) for v in operands[1:]])))
 
 
 def _ids_in(values: Iterable[Any]) -> Iterable[int]:
