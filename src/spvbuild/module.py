@@ -1457,6 +1457,13 @@ def _plan(opcode: int) -> _Plan | None:
     return plan
 
 
+_Need = tuple[Sequence[str], Sequence[str], tuple[int, int] | None]
+# (version, mode, declared capabilities, declared extensions, needs in order) → the
+# capabilities and extensions they resolve to (see _Requirements.resolve).
+_resolutions: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[str, ...]]] = {}
+_RESOLUTIONS_KEPT = 1024
+
+
 class _Requirements:
     """Capability/extension resolution over a module's instructions (one pass, in order)."""
 
@@ -1487,28 +1494,46 @@ class _Requirements:
                     self._close(value)
 
     def resolve(self) -> tuple[list[int], list[str]]:
+        """The capabilities and extensions to declare (sorted).
+
+        What the instructions need is listed first, in module order, without meeting any
+        of it (:class:`_Collector`); what that list resolves to depends on nothing else
+        but the version, the mode and what is declared, so it is worked out once per such
+        input (``_resolutions``) by meeting each need in order, as one pass would.
+        """
         mode = self.module.capability_mode
         if mode == "off":
             return sorted(self.caps), sorted(self.exts)
-        for cap in list(self.caps):
-            self._capability_needs(cap, "OpCapability")
+        collector = _Collector()
+        for cap in self.caps:
+            collector._capability_needs(cap, "OpCapability")
         plans = _plans
         for instruction in self.body:
             if isinstance(instruction, Run):
                 # Ids only: what such an instruction needs is its opcode's alone.
                 for first in instruction.firsts:
-                    self._instruction(Instruction(first & 0xFFFF, None, None, ()))
+                    collector._instruction(Instruction(first & 0xFFFF, None, None, ()))
             elif plans.get(instruction.opcode, _MISSING) is not _NEEDS_NOTHING:
-                self._instruction(instruction)
-        if mode == "verify":
-            return sorted(self.caps), sorted(self.exts)
-        implied_by_others: set[int] = set()
-        for cap in self.caps:
-            enumerant = tables.KINDS["Capability"].enumerants.get(cap)
-            for implied in enumerant.capabilities if enumerant else ():
-                implied_by_others |= self._closure_of(self.capability_names.get(implied))
-        caps = [c for c in self.caps if c in self.declared_caps or c not in implied_by_others]
-        return sorted(caps), sorted(self.exts)
+                collector._instruction(instruction)
+        needs = collector.found
+        key = (self.version, mode, tuple(self.caps), tuple(self.exts), tuple(needs))
+        known = _resolutions.get(key)
+        if known is not None:
+            return list(known[0]), list(known[1])
+        for need, where in needs.items():
+            self._need(*need, where)
+        caps = self.caps
+        if mode != "verify":
+            implied_by_others: set[int] = set()
+            for cap in self.caps:
+                enumerant = tables.KINDS["Capability"].enumerants.get(cap)
+                for implied in enumerant.capabilities if enumerant else ():
+                    implied_by_others |= self._closure_of(self.capability_names.get(implied))
+            caps = [c for c in caps if c in self.declared_caps or c not in implied_by_others]
+        resolved = (tuple(sorted(caps)), tuple(sorted(self.exts)))
+        if len(_resolutions) < _RESOLUTIONS_KEPT:
+            _resolutions[key] = resolved
+        return list(resolved[0]), list(resolved[1])
 
     def _closure_of(self, cap: int | None) -> set[int]:
         if cap is None:
@@ -1739,3 +1764,18 @@ class _Requirements:
         self.caps.append(chosen)
         self._close(chosen)
         self._capability_needs(chosen, where)
+
+
+class _Collector(_Requirements):
+    """What instructions need, in order, each need once with where it was first seen;
+    nothing is met (see :meth:`_Requirements.resolve`)."""
+
+    def __init__(self) -> None:  # no module: only the instructions' own walks run
+        self.met = set()
+        self.found: dict[_Need, str] = {}
+
+    def _meet(self, *need: Any) -> None:
+        """Keep a need met by nothing yet, with where it was seen: (capabilities,
+        extensions, version, where), as :meth:`_Requirements._meet` takes it."""
+        capabilities, extensions, version, where = need
+        self.found[(capabilities, extensions, version)] = where
