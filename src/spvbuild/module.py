@@ -352,6 +352,8 @@ class Module(CoreInstructions, ExtInstSets):
         self._run: Run | None = None  # its current run of words
         # Each global OpVariable's id → its storage class (for entry-point interfaces).
         self._globals: dict[int, int] = {}
+        # Some record may give a rule work (see _may_trigger): set at the call.
+        self._rules_work = False
         self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
         self._from_binary = False  # ids below the bound may be a binary's, defined or not
         self._put_words = self._put  # generated methods hand their words to _put
@@ -565,6 +567,8 @@ class Module(CoreInstructions, ExtInstSets):
             if rid is not None:
                 self._definitions[rid] = inst
             self.sections[section].append(inst)
+            if opcode in _RULE_WATCHED and _may_trigger(inst):
+                self._rules_work = True
         else:
             try:
                 self._record(inst)
@@ -680,6 +684,8 @@ class Module(CoreInstructions, ExtInstSets):
         module as it was.
         """
         opcode = instruction.opcode
+        if opcode in _RULE_WATCHED and _may_trigger(instruction):
+            self._rules_work = True  # (also when the instruction is refused: a rule runs)
         if opcode in EXT_INST_OPCODES and instruction.ext_set is None and instruction.operands:
             # A raw ext_inst(): find the set from its import so it is routed like the others.
             imported = self._definitions.get(_plain_id(instruction.operands[0]))
@@ -928,6 +934,7 @@ class Module(CoreInstructions, ExtInstSets):
             for block in function.blocks:
                 block.items = list(apply(decoded[id(block)]))
         self._enter(self._block)
+        self._rules_work = any(_may_trigger(i) for i in self.all_instructions())
         self._globals = {
             int(v.result_id): _word(v.operands[0])
             for v in self.sections["types_globals"]
@@ -1160,7 +1167,11 @@ class Module(CoreInstructions, ExtInstSets):
                 runs.append(piece)
             else:
                 records.append(piece)
-        if not self._checks and not _rules_may_work(records, runs):
+        if not self._checks and not (
+            self._rules_work
+            or _RULE_TRIGGERS is None
+            or any(first & 0xFFFF in _RULE_TRIGGERS[0] for run in runs for first in run.firsts)
+        ):
             instructions = []  # no rule has anything to look at: none is run
         elif not runs:
             instructions = records
@@ -1237,6 +1248,8 @@ class Module(CoreInstructions, ExtInstSets):
         no run.  A run may use only a reserved id wrongly: its other
         operands were below the bound when it was made.
         """
+        if not used and not self._pending_ids:
+            return  # no id to look at: every call's ids were below the bound, none reserved
         defined = {int(i.result_id) for i in records if i.result_id is not None}
         pending = self._pending_ids - defined
         bound = self.bound
@@ -1293,23 +1306,25 @@ _MADE_BY_PIECES = {OP_LABEL, OP_FUNCTION_END}  # records that Function.pieces() 
 _WHOLE_MODULE_RULES = {OP_CONSTANT_FUNCTION_POINTER_INTEL}
 
 
-def _rules_may_work(records: list[Instruction], runs: list[Run]) -> bool:
-    """False when no rule of the grammar can find work in a module of these records and
-    runs: none has an opcode a rule looks for, no decoration is one a rule restricts."""
+def _may_trigger(inst: Instruction) -> bool:
+    """Whether a rule of the grammar may find work in ``inst``: it has an opcode a rule
+    looks for, or decorates with a decoration a rule restricts (see rules.TRIGGERS)."""
     if _RULE_TRIGGERS is None:
         return True
     opcodes, decorations = _RULE_TRIGGERS
-    for inst in records:
-        opcode = inst.opcode
-        if opcode in opcodes:
-            return True
-        if opcode in _DECORATIONS and len(inst.operands) > 1:
-            decoration = inst.operands[1]
-            if isinstance(decoration, EnumerantParameters):
-                decoration = decoration.enumerant
-            if not isinstance(decoration, int) or int(decoration) in decorations:
-                return True
-    return any(first & 0xFFFF in opcodes for run in runs for first in run.firsts)
+    opcode = inst.opcode
+    if opcode in opcodes:
+        return True
+    if opcode in _DECORATIONS and len(inst.operands) > 1:
+        decoration = inst.operands[1]
+        if isinstance(decoration, EnumerantParameters):
+            decoration = decoration.enumerant
+        return not isinstance(decoration, int) or int(decoration) in decorations
+    return False
+
+
+# The opcodes of the instructions _may_trigger looks at (the others never trigger).
+_RULE_WATCHED = _DECORATIONS | (_RULE_TRIGGERS[0] if _RULE_TRIGGERS is not None else set())
 
 
 def _decoded(pieces: Iterable[BlockItem]) -> list[Instruction]:
