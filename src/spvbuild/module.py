@@ -75,7 +75,7 @@ from spvbuild.instruction import Instruction, RawWords
 from spvbuild.params import EnumerantParameters
 from spvbuild.rules import TRIGGERS as _RULE_TRIGGERS
 from spvbuild.rules import check_rules
-from spvbuild.tables import InstructionInfo, KindInfo, OperandInfo
+from spvbuild.tables import EnumerantInfo, InstructionInfo, KindInfo, OperandInfo
 
 CapabilityMode = Literal["infer", "verify", "off"]
 _AnyId = TypeVar("_AnyId", bound=Id)
@@ -1434,6 +1434,21 @@ def _kind_may_need(kind_name: str, kinds: dict[str, KindInfo]) -> bool:
     return found
 
 
+_parameters_that_need: dict[tuple[str, int], bool] = {}
+
+
+def _parameters_may_need(kind_name: str, enumerant: EnumerantInfo) -> bool:
+    """Whether some parameter of a core enumerant has a kind that can need something
+    (worked out once per enumerant)."""
+    key = (kind_name, enumerant.value)
+    found = _parameters_that_need.get(key)
+    if found is None:
+        found = _parameters_that_need[key] = any(
+            _kind_may_need(p.kind, tables.KINDS) for p in enumerant.parameters
+        )
+    return found
+
+
 def _single_value_enum(op: OperandInfo) -> KindInfo | None:
     """The kind of a single (not optional, not variadic) ValueEnum operand, else None."""
     kind = tables.KINDS.get(op.kind)
@@ -1604,6 +1619,20 @@ class _Requirements:
                         enumerant.version,
                         f"{where} {op.kind}.{enumerant.name}",
                     )
+            elif kind is not None and isinstance(value, EnumerantParameters):
+                # An enumerant with its parameters (what _with_parameters does, inline).
+                enumerant = kind.enumerants.get(int(value.enumerant))
+                if enumerant is None:
+                    continue
+                if (enumerant.capabilities, enumerant.extensions, enumerant.version) not in met:
+                    self._need(
+                        enumerant.capabilities,
+                        enumerant.extensions,
+                        enumerant.version,
+                        f"{where} {op.kind}.{enumerant.name}",
+                    )
+                if _parameters_may_need(op.kind, enumerant):
+                    self._operands(enumerant.parameters, value.parameters, tables.KINDS, where)
             elif op.quantifier == "*" and isinstance(value, tuple | list):
                 for item in value:
                     self._operand(op.kind, item, tables.KINDS, where)
@@ -1626,6 +1655,8 @@ class _Requirements:
         if info is not None:
             where = f"{inst.ext_set} {info.name}"
             self._need(info.capabilities, info.extensions, None, where)
+            if _ext_ids(inst.ext_set or "", inst.operands[1]) == len(inst.operands) - 2:
+                return  # single ids only: no operand can need anything
             kinds = _set_kinds.get(module.__name__)
             if kinds is None:  # the core kinds and the set's own, merged once per set
                 kinds = _set_kinds[module.__name__] = {**tables.KINDS, **module.KINDS}
@@ -1693,7 +1724,7 @@ class _Requirements:
         enumerant = kind.enumerants.get(number)
         if enumerant is not None and (
             kinds is not tables.KINDS  # an extended set's kinds: no shortcut
-            or any(_kind_may_need(p.kind, kinds) for p in enumerant.parameters)
+            or _parameters_may_need(kind_name, enumerant)
         ):
             self._operands(enumerant.parameters, value.parameters, kinds, where)
 
