@@ -30,9 +30,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
-from spvbuild.ir.arguments import shown
-from spvbuild.ir.call_site import located
-from spvbuild.ir.emitter import FAST_IDS, Run
 from spvbuild.binary.encoder import GENERATOR, Encoder, header_words
 from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
 from spvbuild.generated.core import tables
@@ -70,6 +67,9 @@ from spvbuild.generated.core.opcodes import (
     OP_VARIABLE,
 )
 from spvbuild.generated.extinst import ExtInstSets, set_module
+from spvbuild.ir.arguments import shown
+from spvbuild.ir.call_site import located
+from spvbuild.ir.emitter import FAST_IDS, Run
 from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.instruction import Instruction, RawWords
 from spvbuild.ir.params import EnumerantParameters
