@@ -228,6 +228,31 @@ CHECKERS: dict[str, Callable[[Rule, _Module], None]] = {
 }
 
 
+def _triggers() -> tuple[frozenset[int], frozenset[int]] | None:
+    """What can make some rule do any work: (opcodes, decoration values). A module whose
+    instructions have none of those opcodes and decorate with none of those decorations
+    passes every rule.  None when some rule's checker is not one summarized here."""
+    from spvbuild.generated.core.enums import Decoration
+
+    opcodes: set[int] = set()
+    decorations: set[int] = set()
+    for rule in tables.RULES:
+        check, data = rule[2], rule[5]
+        if check == "decoration_targets":
+            decorations.add(int(Decoration[str(data["decoration"])]))
+        elif check in ("function_pointer_constant", "function_pointer_call"):
+            opcodes.add(_OP[str(data["instruction"])])
+        elif check == "function_pointer_operands":
+            opcodes.add(OP_CONSTANT_FUNCTION_POINTER_INTEL)
+        else:
+            return None
+    return frozenset(opcodes), frozenset(decorations)
+
+
+# (opcodes, decoration values) that can make a rule work (see _triggers); None: any can.
+TRIGGERS = _triggers()
+
+
 def check_rules(instructions: Sequence[Instruction]) -> None:
     """Run every grammar rule over a module's instructions (in module order)."""
     module = _Module(instructions)
