@@ -126,11 +126,11 @@ corpus: venv
 	$(PY) -m tests.external_corpus
 
 test: venv system-deps browser-deps corpus engines
-	@echo "==> [1/4] lint"
+	@echo "==> [1/5] lint"
 	@$(MAKE) --no-print-directory lint
-	@echo "==> [2/4] typecheck"
+	@echo "==> [2/5] typecheck"
 	@$(MAKE) --no-print-directory typecheck
-	@echo "==> [3/4] regen-check"
+	@echo "==> [3/5] regen-check"
 	@$(MAKE) --no-print-directory regen-check
 	@echo "==> [4/5] pytest"
 	$(PY) -m pytest -q

@@ -10,7 +10,7 @@
 set -euo pipefail
 wheel=$1
 expected=$2
-venv=${3:-build/venv-$expected}
+venv=$(realpath -m "${3:-build/venv-$expected}")
 python=${SYSTEM_PYTHON:-python3}
 
 rm -rf "$venv"
