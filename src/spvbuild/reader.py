@@ -1,0 +1,10 @@
+"""``spvbuild.reader``: the reader's public names, where they have always been.
+
+The reader lives in the ``binary`` room (:mod:`spvbuild.binary.reader`); this module gives
+its public face: :func:`read` (a binary → typed instructions), :class:`ReadModule`,
+:func:`words_of` and :func:`engine_kind` (which form of the read engine runs).
+"""
+
+from spvbuild.binary.reader import ReadModule, engine_kind, read, words_of
+
+__all__ = ["ReadModule", "engine_kind", "read", "words_of"]
