@@ -259,7 +259,8 @@ def _word_check(op: Operand, name: str, kinds: dict[str, OperandKind]) -> tuple[
         if category == "ValueEnum":
             return f"{same} and {name} in _BARE_{kind.name}", f"words.append({name})"
         return (
-            f"{same} and 0 <= {name} < {_U32} and not {name} & _PARAMETER_BITS_{kind.name}",
+            # int(): a flag member's own ``&`` makes a new member through the enum machinery.
+            f"{same} and 0 <= {name} < {_U32} and not int({name}) & _PARAMETER_BITS_{kind.name}",
             f"words.append({name})",
         )
     return None

@@ -1226,7 +1226,7 @@ class CoreInstructions(Emitter):
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and isinstance(function_control, int) and (function_control.__class__ is int or function_control.__class__.__name__ == "FunctionControl") and 0 <= function_control < 4294967296 and not function_control & _PARAMETER_BITS_FunctionControl
+                and isinstance(function_control, int) and (function_control.__class__ is int or function_control.__class__.__name__ == "FunctionControl") and 0 <= function_control < 4294967296 and not int(function_control) & _PARAMETER_BITS_FunctionControl
                 and function_type.__class__ in FAST_IDS and 0 < function_type < bound
             ):
                 words = [0x50036, result_type, function_control, function_type]
@@ -1376,7 +1376,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, result_type, pointer]
                 if memory_access is not None:
@@ -1403,7 +1403,7 @@ class CoreInstructions(Emitter):
             if (
                 pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, pointer, object]
                 if memory_access is not None:
@@ -1432,8 +1432,8 @@ class CoreInstructions(Emitter):
             if (
                 target.__class__ in FAST_IDS and 0 < target < bound
                 and source.__class__ in FAST_IDS and 0 < source < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
-                and (memory_access_2 is None or (isinstance(memory_access_2, int) and (memory_access_2.__class__ is int or memory_access_2.__class__.__name__ == "MemoryAccess") and 0 <= memory_access_2 < 4294967296 and not memory_access_2 & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access_2 is None or (isinstance(memory_access_2, int) and (memory_access_2.__class__ is int or memory_access_2.__class__.__name__ == "MemoryAccess") and 0 <= memory_access_2 < 4294967296 and not int(memory_access_2) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, target, source]
                 if memory_access is not None:
@@ -1467,8 +1467,8 @@ class CoreInstructions(Emitter):
                 target.__class__ in FAST_IDS and 0 < target < bound
                 and source.__class__ in FAST_IDS and 0 < source < bound
                 and size.__class__ in FAST_IDS and 0 < size < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
-                and (memory_access_2 is None or (isinstance(memory_access_2, int) and (memory_access_2.__class__ is int or memory_access_2.__class__.__name__ == "MemoryAccess") and 0 <= memory_access_2 < 4294967296 and not memory_access_2 & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access_2 is None or (isinstance(memory_access_2, int) and (memory_access_2.__class__ is int or memory_access_2.__class__.__name__ == "MemoryAccess") and 0 <= memory_access_2 < 4294967296 and not int(memory_access_2) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, target, source, size]
                 if memory_access is not None:
@@ -2038,7 +2038,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
@@ -2068,7 +2068,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x60058, result_type, sampled_image, coordinate, image_operands]
                 return Id(put(88, result_type, operands, words, 2))
@@ -2098,7 +2098,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -2131,7 +2131,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x7005a, result_type, sampled_image, coordinate, d_ref, image_operands]
                 return Id(put(90, result_type, operands, words, 2))
@@ -2159,7 +2159,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
@@ -2190,7 +2190,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x6005c, result_type, sampled_image, coordinate, image_operands]
                 return Id(put(92, result_type, operands, words, 2))
@@ -2220,7 +2220,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -2253,7 +2253,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x7005e, result_type, sampled_image, coordinate, d_ref, image_operands]
                 return Id(put(94, result_type, operands, words, 2))
@@ -2280,7 +2280,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and image.__class__ in FAST_IDS and 0 < image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
@@ -2313,7 +2313,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and component.__class__ in FAST_IDS and 0 < component < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, component]
                 if image_operands is not None:
@@ -2346,7 +2346,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -2376,7 +2376,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and image.__class__ in FAST_IDS and 0 < image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
@@ -2405,7 +2405,7 @@ class CoreInstructions(Emitter):
                 image.__class__ in FAST_IDS and 0 < image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and texel.__class__ in FAST_IDS and 0 < texel < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, image, coordinate, texel]
                 if image_operands is not None:
@@ -6184,7 +6184,7 @@ class CoreInstructions(Emitter):
             if (
                 merge_block.__class__ in FAST_IDS and 0 < merge_block < bound
                 and continue_target.__class__ in FAST_IDS and 0 < continue_target < bound
-                and isinstance(loop_control, int) and (loop_control.__class__ is int or loop_control.__class__.__name__ == "LoopControl") and 0 <= loop_control < 4294967296 and not loop_control & _PARAMETER_BITS_LoopControl
+                and isinstance(loop_control, int) and (loop_control.__class__ is int or loop_control.__class__.__name__ == "LoopControl") and 0 <= loop_control < 4294967296 and not int(loop_control) & _PARAMETER_BITS_LoopControl
             ):
                 words = [0x400f6, merge_block, continue_target, loop_control]
                 put(246, None, operands, words, 0)
@@ -6207,7 +6207,7 @@ class CoreInstructions(Emitter):
             bound = self._bound
             if (
                 merge_block.__class__ in FAST_IDS and 0 < merge_block < bound
-                and isinstance(selection_control, int) and (selection_control.__class__ is int or selection_control.__class__.__name__ == "SelectionControl") and 0 <= selection_control < 4294967296 and not selection_control & _PARAMETER_BITS_SelectionControl
+                and isinstance(selection_control, int) and (selection_control.__class__ is int or selection_control.__class__.__name__ == "SelectionControl") and 0 <= selection_control < 4294967296 and not int(selection_control) & _PARAMETER_BITS_SelectionControl
             ):
                 words = [0x300f7, merge_block, selection_control]
                 put(247, None, operands, words, 0)
@@ -7743,7 +7743,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
@@ -7774,7 +7774,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x60132, result_type, sampled_image, coordinate, image_operands]
                 return Id(put(306, result_type, operands, words, 2))
@@ -7804,7 +7804,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -7837,7 +7837,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x70134, result_type, sampled_image, coordinate, d_ref, image_operands]
                 return Id(put(308, result_type, operands, words, 2))
@@ -7865,7 +7865,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
@@ -7896,7 +7896,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x60136, result_type, sampled_image, coordinate, image_operands]
                 return Id(put(310, result_type, operands, words, 2))
@@ -7926,7 +7926,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -7959,7 +7959,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x70138, result_type, sampled_image, coordinate, d_ref, image_operands]
                 return Id(put(312, result_type, operands, words, 2))
@@ -7987,7 +7987,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and image.__class__ in FAST_IDS and 0 < image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
@@ -8020,7 +8020,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and component.__class__ in FAST_IDS and 0 < component < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, component]
                 if image_operands is not None:
@@ -8053,7 +8053,7 @@ class CoreInstructions(Emitter):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -8181,7 +8181,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and image.__class__ in FAST_IDS and 0 < image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
@@ -9779,7 +9779,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and tensor.__class__ in FAST_IDS and 0 < tensor < bound
                 and coordinates.__class__ in FAST_IDS and 0 < coordinates < bound
-                and (tensor_operands is None or (isinstance(tensor_operands, int) and (tensor_operands.__class__ is int or tensor_operands.__class__.__name__ == "TensorOperands") and 0 <= tensor_operands < 4294967296 and not tensor_operands & _PARAMETER_BITS_TensorOperands))
+                and (tensor_operands is None or (isinstance(tensor_operands, int) and (tensor_operands.__class__ is int or tensor_operands.__class__.__name__ == "TensorOperands") and 0 <= tensor_operands < 4294967296 and not int(tensor_operands) & _PARAMETER_BITS_TensorOperands))
             ):
                 words = [0, result_type, tensor, coordinates]
                 if tensor_operands is not None:
@@ -9809,7 +9809,7 @@ class CoreInstructions(Emitter):
                 tensor.__class__ in FAST_IDS and 0 < tensor < bound
                 and coordinates.__class__ in FAST_IDS and 0 < coordinates < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
-                and (tensor_operands is None or (isinstance(tensor_operands, int) and (tensor_operands.__class__ is int or tensor_operands.__class__.__name__ == "TensorOperands") and 0 <= tensor_operands < 4294967296 and not tensor_operands & _PARAMETER_BITS_TensorOperands))
+                and (tensor_operands is None or (isinstance(tensor_operands, int) and (tensor_operands.__class__ is int or tensor_operands.__class__.__name__ == "TensorOperands") and 0 <= tensor_operands < 4294967296 and not int(tensor_operands) & _PARAMETER_BITS_TensorOperands))
             ):
                 words = [0, tensor, coordinates, object]
                 if tensor_operands is not None:
@@ -10585,8 +10585,8 @@ class CoreInstructions(Emitter):
                 and num_elements.__class__ in FAST_IDS and 0 < num_elements < bound
                 and stride.__class__ in FAST_IDS and 0 < stride < bound
                 and event.__class__ in FAST_IDS and 0 < event < bound
-                and (destination_memory_operands is None or (isinstance(destination_memory_operands, int) and (destination_memory_operands.__class__ is int or destination_memory_operands.__class__.__name__ == "MemoryAccess") and 0 <= destination_memory_operands < 4294967296 and not destination_memory_operands & _PARAMETER_BITS_MemoryAccess))
-                and (source_memory_operands is None or (isinstance(source_memory_operands, int) and (source_memory_operands.__class__ is int or source_memory_operands.__class__.__name__ == "MemoryAccess") and 0 <= source_memory_operands < 4294967296 and not source_memory_operands & _PARAMETER_BITS_MemoryAccess))
+                and (destination_memory_operands is None or (isinstance(destination_memory_operands, int) and (destination_memory_operands.__class__ is int or destination_memory_operands.__class__.__name__ == "MemoryAccess") and 0 <= destination_memory_operands < 4294967296 and not int(destination_memory_operands) & _PARAMETER_BITS_MemoryAccess))
+                and (source_memory_operands is None or (isinstance(source_memory_operands, int) and (source_memory_operands.__class__ is int or source_memory_operands.__class__.__name__ == "MemoryAccess") and 0 <= source_memory_operands < 4294967296 and not int(source_memory_operands) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, result_type, execution, destination, source, element_num_bytes, num_elements, stride, event]
                 if destination_memory_operands is not None:
@@ -10986,7 +10986,7 @@ class CoreInstructions(Emitter):
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
                 and (stride is None or (stride.__class__ in FAST_IDS and 0 < stride < bound))
-                and (memory_operand is None or (isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not memory_operand & _PARAMETER_BITS_MemoryAccess))
+                and (memory_operand is None or (isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, result_type, pointer, memory_layout]
                 if stride is not None:
@@ -11020,7 +11020,7 @@ class CoreInstructions(Emitter):
                 and object.__class__ in FAST_IDS and 0 < object < bound
                 and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
                 and (stride is None or (stride.__class__ in FAST_IDS and 0 < stride < bound))
-                and (memory_operand is None or (isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not memory_operand & _PARAMETER_BITS_MemoryAccess))
+                and (memory_operand is None or (isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, pointer, object, memory_layout]
                 if stride is not None:
@@ -11056,7 +11056,7 @@ class CoreInstructions(Emitter):
                 and a.__class__ in FAST_IDS and 0 < a < bound
                 and b.__class__ in FAST_IDS and 0 < b < bound
                 and c.__class__ in FAST_IDS and 0 < c < bound
-                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not cooperative_matrix_operands & _PARAMETER_BITS_CooperativeMatrixOperands))
+                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not int(cooperative_matrix_operands) & _PARAMETER_BITS_CooperativeMatrixOperands))
             ):
                 words = [0, result_type, a, b, c]
                 if cooperative_matrix_operands is not None:
@@ -13414,7 +13414,7 @@ class CoreInstructions(Emitter):
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and granularity.__class__ in FAST_IDS and 0 < granularity < bound
                 and coarse.__class__ in FAST_IDS and 0 < coarse < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not image_operands & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, granularity, coarse]
                 if image_operands is not None:
@@ -13485,7 +13485,7 @@ class CoreInstructions(Emitter):
                 and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
                 and transpose.__class__ in FAST_IDS and 0 < transpose < bound
                 and (matrix_stride is None or (matrix_stride.__class__ in FAST_IDS and 0 < matrix_stride < bound))
-                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not cooperative_matrix_operands & _PARAMETER_BITS_CooperativeMatrixOperands))
+                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not int(cooperative_matrix_operands) & _PARAMETER_BITS_CooperativeMatrixOperands))
             ):
                 words = [0, result_type, input, input_interpretation, matrix, matrix_offset, matrix_interpretation, m, k, memory_layout, transpose]
                 if matrix_stride is not None:
@@ -13603,7 +13603,7 @@ class CoreInstructions(Emitter):
                 and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
                 and transpose.__class__ in FAST_IDS and 0 < transpose < bound
                 and (matrix_stride is None or (matrix_stride.__class__ in FAST_IDS and 0 < matrix_stride < bound))
-                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not cooperative_matrix_operands & _PARAMETER_BITS_CooperativeMatrixOperands))
+                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not int(cooperative_matrix_operands) & _PARAMETER_BITS_CooperativeMatrixOperands))
             ):
                 words = [0, result_type, input, input_interpretation, matrix, matrix_offset, matrix_interpretation, bias, bias_offset, bias_interpretation, m, k, memory_layout, transpose]
                 if matrix_stride is not None:
@@ -13853,7 +13853,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and offset.__class__ in FAST_IDS and 0 < offset < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, result_type, pointer, offset]
                 if memory_access is not None:
@@ -13883,7 +13883,7 @@ class CoreInstructions(Emitter):
                 pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and offset.__class__ in FAST_IDS and 0 < offset < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, pointer, offset, object]
                 if memory_access is not None:
@@ -15365,7 +15365,7 @@ class CoreInstructions(Emitter):
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and stride.__class__ in FAST_IDS and 0 < stride < bound
                 and column_major.__class__ in FAST_IDS and 0 < column_major < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, result_type, pointer, stride, column_major]
                 if memory_access is not None:
@@ -15398,7 +15398,7 @@ class CoreInstructions(Emitter):
                 and object.__class__ in FAST_IDS and 0 < object < bound
                 and stride.__class__ in FAST_IDS and 0 < stride < bound
                 and column_major.__class__ in FAST_IDS and 0 < column_major < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, pointer, object, stride, column_major]
                 if memory_access is not None:
@@ -15527,7 +15527,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and matrix.__class__ in FAST_IDS and 0 < matrix < bound
-                and isinstance(reduce, int) and (reduce.__class__ is int or reduce.__class__.__name__ == "CooperativeMatrixReduce") and 0 <= reduce < 4294967296 and not reduce & _PARAMETER_BITS_CooperativeMatrixReduce
+                and isinstance(reduce, int) and (reduce.__class__ is int or reduce.__class__.__name__ == "CooperativeMatrixReduce") and 0 <= reduce < 4294967296 and not int(reduce) & _PARAMETER_BITS_CooperativeMatrixReduce
                 and combine_func.__class__ in FAST_IDS and 0 < combine_func < bound
             ):
                 words = [0x614f6, result_type, matrix, reduce, combine_func]
@@ -15559,8 +15559,8 @@ class CoreInstructions(Emitter):
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
                 and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
-                and isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not memory_operand & _PARAMETER_BITS_MemoryAccess
-                and isinstance(tensor_addressing_operands, int) and (tensor_addressing_operands.__class__ is int or tensor_addressing_operands.__class__.__name__ == "TensorAddressingOperands") and 0 <= tensor_addressing_operands < 4294967296 and not tensor_addressing_operands & _PARAMETER_BITS_TensorAddressingOperands
+                and isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess
+                and isinstance(tensor_addressing_operands, int) and (tensor_addressing_operands.__class__ is int or tensor_addressing_operands.__class__.__name__ == "TensorAddressingOperands") and 0 <= tensor_addressing_operands < 4294967296 and not int(tensor_addressing_operands) & _PARAMETER_BITS_TensorAddressingOperands
             ):
                 words = [0x814f7, result_type, pointer, object, tensor_layout, memory_operand, tensor_addressing_operands]
                 return Id(put(5367, result_type, operands, words, 2))
@@ -15588,8 +15588,8 @@ class CoreInstructions(Emitter):
                 pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
                 and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
-                and isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not memory_operand & _PARAMETER_BITS_MemoryAccess
-                and isinstance(tensor_addressing_operands, int) and (tensor_addressing_operands.__class__ is int or tensor_addressing_operands.__class__.__name__ == "TensorAddressingOperands") and 0 <= tensor_addressing_operands < 4294967296 and not tensor_addressing_operands & _PARAMETER_BITS_TensorAddressingOperands
+                and isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess
+                and isinstance(tensor_addressing_operands, int) and (tensor_addressing_operands.__class__ is int or tensor_addressing_operands.__class__.__name__ == "TensorAddressingOperands") and 0 <= tensor_addressing_operands < 4294967296 and not int(tensor_addressing_operands) & _PARAMETER_BITS_TensorAddressingOperands
             ):
                 words = [0x614f8, pointer, object, tensor_layout, memory_operand, tensor_addressing_operands]
                 put(5368, None, operands, words, 0)
@@ -16224,7 +16224,7 @@ class CoreInstructions(Emitter):
                 and byte_stride.__class__ in FAST_IDS and 0 < byte_stride < bound
                 and element_index.__class__ in FAST_IDS and 0 < element_index < bound
                 and byte_offset.__class__ in FAST_IDS and 0 < byte_offset < bound
-                and (raw_access_chain_operands is None or (isinstance(raw_access_chain_operands, int) and (raw_access_chain_operands.__class__ is int or raw_access_chain_operands.__class__.__name__ == "RawAccessChainOperands") and 0 <= raw_access_chain_operands < 4294967296 and not raw_access_chain_operands & _PARAMETER_BITS_RawAccessChainOperands))
+                and (raw_access_chain_operands is None or (isinstance(raw_access_chain_operands, int) and (raw_access_chain_operands.__class__ is int or raw_access_chain_operands.__class__.__name__ == "RawAccessChainOperands") and 0 <= raw_access_chain_operands < 4294967296 and not int(raw_access_chain_operands) & _PARAMETER_BITS_RawAccessChainOperands))
             ):
                 words = [0, result_type, base, byte_stride, element_index, byte_offset]
                 if raw_access_chain_operands is not None:
@@ -24305,7 +24305,7 @@ class CoreInstructions(Emitter):
             if (
                 ptr.__class__ in FAST_IDS and 0 < ptr < bound
                 and num_bytes.__class__ in FAST_IDS and 0 < num_bytes < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not memory_access & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, ptr, num_bytes]
                 if memory_access is not None:
@@ -24539,7 +24539,7 @@ class CoreInstructions(Emitter):
                 and matrix_a.__class__ in FAST_IDS and 0 < matrix_a < bound
                 and matrix_b.__class__ in FAST_IDS and 0 < matrix_b < bound
                 and matrix_c.__class__ in FAST_IDS and 0 < matrix_c < bound
-                and (matrix_multiply_accumulate_operands is None or (isinstance(matrix_multiply_accumulate_operands, int) and (matrix_multiply_accumulate_operands.__class__ is int or matrix_multiply_accumulate_operands.__class__.__name__ == "MatrixMultiplyAccumulateOperands") and 0 <= matrix_multiply_accumulate_operands < 4294967296 and not matrix_multiply_accumulate_operands & _PARAMETER_BITS_MatrixMultiplyAccumulateOperands))
+                and (matrix_multiply_accumulate_operands is None or (isinstance(matrix_multiply_accumulate_operands, int) and (matrix_multiply_accumulate_operands.__class__ is int or matrix_multiply_accumulate_operands.__class__.__name__ == "MatrixMultiplyAccumulateOperands") and 0 <= matrix_multiply_accumulate_operands < 4294967296 and not int(matrix_multiply_accumulate_operands) & _PARAMETER_BITS_MatrixMultiplyAccumulateOperands))
             ):
                 words = [0, result_type, k_dim, matrix_a, matrix_b, matrix_c]
                 if matrix_multiply_accumulate_operands is not None:

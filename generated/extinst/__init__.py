@@ -78,10 +78,21 @@ def set_module(import_name: str) -> ModuleType | None:
     KINDS, ENUM_CLASSES, PARAMETER_CLASSES, SECTION, FUNCTION_INSTRUCTIONS,
     IMPORT_EXTENSIONS and IMPORT_CORE_IN.
     """
+    found = _set_modules.get(import_name)
+    if found is not None:
+        return found
     known = known_import_name(import_name)
     if known is None:
         return None
-    return importlib.import_module(f"{__name__}.{IMPORT_NAMES[known]}")
+    found = importlib.import_module(f"{__name__}.{IMPORT_NAMES[known]}")
+    if len(_set_modules) < _SET_MODULES_KEPT:  # bounded: import strings come from users
+        _set_modules[import_name] = found
+    return found
+
+
+# Import strings already resolved → their set's module (set_module runs per instruction).
+_set_modules: dict[str, ModuleType] = {}
+_SET_MODULES_KEPT = 256
 
 
 class ExtInstSets(Emitter):

@@ -78,7 +78,13 @@ def invocation_index(m: Module, component: int = 0) -> Id:
     pointer = m.type_pointer(StorageClass.Input, v3u)
     builtin = DecorationBuiltIn(BuiltIn.GlobalInvocationId)
     found = next(
-        (Id(i.operands[0]) for i in m.sections["annotations"] if i.operands[1:] == (builtin,)),
+        (
+            Id(i.operands[0])
+            for i in m.sections["annotations"]
+            if i.operands[1:2]
+            and i.operands[1].__class__ is DecorationBuiltIn  # cheap first
+            and i.operands[1:] == (builtin,)
+        ),
         None,
     )
     if found is None:

@@ -26,7 +26,6 @@ import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
@@ -43,7 +42,6 @@ from spvbuild.generated.core.opcodes import (
     OP_DECORATE,
     OP_DECORATE_ID,
     OP_DECORATE_STRING,
-    OP_DECORATION_GROUP,
     OP_EXT_INST,
     OP_EXT_INST_IMPORT,
     OP_EXTENSION,
@@ -51,8 +49,6 @@ from spvbuild.generated.core.opcodes import (
     OP_FUNCTION_CALL,
     OP_FUNCTION_END,
     OP_FUNCTION_PARAMETER,
-    OP_GROUP_DECORATE,
-    OP_GROUP_MEMBER_DECORATE,
     OP_LABEL,
     OP_LINE,
     OP_LOOP_MERGE,
@@ -73,9 +69,10 @@ from spvbuild.ir.emitter import FAST_IDS, Run
 from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.instruction import Instruction, RawWords
 from spvbuild.ir.params import EnumerantParameters
+from spvbuild.ir.requirements import Requirements, ext_single_ids, one_word
 from spvbuild.ir.rules import TRIGGERS as _RULE_TRIGGERS
 from spvbuild.ir.rules import check_rules
-from spvbuild.ir.tables import EnumerantInfo, InstructionInfo, KindInfo, OperandInfo
+from spvbuild.ir.section_order import canonical
 
 CapabilityMode = Literal["infer", "verify", "off"]
 _AnyId = TypeVar("_AnyId", bound=Id)
@@ -110,24 +107,6 @@ _MISSING: Any = object()  # no entry (an entry may be None)
 
 _FLOAT32, _FLOAT32_PACK = struct.Struct("<I"), struct.Struct("<f")
 _FLOAT64, _FLOAT64_PACK = struct.Struct("<II"), struct.Struct("<d")
-_ext_id_counts: dict[tuple[str, int], int] = {}
-
-
-def _ext_ids(import_name: str, number: int) -> int:
-    """How many operands an extended instruction has when they are all single ids (-1
-    when some is not, or the set or instruction is unknown); looked up once."""
-    key = (import_name, number)
-    count = _ext_id_counts.get(key)
-    if count is None:
-        module = set_module(import_name)
-        info = module.INSTRUCTIONS.get(number) if module is not None else None
-        count = -1
-        if info is not None and all(
-            op.kind == "IdRef" and not op.quantifier for op in info.operands
-        ):
-            count = len(info.operands)
-        _ext_id_counts[key] = count
-    return count
 
 
 def _at_call(exc: SpvbuildError) -> SpvbuildError:
@@ -137,13 +116,6 @@ def _at_call(exc: SpvbuildError) -> SpvbuildError:
     again = type(exc)(located(str(exc)))
     again.located = True  # type: ignore[attr-defined]
     return again
-
-
-def _word(value: Any) -> int:
-    """The value of a one-word operand (an enumerant, an int or one raw word)."""
-    if isinstance(value, RawWords):
-        return int(value[0]) if value else 0
-    return int(value)
 
 
 def _capability(value: int) -> Capability | RawWords:
@@ -157,48 +129,6 @@ def _capability(value: int) -> Capability | RawWords:
 def _plain_id(value: Any) -> int:
     """An operand that should be an id, as an int (0 when it is not one)."""
     return int(value) if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _version_ok(needed: tuple[int, int] | None, have: tuple[int, int]) -> bool:
-    return needed is not None and have >= needed
-
-
-_PLAIN_INTS = frozenset({int, Id, TypeId})
-
-
-def _key(value: Any) -> Any:
-    """A sort key for operand values of any mix of types (an enumerant sorts as its value).
-
-    Every key is a tuple that starts with a tag, so keys of different types compare.
-    """
-    cls = value.__class__
-    if cls in _PLAIN_INTS:  # the common cases first: ids, ints, tuples of them
-        return (0, value)
-    if cls is tuple:
-        return (3, tuple([_key(v) for v in value]))
-    if isinstance(value, EnumerantParameters):
-        # As _key(value.parameters) gives them, without the tuple made first.
-        fields = [_key(getattr(value, name)) for name in value.fields]
-        return (0, value.enumerant.value, (3, tuple(fields)))
-    if isinstance(value, int):  # ids, ints and IntEnum/IntFlag members: by value
-        return (0, int(value))
-    if value.__class__ is tuple:
-        return (3, tuple(map(_key, value)))
-    if isinstance(value, RawWords):
-        return (4, tuple(value))
-    if isinstance(value, EnumerantParameters):
-        return (0, int(value.enumerant), _key(value.parameters))
-    if isinstance(value, Enum):
-        return (0, int(value.value))
-    if isinstance(value, float):
-        return (1, value.hex())
-    if isinstance(value, str):
-        return (2, value)
-    if isinstance(value, tuple | list):
-        return (3, tuple(_key(v) for v in value))
-    if value is None:
-        return (-1,)
-    return (5, repr(value))
 
 
 BlockItem = Instruction | Run
@@ -440,7 +370,7 @@ class Module(CoreInstructions, ExtInstSets):
         if put is not None and result_id is None:
             # An extended instruction of single ids only: its words here, like a generated
             # words path (the layout comes from the set's table).
-            count = _ext_ids(import_name, number)
+            count = ext_single_ids(import_name, number)
             bound = self._bound
             if (
                 count == len(operands)
@@ -570,10 +500,22 @@ class Module(CoreInstructions, ExtInstSets):
             if opcode in _RULE_WATCHED and _may_trigger(inst):
                 self._rules_work = True
         else:
-            try:
-                self._record(inst)
-            except SpvbuildError as exc:
-                raise _at_call(exc) from None
+            block = self._fast_block
+            if block is not None and opcode in _PLAIN_BLOCK_OPCODES:
+                # What _record does with it in an open block (no merge waiting for its
+                # branch), without its other cases.
+                if rid is not None:
+                    self._definitions[rid] = inst
+                block.items.append(inst)
+                self._run = None  # a new run of words starts after a record
+                if opcode in _TERMINATORS:
+                    block.terminated = True
+                    self._fast_block = None
+            else:
+                try:
+                    self._record(inst)
+                except SpvbuildError as exc:
+                    raise _at_call(exc) from None
         if rid is not None:
             self._bound = rid + 1
         self._words[id(inst)] = (inst, words, None)
@@ -719,7 +661,7 @@ class Module(CoreInstructions, ExtInstSets):
             self._define(instruction)
             self.sections[section].append(instruction)
             if opcode == OP_VARIABLE and instruction.result_id is not None and instruction.operands:
-                self._globals[int(instruction.result_id)] = _word(instruction.operands[0])
+                self._globals[int(instruction.result_id)] = one_word(instruction.operands[0])
             return
         if opcode == OP_FUNCTION:
             if function is not None and not function.ended:
@@ -936,7 +878,7 @@ class Module(CoreInstructions, ExtInstSets):
         self._enter(self._block)
         self._rules_work = any(_may_trigger(i) for i in self.all_instructions())
         self._globals = {
-            int(v.result_id): _word(v.operands[0])
+            int(v.result_id): one_word(v.operands[0])
             for v in self.sections["types_globals"]
             if v.opcode == OP_VARIABLE and v.result_id is not None and v.operands
         }
@@ -1049,7 +991,7 @@ class Module(CoreInstructions, ExtInstSets):
         if self.complete_interfaces:
             self._complete_interfaces()
         body = self._body_after_requirements()
-        capabilities, extensions = _Requirements(self, body).resolve()
+        capabilities, extensions = Requirements(self, body).resolve()
         head = [Instruction(OP_CAPABILITY, None, None, (_capability(c),)) for c in capabilities]
         head += [Instruction(OP_EXTENSION, None, None, (e,)) for e in extensions]
         return head, body
@@ -1131,12 +1073,17 @@ class Module(CoreInstructions, ExtInstSets):
         for name, items in self.sections.items():
             if name in ("capabilities", "extensions"):
                 continue
-            out.extend(_canonical(name, items))
+            out.extend(canonical(name, items, self._words_of))
         declarations = [f for f in self.functions if not f.blocks]
         definitions = [f for f in self.functions if f.blocks]
         for function in declarations + definitions:
             out.extend(function.pieces())
         return out
+
+    def _words_of(self, record: Instruction) -> list[int] | None:
+        """The words ``record``'s call made, if kept (None: it is encoded when written)."""
+        kept = self._words.get(id(record))
+        return kept[1] if kept is not None and kept[0] is record else None
 
     # -- serialization ----------------------------------------------------------------------
     def to_words(self) -> list[int]:
@@ -1301,6 +1248,7 @@ _GLOBAL_SECTIONS = {
     and opcode != OP_VARIABLE
 }
 _DECORATIONS = {OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING}
+_TERMINATORS = tables.BLOCK_TERMINATORS
 _MADE_BY_PIECES = {OP_LABEL, OP_FUNCTION_END}  # records that Function.pieces() makes
 # Rules that look at every instruction in module order (function pointers: their uses).
 _WHOLE_MODULE_RULES = {OP_CONSTANT_FUNCTION_POINTER_INTEL}
@@ -1325,6 +1273,19 @@ def _may_trigger(inst: Instruction) -> bool:
 
 # The opcodes of the instructions _may_trigger looks at (the others never trigger).
 _RULE_WATCHED = _DECORATIONS | (_RULE_TRIGGERS[0] if _RULE_TRIGGERS is not None else set())
+# Block instructions that _record only appends to the open block (a terminator also ends
+# it): not the function's structure, locals, debug lines, extended instructions (routed by
+# their set), merges (only their branch may follow) or what a rule watches.
+_PLAIN_BLOCK_OPCODES = frozenset(
+    opcode
+    for opcode, info in tables.INSTRUCTIONS.items()
+    if info.section == "functions"
+    and opcode not in {OP_FUNCTION, OP_FUNCTION_PARAMETER, OP_LABEL, OP_FUNCTION_END, OP_VARIABLE}
+    and opcode not in OP_LINE_OPCODES
+    and opcode not in EXT_INST_OPCODES
+    and opcode not in MERGE_FOLLOWERS
+    and opcode not in _RULE_WATCHED
+)
 
 
 def _decoded(pieces: Iterable[BlockItem]) -> list[Instruction]:
@@ -1336,37 +1297,6 @@ def _decoded(pieces: Iterable[BlockItem]) -> list[Instruction]:
         else:
             out.append(piece)
     return out
-
-
-_GROUP_OPCODES = {OP_DECORATION_GROUP, OP_GROUP_DECORATE, OP_GROUP_MEMBER_DECORATE}
-
-
-def _canonical(section: str, items: list[Instruction]) -> list[Instruction]:
-    """Sections whose order carries no meaning are sorted, so call order does not matter.
-
-    Types, constants and globals keep call order (definitions before uses), and so do the
-    debug strings/sources (OpSourceContinued follows its OpSource) and module-processed.
-    """
-    if len(items) < 2:
-        return items  # nothing to order
-    if section == "ext_inst_imports":
-        return sorted(items, key=lambda i: int(i.result_id or 0))
-    if section == "entry_points":
-        return sorted(items, key=lambda i: (_key(i.operands[1:2]), _key(i.operands)))
-    if section in ("execution_modes", "debug_names") or (
-        section == "annotations" and not any(i.opcode in _GROUP_OPCODES for i in items)
-    ):
-        return sorted(items, key=_target_key)
-    return items
-
-
-def _target_key(inst: Instruction) -> Any:
-    """The order of execution modes, names and decorations: target, opcode, the rest
-    (what ``(_key(operands[:1]), opcode, _key(operands[1:]))`` gives, made directly)."""
-    operands = inst.operands
-    if not operands:
-        return ((3, ()), inst.opcode, (3, ()))
-    return ((3, (_key(operands[0]),)), inst.opcode, (3, tuple([_key(v) for v in operands[1:]])))
 
 
 def _ids_in(values: Iterable[Any]) -> Iterable[int]:
@@ -1387,441 +1317,3 @@ def _ext_section(instruction: Instruction) -> str:
     if module.SECTION == "functions" or instruction.operands[1] in module.FUNCTION_INSTRUCTIONS:
         return "functions"
     return str(module.SECTION)
-
-
-_Plan = tuple[
-    InstructionInfo,
-    bool,
-    tuple[tuple[int, int, str], ...],
-    tuple[tuple[int, OperandInfo, KindInfo | None], ...],
-]
-_plans: dict[int, _Plan | None] = {}
-# The plan of an instruction that can need nothing (nothing to look at, skipped).
-_NEEDS_NOTHING: _Plan = (tables.INSTRUCTIONS[OP_LABEL], False, (), ())
-_kinds_that_need: dict[str, bool] = {}
-_set_kinds: dict[str, dict[str, KindInfo]] = {}  # an extended set's module → all its kinds
-_names_of_capabilities: dict[str, int] = {}
-
-
-def _capability_names() -> dict[str, int]:
-    """Capability enumerant names → values (built once)."""
-    if not _names_of_capabilities:
-        for value, enumerant in tables.KINDS["Capability"].enumerants.items():
-            _names_of_capabilities[enumerant.name] = value
-    return _names_of_capabilities
-
-
-def _kind_may_need(kind_name: str, kinds: dict[str, KindInfo]) -> bool:
-    """False for a core operand kind none of whose values can need anything (ids,
-    literals, enums whose enumerants need no capability, extension or later version)."""
-    found = _kinds_that_need.get(kind_name)
-    if found is None:
-        _kinds_that_need[kind_name] = True  # while looking (kinds nest through parameters)
-        kind = kinds.get(kind_name)
-        if kind is None or kind.category in ("Id", "Literal"):
-            found = False
-        elif kind.category == "Composite":
-            found = any(_kind_may_need(base, kinds) for base in kind.bases)
-        else:
-            found = any(
-                e.capabilities
-                or e.extensions
-                or e.version != (1, 0)
-                or any(_kind_may_need(p.kind, kinds) for p in e.parameters)
-                for e in kind.enumerants.values()
-            )
-        _kinds_that_need[kind_name] = found
-    return found
-
-
-_parameters_that_need: dict[tuple[str, int], bool] = {}
-
-
-def _parameters_may_need(kind_name: str, enumerant: EnumerantInfo) -> bool:
-    """Whether some parameter of a core enumerant has a kind that can need something
-    (worked out once per enumerant)."""
-    key = (kind_name, enumerant.value)
-    found = _parameters_that_need.get(key)
-    if found is None:
-        found = _parameters_that_need[key] = any(
-            _kind_may_need(p.kind, tables.KINDS) for p in enumerant.parameters
-        )
-    return found
-
-
-def _single_value_enum(op: OperandInfo) -> KindInfo | None:
-    """The kind of a single (not optional, not variadic) ValueEnum operand, else None."""
-    kind = tables.KINDS.get(op.kind)
-    if kind is None or kind.category != "ValueEnum" or op.quantifier:
-        return None
-    return kind
-
-
-def _plan(opcode: int) -> _Plan | None:
-    """What capability inference looks at in an instruction of ``opcode`` (made once):
-    its info, whether the opcode itself needs something, the type-driven capabilities
-    ((operand index, value, capability name)) and the operands after the result whose
-    kinds can need something: (index, operand, its kind when a single ValueEnum)."""
-    info = tables.INSTRUCTIONS.get(opcode)
-    if info is None:
-        _plans[opcode] = None
-        return None
-    own = bool(info.capabilities or info.extensions or info.version != (1, 0))
-    type_caps = tuple(
-        (index, value, tables.KINDS["Capability"].enumerants[cap].name)
-        for op, index, value, cap in tables.TYPE_CAPABILITIES
-        if op == opcode
-    )
-    rest = [op for op in info.operands if op.kind not in ("IdResultType", "IdResult")]
-    layout = tuple(
-        (index, op, _single_value_enum(op))
-        for index, op in enumerate(rest)
-        if _kind_may_need(op.kind, tables.KINDS)
-    )
-    plan: _Plan = (info, own, type_caps, layout)
-    if not (own or type_caps or layout or opcode in EXT_INST_OPCODES):
-        plan = _NEEDS_NOTHING
-        if opcode == OP_EXT_INST_IMPORT:
-            plan = (info, own, type_caps, layout)
-    _plans[opcode] = plan
-    return plan
-
-
-_Need = tuple[Sequence[str], Sequence[str], tuple[int, int] | None]
-# (version, mode, declared capabilities, declared extensions, needs in order) → the
-# capabilities and extensions they resolve to (see _Requirements.resolve).
-_resolutions: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[str, ...]]] = {}
-_RESOLUTIONS_KEPT = 1024
-
-
-class _Requirements:
-    """Capability/extension resolution over a module's instructions (one pass, in order)."""
-
-    def __init__(self, module: Module, body: list[BlockItem]) -> None:
-        self.module = module
-        self.body = body
-        self.version = module.version
-        self.capability_names = _capability_names()
-        self.declared_caps = [_word(i.operands[0]) for i in module.sections["capabilities"]]
-        self.declared_exts = [str(i.operands[0]) for i in module.sections["extensions"]]
-        self.caps: list[int] = list(dict.fromkeys(self.declared_caps))
-        self.exts: list[str] = list(dict.fromkeys(self.declared_exts))
-        self.closure: set[int] = set()
-        # Requirements (capabilities, extensions, version) met already: met they stay.
-        self.met: set[tuple[Sequence[str], Sequence[str], tuple[int, int] | None]] = set()
-        for cap in self.caps:
-            self._close(cap)
-
-    def _close(self, cap: int) -> None:
-        if cap in self.closure:
-            return
-        self.closure.add(cap)
-        enumerant = tables.KINDS["Capability"].enumerants.get(cap)
-        if enumerant is not None:
-            for implied in enumerant.capabilities:
-                value = self.capability_names.get(implied)
-                if value is not None:
-                    self._close(value)
-
-    def resolve(self) -> tuple[list[int], list[str]]:
-        """The capabilities and extensions to declare (sorted).
-
-        What the instructions need is listed first, in module order, without meeting any
-        of it (:class:`_Collector`); what that list resolves to depends on nothing else
-        but the version, the mode and what is declared, so it is worked out once per such
-        input (``_resolutions``) by meeting each need in order, as one pass would.
-        """
-        mode = self.module.capability_mode
-        if mode == "off":
-            return sorted(self.caps), sorted(self.exts)
-        collector = _Collector()
-        for cap in self.caps:
-            collector._capability_needs(cap, "OpCapability")
-        plans = _plans
-        for instruction in self.body:
-            if isinstance(instruction, Run):
-                # Ids only: what such an instruction needs is its opcode's alone.
-                for first in instruction.firsts:
-                    collector._instruction(Instruction(first & 0xFFFF, None, None, ()))
-            elif plans.get(instruction.opcode, _MISSING) is not _NEEDS_NOTHING:
-                collector._instruction(instruction)
-        needs = collector.found
-        key = (self.version, mode, tuple(self.caps), tuple(self.exts), tuple(needs))
-        known = _resolutions.get(key)
-        if known is not None:
-            return list(known[0]), list(known[1])
-        for need, where in needs.items():
-            self._need(*need, where)
-        caps = self.caps
-        if mode != "verify":
-            implied_by_others: set[int] = set()
-            for cap in self.caps:
-                enumerant = tables.KINDS["Capability"].enumerants.get(cap)
-                for implied in enumerant.capabilities if enumerant else ():
-                    implied_by_others |= self._closure_of(self.capability_names.get(implied))
-            caps = [c for c in caps if c in self.declared_caps or c not in implied_by_others]
-        resolved = (tuple(sorted(caps)), tuple(sorted(self.exts)))
-        if len(_resolutions) < _RESOLUTIONS_KEPT:
-            _resolutions[key] = resolved
-        return list(resolved[0]), list(resolved[1])
-
-    def _closure_of(self, cap: int | None) -> set[int]:
-        if cap is None:
-            return set()
-        seen: set[int] = set()
-        todo = [cap]
-        while todo:
-            c = todo.pop()
-            if c in seen:
-                continue
-            seen.add(c)
-            enumerant = tables.KINDS["Capability"].enumerants.get(c)
-            for implied in enumerant.capabilities if enumerant else ():
-                value = self.capability_names.get(implied)
-                if value is not None:
-                    todo.append(value)
-        return seen
-
-    def _instruction(self, inst: Instruction) -> None:
-        plan = _plans[inst.opcode] if inst.opcode in _plans else _plan(inst.opcode)
-        if plan is None:
-            return
-        info, own, type_caps, layout = plan
-        where = info.name
-        met = self.met
-        if own and (info.capabilities, info.extensions, info.version) not in met:
-            self._need(info.capabilities, info.extensions, info.version, where)
-        operands = inst.operands
-        for index, value, name in type_caps:
-            if len(operands) > index and operands[index] == value:
-                self._need((name,), (), None, f"{where} {value}")
-        if inst.opcode in EXT_INST_OPCODES and inst.ext_set is not None:
-            self._ext_inst(inst)
-            return
-        if inst.opcode == OP_EXT_INST_IMPORT:
-            self._ext_import(inst)
-        count = len(operands)
-        for index, op, kind in layout:
-            if index >= count:
-                break
-            value = operands[index]
-            if value is None:
-                continue
-            if kind is not None and (value.__class__ is int or isinstance(value, Enum)):
-                # One enumerant of a ValueEnum kind (the common case, inline).
-                enumerant = kind.enumerants.get(value)
-                if enumerant is not None and (
-                    (enumerant.capabilities, enumerant.extensions, enumerant.version) not in met
-                ):
-                    self._need(
-                        enumerant.capabilities,
-                        enumerant.extensions,
-                        enumerant.version,
-                        f"{where} {op.kind}.{enumerant.name}",
-                    )
-            elif kind is not None and isinstance(value, EnumerantParameters):
-                # An enumerant with its parameters (what _with_parameters does, inline).
-                enumerant = kind.enumerants.get(int(value.enumerant))
-                if enumerant is None:
-                    continue
-                if (enumerant.capabilities, enumerant.extensions, enumerant.version) not in met:
-                    self._need(
-                        enumerant.capabilities,
-                        enumerant.extensions,
-                        enumerant.version,
-                        f"{where} {op.kind}.{enumerant.name}",
-                    )
-                if _parameters_may_need(op.kind, enumerant):
-                    self._operands(enumerant.parameters, value.parameters, tables.KINDS, where)
-            elif op.quantifier == "*" and isinstance(value, tuple | list):
-                for item in value:
-                    self._operand(op.kind, item, tables.KINDS, where)
-            else:
-                self._operand(op.kind, value, tables.KINDS, where)
-
-    def _ext_import(self, inst: Instruction) -> None:
-        module = set_module(str(inst.operands[0]))
-        if module is None:
-            return
-        if module.IMPORT_EXTENSIONS:
-            where = f'OpExtInstImport "{inst.operands[0]}"'
-            self._need((), module.IMPORT_EXTENSIONS, module.IMPORT_CORE_IN, where)
-
-    def _ext_inst(self, inst: Instruction) -> None:
-        module = set_module(inst.ext_set or "")
-        if module is None:
-            return
-        info = module.INSTRUCTIONS.get(inst.operands[1])
-        if info is not None:
-            where = f"{inst.ext_set} {info.name}"
-            self._need(info.capabilities, info.extensions, None, where)
-            if _ext_ids(inst.ext_set or "", inst.operands[1]) == len(inst.operands) - 2:
-                return  # single ids only: no operand can need anything
-            kinds = _set_kinds.get(module.__name__)
-            if kinds is None:  # the core kinds and the set's own, merged once per set
-                kinds = _set_kinds[module.__name__] = {**tables.KINDS, **module.KINDS}
-            self._operands(info.operands, inst.operands[2:], kinds, where)
-
-    def _operands(
-        self,
-        layout: Sequence[OperandInfo],
-        values: Sequence[Any],
-        kinds: dict[str, KindInfo],
-        where: str,
-    ) -> None:
-        """What the enumerants among ``values`` need, by the operand kinds of ``layout``.
-
-        The grammar's kind decides, not the Python type: an IntEnum given where a literal
-        belongs needs nothing, and a plain int given for an enum operand needs what its
-        enumerant needs.
-        """
-        for index, op in enumerate(layout):
-            if index >= len(values):
-                break
-            value = values[index]
-            if value is None:
-                continue
-            if op.quantifier == "*" and isinstance(value, tuple | list):
-                for item in value:
-                    self._operand(op.kind, item, kinds, where)
-            else:
-                self._operand(op.kind, value, kinds, where)
-
-    def _operand(self, kind_name: str, value: Any, kinds: dict[str, KindInfo], where: str) -> None:
-        kind = kinds.get(kind_name)
-        if kind is None or isinstance(value, RawWords):
-            return
-        if kind.category == "ValueEnum":
-            if isinstance(value, EnumerantParameters):
-                self._with_parameters(kind_name, kind, value, kinds, where)
-            elif isinstance(value, int) and not isinstance(value, bool):
-                self._enumerant_value(kinds, kind_name, int(value), where)
-        elif kind.category == "BitEnum":
-            for part in value if isinstance(value, tuple | list) else (value,):
-                if isinstance(part, EnumerantParameters):
-                    self._with_parameters(kind_name, kind, part, kinds, where)
-                elif isinstance(part, int) and not isinstance(part, bool):
-                    bits = int(part)
-                    bit = 1
-                    while 0 < bit <= bits:
-                        if bits & bit:
-                            self._enumerant_value(kinds, kind_name, bit, where)
-                        bit <<= 1
-        elif kind.category == "Composite" and isinstance(value, tuple):
-            for base, item in zip(kind.bases, value, strict=False):
-                self._operand(base, item, kinds, where)
-
-    def _with_parameters(
-        self,
-        kind_name: str,
-        kind: KindInfo,
-        value: EnumerantParameters,
-        kinds: dict[str, KindInfo],
-        where: str,
-    ) -> None:
-        number = int(value.enumerant)
-        self._enumerant_value(kinds, kind_name, number, where)
-        enumerant = kind.enumerants.get(number)
-        if enumerant is not None and (
-            kinds is not tables.KINDS  # an extended set's kinds: no shortcut
-            or _parameters_may_need(kind_name, enumerant)
-        ):
-            self._operands(enumerant.parameters, value.parameters, kinds, where)
-
-    def _enumerant_value(
-        self, kinds: dict[str, KindInfo], kind: str, value: int, where: str
-    ) -> None:
-        info = kinds.get(kind)
-        enumerant = info.enumerants.get(value) if info is not None else None
-        if enumerant is None or (
-            (enumerant.capabilities, enumerant.extensions, enumerant.version) in self.met
-        ):
-            return
-        self._need(
-            enumerant.capabilities,
-            enumerant.extensions,
-            enumerant.version,
-            f"{where} {kind}.{enumerant.name}",
-        )
-
-    def _cost(self, cap: int, position: int) -> tuple[bool, bool, int]:
-        """Rank one candidate of an any-of set: no Shader/Kernel clash, no extension, first."""
-        closure = self._closure_of(cap)
-        shader, kernel = int(Capability.Shader), int(Capability.Kernel)
-        clash = (kernel in closure and shader in self.closure) or (
-            shader in closure and kernel in self.closure
-        )
-        enumerant = tables.KINDS["Capability"].enumerants.get(cap)
-        needs_more = enumerant is not None and not _version_ok(enumerant.version, self.version)
-        return (clash, needs_more, position)
-
-    def _capability_needs(self, cap: int, where: str) -> None:
-        enumerant = tables.KINDS["Capability"].enumerants.get(cap)
-        if enumerant is not None:
-            self._need((), enumerant.extensions, enumerant.version, f"{where} {enumerant.name}")
-
-    def _need(
-        self,
-        capabilities: Sequence[str],
-        extensions: Sequence[str],
-        version: tuple[int, int] | None,
-        where: str,
-    ) -> None:
-        key = (capabilities, extensions, version)
-        if key in self.met:
-            return  # met already: capabilities and extensions only grow
-        self._meet(capabilities, extensions, version, where)
-        self.met.add(key)
-
-    def _meet(
-        self,
-        capabilities: Sequence[str],
-        extensions: Sequence[str],
-        version: tuple[int, int] | None,
-        where: str,
-    ) -> None:
-        verify = self.module.capability_mode == "verify"
-        if not _version_ok(version, self.version):
-            if extensions:
-                if not any(e in self.exts for e in extensions):
-                    if verify:
-                        raise BuildError(
-                            f"{where} needs extension {' or '.join(extensions)} at SPIR-V "
-                            f"{self.version[0]}.{self.version[1]} (declared: {self.exts or 'none'})"
-                        )
-                    self.exts.append(extensions[0])
-            elif version is not None and not capabilities:
-                raise BuildError(
-                    f"{where} needs SPIR-V {version[0]}.{version[1]}; the module is "
-                    f"{self.version[0]}.{self.version[1]}"
-                )
-        if not capabilities:
-            return
-        values = [self.capability_names[c] for c in capabilities if c in self.capability_names]
-        if any(v in self.closure for v in values) or not values:
-            return
-        if verify:
-            declared = [tables.KINDS["Capability"].enumerants[c].name for c in self.caps]
-            raise BuildError(
-                f"{where} needs capability {' or '.join(capabilities)} (declared: "
-                f"{', '.join(declared) or 'none'})"
-            )
-        chosen = min(values, key=lambda v: self._cost(v, values.index(v)))
-        self.caps.append(chosen)
-        self._close(chosen)
-        self._capability_needs(chosen, where)
-
-
-class _Collector(_Requirements):
-    """What instructions need, in order, each need once with where it was first seen;
-    nothing is met (see :meth:`_Requirements.resolve`)."""
-
-    def __init__(self) -> None:  # no module: only the instructions' own walks run
-        self.met = set()
-        self.found: dict[_Need, str] = {}
-
-    def _meet(self, *need: Any) -> None:
-        """Keep a need met by nothing yet, with where it was seen: (capabilities,
-        extensions, version, where), as :meth:`_Requirements._meet` takes it."""
-        capabilities, extensions, version, where = need
-        self.found[(capabilities, extensions, version)] = where
