@@ -225,7 +225,12 @@ def package_modules(files: dict[str, str]) -> list[str]:
     return names
 
 
-RUNTIME_MODULES = ("spvbuild", "spvbuild.ir.module", "spvbuild.text.assembler", "spvbuild.text.disassembler")
+RUNTIME_MODULES = (
+    "spvbuild",
+    "spvbuild.ir.module",
+    "spvbuild.text.assembler",
+    "spvbuild.text.disassembler",
+)
 """Runtime modules imported with the rendered package: they must work with it."""
 
 

@@ -90,6 +90,11 @@ class WordsView:
     wrap: str  # "Id", "TypeId" or "" (Self)
     value_kinds: list[str] = field(default_factory=list)  # ValueEnum kinds checked
     bit_kinds: list[str] = field(default_factory=list)  # BitEnum kinds checked
+    # The needs key: the opcode and every operand value that can decide what the
+    # instruction needs (literals, enumerants with their parameters; no id, no context
+    # number), as a tuple expression; "None" where a string or a list of values is among
+    # the operands (the module works the needs out when it writes the module).
+    needs_key: str = "None"
 
 
 @dataclass
@@ -278,6 +283,7 @@ def _words_view(
     sequences: list[tuple[str, str]] = []
     value_kinds: list[str] = []
     bit_kinds: list[str] = []
+    key_parts: list[str] | None = [str(inst.opcode)]
     fixed = True
     if inst.has_result_type:
         checks.append("result_type.__class__ in FAST_IDS and 0 < result_type < bound")
@@ -289,6 +295,7 @@ def _words_view(
             return None
         check, append = found
         kind = kinds.get(op.kind)
+        key_parts = _needs_key_parts(key_parts, op, name, kind, "_words :=" in check)
         if "_words :=" in check:
             if op.quantifier:
                 return None  # (rare) the general path
@@ -318,6 +325,13 @@ def _words_view(
     values = ", ".join(p.name for p in params)
     operands = f"({values},)" if len(params) == 1 else f"({values})"
     slot = (2 if inst.has_result_type else 1) if inst.has_result else 0
+    needs_key = "None"
+    if key_parts is not None:
+        if key_parts[-1].startswith("tuple("):  # the last part may be spread: one length
+            key_parts[-1] = "*" + key_parts[-1].removeprefix("tuple(").removesuffix(")")
+        needs_key = (
+            f"({', '.join(key_parts)},)" if len(key_parts) == 1 else f"({', '.join(key_parts)})"
+        )
     first = None
     if fixed:
         first = f"0x{((len(head) + (1 if slot else 0)) << 16) | inst.opcode:x}"
@@ -336,7 +350,27 @@ def _words_view(
         "",
         value_kinds,
         bit_kinds,
+        needs_key,
     )
+
+
+def _needs_key_parts(
+    parts: list[str] | None, op: Operand, name: str, kind: OperandKind | None, with_words: bool
+) -> list[str] | None:
+    """``parts`` of the needs key with the operand ``name`` added (see WordsView.needs_key).
+
+    Ids and context-dependent numbers never decide a need (capability inference reads
+    enumerants, and the literals of the type declarations the grammar's type capabilities
+    name); a string or a list of literal values makes no key (None).
+    """
+    if parts is None or (kind is not None and kind.category == "Id"):
+        return parts
+    if op.kind == "LiteralContextDependentNumber":
+        return parts
+    if op.kind == "LiteralString" or op.quantifier == "*":
+        return None
+    parts.append(f"tuple({name}_words)" if with_words else name)
+    return parts
 
 
 def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:

@@ -136,7 +136,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x10000]
-            put(0, None, operands, words, 0)
+            put(0, None, operands, words, 0, (0,))
             return self
         return self._void(0, operands)
 
@@ -158,7 +158,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x30001, result_type]
-                return Id(put(1, result_type, operands, words, 2))
+                return Id(put(1, result_type, operands, words, 2, (1,)))
         return self._value(1, result_type, operands, result_id)
 
     def source_continued(self, continued_source: str) -> Self:
@@ -180,7 +180,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(continued_source)
                 words[0] = ((len(words) + 0) << 16) | 2
-                put(2, None, operands, words, 0)
+                put(2, None, operands, words, 0, None)
                 return self
         return self._void(2, operands)
 
@@ -212,7 +212,7 @@ class CoreInstructions(Emitter):
                 if source is not None:
                     words += string_words(source)
                 words[0] = ((len(words) + 0) << 16) | 3
-                put(3, None, operands, words, 0)
+                put(3, None, operands, words, 0, None)
                 return self
         return self._void(3, operands)
 
@@ -235,7 +235,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(extension)
                 words[0] = ((len(words) + 0) << 16) | 4
-                put(4, None, operands, words, 0)
+                put(4, None, operands, words, 0, None)
                 return self
         return self._void(4, operands)
 
@@ -260,7 +260,7 @@ class CoreInstructions(Emitter):
                 words = [0, target]
                 words += string_words(name)
                 words[0] = ((len(words) + 0) << 16) | 5
-                put(5, None, operands, words, 0)
+                put(5, None, operands, words, 0, None)
                 return self
         return self._void(5, operands)
 
@@ -287,7 +287,7 @@ class CoreInstructions(Emitter):
                 words = [0, type, member]
                 words += string_words(name)
                 words[0] = ((len(words) + 0) << 16) | 6
-                put(6, None, operands, words, 0)
+                put(6, None, operands, words, 0, None)
                 return self
         return self._void(6, operands)
 
@@ -311,7 +311,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(string)
                 words[0] = ((len(words) + 1) << 16) | 7
-                return Id(put(7, None, operands, words, 1))
+                return Id(put(7, None, operands, words, 1, None))
         return self._value(7, None, operands, result_id)
 
     def line(self, file: Id, line: int, column: int) -> Self:
@@ -335,7 +335,7 @@ class CoreInstructions(Emitter):
                 and column.__class__ is int and 0 <= column < 4294967296
             ):
                 words = [0x40008, file, line, column]
-                put(8, None, operands, words, 0)
+                put(8, None, operands, words, 0, (8, line, column))
                 return self
         return self._void(8, operands)
 
@@ -358,7 +358,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(name)
                 words[0] = ((len(words) + 0) << 16) | 10
-                put(10, None, operands, words, 0)
+                put(10, None, operands, words, 0, None)
                 return self
         return self._void(10, operands)
 
@@ -382,7 +382,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(name)
                 words[0] = ((len(words) + 1) << 16) | 11
-                return Id(put(11, None, operands, words, 1))
+                return Id(put(11, None, operands, words, 1, None))
         return self._value(11, None, operands, result_id)
 
     def ext_inst(self, result_type: TypeId, set: Id, instruction: int, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -419,7 +419,7 @@ class CoreInstructions(Emitter):
                 and isinstance(memory_model, int) and (memory_model.__class__ is int or memory_model.__class__.__name__ == "MemoryModel") and memory_model in _BARE_MemoryModel
             ):
                 words = [0x3000e, addressing_model, memory_model]
-                put(14, None, operands, words, 0)
+                put(14, None, operands, words, 0, (14, addressing_model, memory_model))
                 return self
         return self._void(14, operands)
 
@@ -450,7 +450,7 @@ class CoreInstructions(Emitter):
                 words += string_words(name)
                 words += interfaces
                 words[0] = ((len(words) + 0) << 16) | 15
-                put(15, None, operands, words, 0)
+                put(15, None, operands, words, 0, None)
                 return self
         return self._void(15, operands)
 
@@ -475,7 +475,7 @@ class CoreInstructions(Emitter):
                 words = [0, entry_point]
                 words += mode_words
                 words[0] = ((len(words) + 0) << 16) | 16
-                put(16, None, operands, words, 0)
+                put(16, None, operands, words, 0, (16, *mode_words))
                 return self
         return self._void(16, operands)
 
@@ -496,7 +496,7 @@ class CoreInstructions(Emitter):
                 isinstance(capability, int) and (capability.__class__ is int or capability.__class__.__name__ == "Capability") and capability in _BARE_Capability
             ):
                 words = [0x20011, capability]
-                put(17, None, operands, words, 0)
+                put(17, None, operands, words, 0, (17, capability))
                 return self
         return self._void(17, operands)
 
@@ -513,7 +513,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x20013]
-            return TypeId(put(19, None, operands, words, 1))
+            return TypeId(put(19, None, operands, words, 1, (19,)))
         return self._type(19, operands, result_id)
 
     def type_bool(self, *, result_id: TypeId | None = None) -> TypeId:
@@ -529,7 +529,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x20014]
-            return TypeId(put(20, None, operands, words, 1))
+            return TypeId(put(20, None, operands, words, 1, (20,)))
         return self._type(20, operands, result_id)
 
     def type_int(self, width: int, signedness: int, *, result_id: TypeId | None = None) -> TypeId:
@@ -552,7 +552,7 @@ class CoreInstructions(Emitter):
                 and signedness.__class__ is int and 0 <= signedness < 4294967296
             ):
                 words = [0x40015, width, signedness]
-                return TypeId(put(21, None, operands, words, 1))
+                return TypeId(put(21, None, operands, words, 1, (21, width, signedness)))
         return self._type(21, operands, result_id)
 
     def type_float(self, width: int, floating_point_encoding: FPEncoding | None = None, *, result_id: TypeId | None = None) -> TypeId:
@@ -578,7 +578,7 @@ class CoreInstructions(Emitter):
                 if floating_point_encoding is not None:
                     words.append(floating_point_encoding)
                 words[0] = ((len(words) + 1) << 16) | 22
-                return TypeId(put(22, None, operands, words, 1))
+                return TypeId(put(22, None, operands, words, 1, (22, width, floating_point_encoding)))
         return self._type(22, operands, result_id)
 
     def type_vector(self, component_type: TypeId, component_count: int, *, result_id: TypeId | None = None) -> TypeId:
@@ -601,7 +601,7 @@ class CoreInstructions(Emitter):
                 and component_count.__class__ is int and 0 <= component_count < 4294967296
             ):
                 words = [0x40017, component_type, component_count]
-                return TypeId(put(23, None, operands, words, 1))
+                return TypeId(put(23, None, operands, words, 1, (23, component_count)))
         return self._type(23, operands, result_id)
 
     def type_matrix(self, column_type: TypeId, column_count: int, *, result_id: TypeId | None = None) -> TypeId:
@@ -625,7 +625,7 @@ class CoreInstructions(Emitter):
                 and column_count.__class__ is int and 0 <= column_count < 4294967296
             ):
                 words = [0x40018, column_type, column_count]
-                return TypeId(put(24, None, operands, words, 1))
+                return TypeId(put(24, None, operands, words, 1, (24, column_count)))
         return self._type(24, operands, result_id)
 
     def type_image(self, sampled_type: TypeId, dim: Dim, depth: int, arrayed: int, ms: int, sampled: int, image_format: ImageFormat, access_qualifier: AccessQualifier | None = None, *, result_id: TypeId | None = None) -> TypeId:
@@ -663,7 +663,7 @@ class CoreInstructions(Emitter):
                 if access_qualifier is not None:
                     words.append(access_qualifier)
                 words[0] = ((len(words) + 1) << 16) | 25
-                return TypeId(put(25, None, operands, words, 1))
+                return TypeId(put(25, None, operands, words, 1, (25, dim, depth, arrayed, ms, sampled, image_format, access_qualifier)))
         return self._type(25, operands, result_id)
 
     def type_sampler(self, *, result_id: TypeId | None = None) -> TypeId:
@@ -679,7 +679,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x2001a]
-            return TypeId(put(26, None, operands, words, 1))
+            return TypeId(put(26, None, operands, words, 1, (26,)))
         return self._type(26, operands, result_id)
 
     def type_sampled_image(self, image_type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
@@ -700,7 +700,7 @@ class CoreInstructions(Emitter):
                 image_type.__class__ in FAST_IDS and 0 < image_type < bound
             ):
                 words = [0x3001b, image_type]
-                return TypeId(put(27, None, operands, words, 1))
+                return TypeId(put(27, None, operands, words, 1, (27,)))
         return self._type(27, operands, result_id)
 
     def type_array(self, element_type: TypeId, length: Id, *, result_id: TypeId | None = None) -> TypeId:
@@ -723,7 +723,7 @@ class CoreInstructions(Emitter):
                 and length.__class__ in FAST_IDS and 0 < length < bound
             ):
                 words = [0x4001c, element_type, length]
-                return TypeId(put(28, None, operands, words, 1))
+                return TypeId(put(28, None, operands, words, 1, (28,)))
         return self._type(28, operands, result_id)
 
     def type_runtime_array(self, element_type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
@@ -745,7 +745,7 @@ class CoreInstructions(Emitter):
                 element_type.__class__ in FAST_IDS and 0 < element_type < bound
             ):
                 words = [0x3001d, element_type]
-                return TypeId(put(29, None, operands, words, 1))
+                return TypeId(put(29, None, operands, words, 1, (29,)))
         return self._type(29, operands, result_id)
 
     def type_struct(self, member_types: Sequence[TypeId] = (), *, result_id: TypeId | None = None) -> TypeId:
@@ -769,7 +769,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += member_types
                 words[0] = ((len(words) + 1) << 16) | 30
-                return TypeId(put(30, None, operands, words, 1))
+                return TypeId(put(30, None, operands, words, 1, (30,)))
         return self._type(30, operands, result_id)
 
     def type_opaque(self, the_name_of_the_opaque_type: str, *, result_id: TypeId | None = None) -> TypeId:
@@ -793,7 +793,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(the_name_of_the_opaque_type)
                 words[0] = ((len(words) + 1) << 16) | 31
-                return TypeId(put(31, None, operands, words, 1))
+                return TypeId(put(31, None, operands, words, 1, None))
         return self._type(31, operands, result_id)
 
     def type_pointer(self, storage_class: StorageClass, type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
@@ -816,7 +816,7 @@ class CoreInstructions(Emitter):
                 and type.__class__ in FAST_IDS and 0 < type < bound
             ):
                 words = [0x40020, storage_class, type]
-                return TypeId(put(32, None, operands, words, 1))
+                return TypeId(put(32, None, operands, words, 1, (32, storage_class)))
         return self._type(32, operands, result_id)
 
     def type_function(self, return_type: TypeId, parameter_types: Sequence[TypeId] = (), *, result_id: TypeId | None = None) -> TypeId:
@@ -842,7 +842,7 @@ class CoreInstructions(Emitter):
                 words = [0, return_type]
                 words += parameter_types
                 words[0] = ((len(words) + 1) << 16) | 33
-                return TypeId(put(33, None, operands, words, 1))
+                return TypeId(put(33, None, operands, words, 1, (33,)))
         return self._type(33, operands, result_id)
 
     def type_event(self, *, result_id: TypeId | None = None) -> TypeId:
@@ -859,7 +859,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x20022]
-            return TypeId(put(34, None, operands, words, 1))
+            return TypeId(put(34, None, operands, words, 1, (34,)))
         return self._type(34, operands, result_id)
 
     def type_device_event(self, *, result_id: TypeId | None = None) -> TypeId:
@@ -876,7 +876,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x20023]
-            return TypeId(put(35, None, operands, words, 1))
+            return TypeId(put(35, None, operands, words, 1, (35,)))
         return self._type(35, operands, result_id)
 
     def type_reserve_id(self, *, result_id: TypeId | None = None) -> TypeId:
@@ -893,7 +893,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x20024]
-            return TypeId(put(36, None, operands, words, 1))
+            return TypeId(put(36, None, operands, words, 1, (36,)))
         return self._type(36, operands, result_id)
 
     def type_queue(self, *, result_id: TypeId | None = None) -> TypeId:
@@ -910,7 +910,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x20025]
-            return TypeId(put(37, None, operands, words, 1))
+            return TypeId(put(37, None, operands, words, 1, (37,)))
         return self._type(37, operands, result_id)
 
     def type_pipe(self, qualifier: AccessQualifier, *, result_id: TypeId | None = None) -> TypeId:
@@ -932,7 +932,7 @@ class CoreInstructions(Emitter):
                 isinstance(qualifier, int) and (qualifier.__class__ is int or qualifier.__class__.__name__ == "AccessQualifier") and qualifier in _BARE_AccessQualifier
             ):
                 words = [0x30026, qualifier]
-                return TypeId(put(38, None, operands, words, 1))
+                return TypeId(put(38, None, operands, words, 1, (38, qualifier)))
         return self._type(38, operands, result_id)
 
     def type_forward_pointer(self, pointer_type: TypeId, storage_class: StorageClass) -> Self:
@@ -955,7 +955,7 @@ class CoreInstructions(Emitter):
                 and isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
             ):
                 words = [0x30027, pointer_type, storage_class]
-                put(39, None, operands, words, 0)
+                put(39, None, operands, words, 0, (39, storage_class))
                 return self
         return self._void(39, operands)
 
@@ -977,7 +977,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x30029, result_type]
-                return Id(put(41, result_type, operands, words, 2))
+                return Id(put(41, result_type, operands, words, 2, (41,)))
         return self._value(41, result_type, operands, result_id)
 
     def constant_false(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -998,7 +998,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x3002a, result_type]
-                return Id(put(42, result_type, operands, words, 2))
+                return Id(put(42, result_type, operands, words, 2, (42,)))
         return self._value(42, result_type, operands, result_id)
 
     def constant(self, result_type: TypeId, value: int | float, *, result_id: Id | None = None) -> Id:
@@ -1023,7 +1023,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type]
                 words += value_words
                 words[0] = ((len(words) + 1) << 16) | 43
-                return Id(put(43, result_type, operands, words, 2))
+                return Id(put(43, result_type, operands, words, 2, (43,)))
         return self._value(43, result_type, operands, result_id)
 
     def constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1049,7 +1049,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type]
                 words += constituents
                 words[0] = ((len(words) + 1) << 16) | 44
-                return Id(put(44, result_type, operands, words, 2))
+                return Id(put(44, result_type, operands, words, 2, (44,)))
         return self._value(44, result_type, operands, result_id)
 
     def constant_sampler(self, result_type: TypeId, sampler_addressing_mode: SamplerAddressingMode, param: int, sampler_filter_mode: SamplerFilterMode, *, result_id: Id | None = None) -> Id:
@@ -1077,7 +1077,7 @@ class CoreInstructions(Emitter):
                 and isinstance(sampler_filter_mode, int) and (sampler_filter_mode.__class__ is int or sampler_filter_mode.__class__.__name__ == "SamplerFilterMode") and sampler_filter_mode in _BARE_SamplerFilterMode
             ):
                 words = [0x6002d, result_type, sampler_addressing_mode, param, sampler_filter_mode]
-                return Id(put(45, result_type, operands, words, 2))
+                return Id(put(45, result_type, operands, words, 2, (45, sampler_addressing_mode, param, sampler_filter_mode)))
         return self._value(45, result_type, operands, result_id)
 
     def constant_null(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -1098,7 +1098,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x3002e, result_type]
-                return Id(put(46, result_type, operands, words, 2))
+                return Id(put(46, result_type, operands, words, 2, (46,)))
         return self._value(46, result_type, operands, result_id)
 
     def spec_constant_true(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -1119,7 +1119,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x30030, result_type]
-                return Id(put(48, result_type, operands, words, 2))
+                return Id(put(48, result_type, operands, words, 2, (48,)))
         return self._value(48, result_type, operands, result_id)
 
     def spec_constant_false(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -1140,7 +1140,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x30031, result_type]
-                return Id(put(49, result_type, operands, words, 2))
+                return Id(put(49, result_type, operands, words, 2, (49,)))
         return self._value(49, result_type, operands, result_id)
 
     def spec_constant(self, result_type: TypeId, value: int | float, *, result_id: Id | None = None) -> Id:
@@ -1165,7 +1165,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type]
                 words += value_words
                 words[0] = ((len(words) + 1) << 16) | 50
-                return Id(put(50, result_type, operands, words, 2))
+                return Id(put(50, result_type, operands, words, 2, (50,)))
         return self._value(50, result_type, operands, result_id)
 
     def spec_constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1191,7 +1191,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type]
                 words += constituents
                 words[0] = ((len(words) + 1) << 16) | 51
-                return Id(put(51, result_type, operands, words, 2))
+                return Id(put(51, result_type, operands, words, 2, (51,)))
         return self._value(51, result_type, operands, result_id)
 
     def spec_constant_op(self, result_type: TypeId, opcode: Op, operands: Sequence[Id | int] = (), *, result_id: Id | None = None) -> Id:
@@ -1230,7 +1230,7 @@ class CoreInstructions(Emitter):
                 and function_type.__class__ in FAST_IDS and 0 < function_type < bound
             ):
                 words = [0x50036, result_type, function_control, function_type]
-                return Id(put(54, result_type, operands, words, 2))
+                return Id(put(54, result_type, operands, words, 2, (54, function_control)))
         return self._value(54, result_type, operands, result_id)
 
     def function_parameter(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -1251,7 +1251,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x30037, result_type]
-                return Id(put(55, result_type, operands, words, 2))
+                return Id(put(55, result_type, operands, words, 2, (55,)))
         return self._value(55, result_type, operands, result_id)
 
     def function_end(self) -> Self:
@@ -1265,7 +1265,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x10038]
-            put(56, None, operands, words, 0)
+            put(56, None, operands, words, 0, (56,))
             return self
         return self._void(56, operands)
 
@@ -1294,7 +1294,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, function]
                 words += arguments
                 words[0] = ((len(words) + 1) << 16) | 57
-                return Id(put(57, result_type, operands, words, 2))
+                return Id(put(57, result_type, operands, words, 2, (57,)))
         return self._value(57, result_type, operands, result_id)
 
     def variable(self, result_type: TypeId, storage_class: StorageClass, initializer: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -1322,7 +1322,7 @@ class CoreInstructions(Emitter):
                 if initializer is not None:
                     words.append(initializer)
                 words[0] = ((len(words) + 1) << 16) | 59
-                return Id(put(59, result_type, operands, words, 2))
+                return Id(put(59, result_type, operands, words, 2, (59, storage_class)))
         return self._value(59, result_type, operands, result_id)
 
     def image_texel_pointer(self, result_type: TypeId, image: Id, coordinate: Id, sample: Id, *, result_id: Id | None = None) -> Id:
@@ -1382,7 +1382,7 @@ class CoreInstructions(Emitter):
                 if memory_access is not None:
                     words.append(memory_access)
                 words[0] = ((len(words) + 1) << 16) | 61
-                return Id(put(61, result_type, operands, words, 2))
+                return Id(put(61, result_type, operands, words, 2, (61, memory_access)))
         return self._value(61, result_type, operands, result_id)
 
     def store(self, pointer: Id, object: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
@@ -1409,7 +1409,7 @@ class CoreInstructions(Emitter):
                 if memory_access is not None:
                     words.append(memory_access)
                 words[0] = ((len(words) + 0) << 16) | 62
-                put(62, None, operands, words, 0)
+                put(62, None, operands, words, 0, (62, memory_access))
                 return self
         return self._void(62, operands)
 
@@ -1441,7 +1441,7 @@ class CoreInstructions(Emitter):
                 if memory_access_2 is not None:
                     words.append(memory_access_2)
                 words[0] = ((len(words) + 0) << 16) | 63
-                put(63, None, operands, words, 0)
+                put(63, None, operands, words, 0, (63, memory_access, memory_access_2))
                 return self
         return self._void(63, operands)
 
@@ -1476,7 +1476,7 @@ class CoreInstructions(Emitter):
                 if memory_access_2 is not None:
                     words.append(memory_access_2)
                 words[0] = ((len(words) + 0) << 16) | 64
-                put(64, None, operands, words, 0)
+                put(64, None, operands, words, 0, (64, memory_access, memory_access_2))
                 return self
         return self._void(64, operands)
 
@@ -1505,7 +1505,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, base]
                 words += indexes
                 words[0] = ((len(words) + 1) << 16) | 65
-                return Id(put(65, result_type, operands, words, 2))
+                return Id(put(65, result_type, operands, words, 2, (65,)))
         return self._value(65, result_type, operands, result_id)
 
     def in_bounds_access_chain(self, result_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1533,7 +1533,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, base]
                 words += indexes
                 words[0] = ((len(words) + 1) << 16) | 66
-                return Id(put(66, result_type, operands, words, 2))
+                return Id(put(66, result_type, operands, words, 2, (66,)))
         return self._value(66, result_type, operands, result_id)
 
     def ptr_access_chain(self, result_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1564,7 +1564,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, base, element]
                 words += indexes
                 words[0] = ((len(words) + 1) << 16) | 67
-                return Id(put(67, result_type, operands, words, 2))
+                return Id(put(67, result_type, operands, words, 2, (67,)))
         return self._value(67, result_type, operands, result_id)
 
     def array_length(self, result_type: TypeId, structure: Id, array_member: int, *, result_id: Id | None = None) -> Id:
@@ -1590,7 +1590,7 @@ class CoreInstructions(Emitter):
                 and array_member.__class__ is int and 0 <= array_member < 4294967296
             ):
                 words = [0x50044, result_type, structure, array_member]
-                return Id(put(68, result_type, operands, words, 2))
+                return Id(put(68, result_type, operands, words, 2, (68, array_member)))
         return self._value(68, result_type, operands, result_id)
 
     def generic_ptr_mem_semantics(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
@@ -1649,7 +1649,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, base, element]
                 words += indexes
                 words[0] = ((len(words) + 1) << 16) | 70
-                return Id(put(70, result_type, operands, words, 2))
+                return Id(put(70, result_type, operands, words, 2, (70,)))
         return self._value(70, result_type, operands, result_id)
 
     def decorate(self, target: Id, decoration: DecorationOperand) -> Self:
@@ -1673,7 +1673,7 @@ class CoreInstructions(Emitter):
                 words = [0, target]
                 words += decoration_words
                 words[0] = ((len(words) + 0) << 16) | 71
-                put(71, None, operands, words, 0)
+                put(71, None, operands, words, 0, (71, *decoration_words))
                 return self
         return self._void(71, operands)
 
@@ -1700,7 +1700,7 @@ class CoreInstructions(Emitter):
                 words = [0, structure_type, member]
                 words += decoration_words
                 words[0] = ((len(words) + 0) << 16) | 72
-                put(72, None, operands, words, 0)
+                put(72, None, operands, words, 0, (72, member, *decoration_words))
                 return self
         return self._void(72, operands)
 
@@ -1717,7 +1717,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x20049]
-            return Id(put(73, None, operands, words, 1))
+            return Id(put(73, None, operands, words, 1, (73,)))
         return self._value(73, None, operands, result_id)
 
     def group_decorate(self, decoration_group: Id, targets: Sequence[Id] = ()) -> Self:
@@ -1742,7 +1742,7 @@ class CoreInstructions(Emitter):
                 words = [0, decoration_group]
                 words += targets
                 words[0] = ((len(words) + 0) << 16) | 74
-                put(74, None, operands, words, 0)
+                put(74, None, operands, words, 0, (74,))
                 return self
         return self._void(74, operands)
 
@@ -1846,7 +1846,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, vector_1, vector_2]
                 words += components
                 words[0] = ((len(words) + 1) << 16) | 79
-                return Id(put(79, result_type, operands, words, 2))
+                return Id(put(79, result_type, operands, words, 2, None))
         return self._value(79, result_type, operands, result_id)
 
     def composite_construct(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1872,7 +1872,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type]
                 words += constituents
                 words[0] = ((len(words) + 1) << 16) | 80
-                return Id(put(80, result_type, operands, words, 2))
+                return Id(put(80, result_type, operands, words, 2, (80,)))
         return self._value(80, result_type, operands, result_id)
 
     def composite_extract(self, result_type: TypeId, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
@@ -1900,7 +1900,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, composite]
                 words += indexes
                 words[0] = ((len(words) + 1) << 16) | 81
-                return Id(put(81, result_type, operands, words, 2))
+                return Id(put(81, result_type, operands, words, 2, None))
         return self._value(81, result_type, operands, result_id)
 
     def composite_insert(self, result_type: TypeId, object: Id, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
@@ -1930,7 +1930,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, object, composite]
                 words += indexes
                 words[0] = ((len(words) + 1) << 16) | 82
-                return Id(put(82, result_type, operands, words, 2))
+                return Id(put(82, result_type, operands, words, 2, None))
         return self._value(82, result_type, operands, result_id)
 
     def copy_object(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
@@ -2044,7 +2044,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 87
-                return Id(put(87, result_type, operands, words, 2))
+                return Id(put(87, result_type, operands, words, 2, (87, image_operands)))
         return self._value(87, result_type, operands, result_id)
 
     def image_sample_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -2071,7 +2071,7 @@ class CoreInstructions(Emitter):
                 and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x60058, result_type, sampled_image, coordinate, image_operands]
-                return Id(put(88, result_type, operands, words, 2))
+                return Id(put(88, result_type, operands, words, 2, (88, image_operands)))
         return self._value(88, result_type, operands, result_id)
 
     def image_sample_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -2104,7 +2104,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 89
-                return Id(put(89, result_type, operands, words, 2))
+                return Id(put(89, result_type, operands, words, 2, (89, image_operands)))
         return self._value(89, result_type, operands, result_id)
 
     def image_sample_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -2134,7 +2134,7 @@ class CoreInstructions(Emitter):
                 and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x7005a, result_type, sampled_image, coordinate, d_ref, image_operands]
-                return Id(put(90, result_type, operands, words, 2))
+                return Id(put(90, result_type, operands, words, 2, (90, image_operands)))
         return self._value(90, result_type, operands, result_id)
 
     def image_sample_proj_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -2165,7 +2165,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 91
-                return Id(put(91, result_type, operands, words, 2))
+                return Id(put(91, result_type, operands, words, 2, (91, image_operands)))
         return self._value(91, result_type, operands, result_id)
 
     def image_sample_proj_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -2193,7 +2193,7 @@ class CoreInstructions(Emitter):
                 and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x6005c, result_type, sampled_image, coordinate, image_operands]
-                return Id(put(92, result_type, operands, words, 2))
+                return Id(put(92, result_type, operands, words, 2, (92, image_operands)))
         return self._value(92, result_type, operands, result_id)
 
     def image_sample_proj_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -2226,7 +2226,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 93
-                return Id(put(93, result_type, operands, words, 2))
+                return Id(put(93, result_type, operands, words, 2, (93, image_operands)))
         return self._value(93, result_type, operands, result_id)
 
     def image_sample_proj_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -2256,7 +2256,7 @@ class CoreInstructions(Emitter):
                 and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x7005e, result_type, sampled_image, coordinate, d_ref, image_operands]
-                return Id(put(94, result_type, operands, words, 2))
+                return Id(put(94, result_type, operands, words, 2, (94, image_operands)))
         return self._value(94, result_type, operands, result_id)
 
     def image_fetch(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -2286,7 +2286,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 95
-                return Id(put(95, result_type, operands, words, 2))
+                return Id(put(95, result_type, operands, words, 2, (95, image_operands)))
         return self._value(95, result_type, operands, result_id)
 
     def image_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, component: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -2319,7 +2319,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 96
-                return Id(put(96, result_type, operands, words, 2))
+                return Id(put(96, result_type, operands, words, 2, (96, image_operands)))
         return self._value(96, result_type, operands, result_id)
 
     def image_dref_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -2352,7 +2352,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 97
-                return Id(put(97, result_type, operands, words, 2))
+                return Id(put(97, result_type, operands, words, 2, (97, image_operands)))
         return self._value(97, result_type, operands, result_id)
 
     def image_read(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -2382,7 +2382,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 98
-                return Id(put(98, result_type, operands, words, 2))
+                return Id(put(98, result_type, operands, words, 2, (98, image_operands)))
         return self._value(98, result_type, operands, result_id)
 
     def image_write(self, image: Id, coordinate: Id, texel: Id, image_operands: ImageOperandsOperand | None = None) -> Self:
@@ -2411,7 +2411,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 0) << 16) | 99
-                put(99, None, operands, words, 0)
+                put(99, None, operands, words, 0, (99, image_operands))
                 return self
         return self._void(99, operands)
 
@@ -3044,7 +3044,7 @@ class CoreInstructions(Emitter):
                 and isinstance(storage, int) and (storage.__class__ is int or storage.__class__.__name__ == "StorageClass") and storage in _BARE_StorageClass
             ):
                 words = [0x5007b, result_type, pointer, storage]
-                return Id(put(123, result_type, operands, words, 2))
+                return Id(put(123, result_type, operands, words, 2, (123, storage)))
         return self._value(123, result_type, operands, result_id)
 
     def bitcast(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
@@ -5576,7 +5576,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x100da]
-            put(218, None, operands, words, 0)
+            put(218, None, operands, words, 0, (218,))
             return self
         return self._void(218, operands)
 
@@ -5592,7 +5592,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x100db]
-            put(219, None, operands, words, 0)
+            put(219, None, operands, words, 0, (219,))
             return self
         return self._void(219, operands)
 
@@ -5614,7 +5614,7 @@ class CoreInstructions(Emitter):
                 stream.__class__ in FAST_IDS and 0 < stream < bound
             ):
                 words = [0x200dc, stream]
-                put(220, None, operands, words, 0)
+                put(220, None, operands, words, 0, (220,))
                 return self
         return self._void(220, operands)
 
@@ -5636,7 +5636,7 @@ class CoreInstructions(Emitter):
                 stream.__class__ in FAST_IDS and 0 < stream < bound
             ):
                 words = [0x200dd, stream]
-                put(221, None, operands, words, 0)
+                put(221, None, operands, words, 0, (221,))
                 return self
         return self._void(221, operands)
 
@@ -5661,7 +5661,7 @@ class CoreInstructions(Emitter):
                 and semantics.__class__ in FAST_IDS and 0 < semantics < bound
             ):
                 words = [0x400e0, execution, memory, semantics]
-                put(224, None, operands, words, 0)
+                put(224, None, operands, words, 0, (224,))
                 return self
         return self._void(224, operands)
 
@@ -5684,7 +5684,7 @@ class CoreInstructions(Emitter):
                 and semantics.__class__ in FAST_IDS and 0 < semantics < bound
             ):
                 words = [0x300e1, memory, semantics]
-                put(225, None, operands, words, 0)
+                put(225, None, operands, words, 0, (225,))
                 return self
         return self._void(225, operands)
 
@@ -5712,7 +5712,7 @@ class CoreInstructions(Emitter):
                 and semantics.__class__ in FAST_IDS and 0 < semantics < bound
             ):
                 words = [0x600e3, result_type, pointer, memory, semantics]
-                return Id(put(227, result_type, operands, words, 2))
+                return Id(put(227, result_type, operands, words, 2, (227,)))
         return self._value(227, result_type, operands, result_id)
 
     def atomic_store(self, pointer: Id, memory: Id, semantics: Id, value: Id) -> Self:
@@ -5738,7 +5738,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x500e4, pointer, memory, semantics, value]
-                put(228, None, operands, words, 0)
+                put(228, None, operands, words, 0, (228,))
                 return self
         return self._void(228, operands)
 
@@ -5768,7 +5768,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x700e5, result_type, pointer, memory, semantics, value]
-                return Id(put(229, result_type, operands, words, 2))
+                return Id(put(229, result_type, operands, words, 2, (229,)))
         return self._value(229, result_type, operands, result_id)
 
     def atomic_compare_exchange(self, result_type: TypeId, pointer: Id, memory: Id, equal: Id, unequal: Id, value: Id, comparator: Id, *, result_id: Id | None = None) -> Id:
@@ -5801,7 +5801,7 @@ class CoreInstructions(Emitter):
                 and comparator.__class__ in FAST_IDS and 0 < comparator < bound
             ):
                 words = [0x900e6, result_type, pointer, memory, equal, unequal, value, comparator]
-                return Id(put(230, result_type, operands, words, 2))
+                return Id(put(230, result_type, operands, words, 2, (230,)))
         return self._value(230, result_type, operands, result_id)
 
     def atomic_compare_exchange_weak(self, result_type: TypeId, pointer: Id, memory: Id, equal: Id, unequal: Id, value: Id, comparator: Id, *, result_id: Id | None = None) -> Id:
@@ -5835,7 +5835,7 @@ class CoreInstructions(Emitter):
                 and comparator.__class__ in FAST_IDS and 0 < comparator < bound
             ):
                 words = [0x900e7, result_type, pointer, memory, equal, unequal, value, comparator]
-                return Id(put(231, result_type, operands, words, 2))
+                return Id(put(231, result_type, operands, words, 2, (231,)))
         return self._value(231, result_type, operands, result_id)
 
     def atomic_i_increment(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, *, result_id: Id | None = None) -> Id:
@@ -5862,7 +5862,7 @@ class CoreInstructions(Emitter):
                 and semantics.__class__ in FAST_IDS and 0 < semantics < bound
             ):
                 words = [0x600e8, result_type, pointer, memory, semantics]
-                return Id(put(232, result_type, operands, words, 2))
+                return Id(put(232, result_type, operands, words, 2, (232,)))
         return self._value(232, result_type, operands, result_id)
 
     def atomic_i_decrement(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, *, result_id: Id | None = None) -> Id:
@@ -5889,7 +5889,7 @@ class CoreInstructions(Emitter):
                 and semantics.__class__ in FAST_IDS and 0 < semantics < bound
             ):
                 words = [0x600e9, result_type, pointer, memory, semantics]
-                return Id(put(233, result_type, operands, words, 2))
+                return Id(put(233, result_type, operands, words, 2, (233,)))
         return self._value(233, result_type, operands, result_id)
 
     def atomic_i_add(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -5918,7 +5918,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x700ea, result_type, pointer, memory, semantics, value]
-                return Id(put(234, result_type, operands, words, 2))
+                return Id(put(234, result_type, operands, words, 2, (234,)))
         return self._value(234, result_type, operands, result_id)
 
     def atomic_i_sub(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -5947,7 +5947,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x700eb, result_type, pointer, memory, semantics, value]
-                return Id(put(235, result_type, operands, words, 2))
+                return Id(put(235, result_type, operands, words, 2, (235,)))
         return self._value(235, result_type, operands, result_id)
 
     def atomic_s_min(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -5976,7 +5976,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x700ec, result_type, pointer, memory, semantics, value]
-                return Id(put(236, result_type, operands, words, 2))
+                return Id(put(236, result_type, operands, words, 2, (236,)))
         return self._value(236, result_type, operands, result_id)
 
     def atomic_u_min(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -6005,7 +6005,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x700ed, result_type, pointer, memory, semantics, value]
-                return Id(put(237, result_type, operands, words, 2))
+                return Id(put(237, result_type, operands, words, 2, (237,)))
         return self._value(237, result_type, operands, result_id)
 
     def atomic_s_max(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -6034,7 +6034,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x700ee, result_type, pointer, memory, semantics, value]
-                return Id(put(238, result_type, operands, words, 2))
+                return Id(put(238, result_type, operands, words, 2, (238,)))
         return self._value(238, result_type, operands, result_id)
 
     def atomic_u_max(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -6063,7 +6063,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x700ef, result_type, pointer, memory, semantics, value]
-                return Id(put(239, result_type, operands, words, 2))
+                return Id(put(239, result_type, operands, words, 2, (239,)))
         return self._value(239, result_type, operands, result_id)
 
     def atomic_and(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -6092,7 +6092,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x700f0, result_type, pointer, memory, semantics, value]
-                return Id(put(240, result_type, operands, words, 2))
+                return Id(put(240, result_type, operands, words, 2, (240,)))
         return self._value(240, result_type, operands, result_id)
 
     def atomic_or(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -6121,7 +6121,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x700f1, result_type, pointer, memory, semantics, value]
-                return Id(put(241, result_type, operands, words, 2))
+                return Id(put(241, result_type, operands, words, 2, (241,)))
         return self._value(241, result_type, operands, result_id)
 
     def atomic_xor(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -6150,7 +6150,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x700f2, result_type, pointer, memory, semantics, value]
-                return Id(put(242, result_type, operands, words, 2))
+                return Id(put(242, result_type, operands, words, 2, (242,)))
         return self._value(242, result_type, operands, result_id)
 
     def phi(self, result_type: TypeId, variable_parents: Sequence[tuple[Id, Id]] = (), *, result_id: Id | None = None) -> Id:
@@ -6187,7 +6187,7 @@ class CoreInstructions(Emitter):
                 and isinstance(loop_control, int) and (loop_control.__class__ is int or loop_control.__class__.__name__ == "LoopControl") and 0 <= loop_control < 4294967296 and not int(loop_control) & _PARAMETER_BITS_LoopControl
             ):
                 words = [0x400f6, merge_block, continue_target, loop_control]
-                put(246, None, operands, words, 0)
+                put(246, None, operands, words, 0, (246, loop_control))
                 return self
         return self._void(246, operands)
 
@@ -6210,7 +6210,7 @@ class CoreInstructions(Emitter):
                 and isinstance(selection_control, int) and (selection_control.__class__ is int or selection_control.__class__.__name__ == "SelectionControl") and 0 <= selection_control < 4294967296 and not int(selection_control) & _PARAMETER_BITS_SelectionControl
             ):
                 words = [0x300f7, merge_block, selection_control]
-                put(247, None, operands, words, 0)
+                put(247, None, operands, words, 0, (247, selection_control))
                 return self
         return self._void(247, operands)
 
@@ -6227,7 +6227,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x200f8]
-            return Id(put(248, None, operands, words, 1))
+            return Id(put(248, None, operands, words, 1, (248,)))
         return self._value(248, None, operands, result_id)
 
     def branch(self, target_label: Id) -> Self:
@@ -6247,7 +6247,7 @@ class CoreInstructions(Emitter):
                 target_label.__class__ in FAST_IDS and 0 < target_label < bound
             ):
                 words = [0x200f9, target_label]
-                put(249, None, operands, words, 0)
+                put(249, None, operands, words, 0, (249,))
                 return self
         return self._void(249, operands)
 
@@ -6277,7 +6277,7 @@ class CoreInstructions(Emitter):
                 words = [0, condition, true_label, false_label]
                 words += branch_weights
                 words[0] = ((len(words) + 0) << 16) | 250
-                put(250, None, operands, words, 0)
+                put(250, None, operands, words, 0, None)
                 return self
         return self._void(250, operands)
 
@@ -6306,7 +6306,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x100fc]
-            put(252, None, operands, words, 0)
+            put(252, None, operands, words, 0, (252,))
             return self
         return self._void(252, operands)
 
@@ -6321,7 +6321,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x100fd]
-            put(253, None, operands, words, 0)
+            put(253, None, operands, words, 0, (253,))
             return self
         return self._void(253, operands)
 
@@ -6342,7 +6342,7 @@ class CoreInstructions(Emitter):
                 value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x200fe, value]
-                put(254, None, operands, words, 0)
+                put(254, None, operands, words, 0, (254,))
                 return self
         return self._void(254, operands)
 
@@ -6357,7 +6357,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x100ff]
-            put(255, None, operands, words, 0)
+            put(255, None, operands, words, 0, (255,))
             return self
         return self._void(255, operands)
 
@@ -6381,7 +6381,7 @@ class CoreInstructions(Emitter):
                 and size.__class__ is int and 0 <= size < 4294967296
             ):
                 words = [0x30100, pointer, size]
-                put(256, None, operands, words, 0)
+                put(256, None, operands, words, 0, (256, size))
                 return self
         return self._void(256, operands)
 
@@ -6405,7 +6405,7 @@ class CoreInstructions(Emitter):
                 and size.__class__ is int and 0 <= size < 4294967296
             ):
                 words = [0x30101, pointer, size]
-                put(257, None, operands, words, 0)
+                put(257, None, operands, words, 0, (257, size))
                 return self
         return self._void(257, operands)
 
@@ -6440,7 +6440,7 @@ class CoreInstructions(Emitter):
                 and event.__class__ in FAST_IDS and 0 < event < bound
             ):
                 words = [0x90103, result_type, execution, destination, source, num_elements, stride, event]
-                return Id(put(259, result_type, operands, words, 2))
+                return Id(put(259, result_type, operands, words, 2, (259,)))
         return self._value(259, result_type, operands, result_id)
 
     def group_wait_events(self, execution: Id, num_events: Id, events_list: Id) -> Self:
@@ -6465,7 +6465,7 @@ class CoreInstructions(Emitter):
                 and events_list.__class__ in FAST_IDS and 0 < events_list < bound
             ):
                 words = [0x40104, execution, num_events, events_list]
-                put(260, None, operands, words, 0)
+                put(260, None, operands, words, 0, (260,))
                 return self
         return self._void(260, operands)
 
@@ -6492,7 +6492,7 @@ class CoreInstructions(Emitter):
                 and predicate.__class__ in FAST_IDS and 0 < predicate < bound
             ):
                 words = [0x50105, result_type, execution, predicate]
-                return Id(put(261, result_type, operands, words, 2))
+                return Id(put(261, result_type, operands, words, 2, (261,)))
         return self._value(261, result_type, operands, result_id)
 
     def group_any(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
@@ -6518,7 +6518,7 @@ class CoreInstructions(Emitter):
                 and predicate.__class__ in FAST_IDS and 0 < predicate < bound
             ):
                 words = [0x50106, result_type, execution, predicate]
-                return Id(put(262, result_type, operands, words, 2))
+                return Id(put(262, result_type, operands, words, 2, (262,)))
         return self._value(262, result_type, operands, result_id)
 
     def group_broadcast(self, result_type: TypeId, execution: Id, value: Id, local_id: Id, *, result_id: Id | None = None) -> Id:
@@ -6546,7 +6546,7 @@ class CoreInstructions(Emitter):
                 and local_id.__class__ in FAST_IDS and 0 < local_id < bound
             ):
                 words = [0x60107, result_type, execution, value, local_id]
-                return Id(put(263, result_type, operands, words, 2))
+                return Id(put(263, result_type, operands, words, 2, (263,)))
         return self._value(263, result_type, operands, result_id)
 
     def group_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -6574,7 +6574,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x60108, result_type, execution, operation, x]
-                return Id(put(264, result_type, operands, words, 2))
+                return Id(put(264, result_type, operands, words, 2, (264, operation)))
         return self._value(264, result_type, operands, result_id)
 
     def group_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -6602,7 +6602,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x60109, result_type, execution, operation, x]
-                return Id(put(265, result_type, operands, words, 2))
+                return Id(put(265, result_type, operands, words, 2, (265, operation)))
         return self._value(265, result_type, operands, result_id)
 
     def group_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -6630,7 +6630,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010a, result_type, execution, operation, x]
-                return Id(put(266, result_type, operands, words, 2))
+                return Id(put(266, result_type, operands, words, 2, (266, operation)))
         return self._value(266, result_type, operands, result_id)
 
     def group_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -6658,7 +6658,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010b, result_type, execution, operation, x]
-                return Id(put(267, result_type, operands, words, 2))
+                return Id(put(267, result_type, operands, words, 2, (267, operation)))
         return self._value(267, result_type, operands, result_id)
 
     def group_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -6686,7 +6686,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010c, result_type, execution, operation, x]
-                return Id(put(268, result_type, operands, words, 2))
+                return Id(put(268, result_type, operands, words, 2, (268, operation)))
         return self._value(268, result_type, operands, result_id)
 
     def group_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -6714,7 +6714,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010d, result_type, execution, operation, x]
-                return Id(put(269, result_type, operands, words, 2))
+                return Id(put(269, result_type, operands, words, 2, (269, operation)))
         return self._value(269, result_type, operands, result_id)
 
     def group_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -6742,7 +6742,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010e, result_type, execution, operation, x]
-                return Id(put(270, result_type, operands, words, 2))
+                return Id(put(270, result_type, operands, words, 2, (270, operation)))
         return self._value(270, result_type, operands, result_id)
 
     def group_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -6770,7 +6770,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010f, result_type, execution, operation, x]
-                return Id(put(271, result_type, operands, words, 2))
+                return Id(put(271, result_type, operands, words, 2, (271, operation)))
         return self._value(271, result_type, operands, result_id)
 
     def read_pipe(self, result_type: TypeId, pipe: Id, pointer: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
@@ -7031,7 +7031,7 @@ class CoreInstructions(Emitter):
                 and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
             ):
                 words = [0x50118, pipe, reserve_id, packet_size, packet_alignment]
-                put(280, None, operands, words, 0)
+                put(280, None, operands, words, 0, (280,))
                 return self
         return self._void(280, operands)
 
@@ -7059,7 +7059,7 @@ class CoreInstructions(Emitter):
                 and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
             ):
                 words = [0x50119, pipe, reserve_id, packet_size, packet_alignment]
-                put(281, None, operands, words, 0)
+                put(281, None, operands, words, 0, (281,))
                 return self
         return self._void(281, operands)
 
@@ -7188,7 +7188,7 @@ class CoreInstructions(Emitter):
                 and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
             ):
                 words = [0x8011d, result_type, execution, pipe, num_packets, packet_size, packet_alignment]
-                return Id(put(285, result_type, operands, words, 2))
+                return Id(put(285, result_type, operands, words, 2, (285,)))
         return self._value(285, result_type, operands, result_id)
 
     def group_reserve_write_pipe_packets(self, result_type: TypeId, execution: Id, pipe: Id, num_packets: Id, packet_size: Id, packet_alignment: Id, *, result_id: Id | None = None) -> Id:
@@ -7220,7 +7220,7 @@ class CoreInstructions(Emitter):
                 and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
             ):
                 words = [0x8011e, result_type, execution, pipe, num_packets, packet_size, packet_alignment]
-                return Id(put(286, result_type, operands, words, 2))
+                return Id(put(286, result_type, operands, words, 2, (286,)))
         return self._value(286, result_type, operands, result_id)
 
     def group_commit_read_pipe(self, execution: Id, pipe: Id, reserve_id: Id, packet_size: Id, packet_alignment: Id) -> Self:
@@ -7249,7 +7249,7 @@ class CoreInstructions(Emitter):
                 and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
             ):
                 words = [0x6011f, execution, pipe, reserve_id, packet_size, packet_alignment]
-                put(287, None, operands, words, 0)
+                put(287, None, operands, words, 0, (287,))
                 return self
         return self._void(287, operands)
 
@@ -7279,7 +7279,7 @@ class CoreInstructions(Emitter):
                 and packet_alignment.__class__ in FAST_IDS and 0 < packet_alignment < bound
             ):
                 words = [0x60120, execution, pipe, reserve_id, packet_size, packet_alignment]
-                put(288, None, operands, words, 0)
+                put(288, None, operands, words, 0, (288,))
                 return self
         return self._void(288, operands)
 
@@ -7364,7 +7364,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, queue, flags, nd_range, num_events, wait_events, ret_event, invoke, param, param_size, param_align]
                 words += local_sizes
                 words[0] = ((len(words) + 1) << 16) | 292
-                return Id(put(292, result_type, operands, words, 2))
+                return Id(put(292, result_type, operands, words, 2, (292,)))
         return self._value(292, result_type, operands, result_id)
 
     def get_kernel_n_drange_sub_group_count(self, result_type: TypeId, nd_range: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
@@ -7539,7 +7539,7 @@ class CoreInstructions(Emitter):
                 event.__class__ in FAST_IDS and 0 < event < bound
             ):
                 words = [0x20129, event]
-                put(297, None, operands, words, 0)
+                put(297, None, operands, words, 0, (297,))
                 return self
         return self._void(297, operands)
 
@@ -7561,7 +7561,7 @@ class CoreInstructions(Emitter):
                 event.__class__ in FAST_IDS and 0 < event < bound
             ):
                 words = [0x2012a, event]
-                put(298, None, operands, words, 0)
+                put(298, None, operands, words, 0, (298,))
                 return self
         return self._void(298, operands)
 
@@ -7584,7 +7584,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x3012b, result_type]
-                return Id(put(299, result_type, operands, words, 2))
+                return Id(put(299, result_type, operands, words, 2, (299,)))
         return self._value(299, result_type, operands, result_id)
 
     def is_valid_event(self, result_type: TypeId, event: Id, *, result_id: Id | None = None) -> Id:
@@ -7635,7 +7635,7 @@ class CoreInstructions(Emitter):
                 and status.__class__ in FAST_IDS and 0 < status < bound
             ):
                 words = [0x3012d, event, status]
-                put(301, None, operands, words, 0)
+                put(301, None, operands, words, 0, (301,))
                 return self
         return self._void(301, operands)
 
@@ -7661,7 +7661,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x4012e, event, profiling_info, value]
-                put(302, None, operands, words, 0)
+                put(302, None, operands, words, 0, (302,))
                 return self
         return self._void(302, operands)
 
@@ -7684,7 +7684,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x3012f, result_type]
-                return Id(put(303, result_type, operands, words, 2))
+                return Id(put(303, result_type, operands, words, 2, (303,)))
         return self._value(303, result_type, operands, result_id)
 
     def build_nd_range(self, result_type: TypeId, global_work_size: Id, local_work_size: Id, global_work_offset: Id, *, result_id: Id | None = None) -> Id:
@@ -7749,7 +7749,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 305
-                return Id(put(305, result_type, operands, words, 2))
+                return Id(put(305, result_type, operands, words, 2, (305, image_operands)))
         return self._value(305, result_type, operands, result_id)
 
     def image_sparse_sample_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -7777,7 +7777,7 @@ class CoreInstructions(Emitter):
                 and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x60132, result_type, sampled_image, coordinate, image_operands]
-                return Id(put(306, result_type, operands, words, 2))
+                return Id(put(306, result_type, operands, words, 2, (306, image_operands)))
         return self._value(306, result_type, operands, result_id)
 
     def image_sparse_sample_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -7810,7 +7810,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 307
-                return Id(put(307, result_type, operands, words, 2))
+                return Id(put(307, result_type, operands, words, 2, (307, image_operands)))
         return self._value(307, result_type, operands, result_id)
 
     def image_sparse_sample_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -7840,7 +7840,7 @@ class CoreInstructions(Emitter):
                 and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x70134, result_type, sampled_image, coordinate, d_ref, image_operands]
-                return Id(put(308, result_type, operands, words, 2))
+                return Id(put(308, result_type, operands, words, 2, (308, image_operands)))
         return self._value(308, result_type, operands, result_id)
 
     def image_sparse_sample_proj_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -7871,7 +7871,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 309
-                return Id(put(309, result_type, operands, words, 2))
+                return Id(put(309, result_type, operands, words, 2, (309, image_operands)))
         return self._value(309, result_type, operands, result_id)
 
     def image_sparse_sample_proj_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -7899,7 +7899,7 @@ class CoreInstructions(Emitter):
                 and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x60136, result_type, sampled_image, coordinate, image_operands]
-                return Id(put(310, result_type, operands, words, 2))
+                return Id(put(310, result_type, operands, words, 2, (310, image_operands)))
         return self._value(310, result_type, operands, result_id)
 
     def image_sparse_sample_proj_dref_implicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -7932,7 +7932,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 311
-                return Id(put(311, result_type, operands, words, 2))
+                return Id(put(311, result_type, operands, words, 2, (311, image_operands)))
         return self._value(311, result_type, operands, result_id)
 
     def image_sparse_sample_proj_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -7962,7 +7962,7 @@ class CoreInstructions(Emitter):
                 and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x70138, result_type, sampled_image, coordinate, d_ref, image_operands]
-                return Id(put(312, result_type, operands, words, 2))
+                return Id(put(312, result_type, operands, words, 2, (312, image_operands)))
         return self._value(312, result_type, operands, result_id)
 
     def image_sparse_fetch(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -7993,7 +7993,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 313
-                return Id(put(313, result_type, operands, words, 2))
+                return Id(put(313, result_type, operands, words, 2, (313, image_operands)))
         return self._value(313, result_type, operands, result_id)
 
     def image_sparse_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, component: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -8026,7 +8026,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 314
-                return Id(put(314, result_type, operands, words, 2))
+                return Id(put(314, result_type, operands, words, 2, (314, image_operands)))
         return self._value(314, result_type, operands, result_id)
 
     def image_sparse_dref_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -8059,7 +8059,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 315
-                return Id(put(315, result_type, operands, words, 2))
+                return Id(put(315, result_type, operands, words, 2, (315, image_operands)))
         return self._value(315, result_type, operands, result_id)
 
     def image_sparse_texels_resident(self, result_type: TypeId, resident_code: Id, *, result_id: Id | None = None) -> Id:
@@ -8101,7 +8101,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x1013d]
-            put(317, None, operands, words, 0)
+            put(317, None, operands, words, 0, (317,))
             return self
         return self._void(317, operands)
 
@@ -8130,7 +8130,7 @@ class CoreInstructions(Emitter):
                 and semantics.__class__ in FAST_IDS and 0 < semantics < bound
             ):
                 words = [0x6013e, result_type, pointer, memory, semantics]
-                return Id(put(318, result_type, operands, words, 2))
+                return Id(put(318, result_type, operands, words, 2, (318,)))
         return self._value(318, result_type, operands, result_id)
 
     def atomic_flag_clear(self, pointer: Id, memory: Id, semantics: Id) -> Self:
@@ -8155,7 +8155,7 @@ class CoreInstructions(Emitter):
                 and semantics.__class__ in FAST_IDS and 0 < semantics < bound
             ):
                 words = [0x4013f, pointer, memory, semantics]
-                put(319, None, operands, words, 0)
+                put(319, None, operands, words, 0, (319,))
                 return self
         return self._void(319, operands)
 
@@ -8187,7 +8187,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 320
-                return Id(put(320, result_type, operands, words, 2))
+                return Id(put(320, result_type, operands, words, 2, (320, image_operands)))
         return self._value(320, result_type, operands, result_id)
 
     def size_of(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
@@ -8232,7 +8232,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x20142]
-            return TypeId(put(322, None, operands, words, 1))
+            return TypeId(put(322, None, operands, words, 1, (322,)))
         return self._type(322, operands, result_id)
 
     def constant_pipe_storage(self, result_type: TypeId, packet_size: int, packet_alignment: int, capacity: int, *, result_id: Id | None = None) -> Id:
@@ -8260,7 +8260,7 @@ class CoreInstructions(Emitter):
                 and capacity.__class__ is int and 0 <= capacity < 4294967296
             ):
                 words = [0x60143, result_type, packet_size, packet_alignment, capacity]
-                return Id(put(323, result_type, operands, words, 2))
+                return Id(put(323, result_type, operands, words, 2, (323, packet_size, packet_alignment, capacity)))
         return self._value(323, result_type, operands, result_id)
 
     def create_pipe_from_pipe_storage(self, result_type: TypeId, pipe_storage: Id, *, result_id: Id | None = None) -> Id:
@@ -8382,7 +8382,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x20147]
-            return TypeId(put(327, None, operands, words, 1))
+            return TypeId(put(327, None, operands, words, 1, (327,)))
         return self._type(327, operands, result_id)
 
     def named_barrier_initialize(self, result_type: TypeId, subgroup_count: Id, *, result_id: Id | None = None) -> Id:
@@ -8435,7 +8435,7 @@ class CoreInstructions(Emitter):
                 and semantics.__class__ in FAST_IDS and 0 < semantics < bound
             ):
                 words = [0x40149, named_barrier, memory, semantics]
-                put(329, None, operands, words, 0)
+                put(329, None, operands, words, 0, (329,))
                 return self
         return self._void(329, operands)
 
@@ -8458,7 +8458,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(process)
                 words[0] = ((len(words) + 0) << 16) | 330
-                put(330, None, operands, words, 0)
+                put(330, None, operands, words, 0, None)
                 return self
         return self._void(330, operands)
 
@@ -8483,7 +8483,7 @@ class CoreInstructions(Emitter):
                 words = [0, entry_point]
                 words += mode_words
                 words[0] = ((len(words) + 0) << 16) | 331
-                put(331, None, operands, words, 0)
+                put(331, None, operands, words, 0, (331, *mode_words))
                 return self
         return self._void(331, operands)
 
@@ -8509,7 +8509,7 @@ class CoreInstructions(Emitter):
                 words = [0, target]
                 words += decoration_words
                 words[0] = ((len(words) + 0) << 16) | 332
-                put(332, None, operands, words, 0)
+                put(332, None, operands, words, 0, (332, *decoration_words))
                 return self
         return self._void(332, operands)
 
@@ -8534,7 +8534,7 @@ class CoreInstructions(Emitter):
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
             ):
                 words = [0x4014d, result_type, execution]
-                return Id(put(333, result_type, operands, words, 2))
+                return Id(put(333, result_type, operands, words, 2, (333,)))
         return self._value(333, result_type, operands, result_id)
 
     def group_non_uniform_all(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
@@ -8560,7 +8560,7 @@ class CoreInstructions(Emitter):
                 and predicate.__class__ in FAST_IDS and 0 < predicate < bound
             ):
                 words = [0x5014e, result_type, execution, predicate]
-                return Id(put(334, result_type, operands, words, 2))
+                return Id(put(334, result_type, operands, words, 2, (334,)))
         return self._value(334, result_type, operands, result_id)
 
     def group_non_uniform_any(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
@@ -8586,7 +8586,7 @@ class CoreInstructions(Emitter):
                 and predicate.__class__ in FAST_IDS and 0 < predicate < bound
             ):
                 words = [0x5014f, result_type, execution, predicate]
-                return Id(put(335, result_type, operands, words, 2))
+                return Id(put(335, result_type, operands, words, 2, (335,)))
         return self._value(335, result_type, operands, result_id)
 
     def group_non_uniform_all_equal(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -8612,7 +8612,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x50150, result_type, execution, value]
-                return Id(put(336, result_type, operands, words, 2))
+                return Id(put(336, result_type, operands, words, 2, (336,)))
         return self._value(336, result_type, operands, result_id)
 
     def group_non_uniform_broadcast(self, result_type: TypeId, execution: Id, value: Id, invocation_id: Id, *, result_id: Id | None = None) -> Id:
@@ -8640,7 +8640,7 @@ class CoreInstructions(Emitter):
                 and invocation_id.__class__ in FAST_IDS and 0 < invocation_id < bound
             ):
                 words = [0x60151, result_type, execution, value, invocation_id]
-                return Id(put(337, result_type, operands, words, 2))
+                return Id(put(337, result_type, operands, words, 2, (337,)))
         return self._value(337, result_type, operands, result_id)
 
     def group_non_uniform_broadcast_first(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -8666,7 +8666,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x50152, result_type, execution, value]
-                return Id(put(338, result_type, operands, words, 2))
+                return Id(put(338, result_type, operands, words, 2, (338,)))
         return self._value(338, result_type, operands, result_id)
 
     def group_non_uniform_ballot(self, result_type: TypeId, execution: Id, predicate: Id, *, result_id: Id | None = None) -> Id:
@@ -8692,7 +8692,7 @@ class CoreInstructions(Emitter):
                 and predicate.__class__ in FAST_IDS and 0 < predicate < bound
             ):
                 words = [0x50153, result_type, execution, predicate]
-                return Id(put(339, result_type, operands, words, 2))
+                return Id(put(339, result_type, operands, words, 2, (339,)))
         return self._value(339, result_type, operands, result_id)
 
     def group_non_uniform_inverse_ballot(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -8718,7 +8718,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x50154, result_type, execution, value]
-                return Id(put(340, result_type, operands, words, 2))
+                return Id(put(340, result_type, operands, words, 2, (340,)))
         return self._value(340, result_type, operands, result_id)
 
     def group_non_uniform_ballot_bit_extract(self, result_type: TypeId, execution: Id, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
@@ -8746,7 +8746,7 @@ class CoreInstructions(Emitter):
                 and index.__class__ in FAST_IDS and 0 < index < bound
             ):
                 words = [0x60155, result_type, execution, value, index]
-                return Id(put(341, result_type, operands, words, 2))
+                return Id(put(341, result_type, operands, words, 2, (341,)))
         return self._value(341, result_type, operands, result_id)
 
     def group_non_uniform_ballot_bit_count(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, *, result_id: Id | None = None) -> Id:
@@ -8774,7 +8774,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x60156, result_type, execution, operation, value]
-                return Id(put(342, result_type, operands, words, 2))
+                return Id(put(342, result_type, operands, words, 2, (342, operation)))
         return self._value(342, result_type, operands, result_id)
 
     def group_non_uniform_ballot_find_lsb(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -8800,7 +8800,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x50157, result_type, execution, value]
-                return Id(put(343, result_type, operands, words, 2))
+                return Id(put(343, result_type, operands, words, 2, (343,)))
         return self._value(343, result_type, operands, result_id)
 
     def group_non_uniform_ballot_find_msb(self, result_type: TypeId, execution: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -8826,7 +8826,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x50158, result_type, execution, value]
-                return Id(put(344, result_type, operands, words, 2))
+                return Id(put(344, result_type, operands, words, 2, (344,)))
         return self._value(344, result_type, operands, result_id)
 
     def group_non_uniform_shuffle(self, result_type: TypeId, execution: Id, value: Id, invocation_id: Id, *, result_id: Id | None = None) -> Id:
@@ -8854,7 +8854,7 @@ class CoreInstructions(Emitter):
                 and invocation_id.__class__ in FAST_IDS and 0 < invocation_id < bound
             ):
                 words = [0x60159, result_type, execution, value, invocation_id]
-                return Id(put(345, result_type, operands, words, 2))
+                return Id(put(345, result_type, operands, words, 2, (345,)))
         return self._value(345, result_type, operands, result_id)
 
     def group_non_uniform_shuffle_xor(self, result_type: TypeId, execution: Id, value: Id, mask: Id, *, result_id: Id | None = None) -> Id:
@@ -8882,7 +8882,7 @@ class CoreInstructions(Emitter):
                 and mask.__class__ in FAST_IDS and 0 < mask < bound
             ):
                 words = [0x6015a, result_type, execution, value, mask]
-                return Id(put(346, result_type, operands, words, 2))
+                return Id(put(346, result_type, operands, words, 2, (346,)))
         return self._value(346, result_type, operands, result_id)
 
     def group_non_uniform_shuffle_up(self, result_type: TypeId, execution: Id, value: Id, delta: Id, *, result_id: Id | None = None) -> Id:
@@ -8910,7 +8910,7 @@ class CoreInstructions(Emitter):
                 and delta.__class__ in FAST_IDS and 0 < delta < bound
             ):
                 words = [0x6015b, result_type, execution, value, delta]
-                return Id(put(347, result_type, operands, words, 2))
+                return Id(put(347, result_type, operands, words, 2, (347,)))
         return self._value(347, result_type, operands, result_id)
 
     def group_non_uniform_shuffle_down(self, result_type: TypeId, execution: Id, value: Id, delta: Id, *, result_id: Id | None = None) -> Id:
@@ -8938,7 +8938,7 @@ class CoreInstructions(Emitter):
                 and delta.__class__ in FAST_IDS and 0 < delta < bound
             ):
                 words = [0x6015c, result_type, execution, value, delta]
-                return Id(put(348, result_type, operands, words, 2))
+                return Id(put(348, result_type, operands, words, 2, (348,)))
         return self._value(348, result_type, operands, result_id)
 
     def group_non_uniform_i_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -8971,7 +8971,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 349
-                return Id(put(349, result_type, operands, words, 2))
+                return Id(put(349, result_type, operands, words, 2, (349, operation)))
         return self._value(349, result_type, operands, result_id)
 
     def group_non_uniform_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9004,7 +9004,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 350
-                return Id(put(350, result_type, operands, words, 2))
+                return Id(put(350, result_type, operands, words, 2, (350, operation)))
         return self._value(350, result_type, operands, result_id)
 
     def group_non_uniform_i_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9037,7 +9037,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 351
-                return Id(put(351, result_type, operands, words, 2))
+                return Id(put(351, result_type, operands, words, 2, (351, operation)))
         return self._value(351, result_type, operands, result_id)
 
     def group_non_uniform_f_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9070,7 +9070,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 352
-                return Id(put(352, result_type, operands, words, 2))
+                return Id(put(352, result_type, operands, words, 2, (352, operation)))
         return self._value(352, result_type, operands, result_id)
 
     def group_non_uniform_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9103,7 +9103,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 353
-                return Id(put(353, result_type, operands, words, 2))
+                return Id(put(353, result_type, operands, words, 2, (353, operation)))
         return self._value(353, result_type, operands, result_id)
 
     def group_non_uniform_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9136,7 +9136,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 354
-                return Id(put(354, result_type, operands, words, 2))
+                return Id(put(354, result_type, operands, words, 2, (354, operation)))
         return self._value(354, result_type, operands, result_id)
 
     def group_non_uniform_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9169,7 +9169,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 355
-                return Id(put(355, result_type, operands, words, 2))
+                return Id(put(355, result_type, operands, words, 2, (355, operation)))
         return self._value(355, result_type, operands, result_id)
 
     def group_non_uniform_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9202,7 +9202,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 356
-                return Id(put(356, result_type, operands, words, 2))
+                return Id(put(356, result_type, operands, words, 2, (356, operation)))
         return self._value(356, result_type, operands, result_id)
 
     def group_non_uniform_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9235,7 +9235,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 357
-                return Id(put(357, result_type, operands, words, 2))
+                return Id(put(357, result_type, operands, words, 2, (357, operation)))
         return self._value(357, result_type, operands, result_id)
 
     def group_non_uniform_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9268,7 +9268,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 358
-                return Id(put(358, result_type, operands, words, 2))
+                return Id(put(358, result_type, operands, words, 2, (358, operation)))
         return self._value(358, result_type, operands, result_id)
 
     def group_non_uniform_bitwise_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9301,7 +9301,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 359
-                return Id(put(359, result_type, operands, words, 2))
+                return Id(put(359, result_type, operands, words, 2, (359, operation)))
         return self._value(359, result_type, operands, result_id)
 
     def group_non_uniform_bitwise_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9334,7 +9334,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 360
-                return Id(put(360, result_type, operands, words, 2))
+                return Id(put(360, result_type, operands, words, 2, (360, operation)))
         return self._value(360, result_type, operands, result_id)
 
     def group_non_uniform_bitwise_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9367,7 +9367,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 361
-                return Id(put(361, result_type, operands, words, 2))
+                return Id(put(361, result_type, operands, words, 2, (361, operation)))
         return self._value(361, result_type, operands, result_id)
 
     def group_non_uniform_logical_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9400,7 +9400,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 362
-                return Id(put(362, result_type, operands, words, 2))
+                return Id(put(362, result_type, operands, words, 2, (362, operation)))
         return self._value(362, result_type, operands, result_id)
 
     def group_non_uniform_logical_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9433,7 +9433,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 363
-                return Id(put(363, result_type, operands, words, 2))
+                return Id(put(363, result_type, operands, words, 2, (363, operation)))
         return self._value(363, result_type, operands, result_id)
 
     def group_non_uniform_logical_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9466,7 +9466,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 364
-                return Id(put(364, result_type, operands, words, 2))
+                return Id(put(364, result_type, operands, words, 2, (364, operation)))
         return self._value(364, result_type, operands, result_id)
 
     def group_non_uniform_quad_broadcast(self, result_type: TypeId, execution: Id, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
@@ -9494,7 +9494,7 @@ class CoreInstructions(Emitter):
                 and index.__class__ in FAST_IDS and 0 < index < bound
             ):
                 words = [0x6016d, result_type, execution, value, index]
-                return Id(put(365, result_type, operands, words, 2))
+                return Id(put(365, result_type, operands, words, 2, (365,)))
         return self._value(365, result_type, operands, result_id)
 
     def group_non_uniform_quad_swap(self, result_type: TypeId, execution: Id, value: Id, direction: Id, *, result_id: Id | None = None) -> Id:
@@ -9522,7 +9522,7 @@ class CoreInstructions(Emitter):
                 and direction.__class__ in FAST_IDS and 0 < direction < bound
             ):
                 words = [0x6016e, result_type, execution, value, direction]
-                return Id(put(366, result_type, operands, words, 2))
+                return Id(put(366, result_type, operands, words, 2, (366,)))
         return self._value(366, result_type, operands, result_id)
 
     def copy_logical(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
@@ -9669,7 +9669,7 @@ class CoreInstructions(Emitter):
                 if sample is not None:
                     words.append(sample)
                 words[0] = ((len(words) + 1) << 16) | 4160
-                return Id(put(4160, result_type, operands, words, 2))
+                return Id(put(4160, result_type, operands, words, 2, (4160,)))
         return self._value(4160, result_type, operands, result_id)
 
     def depth_attachment_read_ext(self, result_type: TypeId, sample: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9696,7 +9696,7 @@ class CoreInstructions(Emitter):
                 if sample is not None:
                     words.append(sample)
                 words[0] = ((len(words) + 1) << 16) | 4161
-                return Id(put(4161, result_type, operands, words, 2))
+                return Id(put(4161, result_type, operands, words, 2, (4161,)))
         return self._value(4161, result_type, operands, result_id)
 
     def stencil_attachment_read_ext(self, result_type: TypeId, sample: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9723,7 +9723,7 @@ class CoreInstructions(Emitter):
                 if sample is not None:
                     words.append(sample)
                 words[0] = ((len(words) + 1) << 16) | 4162
-                return Id(put(4162, result_type, operands, words, 2))
+                return Id(put(4162, result_type, operands, words, 2, (4162,)))
         return self._value(4162, result_type, operands, result_id)
 
     def type_tensor_arm(self, element_type: TypeId, rank: Id | None = None, shape: Id | None = None, *, result_id: TypeId | None = None) -> TypeId:
@@ -9754,7 +9754,7 @@ class CoreInstructions(Emitter):
                 if shape is not None:
                     words.append(shape)
                 words[0] = ((len(words) + 1) << 16) | 4163
-                return TypeId(put(4163, None, operands, words, 1))
+                return TypeId(put(4163, None, operands, words, 1, (4163,)))
         return self._type(4163, operands, result_id)
 
     def tensor_read_arm(self, result_type: TypeId, tensor: Id, coordinates: Id, tensor_operands: TensorOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -9785,7 +9785,7 @@ class CoreInstructions(Emitter):
                 if tensor_operands is not None:
                     words.append(tensor_operands)
                 words[0] = ((len(words) + 1) << 16) | 4164
-                return Id(put(4164, result_type, operands, words, 2))
+                return Id(put(4164, result_type, operands, words, 2, (4164, tensor_operands)))
         return self._value(4164, result_type, operands, result_id)
 
     def tensor_write_arm(self, tensor: Id, coordinates: Id, object: Id, tensor_operands: TensorOperandsOperand | None = None) -> Self:
@@ -9815,7 +9815,7 @@ class CoreInstructions(Emitter):
                 if tensor_operands is not None:
                     words.append(tensor_operands)
                 words[0] = ((len(words) + 0) << 16) | 4165
-                put(4165, None, operands, words, 0)
+                put(4165, None, operands, words, 0, (4165, tensor_operands))
                 return self
         return self._void(4165, operands)
 
@@ -9871,7 +9871,7 @@ class CoreInstructions(Emitter):
                 and graph_constant_id.__class__ is int and 0 <= graph_constant_id < 4294967296
             ):
                 words = [0x41055, result_type, graph_constant_id]
-                return Id(put(4181, result_type, operands, words, 2))
+                return Id(put(4181, result_type, operands, words, 2, (4181, graph_constant_id)))
         return self._value(4181, result_type, operands, result_id)
 
     def graph_entry_point_arm(self, graph: Id, name: str, interfaces: Sequence[Id] = ()) -> Self:
@@ -9900,7 +9900,7 @@ class CoreInstructions(Emitter):
                 words += string_words(name)
                 words += interfaces
                 words[0] = ((len(words) + 0) << 16) | 4182
-                put(4182, None, operands, words, 0)
+                put(4182, None, operands, words, 0, None)
                 return self
         return self._void(4182, operands)
 
@@ -9923,7 +9923,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x31057, result_type]
-                return Id(put(4183, result_type, operands, words, 2))
+                return Id(put(4183, result_type, operands, words, 2, (4183,)))
         return self._value(4183, result_type, operands, result_id)
 
     def graph_input_arm(self, result_type: TypeId, input_index: Id, element_indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -9952,7 +9952,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, input_index]
                 words += element_indexes
                 words[0] = ((len(words) + 1) << 16) | 4184
-                return Id(put(4184, result_type, operands, words, 2))
+                return Id(put(4184, result_type, operands, words, 2, (4184,)))
         return self._value(4184, result_type, operands, result_id)
 
     def graph_set_output_arm(self, value: Id, output_index: Id, element_indexes: Sequence[Id] = ()) -> Self:
@@ -9980,7 +9980,7 @@ class CoreInstructions(Emitter):
                 words = [0, value, output_index]
                 words += element_indexes
                 words[0] = ((len(words) + 0) << 16) | 4185
-                put(4185, None, operands, words, 0)
+                put(4185, None, operands, words, 0, (4185,))
                 return self
         return self._void(4185, operands)
 
@@ -9996,7 +9996,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x1105a]
-            put(4186, None, operands, words, 0)
+            put(4186, None, operands, words, 0, (4186,))
             return self
         return self._void(4186, operands)
 
@@ -10024,7 +10024,7 @@ class CoreInstructions(Emitter):
                 words = [0, num_inputs]
                 words += in_out_types
                 words[0] = ((len(words) + 1) << 16) | 4190
-                return TypeId(put(4190, None, operands, words, 1))
+                return TypeId(put(4190, None, operands, words, 1, (4190, num_inputs)))
         return self._type(4190, operands, result_id)
 
     def terminate_invocation(self) -> Self:
@@ -10040,7 +10040,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x11140]
-            put(4416, None, operands, words, 0)
+            put(4416, None, operands, words, 0, (4416,))
             return self
         return self._void(4416, operands)
 
@@ -10063,7 +10063,7 @@ class CoreInstructions(Emitter):
                 isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
             ):
                 words = [0x31141, storage_class]
-                return TypeId(put(4417, None, operands, words, 1))
+                return TypeId(put(4417, None, operands, words, 1, (4417, storage_class)))
         return self._type(4417, operands, result_id)
 
     def untyped_variable_khr(self, result_type: TypeId, storage_class: StorageClass, data_type: TypeId | None = None, initializer: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -10096,7 +10096,7 @@ class CoreInstructions(Emitter):
                 if initializer is not None:
                     words.append(initializer)
                 words[0] = ((len(words) + 1) << 16) | 4418
-                return Id(put(4418, result_type, operands, words, 2))
+                return Id(put(4418, result_type, operands, words, 2, (4418, storage_class)))
         return self._value(4418, result_type, operands, result_id)
 
     def untyped_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -10127,7 +10127,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, base_type, base]
                 words += indexes
                 words[0] = ((len(words) + 1) << 16) | 4419
-                return Id(put(4419, result_type, operands, words, 2))
+                return Id(put(4419, result_type, operands, words, 2, (4419,)))
         return self._value(4419, result_type, operands, result_id)
 
     def untyped_in_bounds_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -10158,7 +10158,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, base_type, base]
                 words += indexes
                 words[0] = ((len(words) + 1) << 16) | 4420
-                return Id(put(4420, result_type, operands, words, 2))
+                return Id(put(4420, result_type, operands, words, 2, (4420,)))
         return self._value(4420, result_type, operands, result_id)
 
     def subgroup_ballot_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
@@ -10249,7 +10249,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, base_type, base, element]
                 words += indexes
                 words[0] = ((len(words) + 1) << 16) | 4423
-                return Id(put(4423, result_type, operands, words, 2))
+                return Id(put(4423, result_type, operands, words, 2, (4423,)))
         return self._value(4423, result_type, operands, result_id)
 
     def untyped_in_bounds_ptr_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -10282,7 +10282,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, base_type, base, element]
                 words += indexes
                 words[0] = ((len(words) + 1) << 16) | 4424
-                return Id(put(4424, result_type, operands, words, 2))
+                return Id(put(4424, result_type, operands, words, 2, (4424,)))
         return self._value(4424, result_type, operands, result_id)
 
     def untyped_array_length_khr(self, result_type: TypeId, structure: Id, pointer: Id, array_member: int, *, result_id: Id | None = None) -> Id:
@@ -10310,7 +10310,7 @@ class CoreInstructions(Emitter):
                 and array_member.__class__ is int and 0 <= array_member < 4294967296
             ):
                 words = [0x61149, result_type, structure, pointer, array_member]
-                return Id(put(4425, result_type, operands, words, 2))
+                return Id(put(4425, result_type, operands, words, 2, (4425, array_member)))
         return self._value(4425, result_type, operands, result_id)
 
     def untyped_prefetch_khr(self, pointer_type: TypeId, num_bytes: Id, rw: Id | None = None, locality: Id | None = None, cache_type: TypeId | None = None) -> Self:
@@ -10346,7 +10346,7 @@ class CoreInstructions(Emitter):
                 if cache_type is not None:
                     words.append(cache_type)
                 words[0] = ((len(words) + 0) << 16) | 4426
-                put(4426, None, operands, words, 0)
+                put(4426, None, operands, words, 0, (4426,))
                 return self
         return self._void(4426, operands)
 
@@ -10501,7 +10501,7 @@ class CoreInstructions(Emitter):
                 if cluster_size is not None:
                     words.append(cluster_size)
                 words[0] = ((len(words) + 1) << 16) | 4431
-                return Id(put(4431, result_type, operands, words, 2))
+                return Id(put(4431, result_type, operands, words, 2, (4431,)))
         return self._value(4431, result_type, operands, result_id)
 
     def subgroup_read_invocation_khr(self, result_type: TypeId, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
@@ -10594,7 +10594,7 @@ class CoreInstructions(Emitter):
                 if source_memory_operands is not None:
                     words.append(source_memory_operands)
                 words[0] = ((len(words) + 1) << 16) | 4434
-                return Id(put(4434, result_type, operands, words, 2))
+                return Id(put(4434, result_type, operands, words, 2, (4434, destination_memory_operands, source_memory_operands)))
         return self._value(4434, result_type, operands, result_id)
 
     def trace_ray_khr(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payload: Id) -> Self:
@@ -10636,7 +10636,7 @@ class CoreInstructions(Emitter):
                 and payload.__class__ in FAST_IDS and 0 < payload < bound
             ):
                 words = [0xc115d, accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload]
-                put(4445, None, operands, words, 0)
+                put(4445, None, operands, words, 0, (4445,))
                 return self
         return self._void(4445, operands)
 
@@ -10661,7 +10661,7 @@ class CoreInstructions(Emitter):
                 and callable_data.__class__ in FAST_IDS and 0 < callable_data < bound
             ):
                 words = [0x3115e, sbt_index, callable_data]
-                put(4446, None, operands, words, 0)
+                put(4446, None, operands, words, 0, (4446,))
                 return self
         return self._void(4446, operands)
 
@@ -10707,7 +10707,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x11160]
-            put(4448, None, operands, words, 0)
+            put(4448, None, operands, words, 0, (4448,))
             return self
         return self._void(4448, operands)
 
@@ -10724,7 +10724,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x11161]
-            put(4449, None, operands, words, 0)
+            put(4449, None, operands, words, 0, (4449,))
             return self
         return self._void(4449, operands)
 
@@ -10758,7 +10758,7 @@ class CoreInstructions(Emitter):
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
                 words[0] = ((len(words) + 1) << 16) | 4450
-                return Id(put(4450, result_type, operands, words, 2))
+                return Id(put(4450, result_type, operands, words, 2, (4450, packed_vector_format)))
         return self._value(4450, result_type, operands, result_id)
 
     def u_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
@@ -10791,7 +10791,7 @@ class CoreInstructions(Emitter):
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
                 words[0] = ((len(words) + 1) << 16) | 4451
-                return Id(put(4451, result_type, operands, words, 2))
+                return Id(put(4451, result_type, operands, words, 2, (4451, packed_vector_format)))
         return self._value(4451, result_type, operands, result_id)
 
     def su_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
@@ -10824,7 +10824,7 @@ class CoreInstructions(Emitter):
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
                 words[0] = ((len(words) + 1) << 16) | 4452
-                return Id(put(4452, result_type, operands, words, 2))
+                return Id(put(4452, result_type, operands, words, 2, (4452, packed_vector_format)))
         return self._value(4452, result_type, operands, result_id)
 
     def s_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
@@ -10859,7 +10859,7 @@ class CoreInstructions(Emitter):
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
                 words[0] = ((len(words) + 1) << 16) | 4453
-                return Id(put(4453, result_type, operands, words, 2))
+                return Id(put(4453, result_type, operands, words, 2, (4453, packed_vector_format)))
         return self._value(4453, result_type, operands, result_id)
 
     def u_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
@@ -10894,7 +10894,7 @@ class CoreInstructions(Emitter):
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
                 words[0] = ((len(words) + 1) << 16) | 4454
-                return Id(put(4454, result_type, operands, words, 2))
+                return Id(put(4454, result_type, operands, words, 2, (4454, packed_vector_format)))
         return self._value(4454, result_type, operands, result_id)
 
     def su_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
@@ -10929,7 +10929,7 @@ class CoreInstructions(Emitter):
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
                 words[0] = ((len(words) + 1) << 16) | 4455
-                return Id(put(4455, result_type, operands, words, 2))
+                return Id(put(4455, result_type, operands, words, 2, (4455, packed_vector_format)))
         return self._value(4455, result_type, operands, result_id)
 
     def type_cooperative_matrix_khr(self, component_type: TypeId, scope: Id, rows: Id, columns: Id, use: Id, *, result_id: TypeId | None = None) -> TypeId:
@@ -10959,7 +10959,7 @@ class CoreInstructions(Emitter):
                 and use.__class__ in FAST_IDS and 0 < use < bound
             ):
                 words = [0x71168, component_type, scope, rows, columns, use]
-                return TypeId(put(4456, None, operands, words, 1))
+                return TypeId(put(4456, None, operands, words, 1, (4456,)))
         return self._type(4456, operands, result_id)
 
     def cooperative_matrix_load_khr(self, result_type: TypeId, pointer: Id, memory_layout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -10994,7 +10994,7 @@ class CoreInstructions(Emitter):
                 if memory_operand is not None:
                     words.append(memory_operand)
                 words[0] = ((len(words) + 1) << 16) | 4457
-                return Id(put(4457, result_type, operands, words, 2))
+                return Id(put(4457, result_type, operands, words, 2, (4457, memory_operand)))
         return self._value(4457, result_type, operands, result_id)
 
     def cooperative_matrix_store_khr(self, pointer: Id, object: Id, memory_layout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None) -> Self:
@@ -11028,7 +11028,7 @@ class CoreInstructions(Emitter):
                 if memory_operand is not None:
                     words.append(memory_operand)
                 words[0] = ((len(words) + 0) << 16) | 4458
-                put(4458, None, operands, words, 0)
+                put(4458, None, operands, words, 0, (4458, memory_operand))
                 return self
         return self._void(4458, operands)
 
@@ -11062,7 +11062,7 @@ class CoreInstructions(Emitter):
                 if cooperative_matrix_operands is not None:
                     words.append(cooperative_matrix_operands)
                 words[0] = ((len(words) + 1) << 16) | 4459
-                return Id(put(4459, result_type, operands, words, 2))
+                return Id(put(4459, result_type, operands, words, 2, (4459, cooperative_matrix_operands)))
         return self._value(4459, result_type, operands, result_id)
 
     def cooperative_matrix_length_khr(self, result_type: TypeId, type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -11114,7 +11114,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x4116d, result_type, value]
-                return Id(put(4461, result_type, operands, words, 2))
+                return Id(put(4461, result_type, operands, words, 2, (4461,)))
         return self._value(4461, result_type, operands, result_id)
 
     def spec_constant_composite_replicate_ext(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
@@ -11138,7 +11138,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x4116e, result_type, value]
-                return Id(put(4462, result_type, operands, words, 2))
+                return Id(put(4462, result_type, operands, words, 2, (4462,)))
         return self._value(4462, result_type, operands, result_id)
 
     def composite_construct_replicate_ext(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
@@ -11184,7 +11184,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x21178]
-            return TypeId(put(4472, None, operands, words, 1))
+            return TypeId(put(4472, None, operands, words, 1, (4472,)))
         return self._type(4472, operands, result_id)
 
     def ray_query_initialize_khr(self, ray_query: Id, accel: Id, ray_flags: Id, cull_mask: Id, ray_origin: Id, ray_t_min: Id, ray_direction: Id, ray_t_max: Id) -> Self:
@@ -11220,7 +11220,7 @@ class CoreInstructions(Emitter):
                 and ray_t_max.__class__ in FAST_IDS and 0 < ray_t_max < bound
             ):
                 words = [0x91179, ray_query, accel, ray_flags, cull_mask, ray_origin, ray_t_min, ray_direction, ray_t_max]
-                put(4473, None, operands, words, 0)
+                put(4473, None, operands, words, 0, (4473,))
                 return self
         return self._void(4473, operands)
 
@@ -11243,7 +11243,7 @@ class CoreInstructions(Emitter):
                 ray_query.__class__ in FAST_IDS and 0 < ray_query < bound
             ):
                 words = [0x2117a, ray_query]
-                put(4474, None, operands, words, 0)
+                put(4474, None, operands, words, 0, (4474,))
                 return self
         return self._void(4474, operands)
 
@@ -11268,7 +11268,7 @@ class CoreInstructions(Emitter):
                 and hit_t.__class__ in FAST_IDS and 0 < hit_t < bound
             ):
                 words = [0x3117b, ray_query, hit_t]
-                put(4475, None, operands, words, 0)
+                put(4475, None, operands, words, 0, (4475,))
                 return self
         return self._void(4475, operands)
 
@@ -11291,7 +11291,7 @@ class CoreInstructions(Emitter):
                 ray_query.__class__ in FAST_IDS and 0 < ray_query < bound
             ):
                 words = [0x2117c, ray_query]
-                put(4476, None, operands, words, 0)
+                put(4476, None, operands, words, 0, (4476,))
                 return self
         return self._void(4476, operands)
 
@@ -11805,7 +11805,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61388, result_type, execution, operation, x]
-                return Id(put(5000, result_type, operands, words, 2))
+                return Id(put(5000, result_type, operands, words, 2, (5000, operation)))
         return self._value(5000, result_type, operands, result_id)
 
     def group_f_add_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -11834,7 +11834,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61389, result_type, execution, operation, x]
-                return Id(put(5001, result_type, operands, words, 2))
+                return Id(put(5001, result_type, operands, words, 2, (5001, operation)))
         return self._value(5001, result_type, operands, result_id)
 
     def group_f_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -11863,7 +11863,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138a, result_type, execution, operation, x]
-                return Id(put(5002, result_type, operands, words, 2))
+                return Id(put(5002, result_type, operands, words, 2, (5002, operation)))
         return self._value(5002, result_type, operands, result_id)
 
     def group_u_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -11892,7 +11892,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138b, result_type, execution, operation, x]
-                return Id(put(5003, result_type, operands, words, 2))
+                return Id(put(5003, result_type, operands, words, 2, (5003, operation)))
         return self._value(5003, result_type, operands, result_id)
 
     def group_s_min_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -11921,7 +11921,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138c, result_type, execution, operation, x]
-                return Id(put(5004, result_type, operands, words, 2))
+                return Id(put(5004, result_type, operands, words, 2, (5004, operation)))
         return self._value(5004, result_type, operands, result_id)
 
     def group_f_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -11950,7 +11950,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138d, result_type, execution, operation, x]
-                return Id(put(5005, result_type, operands, words, 2))
+                return Id(put(5005, result_type, operands, words, 2, (5005, operation)))
         return self._value(5005, result_type, operands, result_id)
 
     def group_u_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -11979,7 +11979,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138e, result_type, execution, operation, x]
-                return Id(put(5006, result_type, operands, words, 2))
+                return Id(put(5006, result_type, operands, words, 2, (5006, operation)))
         return self._value(5006, result_type, operands, result_id)
 
     def group_s_max_non_uniform_amd(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -12008,7 +12008,7 @@ class CoreInstructions(Emitter):
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138f, result_type, execution, operation, x]
-                return Id(put(5007, result_type, operands, words, 2))
+                return Id(put(5007, result_type, operands, words, 2, (5007, operation)))
         return self._value(5007, result_type, operands, result_id)
 
     def fragment_mask_fetch_amd(self, result_type: TypeId, image: Id, coordinate: Id, *, result_id: Id | None = None) -> Id:
@@ -12099,7 +12099,7 @@ class CoreInstructions(Emitter):
                 and scope.__class__ in FAST_IDS and 0 < scope < bound
             ):
                 words = [0x413c0, result_type, scope]
-                return Id(put(5056, result_type, operands, words, 2))
+                return Id(put(5056, result_type, operands, words, 2, (5056,)))
         return self._value(5056, result_type, operands, result_id)
 
     def allocate_node_payloads_amdx(self, result_type: TypeId, visibility: Id, payload_count: Id, node_index: Id, *, result_id: Id | None = None) -> Id:
@@ -12128,7 +12128,7 @@ class CoreInstructions(Emitter):
                 and node_index.__class__ in FAST_IDS and 0 < node_index < bound
             ):
                 words = [0x613d2, result_type, visibility, payload_count, node_index]
-                return Id(put(5074, result_type, operands, words, 2))
+                return Id(put(5074, result_type, operands, words, 2, (5074,)))
         return self._value(5074, result_type, operands, result_id)
 
     def enqueue_node_payloads_amdx(self, payload_array: Id) -> Self:
@@ -12150,7 +12150,7 @@ class CoreInstructions(Emitter):
                 payload_array.__class__ in FAST_IDS and 0 < payload_array < bound
             ):
                 words = [0x213d3, payload_array]
-                put(5075, None, operands, words, 0)
+                put(5075, None, operands, words, 0, (5075,))
                 return self
         return self._void(5075, operands)
 
@@ -12174,7 +12174,7 @@ class CoreInstructions(Emitter):
                 payload_type.__class__ in FAST_IDS and 0 < payload_type < bound
             ):
                 words = [0x313d4, payload_type]
-                return Id(put(5076, None, operands, words, 1))
+                return Id(put(5076, None, operands, words, 1, (5076,)))
         return self._value(5076, None, operands, result_id)
 
     def finish_writing_node_payload_amdx(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
@@ -12289,7 +12289,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(literal_string)
                 words[0] = ((len(words) + 1) << 16) | 5103
-                return Id(put(5103, None, operands, words, 1))
+                return Id(put(5103, None, operands, words, 1, None))
         return self._value(5103, None, operands, result_id)
 
     def spec_constant_string_amdx(self, literal_string: str, *, result_id: Id | None = None) -> Id:
@@ -12314,7 +12314,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(literal_string)
                 words[0] = ((len(words) + 1) << 16) | 5104
-                return Id(put(5104, None, operands, words, 1))
+                return Id(put(5104, None, operands, words, 1, None))
         return self._value(5104, None, operands, result_id)
 
     def group_non_uniform_quad_all_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
@@ -12417,7 +12417,7 @@ class CoreInstructions(Emitter):
                 and hit_object_attributes.__class__ in FAST_IDS and 0 < hit_object_attributes < bound
             ):
                 words = [0xf1481, hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, current_time, hit_object_attributes]
-                put(5249, None, operands, words, 0)
+                put(5249, None, operands, words, 0, (5249,))
                 return self
         return self._void(5249, operands)
 
@@ -12463,7 +12463,7 @@ class CoreInstructions(Emitter):
                 and hit_object_attributes.__class__ in FAST_IDS and 0 < hit_object_attributes < bound
             ):
                 words = [0xe1482, hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, current_time, hit_object_attributes]
-                put(5250, None, operands, words, 0)
+                put(5250, None, operands, words, 0, (5250,))
                 return self
         return self._void(5250, operands)
 
@@ -12497,7 +12497,7 @@ class CoreInstructions(Emitter):
                 and current_time.__class__ in FAST_IDS and 0 < current_time < bound
             ):
                 words = [0x81483, hit_object, sbt_index, origin, t_min, direction, t_max, current_time]
-                put(5251, None, operands, words, 0)
+                put(5251, None, operands, words, 0, (5251,))
                 return self
         return self._void(5251, operands)
 
@@ -12655,7 +12655,7 @@ class CoreInstructions(Emitter):
                 and payload.__class__ in FAST_IDS and 0 < payload < bound
             ):
                 words = [0xe1488, hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, time, payload]
-                put(5256, None, operands, words, 0)
+                put(5256, None, operands, words, 0, (5256,))
                 return self
         return self._void(5256, operands)
 
@@ -12733,7 +12733,7 @@ class CoreInstructions(Emitter):
                 hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
             ):
                 words = [0x2148b, hit_object]
-                put(5259, None, operands, words, 0)
+                put(5259, None, operands, words, 0, (5259,))
                 return self
         return self._void(5259, operands)
 
@@ -12777,7 +12777,7 @@ class CoreInstructions(Emitter):
                 and payload.__class__ in FAST_IDS and 0 < payload < bound
             ):
                 words = [0xd148c, hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, payload]
-                put(5260, None, operands, words, 0)
+                put(5260, None, operands, words, 0, (5260,))
                 return self
         return self._void(5260, operands)
 
@@ -12823,7 +12823,7 @@ class CoreInstructions(Emitter):
                 and hit_object_attributes.__class__ in FAST_IDS and 0 < hit_object_attributes < bound
             ):
                 words = [0xe148d, hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, hit_object_attributes]
-                put(5261, None, operands, words, 0)
+                put(5261, None, operands, words, 0, (5261,))
                 return self
         return self._void(5261, operands)
 
@@ -12867,7 +12867,7 @@ class CoreInstructions(Emitter):
                 and hit_object_attributes.__class__ in FAST_IDS and 0 < hit_object_attributes < bound
             ):
                 words = [0xd148e, hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, hit_object_attributes]
-                put(5262, None, operands, words, 0)
+                put(5262, None, operands, words, 0, (5262,))
                 return self
         return self._void(5262, operands)
 
@@ -12899,7 +12899,7 @@ class CoreInstructions(Emitter):
                 and t_max.__class__ in FAST_IDS and 0 < t_max < bound
             ):
                 words = [0x7148f, hit_object, sbt_index, origin, t_min, direction, t_max]
-                put(5263, None, operands, words, 0)
+                put(5263, None, operands, words, 0, (5263,))
                 return self
         return self._void(5263, operands)
 
@@ -12923,7 +12923,7 @@ class CoreInstructions(Emitter):
                 and payload.__class__ in FAST_IDS and 0 < payload < bound
             ):
                 words = [0x31490, hit_object, payload]
-                put(5264, None, operands, words, 0)
+                put(5264, None, operands, words, 0, (5264,))
                 return self
         return self._void(5264, operands)
 
@@ -12975,7 +12975,7 @@ class CoreInstructions(Emitter):
                 and hit_object_attribute.__class__ in FAST_IDS and 0 < hit_object_attribute < bound
             ):
                 words = [0x31492, hit_object, hit_object_attribute]
-                put(5266, None, operands, words, 0)
+                put(5266, None, operands, words, 0, (5266,))
                 return self
         return self._void(5266, operands)
 
@@ -13342,7 +13342,7 @@ class CoreInstructions(Emitter):
                 if bits is not None:
                     words.append(bits)
                 words[0] = ((len(words) + 0) << 16) | 5279
-                put(5279, None, operands, words, 0)
+                put(5279, None, operands, words, 0, (5279,))
                 return self
         return self._void(5279, operands)
 
@@ -13366,7 +13366,7 @@ class CoreInstructions(Emitter):
                 and bits.__class__ in FAST_IDS and 0 < bits < bound
             ):
                 words = [0x314a0, hint, bits]
-                put(5280, None, operands, words, 0)
+                put(5280, None, operands, words, 0, (5280,))
                 return self
         return self._void(5280, operands)
 
@@ -13384,7 +13384,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x214a1]
-            return TypeId(put(5281, None, operands, words, 1))
+            return TypeId(put(5281, None, operands, words, 1, (5281,)))
         return self._type(5281, operands, result_id)
 
     def image_sample_footprint_nv(self, result_type: TypeId, sampled_image: Id, coordinate: Id, granularity: Id, coarse: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -13420,7 +13420,7 @@ class CoreInstructions(Emitter):
                 if image_operands is not None:
                     words.append(image_operands)
                 words[0] = ((len(words) + 1) << 16) | 5283
-                return Id(put(5283, result_type, operands, words, 2))
+                return Id(put(5283, result_type, operands, words, 2, (5283, image_operands)))
         return self._value(5283, result_type, operands, result_id)
 
     def type_cooperative_vector_nv(self, component_type: TypeId, component_count: Id, *, result_id: TypeId | None = None) -> TypeId:
@@ -13444,7 +13444,7 @@ class CoreInstructions(Emitter):
                 and component_count.__class__ in FAST_IDS and 0 < component_count < bound
             ):
                 words = [0x414a8, component_type, component_count]
-                return TypeId(put(5288, None, operands, words, 1))
+                return TypeId(put(5288, None, operands, words, 1, (5288,)))
         return self._type(5288, operands, result_id)
 
     def cooperative_vector_matrix_mul_nv(self, result_type: TypeId, input: Id, input_interpretation: Id, matrix: Id, matrix_offset: Id, matrix_interpretation: Id, m: Id, k: Id, memory_layout: Id, transpose: Id, matrix_stride: Id | None = None, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
@@ -13493,7 +13493,7 @@ class CoreInstructions(Emitter):
                 if cooperative_matrix_operands is not None:
                     words.append(cooperative_matrix_operands)
                 words[0] = ((len(words) + 1) << 16) | 5289
-                return Id(put(5289, result_type, operands, words, 2))
+                return Id(put(5289, result_type, operands, words, 2, (5289, cooperative_matrix_operands)))
         return self._value(5289, result_type, operands, result_id)
 
     def cooperative_vector_outer_product_accumulate_nv(self, pointer: Id, offset: Id, a: Id, b: Id, memory_layout: Id, matrix_interpretation: Id, matrix_stride: Id | None = None) -> Self:
@@ -13529,7 +13529,7 @@ class CoreInstructions(Emitter):
                 if matrix_stride is not None:
                     words.append(matrix_stride)
                 words[0] = ((len(words) + 0) << 16) | 5290
-                put(5290, None, operands, words, 0)
+                put(5290, None, operands, words, 0, (5290,))
                 return self
         return self._void(5290, operands)
 
@@ -13555,7 +13555,7 @@ class CoreInstructions(Emitter):
                 and v.__class__ in FAST_IDS and 0 < v < bound
             ):
                 words = [0x414ab, pointer, offset, v]
-                put(5291, None, operands, words, 0)
+                put(5291, None, operands, words, 0, (5291,))
                 return self
         return self._void(5291, operands)
 
@@ -13611,7 +13611,7 @@ class CoreInstructions(Emitter):
                 if cooperative_matrix_operands is not None:
                     words.append(cooperative_matrix_operands)
                 words[0] = ((len(words) + 1) << 16) | 5292
-                return Id(put(5292, result_type, operands, words, 2))
+                return Id(put(5292, result_type, operands, words, 2, (5292, cooperative_matrix_operands)))
         return self._value(5292, result_type, operands, result_id)
 
     def cooperative_matrix_convert_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
@@ -13669,7 +13669,7 @@ class CoreInstructions(Emitter):
                 if payload is not None:
                     words.append(payload)
                 words[0] = ((len(words) + 0) << 16) | 5294
-                put(5294, None, operands, words, 0)
+                put(5294, None, operands, words, 0, (5294,))
                 return self
         return self._void(5294, operands)
 
@@ -13693,7 +13693,7 @@ class CoreInstructions(Emitter):
                 and primitive_count.__class__ in FAST_IDS and 0 < primitive_count < bound
             ):
                 words = [0x314af, vertex_count, primitive_count]
-                put(5295, None, operands, words, 0)
+                put(5295, None, operands, words, 0, (5295,))
                 return self
         return self._void(5295, operands)
 
@@ -13747,7 +13747,7 @@ class CoreInstructions(Emitter):
                 and packed_indices.__class__ in FAST_IDS and 0 < packed_indices < bound
             ):
                 words = [0x314b3, index_offset, packed_indices]
-                put(5299, None, operands, words, 0)
+                put(5299, None, operands, words, 0, (5299,))
                 return self
         return self._void(5299, operands)
 
@@ -13859,7 +13859,7 @@ class CoreInstructions(Emitter):
                 if memory_access is not None:
                     words.append(memory_access)
                 words[0] = ((len(words) + 1) << 16) | 5302
-                return Id(put(5302, result_type, operands, words, 2))
+                return Id(put(5302, result_type, operands, words, 2, (5302, memory_access)))
         return self._value(5302, result_type, operands, result_id)
 
     def cooperative_vector_store_nv(self, pointer: Id, offset: Id, object: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
@@ -13889,7 +13889,7 @@ class CoreInstructions(Emitter):
                 if memory_access is not None:
                     words.append(memory_access)
                 words[0] = ((len(words) + 0) << 16) | 5303
-                put(5303, None, operands, words, 0)
+                put(5303, None, operands, words, 0, (5303, memory_access))
                 return self
         return self._void(5303, operands)
 
@@ -13917,7 +13917,7 @@ class CoreInstructions(Emitter):
                 and hit_object_attributes.__class__ in FAST_IDS and 0 < hit_object_attributes < bound
             ):
                 words = [0x514b8, hit_object, ray_query, sbt_record_index, hit_object_attributes]
-                put(5304, None, operands, words, 0)
+                put(5304, None, operands, words, 0, (5304,))
                 return self
         return self._void(5304, operands)
 
@@ -13951,7 +13951,7 @@ class CoreInstructions(Emitter):
                 and ray_tmax.__class__ in FAST_IDS and 0 < ray_tmax < bound
             ):
                 words = [0x814b9, hit_object, ray_flags, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax]
-                put(5305, None, operands, words, 0)
+                put(5305, None, operands, words, 0, (5305,))
                 return self
         return self._void(5305, operands)
 
@@ -13987,7 +13987,7 @@ class CoreInstructions(Emitter):
                 and current_time.__class__ in FAST_IDS and 0 < current_time < bound
             ):
                 words = [0x914ba, hit_object, ray_flags, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time]
-                put(5306, None, operands, words, 0)
+                put(5306, None, operands, words, 0, (5306,))
                 return self
         return self._void(5306, operands)
 
@@ -14067,7 +14067,7 @@ class CoreInstructions(Emitter):
                 and sbt_record_index.__class__ in FAST_IDS and 0 < sbt_record_index < bound
             ):
                 words = [0x314bd, hit_object, sbt_record_index]
-                put(5309, None, operands, words, 0)
+                put(5309, None, operands, words, 0, (5309,))
                 return self
         return self._void(5309, operands)
 
@@ -14100,7 +14100,7 @@ class CoreInstructions(Emitter):
                 if bits is not None:
                     words.append(bits)
                 words[0] = ((len(words) + 0) << 16) | 5310
-                put(5310, None, operands, words, 0)
+                put(5310, None, operands, words, 0, (5310,))
                 return self
         return self._void(5310, operands)
 
@@ -14153,7 +14153,7 @@ class CoreInstructions(Emitter):
                 if bits is not None:
                     words.append(bits)
                 words[0] = ((len(words) + 0) << 16) | 5311
-                put(5311, None, operands, words, 0)
+                put(5311, None, operands, words, 0, (5311,))
                 return self
         return self._void(5311, operands)
 
@@ -14208,7 +14208,7 @@ class CoreInstructions(Emitter):
                 if bits is not None:
                     words.append(bits)
                 words[0] = ((len(words) + 0) << 16) | 5312
-                put(5312, None, operands, words, 0)
+                put(5312, None, operands, words, 0, (5312,))
                 return self
         return self._void(5312, operands)
 
@@ -14226,7 +14226,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x214c1]
-            return TypeId(put(5313, None, operands, words, 1))
+            return TypeId(put(5313, None, operands, words, 1, (5313,)))
         return self._type(5313, operands, result_id)
 
     def reorder_thread_with_hint_ext(self, hint: Id, bits: Id) -> Self:
@@ -14249,7 +14249,7 @@ class CoreInstructions(Emitter):
                 and bits.__class__ in FAST_IDS and 0 < bits < bound
             ):
                 words = [0x314c2, hint, bits]
-                put(5314, None, operands, words, 0)
+                put(5314, None, operands, words, 0, (5314,))
                 return self
         return self._void(5314, operands)
 
@@ -14280,7 +14280,7 @@ class CoreInstructions(Emitter):
                 if bits is not None:
                     words.append(bits)
                 words[0] = ((len(words) + 0) << 16) | 5315
-                put(5315, None, operands, words, 0)
+                put(5315, None, operands, words, 0, (5315,))
                 return self
         return self._void(5315, operands)
 
@@ -14324,7 +14324,7 @@ class CoreInstructions(Emitter):
                 and payload.__class__ in FAST_IDS and 0 < payload < bound
             ):
                 words = [0xd14c4, hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload]
-                put(5316, None, operands, words, 0)
+                put(5316, None, operands, words, 0, (5316,))
                 return self
         return self._void(5316, operands)
 
@@ -14370,7 +14370,7 @@ class CoreInstructions(Emitter):
                 and payload.__class__ in FAST_IDS and 0 < payload < bound
             ):
                 words = [0xe14c5, hit_object, acceleration_structure, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, current_time, payload]
-                put(5317, None, operands, words, 0)
+                put(5317, None, operands, words, 0, (5317,))
                 return self
         return self._void(5317, operands)
 
@@ -14392,7 +14392,7 @@ class CoreInstructions(Emitter):
                 hit_object.__class__ in FAST_IDS and 0 < hit_object < bound
             ):
                 words = [0x214c6, hit_object]
-                put(5318, None, operands, words, 0)
+                put(5318, None, operands, words, 0, (5318,))
                 return self
         return self._void(5318, operands)
 
@@ -14416,7 +14416,7 @@ class CoreInstructions(Emitter):
                 and payload.__class__ in FAST_IDS and 0 < payload < bound
             ):
                 words = [0x314c7, hit_object, payload]
-                put(5319, None, operands, words, 0)
+                put(5319, None, operands, words, 0, (5319,))
                 return self
         return self._void(5319, operands)
 
@@ -14468,7 +14468,7 @@ class CoreInstructions(Emitter):
                 and hit_object_attribute.__class__ in FAST_IDS and 0 < hit_object_attribute < bound
             ):
                 words = [0x314c9, hit_object, hit_object_attribute]
-                put(5321, None, operands, words, 0)
+                put(5321, None, operands, words, 0, (5321,))
                 return self
         return self._void(5321, operands)
 
@@ -14854,7 +14854,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x114d7]
-            put(5335, None, operands, words, 0)
+            put(5335, None, operands, words, 0, (5335,))
             return self
         return self._void(5335, operands)
 
@@ -14871,7 +14871,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x114d8]
-            put(5336, None, operands, words, 0)
+            put(5336, None, operands, words, 0, (5336,))
             return self
         return self._void(5336, operands)
 
@@ -14914,7 +14914,7 @@ class CoreInstructions(Emitter):
                 and payload_id.__class__ in FAST_IDS and 0 < payload_id < bound
             ):
                 words = [0xc14d9, accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload_id]
-                put(5337, None, operands, words, 0)
+                put(5337, None, operands, words, 0, (5337,))
                 return self
         return self._void(5337, operands)
 
@@ -14959,7 +14959,7 @@ class CoreInstructions(Emitter):
                 and payload_id.__class__ in FAST_IDS and 0 < payload_id < bound
             ):
                 words = [0xd14da, accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload_id]
-                put(5338, None, operands, words, 0)
+                put(5338, None, operands, words, 0, (5338,))
                 return self
         return self._void(5338, operands)
 
@@ -15004,7 +15004,7 @@ class CoreInstructions(Emitter):
                 and payload.__class__ in FAST_IDS and 0 < payload < bound
             ):
                 words = [0xd14db, accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload]
-                put(5339, None, operands, words, 0)
+                put(5339, None, operands, words, 0, (5339,))
                 return self
         return self._void(5339, operands)
 
@@ -15055,7 +15055,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x214dd]
-            return TypeId(put(5341, None, operands, words, 1))
+            return TypeId(put(5341, None, operands, words, 1, (5341,)))
         return self._type(5341, operands, result_id)
 
     def execute_callable_nv(self, sbt_index: Id, callable_data_id: Id) -> Self:
@@ -15079,7 +15079,7 @@ class CoreInstructions(Emitter):
                 and callable_data_id.__class__ in FAST_IDS and 0 < callable_data_id < bound
             ):
                 words = [0x314e0, sbt_index, callable_data_id]
-                put(5344, None, operands, words, 0)
+                put(5344, None, operands, words, 0, (5344,))
                 return self
         return self._void(5344, operands)
 
@@ -15337,7 +15337,7 @@ class CoreInstructions(Emitter):
                 and columns.__class__ in FAST_IDS and 0 < columns < bound
             ):
                 words = [0x614ee, component_type, execution, rows, columns]
-                return TypeId(put(5358, None, operands, words, 1))
+                return TypeId(put(5358, None, operands, words, 1, (5358,)))
         return self._type(5358, operands, result_id)
 
     def cooperative_matrix_load_nv(self, result_type: TypeId, pointer: Id, stride: Id, column_major: Id, memory_access: MemoryAccessOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -15371,7 +15371,7 @@ class CoreInstructions(Emitter):
                 if memory_access is not None:
                     words.append(memory_access)
                 words[0] = ((len(words) + 1) << 16) | 5359
-                return Id(put(5359, result_type, operands, words, 2))
+                return Id(put(5359, result_type, operands, words, 2, (5359, memory_access)))
         return self._value(5359, result_type, operands, result_id)
 
     def cooperative_matrix_store_nv(self, pointer: Id, object: Id, stride: Id, column_major: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
@@ -15404,7 +15404,7 @@ class CoreInstructions(Emitter):
                 if memory_access is not None:
                     words.append(memory_access)
                 words[0] = ((len(words) + 0) << 16) | 5360
-                put(5360, None, operands, words, 0)
+                put(5360, None, operands, words, 0, (5360, memory_access))
                 return self
         return self._void(5360, operands)
 
@@ -15485,7 +15485,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x114f4]
-            put(5364, None, operands, words, 0)
+            put(5364, None, operands, words, 0, (5364,))
             return self
         return self._void(5364, operands)
 
@@ -15502,7 +15502,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x114f5]
-            put(5365, None, operands, words, 0)
+            put(5365, None, operands, words, 0, (5365,))
             return self
         return self._void(5365, operands)
 
@@ -15531,7 +15531,7 @@ class CoreInstructions(Emitter):
                 and combine_func.__class__ in FAST_IDS and 0 < combine_func < bound
             ):
                 words = [0x614f6, result_type, matrix, reduce, combine_func]
-                return Id(put(5366, result_type, operands, words, 2))
+                return Id(put(5366, result_type, operands, words, 2, (5366, reduce)))
         return self._value(5366, result_type, operands, result_id)
 
     def cooperative_matrix_load_tensor_nv(self, result_type: TypeId, pointer: Id, object: Id, tensor_layout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -15563,7 +15563,7 @@ class CoreInstructions(Emitter):
                 and isinstance(tensor_addressing_operands, int) and (tensor_addressing_operands.__class__ is int or tensor_addressing_operands.__class__.__name__ == "TensorAddressingOperands") and 0 <= tensor_addressing_operands < 4294967296 and not int(tensor_addressing_operands) & _PARAMETER_BITS_TensorAddressingOperands
             ):
                 words = [0x814f7, result_type, pointer, object, tensor_layout, memory_operand, tensor_addressing_operands]
-                return Id(put(5367, result_type, operands, words, 2))
+                return Id(put(5367, result_type, operands, words, 2, (5367, memory_operand, tensor_addressing_operands)))
         return self._value(5367, result_type, operands, result_id)
 
     def cooperative_matrix_store_tensor_nv(self, pointer: Id, object: Id, tensor_layout: Id, memory_operand: MemoryAccessOperand, tensor_addressing_operands: TensorAddressingOperandsOperand) -> Self:
@@ -15592,7 +15592,7 @@ class CoreInstructions(Emitter):
                 and isinstance(tensor_addressing_operands, int) and (tensor_addressing_operands.__class__ is int or tensor_addressing_operands.__class__.__name__ == "TensorAddressingOperands") and 0 <= tensor_addressing_operands < 4294967296 and not int(tensor_addressing_operands) & _PARAMETER_BITS_TensorAddressingOperands
             ):
                 words = [0x614f8, pointer, object, tensor_layout, memory_operand, tensor_addressing_operands]
-                put(5368, None, operands, words, 0)
+                put(5368, None, operands, words, 0, (5368, memory_operand, tensor_addressing_operands))
                 return self
         return self._void(5368, operands)
 
@@ -15633,7 +15633,7 @@ class CoreInstructions(Emitter):
                 and clamp_mode.__class__ in FAST_IDS and 0 < clamp_mode < bound
             ):
                 words = [0x414fa, dim, clamp_mode]
-                return TypeId(put(5370, None, operands, words, 1))
+                return TypeId(put(5370, None, operands, words, 1, (5370,)))
         return self._type(5370, operands, result_id)
 
     def type_tensor_view_nv(self, dim: Id, has_dimensions: Id, ps: Sequence[Id] = (), *, result_id: TypeId | None = None) -> TypeId:
@@ -15662,7 +15662,7 @@ class CoreInstructions(Emitter):
                 words = [0, dim, has_dimensions]
                 words += ps
                 words[0] = ((len(words) + 1) << 16) | 5371
-                return TypeId(put(5371, None, operands, words, 1))
+                return TypeId(put(5371, None, operands, words, 1, (5371,)))
         return self._type(5371, operands, result_id)
 
     def create_tensor_layout_nv(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -15684,7 +15684,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x314fc, result_type]
-                return Id(put(5372, result_type, operands, words, 2))
+                return Id(put(5372, result_type, operands, words, 2, (5372,)))
         return self._value(5372, result_type, operands, result_id)
 
     def tensor_layout_set_dimension_nv(self, result_type: TypeId, tensor_layout: Id, dims: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -15713,7 +15713,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, tensor_layout]
                 words += dims
                 words[0] = ((len(words) + 1) << 16) | 5373
-                return Id(put(5373, result_type, operands, words, 2))
+                return Id(put(5373, result_type, operands, words, 2, (5373,)))
         return self._value(5373, result_type, operands, result_id)
 
     def tensor_layout_set_stride_nv(self, result_type: TypeId, tensor_layout: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -15742,7 +15742,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, tensor_layout]
                 words += strides
                 words[0] = ((len(words) + 1) << 16) | 5374
-                return Id(put(5374, result_type, operands, words, 2))
+                return Id(put(5374, result_type, operands, words, 2, (5374,)))
         return self._value(5374, result_type, operands, result_id)
 
     def tensor_layout_slice_nv(self, result_type: TypeId, tensor_layout: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -15810,7 +15810,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x31501, result_type]
-                return Id(put(5377, result_type, operands, words, 2))
+                return Id(put(5377, result_type, operands, words, 2, (5377,)))
         return self._value(5377, result_type, operands, result_id)
 
     def tensor_view_set_dimension_nv(self, result_type: TypeId, tensor_view: Id, dims: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -15839,7 +15839,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, tensor_view]
                 words += dims
                 words[0] = ((len(words) + 1) << 16) | 5378
-                return Id(put(5378, result_type, operands, words, 2))
+                return Id(put(5378, result_type, operands, words, 2, (5378,)))
         return self._value(5378, result_type, operands, result_id)
 
     def tensor_view_set_stride_nv(self, result_type: TypeId, tensor_view: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -15868,7 +15868,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, tensor_view]
                 words += strides
                 words[0] = ((len(words) + 1) << 16) | 5379
-                return Id(put(5379, result_type, operands, words, 2))
+                return Id(put(5379, result_type, operands, words, 2, (5379,)))
         return self._value(5379, result_type, operands, result_id)
 
     def demote_to_helper_invocation(self) -> Self:
@@ -15884,7 +15884,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None:
             words = [0x11504]
-            put(5380, None, operands, words, 0)
+            put(5380, None, operands, words, 0, (5380,))
             return self
         return self._void(5380, operands)
 
@@ -15908,7 +15908,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x31505, result_type]
-                return Id(put(5381, result_type, operands, words, 2))
+                return Id(put(5381, result_type, operands, words, 2, (5381,)))
         return self._value(5381, result_type, operands, result_id)
 
     def tensor_view_set_clip_nv(self, result_type: TypeId, tensor_view: Id, clip_row_offset: Id, clip_row_span: Id, clip_col_offset: Id, clip_col_span: Id, *, result_id: Id | None = None) -> Id:
@@ -15977,7 +15977,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, tensor_layout]
                 words += block_sizes
                 words[0] = ((len(words) + 1) << 16) | 5384
-                return Id(put(5384, result_type, operands, words, 2))
+                return Id(put(5384, result_type, operands, words, 2, (5384,)))
         return self._value(5384, result_type, operands, result_id)
 
     def cooperative_matrix_transpose_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
@@ -16194,7 +16194,7 @@ class CoreInstructions(Emitter):
                 bit_width.__class__ is int and 0 <= bit_width < 4294967296
             ):
                 words = [0x21515, bit_width]
-                put(5397, None, operands, words, 0)
+                put(5397, None, operands, words, 0, (5397, bit_width))
                 return self
         return self._void(5397, operands)
 
@@ -16230,7 +16230,7 @@ class CoreInstructions(Emitter):
                 if raw_access_chain_operands is not None:
                     words.append(raw_access_chain_operands)
                 words[0] = ((len(words) + 1) << 16) | 5398
-                return Id(put(5398, result_type, operands, words, 2))
+                return Id(put(5398, result_type, operands, words, 2, (5398, raw_access_chain_operands)))
         return self._value(5398, result_type, operands, result_id)
 
     def ray_query_get_intersection_sphere_position_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
@@ -16796,7 +16796,7 @@ class CoreInstructions(Emitter):
                 and data.__class__ in FAST_IDS and 0 < data < bound
             ):
                 words = [0x315c8, ptr, data]
-                put(5576, None, operands, words, 0)
+                put(5576, None, operands, words, 0, (5576,))
                 return self
         return self._void(5576, operands)
 
@@ -16853,7 +16853,7 @@ class CoreInstructions(Emitter):
                 and data.__class__ in FAST_IDS and 0 < data < bound
             ):
                 words = [0x415ca, image, coordinate, data]
-                put(5578, None, operands, words, 0)
+                put(5578, None, operands, words, 0, (5578,))
                 return self
         return self._void(5578, operands)
 
@@ -16920,7 +16920,7 @@ class CoreInstructions(Emitter):
                 and data.__class__ in FAST_IDS and 0 < data < bound
             ):
                 words = [0x615cd, image, coordinate, width, height, data]
-                put(5581, None, operands, words, 0)
+                put(5581, None, operands, words, 0, (5581,))
                 return self
         return self._void(5581, operands)
 
@@ -17374,7 +17374,7 @@ class CoreInstructions(Emitter):
                 and function.__class__ in FAST_IDS and 0 < function < bound
             ):
                 words = [0x415e0, result_type, function]
-                return Id(put(5600, result_type, operands, words, 2))
+                return Id(put(5600, result_type, operands, words, 2, (5600,)))
         return self._value(5600, result_type, operands, result_id)
 
     def function_pointer_call_intel(self, result_type: TypeId, function_pointer: Id, arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -17404,7 +17404,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, function_pointer]
                 words += arguments
                 words[0] = ((len(words) + 1) << 16) | 5601
-                return Id(put(5601, result_type, operands, words, 2))
+                return Id(put(5601, result_type, operands, words, 2, (5601,)))
         return self._value(5601, result_type, operands, result_id)
 
     def asm_target_intel(self, asm_target: str, *, result_id: Id | None = None) -> Id:
@@ -17428,7 +17428,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(asm_target)
                 words[0] = ((len(words) + 1) << 16) | 5609
-                return Id(put(5609, None, operands, words, 1))
+                return Id(put(5609, None, operands, words, 1, None))
         return self._value(5609, None, operands, result_id)
 
     def asm_intel(self, result_type: TypeId, asm_type: TypeId, target: Id, asm_instructions: str, constraints: str, *, result_id: Id | None = None) -> Id:
@@ -17461,7 +17461,7 @@ class CoreInstructions(Emitter):
                 words += string_words(asm_instructions)
                 words += string_words(constraints)
                 words[0] = ((len(words) + 1) << 16) | 5610
-                return Id(put(5610, result_type, operands, words, 2))
+                return Id(put(5610, result_type, operands, words, 2, None))
         return self._value(5610, result_type, operands, result_id)
 
     def asm_call_intel(self, result_type: TypeId, asm: Id, arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -17490,7 +17490,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, asm]
                 words += arguments
                 words[0] = ((len(words) + 1) << 16) | 5611
-                return Id(put(5611, result_type, operands, words, 2))
+                return Id(put(5611, result_type, operands, words, 2, (5611,)))
         return self._value(5611, result_type, operands, result_id)
 
     def atomic_f_min_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -17520,7 +17520,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x715ee, result_type, pointer, memory, semantics, value]
-                return Id(put(5614, result_type, operands, words, 2))
+                return Id(put(5614, result_type, operands, words, 2, (5614,)))
         return self._value(5614, result_type, operands, result_id)
 
     def atomic_f_max_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -17550,7 +17550,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x715ef, result_type, pointer, memory, semantics, value]
-                return Id(put(5615, result_type, operands, words, 2))
+                return Id(put(5615, result_type, operands, words, 2, (5615,)))
         return self._value(5615, result_type, operands, result_id)
 
     def assume_true_khr(self, condition: Id) -> Self:
@@ -17572,7 +17572,7 @@ class CoreInstructions(Emitter):
                 condition.__class__ in FAST_IDS and 0 < condition < bound
             ):
                 words = [0x215fe, condition]
-                put(5630, None, operands, words, 0)
+                put(5630, None, operands, words, 0, (5630,))
                 return self
         return self._void(5630, operands)
 
@@ -17631,7 +17631,7 @@ class CoreInstructions(Emitter):
                 words = [0, target]
                 words += decoration_words
                 words[0] = ((len(words) + 0) << 16) | 5632
-                put(5632, None, operands, words, 0)
+                put(5632, None, operands, words, 0, (5632, *decoration_words))
                 return self
         return self._void(5632, operands)
 
@@ -17660,7 +17660,7 @@ class CoreInstructions(Emitter):
                 words = [0, struct_type, member]
                 words += decoration_words
                 words[0] = ((len(words) + 0) << 16) | 5633
-                put(5633, None, operands, words, 0)
+                put(5633, None, operands, words, 0, (5633, member, *decoration_words))
                 return self
         return self._void(5633, operands)
 
@@ -17714,7 +17714,7 @@ class CoreInstructions(Emitter):
                 image_type.__class__ in FAST_IDS and 0 < image_type < bound
             ):
                 words = [0x31644, image_type]
-                return Id(put(5700, None, operands, words, 1))
+                return Id(put(5700, None, operands, words, 1, (5700,)))
         return self._value(5700, None, operands, result_id)
 
     def type_avc_ime_payload_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17731,7 +17731,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x21645]
-            return Id(put(5701, None, operands, words, 1))
+            return Id(put(5701, None, operands, words, 1, (5701,)))
         return self._value(5701, None, operands, result_id)
 
     def type_avc_ref_payload_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17748,7 +17748,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x21646]
-            return Id(put(5702, None, operands, words, 1))
+            return Id(put(5702, None, operands, words, 1, (5702,)))
         return self._value(5702, None, operands, result_id)
 
     def type_avc_sic_payload_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17765,7 +17765,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x21647]
-            return Id(put(5703, None, operands, words, 1))
+            return Id(put(5703, None, operands, words, 1, (5703,)))
         return self._value(5703, None, operands, result_id)
 
     def type_avc_mce_payload_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17782,7 +17782,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x21648]
-            return Id(put(5704, None, operands, words, 1))
+            return Id(put(5704, None, operands, words, 1, (5704,)))
         return self._value(5704, None, operands, result_id)
 
     def type_avc_mce_result_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17799,7 +17799,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x21649]
-            return Id(put(5705, None, operands, words, 1))
+            return Id(put(5705, None, operands, words, 1, (5705,)))
         return self._value(5705, None, operands, result_id)
 
     def type_avc_ime_result_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17816,7 +17816,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x2164a]
-            return Id(put(5706, None, operands, words, 1))
+            return Id(put(5706, None, operands, words, 1, (5706,)))
         return self._value(5706, None, operands, result_id)
 
     def type_avc_ime_result_single_reference_streamout_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17833,7 +17833,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x2164b]
-            return Id(put(5707, None, operands, words, 1))
+            return Id(put(5707, None, operands, words, 1, (5707,)))
         return self._value(5707, None, operands, result_id)
 
     def type_avc_ime_result_dual_reference_streamout_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17850,7 +17850,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x2164c]
-            return Id(put(5708, None, operands, words, 1))
+            return Id(put(5708, None, operands, words, 1, (5708,)))
         return self._value(5708, None, operands, result_id)
 
     def type_avc_ime_single_reference_streamin_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17867,7 +17867,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x2164d]
-            return Id(put(5709, None, operands, words, 1))
+            return Id(put(5709, None, operands, words, 1, (5709,)))
         return self._value(5709, None, operands, result_id)
 
     def type_avc_ime_dual_reference_streamin_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17884,7 +17884,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x2164e]
-            return Id(put(5710, None, operands, words, 1))
+            return Id(put(5710, None, operands, words, 1, (5710,)))
         return self._value(5710, None, operands, result_id)
 
     def type_avc_ref_result_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17901,7 +17901,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x2164f]
-            return Id(put(5711, None, operands, words, 1))
+            return Id(put(5711, None, operands, words, 1, (5711,)))
         return self._value(5711, None, operands, result_id)
 
     def type_avc_sic_result_intel(self, *, result_id: Id | None = None) -> Id:
@@ -17918,7 +17918,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x21650]
-            return Id(put(5712, None, operands, words, 1))
+            return Id(put(5712, None, operands, words, 1, (5712,)))
         return self._value(5712, None, operands, result_id)
 
     def subgroup_avc_mce_get_default_inter_base_multi_reference_penalty_intel(self, result_type: TypeId, slice_type: TypeId, qp: Id, *, result_id: Id | None = None) -> Id:
@@ -18188,7 +18188,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x31659, result_type]
-                return Id(put(5721, result_type, operands, words, 2))
+                return Id(put(5721, result_type, operands, words, 2, (5721,)))
         return self._value(5721, result_type, operands, result_id)
 
     def subgroup_avc_mce_get_default_medium_penalty_cost_table_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -18210,7 +18210,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x3165a, result_type]
-                return Id(put(5722, result_type, operands, words, 2))
+                return Id(put(5722, result_type, operands, words, 2, (5722,)))
         return self._value(5722, result_type, operands, result_id)
 
     def subgroup_avc_mce_get_default_low_penalty_cost_table_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -18232,7 +18232,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x3165b, result_type]
-                return Id(put(5723, result_type, operands, words, 2))
+                return Id(put(5723, result_type, operands, words, 2, (5723,)))
         return self._value(5723, result_type, operands, result_id)
 
     def subgroup_avc_mce_set_motion_vector_cost_function_intel(self, result_type: TypeId, packed_cost_center_delta: Id, packed_cost_table: Id, cost_precision: Id, payload: Id, *, result_id: Id | None = None) -> Id:
@@ -18322,7 +18322,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x3165e, result_type]
-                return Id(put(5726, result_type, operands, words, 2))
+                return Id(put(5726, result_type, operands, words, 2, (5726,)))
         return self._value(5726, result_type, operands, result_id)
 
     def subgroup_avc_mce_get_default_intra_chroma_mode_base_penalty_intel(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -18344,7 +18344,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x3165f, result_type]
-                return Id(put(5727, result_type, operands, words, 2))
+                return Id(put(5727, result_type, operands, words, 2, (5727,)))
         return self._value(5727, result_type, operands, result_id)
 
     def subgroup_avc_mce_set_ac_only_haar_intel(self, result_type: TypeId, payload: Id, *, result_id: Id | None = None) -> Id:
@@ -21240,7 +21240,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
             ):
                 words = [0x316bb, result_type]
-                return Id(put(5819, result_type, operands, words, 2))
+                return Id(put(5819, result_type, operands, words, 2, (5819,)))
         return self._value(5819, result_type, operands, result_id)
 
     def restore_memory_intel(self, ptr: Id) -> Self:
@@ -21261,7 +21261,7 @@ class CoreInstructions(Emitter):
                 ptr.__class__ in FAST_IDS and 0 < ptr < bound
             ):
                 words = [0x216bc, ptr]
-                put(5820, None, operands, words, 0)
+                put(5820, None, operands, words, 0, (5820,))
                 return self
         return self._void(5820, operands)
 
@@ -21297,7 +21297,7 @@ class CoreInstructions(Emitter):
                 and rounding_accuracy.__class__ is int and 0 <= rounding_accuracy < 4294967296
             ):
                 words = [0x916d0, result_type, a, ma, m_result, subnormal, rounding, rounding_accuracy]
-                return Id(put(5840, result_type, operands, words, 2))
+                return Id(put(5840, result_type, operands, words, 2, (5840, ma, m_result, subnormal, rounding, rounding_accuracy)))
         return self._value(5840, result_type, operands, result_id)
 
     def arbitrary_float_cast_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21332,7 +21332,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916d1, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5841, result_type, operands, words, 2))
+                return Id(put(5841, result_type, operands, words, 2, (5841, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5841, result_type, operands, result_id)
 
     def arbitrary_float_cast_from_int_altera(self, result_type: TypeId, a: Id, mresult: int, from_sign: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21367,7 +21367,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916d2, result_type, a, mresult, from_sign, subnormal, rounding, accuracy]
-                return Id(put(5842, result_type, operands, words, 2))
+                return Id(put(5842, result_type, operands, words, 2, (5842, mresult, from_sign, subnormal, rounding, accuracy)))
         return self._value(5842, result_type, operands, result_id)
 
     def arbitrary_float_cast_to_int_altera(self, result_type: TypeId, a: Id, ma: int, to_sign: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21402,7 +21402,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916d3, result_type, a, ma, to_sign, subnormal, rounding, accuracy]
-                return Id(put(5843, result_type, operands, words, 2))
+                return Id(put(5843, result_type, operands, words, 2, (5843, ma, to_sign, subnormal, rounding, accuracy)))
         return self._value(5843, result_type, operands, result_id)
 
     def arbitrary_float_add_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, m_result: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21441,7 +21441,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0xb16d6, result_type, a, ma, b, mb, m_result, subnormal, rounding, accuracy]
-                return Id(put(5846, result_type, operands, words, 2))
+                return Id(put(5846, result_type, operands, words, 2, (5846, ma, mb, m_result, subnormal, rounding, accuracy)))
         return self._value(5846, result_type, operands, result_id)
 
     def arbitrary_float_sub_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21480,7 +21480,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0xb16d7, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
-                return Id(put(5847, result_type, operands, words, 2))
+                return Id(put(5847, result_type, operands, words, 2, (5847, ma, mb, mresult, subnormal, rounding, accuracy)))
         return self._value(5847, result_type, operands, result_id)
 
     def arbitrary_float_mul_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21519,7 +21519,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0xb16d8, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
-                return Id(put(5848, result_type, operands, words, 2))
+                return Id(put(5848, result_type, operands, words, 2, (5848, ma, mb, mresult, subnormal, rounding, accuracy)))
         return self._value(5848, result_type, operands, result_id)
 
     def arbitrary_float_div_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21558,7 +21558,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0xb16d9, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
-                return Id(put(5849, result_type, operands, words, 2))
+                return Id(put(5849, result_type, operands, words, 2, (5849, ma, mb, mresult, subnormal, rounding, accuracy)))
         return self._value(5849, result_type, operands, result_id)
 
     def arbitrary_float_gtaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
@@ -21589,7 +21589,7 @@ class CoreInstructions(Emitter):
                 and mb.__class__ is int and 0 <= mb < 4294967296
             ):
                 words = [0x716da, result_type, a, ma, b, mb]
-                return Id(put(5850, result_type, operands, words, 2))
+                return Id(put(5850, result_type, operands, words, 2, (5850, ma, mb)))
         return self._value(5850, result_type, operands, result_id)
 
     def arbitrary_float_gealtera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
@@ -21620,7 +21620,7 @@ class CoreInstructions(Emitter):
                 and mb.__class__ is int and 0 <= mb < 4294967296
             ):
                 words = [0x716db, result_type, a, ma, b, mb]
-                return Id(put(5851, result_type, operands, words, 2))
+                return Id(put(5851, result_type, operands, words, 2, (5851, ma, mb)))
         return self._value(5851, result_type, operands, result_id)
 
     def arbitrary_float_ltaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
@@ -21651,7 +21651,7 @@ class CoreInstructions(Emitter):
                 and mb.__class__ is int and 0 <= mb < 4294967296
             ):
                 words = [0x716dc, result_type, a, ma, b, mb]
-                return Id(put(5852, result_type, operands, words, 2))
+                return Id(put(5852, result_type, operands, words, 2, (5852, ma, mb)))
         return self._value(5852, result_type, operands, result_id)
 
     def arbitrary_float_lealtera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
@@ -21682,7 +21682,7 @@ class CoreInstructions(Emitter):
                 and mb.__class__ is int and 0 <= mb < 4294967296
             ):
                 words = [0x716dd, result_type, a, ma, b, mb]
-                return Id(put(5853, result_type, operands, words, 2))
+                return Id(put(5853, result_type, operands, words, 2, (5853, ma, mb)))
         return self._value(5853, result_type, operands, result_id)
 
     def arbitrary_float_eqaltera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, *, result_id: Id | None = None) -> Id:
@@ -21713,7 +21713,7 @@ class CoreInstructions(Emitter):
                 and mb.__class__ is int and 0 <= mb < 4294967296
             ):
                 words = [0x716de, result_type, a, ma, b, mb]
-                return Id(put(5854, result_type, operands, words, 2))
+                return Id(put(5854, result_type, operands, words, 2, (5854, ma, mb)))
         return self._value(5854, result_type, operands, result_id)
 
     def arbitrary_float_recip_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21748,7 +21748,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916df, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5855, result_type, operands, words, 2))
+                return Id(put(5855, result_type, operands, words, 2, (5855, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5855, result_type, operands, result_id)
 
     def arbitrary_float_r_sqrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21783,7 +21783,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916e0, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5856, result_type, operands, words, 2))
+                return Id(put(5856, result_type, operands, words, 2, (5856, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5856, result_type, operands, result_id)
 
     def arbitrary_float_cbrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21818,7 +21818,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916e1, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5857, result_type, operands, words, 2))
+                return Id(put(5857, result_type, operands, words, 2, (5857, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5857, result_type, operands, result_id)
 
     def arbitrary_float_hypot_altera(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21857,7 +21857,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0xb16e2, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
-                return Id(put(5858, result_type, operands, words, 2))
+                return Id(put(5858, result_type, operands, words, 2, (5858, ma, mb, mresult, subnormal, rounding, accuracy)))
         return self._value(5858, result_type, operands, result_id)
 
     def arbitrary_float_sqrt_altera(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21892,7 +21892,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916e3, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5859, result_type, operands, words, 2))
+                return Id(put(5859, result_type, operands, words, 2, (5859, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5859, result_type, operands, result_id)
 
     def arbitrary_float_log_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21926,7 +21926,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916e4, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5860, result_type, operands, words, 2))
+                return Id(put(5860, result_type, operands, words, 2, (5860, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5860, result_type, operands, result_id)
 
     def arbitrary_float_log2_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21960,7 +21960,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916e5, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5861, result_type, operands, words, 2))
+                return Id(put(5861, result_type, operands, words, 2, (5861, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5861, result_type, operands, result_id)
 
     def arbitrary_float_log10_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -21994,7 +21994,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916e6, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5862, result_type, operands, words, 2))
+                return Id(put(5862, result_type, operands, words, 2, (5862, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5862, result_type, operands, result_id)
 
     def arbitrary_float_log1p_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22028,7 +22028,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916e7, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5863, result_type, operands, words, 2))
+                return Id(put(5863, result_type, operands, words, 2, (5863, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5863, result_type, operands, result_id)
 
     def arbitrary_float_exp_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22062,7 +22062,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916e8, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5864, result_type, operands, words, 2))
+                return Id(put(5864, result_type, operands, words, 2, (5864, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5864, result_type, operands, result_id)
 
     def arbitrary_float_exp2_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22096,7 +22096,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916e9, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5865, result_type, operands, words, 2))
+                return Id(put(5865, result_type, operands, words, 2, (5865, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5865, result_type, operands, result_id)
 
     def arbitrary_float_exp10_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22130,7 +22130,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916ea, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5866, result_type, operands, words, 2))
+                return Id(put(5866, result_type, operands, words, 2, (5866, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5866, result_type, operands, result_id)
 
     def arbitrary_float_expm1_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22164,7 +22164,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916eb, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5867, result_type, operands, words, 2))
+                return Id(put(5867, result_type, operands, words, 2, (5867, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5867, result_type, operands, result_id)
 
     def arbitrary_float_sin_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22198,7 +22198,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916ec, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5868, result_type, operands, words, 2))
+                return Id(put(5868, result_type, operands, words, 2, (5868, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5868, result_type, operands, result_id)
 
     def arbitrary_float_cos_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22232,7 +22232,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916ed, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5869, result_type, operands, words, 2))
+                return Id(put(5869, result_type, operands, words, 2, (5869, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5869, result_type, operands, result_id)
 
     def arbitrary_float_sin_cos_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22266,7 +22266,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916ee, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5870, result_type, operands, words, 2))
+                return Id(put(5870, result_type, operands, words, 2, (5870, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5870, result_type, operands, result_id)
 
     def arbitrary_float_sin_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22300,7 +22300,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916ef, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5871, result_type, operands, words, 2))
+                return Id(put(5871, result_type, operands, words, 2, (5871, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5871, result_type, operands, result_id)
 
     def arbitrary_float_cos_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22334,7 +22334,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916f0, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5872, result_type, operands, words, 2))
+                return Id(put(5872, result_type, operands, words, 2, (5872, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5872, result_type, operands, result_id)
 
     def arbitrary_float_a_sin_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22368,7 +22368,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916f1, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5873, result_type, operands, words, 2))
+                return Id(put(5873, result_type, operands, words, 2, (5873, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5873, result_type, operands, result_id)
 
     def arbitrary_float_a_sin_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22402,7 +22402,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916f2, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5874, result_type, operands, words, 2))
+                return Id(put(5874, result_type, operands, words, 2, (5874, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5874, result_type, operands, result_id)
 
     def arbitrary_float_a_cos_intel(self, result_type: TypeId, a: Id, m1: int, mout: int, enable_subnormals: int, rounding_mode: int, rounding_accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22436,7 +22436,7 @@ class CoreInstructions(Emitter):
                 and rounding_accuracy.__class__ is int and 0 <= rounding_accuracy < 4294967296
             ):
                 words = [0x916f3, result_type, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy]
-                return Id(put(5875, result_type, operands, words, 2))
+                return Id(put(5875, result_type, operands, words, 2, (5875, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy)))
         return self._value(5875, result_type, operands, result_id)
 
     def arbitrary_float_a_cos_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22470,7 +22470,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916f4, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5876, result_type, operands, words, 2))
+                return Id(put(5876, result_type, operands, words, 2, (5876, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5876, result_type, operands, result_id)
 
     def arbitrary_float_a_tan_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22504,7 +22504,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916f5, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5877, result_type, operands, words, 2))
+                return Id(put(5877, result_type, operands, words, 2, (5877, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5877, result_type, operands, result_id)
 
     def arbitrary_float_a_tan_pi_intel(self, result_type: TypeId, a: Id, ma: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22538,7 +22538,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0x916f6, result_type, a, ma, mresult, subnormal, rounding, accuracy]
-                return Id(put(5878, result_type, operands, words, 2))
+                return Id(put(5878, result_type, operands, words, 2, (5878, ma, mresult, subnormal, rounding, accuracy)))
         return self._value(5878, result_type, operands, result_id)
 
     def arbitrary_float_a_tan2_intel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22576,7 +22576,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0xb16f7, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
-                return Id(put(5879, result_type, operands, words, 2))
+                return Id(put(5879, result_type, operands, words, 2, (5879, ma, mb, mresult, subnormal, rounding, accuracy)))
         return self._value(5879, result_type, operands, result_id)
 
     def arbitrary_float_pow_intel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22614,7 +22614,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0xb16f8, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
-                return Id(put(5880, result_type, operands, words, 2))
+                return Id(put(5880, result_type, operands, words, 2, (5880, ma, mb, mresult, subnormal, rounding, accuracy)))
         return self._value(5880, result_type, operands, result_id)
 
     def arbitrary_float_pow_rintel(self, result_type: TypeId, a: Id, ma: int, b: Id, mb: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22652,7 +22652,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0xb16f9, result_type, a, ma, b, mb, mresult, subnormal, rounding, accuracy]
-                return Id(put(5881, result_type, operands, words, 2))
+                return Id(put(5881, result_type, operands, words, 2, (5881, ma, mb, mresult, subnormal, rounding, accuracy)))
         return self._value(5881, result_type, operands, result_id)
 
     def arbitrary_float_pow_nintel(self, result_type: TypeId, a: Id, ma: int, b: Id, sign_of_b: int, mresult: int, subnormal: int, rounding: int, accuracy: int, *, result_id: Id | None = None) -> Id:
@@ -22690,7 +22690,7 @@ class CoreInstructions(Emitter):
                 and accuracy.__class__ is int and 0 <= accuracy < 4294967296
             ):
                 words = [0xb16fa, result_type, a, ma, b, sign_of_b, mresult, subnormal, rounding, accuracy]
-                return Id(put(5882, result_type, operands, words, 2))
+                return Id(put(5882, result_type, operands, words, 2, (5882, ma, sign_of_b, mresult, subnormal, rounding, accuracy)))
         return self._value(5882, result_type, operands, result_id)
 
     def loop_control_intel(self, loop_control_parameters: Sequence[int] = ()) -> Self:
@@ -22715,7 +22715,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += loop_control_parameters
                 words[0] = ((len(words) + 0) << 16) | 5887
-                put(5887, None, operands, words, 0)
+                put(5887, None, operands, words, 0, None)
                 return self
         return self._void(5887, operands)
 
@@ -22742,7 +22742,7 @@ class CoreInstructions(Emitter):
                 if name is not None:
                     words.append(name)
                 words[0] = ((len(words) + 1) << 16) | 5911
-                return Id(put(5911, None, operands, words, 1))
+                return Id(put(5911, None, operands, words, 1, (5911,)))
         return self._value(5911, None, operands, result_id)
 
     def alias_scope_decl_intel(self, alias_domain: Id, name: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -22770,7 +22770,7 @@ class CoreInstructions(Emitter):
                 if name is not None:
                     words.append(name)
                 words[0] = ((len(words) + 1) << 16) | 5912
-                return Id(put(5912, None, operands, words, 1))
+                return Id(put(5912, None, operands, words, 1, (5912,)))
         return self._value(5912, None, operands, result_id)
 
     def alias_scope_list_decl_intel(self, alias_scopes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -22796,7 +22796,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += alias_scopes
                 words[0] = ((len(words) + 1) << 16) | 5913
-                return Id(put(5913, None, operands, words, 1))
+                return Id(put(5913, None, operands, words, 1, (5913,)))
         return self._value(5913, None, operands, result_id)
 
     def fixed_sqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -22831,7 +22831,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x91723, result_type, input, s, i, r_i, q, o]
-                return Id(put(5923, result_type, operands, words, 2))
+                return Id(put(5923, result_type, operands, words, 2, (5923, s, i, r_i, q, o)))
         return self._value(5923, result_type, operands, result_id)
 
     def fixed_recip_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -22866,7 +22866,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x91724, result_type, input, s, i, r_i, q, o]
-                return Id(put(5924, result_type, operands, words, 2))
+                return Id(put(5924, result_type, operands, words, 2, (5924, s, i, r_i, q, o)))
         return self._value(5924, result_type, operands, result_id)
 
     def fixed_rsqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -22901,7 +22901,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x91725, result_type, input, s, i, r_i, q, o]
-                return Id(put(5925, result_type, operands, words, 2))
+                return Id(put(5925, result_type, operands, words, 2, (5925, s, i, r_i, q, o)))
         return self._value(5925, result_type, operands, result_id)
 
     def fixed_sin_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -22936,7 +22936,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x91726, result_type, input, s, i, r_i, q, o]
-                return Id(put(5926, result_type, operands, words, 2))
+                return Id(put(5926, result_type, operands, words, 2, (5926, s, i, r_i, q, o)))
         return self._value(5926, result_type, operands, result_id)
 
     def fixed_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -22971,7 +22971,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x91727, result_type, input, s, i, r_i, q, o]
-                return Id(put(5927, result_type, operands, words, 2))
+                return Id(put(5927, result_type, operands, words, 2, (5927, s, i, r_i, q, o)))
         return self._value(5927, result_type, operands, result_id)
 
     def fixed_sin_cos_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -23006,7 +23006,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x91728, result_type, input, s, i, r_i, q, o]
-                return Id(put(5928, result_type, operands, words, 2))
+                return Id(put(5928, result_type, operands, words, 2, (5928, s, i, r_i, q, o)))
         return self._value(5928, result_type, operands, result_id)
 
     def fixed_sin_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -23041,7 +23041,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x91729, result_type, input, s, i, r_i, q, o]
-                return Id(put(5929, result_type, operands, words, 2))
+                return Id(put(5929, result_type, operands, words, 2, (5929, s, i, r_i, q, o)))
         return self._value(5929, result_type, operands, result_id)
 
     def fixed_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -23076,7 +23076,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x9172a, result_type, input, s, i, r_i, q, o]
-                return Id(put(5930, result_type, operands, words, 2))
+                return Id(put(5930, result_type, operands, words, 2, (5930, s, i, r_i, q, o)))
         return self._value(5930, result_type, operands, result_id)
 
     def fixed_sin_cos_pi_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -23111,7 +23111,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x9172b, result_type, input, s, i, r_i, q, o]
-                return Id(put(5931, result_type, operands, words, 2))
+                return Id(put(5931, result_type, operands, words, 2, (5931, s, i, r_i, q, o)))
         return self._value(5931, result_type, operands, result_id)
 
     def fixed_log_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -23146,7 +23146,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x9172c, result_type, input, s, i, r_i, q, o]
-                return Id(put(5932, result_type, operands, words, 2))
+                return Id(put(5932, result_type, operands, words, 2, (5932, s, i, r_i, q, o)))
         return self._value(5932, result_type, operands, result_id)
 
     def fixed_exp_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -23181,7 +23181,7 @@ class CoreInstructions(Emitter):
                 and o.__class__ is int and 0 <= o < 4294967296
             ):
                 words = [0x9172d, result_type, input, s, i, r_i, q, o]
-                return Id(put(5933, result_type, operands, words, 2))
+                return Id(put(5933, result_type, operands, words, 2, (5933, s, i, r_i, q, o)))
         return self._value(5933, result_type, operands, result_id)
 
     def ptr_cast_to_cross_workgroup_altera(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
@@ -23892,7 +23892,7 @@ class CoreInstructions(Emitter):
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x71793, result_type, pointer, memory, semantics, value]
-                return Id(put(6035, result_type, operands, words, 2))
+                return Id(put(6035, result_type, operands, words, 2, (6035,)))
         return self._value(6035, result_type, operands, result_id)
 
     def type_buffer_surface_intel(self, access_qualifier: AccessQualifier, *, result_id: TypeId | None = None) -> TypeId:
@@ -23914,7 +23914,7 @@ class CoreInstructions(Emitter):
                 isinstance(access_qualifier, int) and (access_qualifier.__class__ is int or access_qualifier.__class__.__name__ == "AccessQualifier") and access_qualifier in _BARE_AccessQualifier
             ):
                 words = [0x317c6, access_qualifier]
-                return TypeId(put(6086, None, operands, words, 1))
+                return TypeId(put(6086, None, operands, words, 1, (6086, access_qualifier)))
         return self._type(6086, operands, result_id)
 
     def type_struct_continued_intel(self, member_types: Sequence[TypeId] = ()) -> Self:
@@ -23938,7 +23938,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += member_types
                 words[0] = ((len(words) + 0) << 16) | 6090
-                put(6090, None, operands, words, 0)
+                put(6090, None, operands, words, 0, (6090,))
                 return self
         return self._void(6090, operands)
 
@@ -23963,7 +23963,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += constituents
                 words[0] = ((len(words) + 0) << 16) | 6091
-                put(6091, None, operands, words, 0)
+                put(6091, None, operands, words, 0, (6091,))
                 return self
         return self._void(6091, operands)
 
@@ -23988,7 +23988,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += constituents
                 words[0] = ((len(words) + 0) << 16) | 6092
-                put(6092, None, operands, words, 0)
+                put(6092, None, operands, words, 0, (6092,))
                 return self
         return self._void(6092, operands)
 
@@ -24016,7 +24016,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type]
                 words += constituents
                 words[0] = ((len(words) + 1) << 16) | 6096
-                return Id(put(6096, result_type, operands, words, 2))
+                return Id(put(6096, result_type, operands, words, 2, (6096,)))
         return self._value(6096, result_type, operands, result_id)
 
     def convert_f_to_bf16_intel(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
@@ -24097,7 +24097,7 @@ class CoreInstructions(Emitter):
                 and semantics.__class__ in FAST_IDS and 0 < semantics < bound
             ):
                 words = [0x417fe, execution, memory, semantics]
-                put(6142, None, operands, words, 0)
+                put(6142, None, operands, words, 0, (6142,))
                 return self
         return self._void(6142, operands)
 
@@ -24123,7 +24123,7 @@ class CoreInstructions(Emitter):
                 and semantics.__class__ in FAST_IDS and 0 < semantics < bound
             ):
                 words = [0x417ff, execution, memory, semantics]
-                put(6143, None, operands, words, 0)
+                put(6143, None, operands, words, 0, (6143,))
                 return self
         return self._void(6143, operands)
 
@@ -24185,7 +24185,7 @@ class CoreInstructions(Emitter):
                 and async_capacity.__class__ is int and 0 <= async_capacity < 4294967296
             ):
                 words = [0x81813, result_type, function, pipelined, use_stall_enable_clusters, get_capacity, async_capacity]
-                return Id(put(6163, result_type, operands, words, 2))
+                return Id(put(6163, result_type, operands, words, 2, (6163, pipelined, use_stall_enable_clusters, get_capacity, async_capacity)))
         return self._value(6163, result_type, operands, result_id)
 
     def task_sequence_async_altera(self, sequence: Id, arguments: Sequence[Id] = ()) -> Self:
@@ -24212,7 +24212,7 @@ class CoreInstructions(Emitter):
                 words = [0, sequence]
                 words += arguments
                 words[0] = ((len(words) + 0) << 16) | 6164
-                put(6164, None, operands, words, 0)
+                put(6164, None, operands, words, 0, (6164,))
                 return self
         return self._void(6164, operands)
 
@@ -24264,7 +24264,7 @@ class CoreInstructions(Emitter):
                 sequence.__class__ in FAST_IDS and 0 < sequence < bound
             ):
                 words = [0x21816, sequence]
-                put(6166, None, operands, words, 0)
+                put(6166, None, operands, words, 0, (6166,))
                 return self
         return self._void(6166, operands)
 
@@ -24283,7 +24283,7 @@ class CoreInstructions(Emitter):
         put = self._put_words
         if put is not None and result_id is None:
             words = [0x21837]
-            return Id(put(6199, None, operands, words, 1))
+            return Id(put(6199, None, operands, words, 1, (6199,)))
         return self._value(6199, None, operands, result_id)
 
     def subgroup_block_prefetch_intel(self, ptr: Id, num_bytes: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
@@ -24311,7 +24311,7 @@ class CoreInstructions(Emitter):
                 if memory_access is not None:
                     words.append(memory_access)
                 words[0] = ((len(words) + 0) << 16) | 6221
-                put(6221, None, operands, words, 0)
+                put(6221, None, operands, words, 0, (6221, memory_access))
                 return self
         return self._void(6221, operands)
 
@@ -24351,7 +24351,7 @@ class CoreInstructions(Emitter):
                 and dst_pointer.__class__ in FAST_IDS and 0 < dst_pointer < bound
             ):
                 words = [0xb1857, element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer]
-                put(6231, None, operands, words, 0)
+                put(6231, None, operands, words, 0, (6231,))
                 return self
         return self._void(6231, operands)
 
@@ -24391,7 +24391,7 @@ class CoreInstructions(Emitter):
                 and dst_pointer.__class__ in FAST_IDS and 0 < dst_pointer < bound
             ):
                 words = [0xb1858, element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer]
-                put(6232, None, operands, words, 0)
+                put(6232, None, operands, words, 0, (6232,))
                 return self
         return self._void(6232, operands)
 
@@ -24431,7 +24431,7 @@ class CoreInstructions(Emitter):
                 and dst_pointer.__class__ in FAST_IDS and 0 < dst_pointer < bound
             ):
                 words = [0xb1859, element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer]
-                put(6233, None, operands, words, 0)
+                put(6233, None, operands, words, 0, (6233,))
                 return self
         return self._void(6233, operands)
 
@@ -24469,7 +24469,7 @@ class CoreInstructions(Emitter):
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
             ):
                 words = [0xa185a, element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate]
-                put(6234, None, operands, words, 0)
+                put(6234, None, operands, words, 0, (6234,))
                 return self
         return self._void(6234, operands)
 
@@ -24509,7 +24509,7 @@ class CoreInstructions(Emitter):
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
             ):
                 words = [0xb185b, element_size, block_width, block_height, block_count, src_pointer, dst_base_pointer, memory_width, memory_height, memory_pitch, coordinate]
-                put(6235, None, operands, words, 0)
+                put(6235, None, operands, words, 0, (6235,))
                 return self
         return self._void(6235, operands)
 
@@ -24545,7 +24545,7 @@ class CoreInstructions(Emitter):
                 if matrix_multiply_accumulate_operands is not None:
                     words.append(matrix_multiply_accumulate_operands)
                 words[0] = ((len(words) + 1) << 16) | 6237
-                return Id(put(6237, result_type, operands, words, 2))
+                return Id(put(6237, result_type, operands, words, 2, (6237, matrix_multiply_accumulate_operands)))
         return self._value(6237, result_type, operands, result_id)
 
     def bitwise_function_intel(self, result_type: TypeId, a: Id, b: Id, c: Id, lut_index: Id, *, result_id: Id | None = None) -> Id:
@@ -24639,7 +24639,7 @@ class CoreInstructions(Emitter):
                 words = [0, condition]
                 words += string_words(name)
                 words[0] = ((len(words) + 0) << 16) | 6248
-                put(6248, None, operands, words, 0)
+                put(6248, None, operands, words, 0, None)
                 return self
         return self._void(6248, operands)
 
@@ -24674,7 +24674,7 @@ class CoreInstructions(Emitter):
                 words += string_words(name)
                 words += interfaces
                 words[0] = ((len(words) + 0) << 16) | 6249
-                put(6249, None, operands, words, 0)
+                put(6249, None, operands, words, 0, None)
                 return self
         return self._void(6249, operands)
 
@@ -24699,7 +24699,7 @@ class CoreInstructions(Emitter):
                 and isinstance(capability, int) and (capability.__class__ is int or capability.__class__.__name__ == "Capability") and capability in _BARE_Capability
             ):
                 words = [0x3186a, condition, capability]
-                put(6250, None, operands, words, 0)
+                put(6250, None, operands, words, 0, (6250, capability))
                 return self
         return self._void(6250, operands)
 
@@ -24730,7 +24730,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, target]
                 words += features
                 words[0] = ((len(words) + 1) << 16) | 6251
-                return Id(put(6251, result_type, operands, words, 2))
+                return Id(put(6251, result_type, operands, words, 2, None))
         return self._value(6251, result_type, operands, result_id)
 
     def spec_constant_architecture_intel(self, result_type: TypeId, category: int, family: int, opcode: int, architecture: int, *, result_id: Id | None = None) -> Id:
@@ -24761,7 +24761,7 @@ class CoreInstructions(Emitter):
                 and architecture.__class__ is int and 0 <= architecture < 4294967296
             ):
                 words = [0x7186c, result_type, category, family, opcode, architecture]
-                return Id(put(6252, result_type, operands, words, 2))
+                return Id(put(6252, result_type, operands, words, 2, (6252, category, family, opcode, architecture)))
         return self._value(6252, result_type, operands, result_id)
 
     def spec_constant_capabilities_intel(self, result_type: TypeId, capabilities: Sequence[Capability] = (), *, result_id: Id | None = None) -> Id:
@@ -24789,7 +24789,7 @@ class CoreInstructions(Emitter):
                 words = [0, result_type]
                 words += capabilities
                 words[0] = ((len(words) + 1) << 16) | 6253
-                return Id(put(6253, result_type, operands, words, 2))
+                return Id(put(6253, result_type, operands, words, 2, None))
         return self._value(6253, result_type, operands, result_id)
 
     def conditional_copy_object_intel(self, result_type: TypeId, condition_operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -24819,7 +24819,7 @@ Condition 1, Operand 1, +
                 words = [0, result_type]
                 words += condition_operands
                 words[0] = ((len(words) + 1) << 16) | 6254
-                return Id(put(6254, result_type, operands, words, 2))
+                return Id(put(6254, result_type, operands, words, 2, (6254,)))
         return self._value(6254, result_type, operands, result_id)
 
     def group_i_mul_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -24847,7 +24847,7 @@ Condition 1, Operand 1, +
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61901, result_type, execution, operation, x]
-                return Id(put(6401, result_type, operands, words, 2))
+                return Id(put(6401, result_type, operands, words, 2, (6401, operation)))
         return self._value(6401, result_type, operands, result_id)
 
     def group_f_mul_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -24875,7 +24875,7 @@ Condition 1, Operand 1, +
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61902, result_type, execution, operation, x]
-                return Id(put(6402, result_type, operands, words, 2))
+                return Id(put(6402, result_type, operands, words, 2, (6402, operation)))
         return self._value(6402, result_type, operands, result_id)
 
     def group_bitwise_and_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -24903,7 +24903,7 @@ Condition 1, Operand 1, +
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61903, result_type, execution, operation, x]
-                return Id(put(6403, result_type, operands, words, 2))
+                return Id(put(6403, result_type, operands, words, 2, (6403, operation)))
         return self._value(6403, result_type, operands, result_id)
 
     def group_bitwise_or_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -24931,7 +24931,7 @@ Condition 1, Operand 1, +
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61904, result_type, execution, operation, x]
-                return Id(put(6404, result_type, operands, words, 2))
+                return Id(put(6404, result_type, operands, words, 2, (6404, operation)))
         return self._value(6404, result_type, operands, result_id)
 
     def group_bitwise_xor_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -24959,7 +24959,7 @@ Condition 1, Operand 1, +
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61905, result_type, execution, operation, x]
-                return Id(put(6405, result_type, operands, words, 2))
+                return Id(put(6405, result_type, operands, words, 2, (6405, operation)))
         return self._value(6405, result_type, operands, result_id)
 
     def group_logical_and_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -24987,7 +24987,7 @@ Condition 1, Operand 1, +
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61906, result_type, execution, operation, x]
-                return Id(put(6406, result_type, operands, words, 2))
+                return Id(put(6406, result_type, operands, words, 2, (6406, operation)))
         return self._value(6406, result_type, operands, result_id)
 
     def group_logical_or_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -25015,7 +25015,7 @@ Condition 1, Operand 1, +
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61907, result_type, execution, operation, x]
-                return Id(put(6407, result_type, operands, words, 2))
+                return Id(put(6407, result_type, operands, words, 2, (6407, operation)))
         return self._value(6407, result_type, operands, result_id)
 
     def group_logical_xor_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:
@@ -25043,7 +25043,7 @@ Condition 1, Operand 1, +
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61908, result_type, execution, operation, x]
-                return Id(put(6408, result_type, operands, words, 2))
+                return Id(put(6408, result_type, operands, words, 2, (6408, operation)))
         return self._value(6408, result_type, operands, result_id)
 
     def round_f_to_tf32_intel(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
@@ -25101,7 +25101,7 @@ Condition 1, Operand 1, +
                 and fill_empty.__class__ in FAST_IDS and 0 < fill_empty < bound
             ):
                 words = [0x7191c, result_type, ptr_vector, alignment, mask, fill_empty]
-                return Id(put(6428, result_type, operands, words, 2))
+                return Id(put(6428, result_type, operands, words, 2, (6428, alignment)))
         return self._value(6428, result_type, operands, result_id)
 
     def masked_scatter_intel(self, input_vector: Id, ptr_vector: Id, alignment: int, mask: Id) -> Self:
@@ -25128,7 +25128,7 @@ Condition 1, Operand 1, +
                 and mask.__class__ in FAST_IDS and 0 < mask < bound
             ):
                 words = [0x5191d, input_vector, ptr_vector, alignment, mask]
-                put(6429, None, operands, words, 0)
+                put(6429, None, operands, words, 0, (6429, alignment))
                 return self
         return self._void(6429, operands)
 

@@ -218,7 +218,9 @@ class DeviceInfo(NamedTuple):
     """A physical device the Vulkan loader sees (see :func:`list_devices`)."""
 
     name: str  #: ``"llvmpipe (LLVM 15.0.6, 256 bits)"``, ``"NVIDIA H100 80GB HBM3"``
-    kind: str  #: ``"discrete-gpu"``, ``"integrated-gpu"``, ``"virtual-gpu"``, ``"cpu"``, ``"other"``
+    kind: (
+        str  #: ``"discrete-gpu"``, ``"integrated-gpu"``, ``"virtual-gpu"``, ``"cpu"``, ``"other"``
+    )
     vendor_id: int  #: PCI vendor id (0x10DE NVIDIA, 0x1002 AMD, 0x8086 Intel, 0x10005 Mesa)
     vulkan_version: str  #: the device's Vulkan version, ``"1.3.230"``
 
@@ -249,8 +251,7 @@ def _choice(device: str | None) -> str:
         device = os.environ.get(DEVICE_ENV, "").strip() or "auto"
     if not isinstance(device, str) or not device.strip():
         raise VulkanError(
-            f"device must be 'auto', 'gpu', 'lavapipe' or part of a device's name, "
-            f"not {device!r}"
+            f"device must be 'auto', 'gpu', 'lavapipe' or part of a device's name, not {device!r}"
         )
     return device.strip()
 
@@ -323,8 +324,7 @@ def _create_instance(vk: Any, api_version: int, icd: Path | None) -> Any:
         except (vk.VkErrorIncompatibleDriver, vk.VkErrorInitializationFailed) as exc:
             where = f"lavapipe from {icd}" if icd is not None else "any Vulkan driver"
             raise VulkanUnavailable(
-                f"the Vulkan loader cannot start {where} ({type(exc).__name__}): "
-                f"{INSTALL_SYSTEM}"
+                f"the Vulkan loader cannot start {where} ({type(exc).__name__}): {INSTALL_SYSTEM}"
             ) from None
         except vk.VkError as exc:
             raise VulkanError(f"vkCreateInstance failed: {type(exc).__name__}") from None

@@ -328,9 +328,7 @@ class Encoder:
             bit <<= 1
 
 
-def _number_words(
-    value: Any, context: Context, where: str, name: str
-) -> list[int]:
+def _number_words(value: Any, context: Context, where: str, name: str) -> list[int]:
     width, is_float, signed = context[0], context[1], context[2]
     if is_float:
         if isinstance(value, bool) or not isinstance(value, int | float):

@@ -456,7 +456,9 @@ def _to_array(
             buffer.byteswap()
         return buffer, endianness
     if isinstance(data, str) or not hasattr(data, "__iter__"):
-        hint = "; assemble text with spvbuild.text.assembler.assemble" if isinstance(data, str) else ""
+        hint = (
+            "; assemble text with spvbuild.text.assembler.assemble" if isinstance(data, str) else ""
+        )
         raise ArgumentError(
             f"{caller}: expected a SPIR-V binary (bytes, bytearray, memoryview or a sequence "
             f"of 32-bit words), not {type(data).__name__}{hint}"

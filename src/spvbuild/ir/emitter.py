@@ -81,7 +81,10 @@ class Emitter:
     _run: Run | None = None
     # Takes the words a generated method made at the call (the module builder's _put);
     # None here, so a bare emitter records every instruction.
-    _put_words: Callable[[int, TypeId | None, tuple[Any, ...], list[int], int], int] | None = None
+    _put_words: (
+        Callable[[int, TypeId | None, tuple[Any, ...], list[int], int, tuple[Any, ...] | None], int]
+        | None
+    ) = None
 
     def __init__(self) -> None:
         self.instructions: list[Instruction] = []

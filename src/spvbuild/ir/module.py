@@ -69,7 +69,13 @@ from spvbuild.ir.emitter import FAST_IDS, Run
 from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.instruction import Instruction, RawWords
 from spvbuild.ir.params import EnumerantParameters
-from spvbuild.ir.requirements import Requirements, ext_single_ids, one_word
+from spvbuild.ir.requirements import (
+    NEEDS_BY_KEY,
+    Requirements,
+    ext_single_ids,
+    instruction_needs,
+    one_word,
+)
 from spvbuild.ir.rules import TRIGGERS as _RULE_TRIGGERS
 from spvbuild.ir.rules import check_rules
 from spvbuild.ir.section_order import canonical
@@ -169,6 +175,12 @@ class Function:
     variables: list[Instruction] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
     ended: bool = False
+    # For entry-point interfaces, noted as instructions are added (see Module._note): the
+    # global variables and reserved ids its records use, the ids its calls use (callees
+    # among them), and whether every record was noted (else serialization walks them).
+    uses: set[int] = field(default_factory=set)
+    callees: set[int] = field(default_factory=set)
+    noted: bool = True
 
     @property
     def id(self) -> Id:
@@ -277,7 +289,16 @@ class Module(CoreInstructions, ExtInstSets):
         self._encoder = Encoder(self._type_widths, self._call_used)
         # A record's words, encoded at its call (by id() of the record, which it keeps
         # alive), with the ids they use: serialization joins them (see _serialize).
-        self._words: dict[int, tuple[Instruction, list[int], dict[int, str] | None]] = {}
+        # And what the record needs, listed at its call (None: found when written).
+        self._words: dict[
+            int,
+            tuple[
+                Instruction,
+                list[int],
+                dict[int, str] | None,
+                tuple[tuple[Any, str], ...] | None,
+            ],
+        ] = {}
         self._fast_block: Block | None = None  # the block the fast path may append to
         self._run: Run | None = None  # its current run of words
         # Each global OpVariable's id → its storage class (for entry-point interfaces).
@@ -287,6 +308,7 @@ class Module(CoreInstructions, ExtInstSets):
         self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
         self._from_binary = False  # ids below the bound may be a binary's, defined or not
         self._put_words = self._put  # generated methods hand their words to _put
+        self._noting = True  # new functions note their uses (see _note)
 
     @classmethod
     def from_binary(
@@ -311,6 +333,7 @@ class Module(CoreInstructions, ExtInstSets):
         module._from_binary = True
         # Its ids below the bound may be undefined: every call is encoded with its used ids.
         module._put_words = None
+        module._noting = False  # its functions' uses are found when written
         # Instructions of the fast path's shapes in an open block are copied into runs as
         # the binary has them, a span of consecutive ones at a time; the others are records.
         fast = FAST_PATH_FIRST_WORDS
@@ -337,6 +360,7 @@ class Module(CoreInstructions, ExtInstSets):
         if run is not None:
             run.words.extend(words[span:offset])
         module._reintern()
+        module._noting = True
         return module
 
     # -- one instruction from a builder call ---------------------------------------------
@@ -380,7 +404,8 @@ class Module(CoreInstructions, ExtInstSets):
             ):
                 values = (self._ext_set_id(import_name), number, *operands)
                 words = [((5 + count) << 16) | OP_EXT_INST, result_type, *values]
-                return Id(self._put(OP_EXT_INST, result_type, values, words, 2, import_name))
+                key = (OP_EXT_INST, import_name, number)  # what decides its needs
+                return Id(self._put(OP_EXT_INST, result_type, values, words, 2, key, import_name))
         set_id = self._ext_imports.get(import_name)
         if set_id is None:
             # Check the instruction before its OpExtInstImport is made: a failed call
@@ -456,7 +481,7 @@ class Module(CoreInstructions, ExtInstSets):
             raise _at_call(exc) from None
         if opcode != OP_SWITCH and (result_type is None or result_type in self._definitions):
             # Literal widths come from a type defined already, so these words are final.
-            self._words[id(inst)] = (inst, words, dict(used) if used else None)
+            self._words[id(inst)] = (inst, words, dict(used) if used else None, None)
         if key is not None:
             self._interned[key] = Id(rid) if rid is not None else None
         return rid or 0
@@ -468,6 +493,7 @@ class Module(CoreInstructions, ExtInstSets):
         operands: tuple[Any, ...],
         words: list[int],
         slot: int,
+        needs_key: tuple[Any, ...] | None = None,
         ext_set: str | None = None,
     ) -> int:
         """Take the words a generated method made at the call; the result id (0: none).
@@ -477,7 +503,8 @@ class Module(CoreInstructions, ExtInstSets):
         deduplication, whose key is ``words`` as given (without the result id), and
         routing.  ``words[0]`` counts the result id that goes in at ``slot`` (0: the
         instruction has none).  The record is kept for routing and inspection, its words
-        for serialization.
+        for serialization, with what it needs when the method gave a ``needs_key`` (the
+        operand values that decide it: see :func:`instruction_needs`).
         """
         if len(words) >= 0xFFFF:
             return self._emit(opcode, result_type, operands, None, slot != 0, ext_set)
@@ -507,6 +534,12 @@ class Module(CoreInstructions, ExtInstSets):
                 if rid is not None:
                     self._definitions[rid] = inst
                 block.items.append(inst)
+                if (
+                    opcode == OP_FUNCTION_CALL
+                    or (self._globals and not self._globals.keys().isdisjoint(words))
+                    or (self._pending_ids and not self._pending_ids.isdisjoint(words))
+                ):
+                    self._note(inst)
                 self._run = None  # a new run of words starts after a record
                 if opcode in _TERMINATORS:
                     block.terminated = True
@@ -518,7 +551,12 @@ class Module(CoreInstructions, ExtInstSets):
                     raise _at_call(exc) from None
         if rid is not None:
             self._bound = rid + 1
-        self._words[id(inst)] = (inst, words, None)
+        needs = None
+        if needs_key is not None:
+            needs = NEEDS_BY_KEY.get(needs_key)
+            if needs is None:
+                needs = instruction_needs(inst, needs_key)
+        self._words[id(inst)] = (inst, words, None, needs)
         if key is not None:
             self._interned[key] = None if rid is None else Id(rid)
         return rid or 0
@@ -656,6 +694,7 @@ class Module(CoreInstructions, ExtInstSets):
                 raise BuildError("OpVariable in the Function storage class outside a function")
             self._define(instruction)
             function.variables.append(instruction)
+            self._note(instruction)
             return
         if section != "functions":
             self._define(instruction)
@@ -670,7 +709,7 @@ class Module(CoreInstructions, ExtInstSets):
                     "call function_end() first"
                 )
             self._define(instruction)
-            self._function = Function(instruction)
+            self._function = Function(instruction, noted=self._noting)
             self._enter(None)
             self.functions.append(self._function)
             return
@@ -723,6 +762,7 @@ class Module(CoreInstructions, ExtInstSets):
                     )
             self._define(instruction)
             block.items.append(instruction)
+            self._note(instruction)
             if opcode in MERGE_FOLLOWERS:
                 block.merge = opcode
             elif opcode not in OP_LINE_OPCODES:
@@ -730,6 +770,21 @@ class Module(CoreInstructions, ExtInstSets):
             if opcode in tables.BLOCK_TERMINATORS:
                 block.terminated = True
             self._enter(block)
+
+    def _note(self, instruction: Instruction) -> None:
+        """Note in the open function what ``instruction`` uses that an entry point's
+        interface may need: global variables and reserved ids (a global defined later),
+        and every id of a call (the callee among them)."""
+        function = self._function
+        if function is None or not function.noted:
+            return
+        if instruction.opcode == OP_FUNCTION_CALL:
+            function.callees.update(_ids_in(instruction.operands))
+        named, pending = self._globals, self._pending_ids
+        if named or pending:
+            for value in _ids_in(instruction.operands):
+                if value in named or value in pending:
+                    function.uses.add(value)
 
     def _enter(self, block: Block | None) -> None:
         """Make ``block`` (or none) the one instructions go to; the fast path may append
@@ -875,6 +930,9 @@ class Module(CoreInstructions, ExtInstSets):
             function.variables = apply(function.variables)
             for block in function.blocks:
                 block.items = list(apply(decoded[id(block)]))
+            function.noted = False  # its uses are found again when written
+            function.uses.clear()
+            function.callees.clear()
         self._enter(self._block)
         self._rules_work = any(_may_trigger(i) for i in self.all_instructions())
         self._globals = {
@@ -997,36 +1055,55 @@ class Module(CoreInstructions, ExtInstSets):
         return head, body
 
     def _complete_interfaces(self) -> None:
-        """Append to each OpEntryPoint the global variables its call tree uses."""
+        """Append to each OpEntryPoint the global variables its call tree uses (the Input
+        and Output ones before SPIR-V 1.4, all from 1.4).
+
+        A function's records noted what they use at their call (:meth:`_note`); its runs
+        of words, and every piece of a function that was not noted (read from a binary,
+        rewritten), are looked at here.
+        """
         listed_classes = None if self.version >= (1, 4) else {1, 3}  # Input, Output
         globals_by_id = self._globals
-        if not globals_by_id:
-            return
+        wanted = (
+            set(globals_by_id)
+            if listed_classes is None
+            else {v for v, storage in globals_by_id.items() if storage in listed_classes}
+        )
+        if not wanted:
+            return  # no global an interface lists
         by_id = {int(f.id): f for f in self.functions}
         uses: dict[int, tuple[set[int], set[int]]] = {}  # function → (globals, callees)
-        global_ids = globals_by_id.keys()
         cached = self._words.get
         for fid, function in by_id.items():
-            used: set[int] = set()
-            callees: set[int] = set()
-            # The header, OpLabel and OpFunctionEnd use no global: the other pieces only.
-            pieces: list[BlockItem] = [*function.parameters, *function.variables]
-            for block in function.blocks:
-                pieces += block.items
+            if function.noted:
+                used = function.uses & wanted
+                callees = function.callees & by_id.keys()
+                pieces: list[BlockItem] = [
+                    item
+                    for block in function.blocks
+                    for item in block.items
+                    if item.__class__ is Run
+                ]
+            else:
+                used, callees = set(), set()
+                # The header, OpLabel and OpFunctionEnd use no global: the other pieces only.
+                pieces = [*function.parameters, *function.variables]
+                for block in function.blocks:
+                    pieces += block.items
             for piece in pieces:
                 if isinstance(piece, Run):
-                    if global_ids.isdisjoint(piece.words):
-                        continue  # no word of the run is a global's id: nothing to look at
+                    if wanted.isdisjoint(piece.words):
+                        continue  # no word of the run is a wanted global's id
                     records: Iterable[Instruction] = piece.instructions()
                 else:
                     if piece.opcode != OP_FUNCTION_CALL:
                         made = cached(id(piece))
-                        if made is not None and made[0] is piece and global_ids.isdisjoint(made[1]):
+                        if made is not None and made[0] is piece and wanted.isdisjoint(made[1]):
                             continue  # none of its words (kept from its call) is a global's id
                     records = (piece,)
                 for inst in records:
                     for value in _ids_in(inst.operands):
-                        if value in globals_by_id:
+                        if value in wanted:
                             used.add(value)
                         elif value in by_id and inst.opcode == OP_FUNCTION_CALL:
                             callees.add(value)
@@ -1048,12 +1125,7 @@ class Module(CoreInstructions, ExtInstSets):
                 todo.extend(callees)
             interface = list(entry.operands[3]) if len(entry.operands) > 3 else []
             present = {int(i) for i in interface}
-            missing = sorted(
-                v
-                for v in variables
-                if v not in present
-                and (listed_classes is None or globals_by_id[v] in listed_classes)
-            )
+            missing = sorted(variables - present)
             if missing:
                 new_interface = tuple(interface) + tuple(Id(v) for v in missing)
                 operands = (*entry.operands[:3], new_interface)
@@ -1066,7 +1138,7 @@ class Module(CoreInstructions, ExtInstSets):
                     words = [((len(words) + len(missing)) << 16) | words[0] & 0xFFFF]
                     words += kept[1][1:]
                     words += missing
-                    self._words[id(new_entry)] = (new_entry, words, kept[2])
+                    self._words[id(new_entry)] = (new_entry, words, kept[2], kept[3])
 
     def _body_after_requirements(self) -> list[BlockItem]:
         out: list[BlockItem] = []

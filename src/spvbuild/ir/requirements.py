@@ -233,14 +233,24 @@ class Requirements:
         for cap in self.caps:
             collector._capability_needs(cap, "OpCapability")
         plans = _plans
+        kept = self.module._words.get
+        met, found = collector.met, collector.found
         for instruction in self.body:
             if isinstance(instruction, Run):
                 # Ids only: what such an instruction needs is its opcode's alone.
                 for first in instruction.firsts:
                     collector._instruction(Instruction(first & 0xFFFF, None, None, ()))
+                continue
+            entry = kept(id(instruction))
+            if entry is not None and entry[0] is instruction and entry[3] is not None:
+                # Its needs, listed at its call (instruction_needs): as the walk lists them.
+                for need, where in entry[3]:
+                    if need not in met:
+                        found[need] = where
+                        met.add(need)
             elif plans.get(instruction.opcode, _MISSING) is not _NEEDS_NOTHING:
                 collector._instruction(instruction)
-        needs = collector.found
+        needs = found
         key = (self.version, mode, tuple(self.caps), tuple(self.exts), tuple(needs))
         known = _resolutions.get(key)
         if known is not None:
@@ -518,3 +528,32 @@ class _Collector(Requirements):
         extensions, version, where), as :meth:`Requirements._meet` takes it."""
         capabilities, extensions, version, where = need
         self.found[(capabilities, extensions, version)] = where
+
+
+# A needs key (the opcode and the operand values that can decide a need, as the generated
+# words paths make it) → what an instruction with that key needs, in order.
+NEEDS_BY_KEY: dict[tuple[Any, ...], tuple[tuple[_Need, str], ...]] = {}
+_NEEDS_KEPT = 4096
+
+
+def instruction_needs(
+    instruction: Instruction, key: tuple[Any, ...]
+) -> tuple[tuple[_Need, str], ...]:
+    """What ``instruction`` needs, each need once with where it comes from, in the order
+    the walk lists them; ``key`` holds everything of the instruction the walk can look
+    at (its opcode, literals and enumerants, no id), so the list is worked out once per
+    key (bounded: keys come from users' values)."""
+    found = NEEDS_BY_KEY.get(key)
+    if found is None:
+        collector = _Collector()
+        plan = (
+            _plans[instruction.opcode]
+            if instruction.opcode in _plans
+            else _plan(instruction.opcode)
+        )
+        if plan is not _NEEDS_NOTHING:
+            collector._instruction(instruction)
+        found = tuple(collector.found.items())
+        if len(NEEDS_BY_KEY) < _NEEDS_KEPT:
+            NEEDS_BY_KEY[key] = found
+    return found

@@ -113,7 +113,6 @@ _ID_LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _NUMBER_LIKE = re.compile(r"-?[0-9.]+").fullmatch
 
 
-
 class _Fail(Exception):
     """An error at token ``index`` (``len(tokens)`` = the end of the text)."""
 

@@ -43,12 +43,16 @@ __all__ = [
 # the assembler's own past FIRST_FREE.
 ID: Final = _classes.ID  # IdRef, IdScope, IdMemorySemantics
 TYPE: Final = _classes.RESULT_TYPE  # IdResultType
-RESULT: Final = _classes.RESULT_ID  # IdResult (written before the '=', injected where the grammar puts it)
+RESULT: Final = (
+    _classes.RESULT_ID
+)  # IdResult (written before the '=', injected where the grammar puts it)
 LIT: Final = _classes.LITERAL  # LiteralInteger: unsigned 32-bit
 STR: Final = _classes.STRING  # LiteralString
 FLOAT: Final = _classes.FLOAT32  # LiteralFloat: 32-bit float
 CTXNUM: Final = _classes.CONTEXT_NUMBER  # typed by the instruction's result type
-SWLIT: Final = _classes.SWITCH_LITERAL  # the literal of an OpSwitch pair: typed by the selector's type
+SWLIT: Final = (
+    _classes.SWITCH_LITERAL
+)  # the literal of an OpSwitch pair: typed by the selector's type
 EXTNUM: Final = _classes.EXT_INST_NUMBER  # LiteralExtInstInteger: an extended instruction name
 SPECOP: Final = _classes.SPEC_CONSTANT_OPCODE  # an opcode name without "Op"
 VENUM: Final = _classes.VALUE_ENUM  # ValueEnum

@@ -45,7 +45,9 @@ EXTNUM: Final = _classes.EXT_INST_NUMBER  # OpExtInst's instruction number
 SPECOP: Final = _classes.SPEC_CONSTANT_OPCODE  # OpSpecConstantOp's opcode
 ENUM: Final = _classes.VALUE_ENUM  # value enum (payload: EnumKind)
 MASK: Final = _classes.BIT_ENUM  # bit enum (payload: EnumKind)
-CASE: Final = _classes.SWITCH_PAIR  # OpSwitch pair: literal sized by the selector's type, then an id
+CASE: Final = (
+    _classes.SWITCH_PAIR
+)  # OpSwitch pair: literal sized by the selector's type, then an id
 PAIR: Final = _classes.PAIR  # strict pair (payload: (first slot, second slot))
 UNHANDLED: Final = _classes.FIRST_FREE  # a kind spirv-dis cannot print (payload: the kind's name)
 

@@ -70,6 +70,7 @@ def encoding_format(encoding: int | None) -> HexFormat | None:
     prints as IEEE)."""
     return None if encoding is None else _encoding_formats().get(encoding)
 
+
 _F32 = struct.Struct("<f")
 _U32 = struct.Struct("<I")
 _F64 = struct.Struct("<d")
