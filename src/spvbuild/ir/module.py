@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
 from spvbuild.binary.encoder import GENERATOR, Encoder, header_words
+from spvbuild.binary.strings import string_words
 from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.builder import FAST_PATH_FIRST_WORDS, CoreInstructions
@@ -1043,16 +1044,18 @@ class Module(CoreInstructions, ExtInstSets):
     def _layout(self) -> tuple[list[Instruction], list[BlockItem]]:
         """The OpCapability/OpExtension head and the body in logical-layout order (runs
         of words left as they are)."""
+        body = self._finished_body()
+        capabilities, extensions = Requirements(self).resolve(body)
+        return _head(capabilities, extensions), body
+
+    def _finished_body(self) -> list[BlockItem]:
+        """Every function ended, the interfaces completed: the body in layout order."""
         for function in self.functions:
             if not function.ended:
                 raise BuildError(f"function {function.id!r} is not ended: call function_end()")
         if self.complete_interfaces:
             self._complete_interfaces()
-        body = self._body_after_requirements()
-        capabilities, extensions = Requirements(self, body).resolve()
-        head = [Instruction(OP_CAPABILITY, None, None, (_capability(c),)) for c in capabilities]
-        head += [Instruction(OP_EXTENSION, None, None, (e,)) for e in extensions]
-        return head, body
+        return self._body_after_requirements()
 
     def _complete_interfaces(self) -> None:
         """Append to each OpEntryPoint the global variables its call tree uses (the Input
@@ -1173,63 +1176,39 @@ class Module(CoreInstructions, ExtInstSets):
         return words.tobytes()
 
     def _serialize(self, out: MutableSequence[int]) -> None:
-        """Rules, checks, encoding and the undefined-id check; the words, onto ``out``.
+        """Encoding, capability inference, rules, checks and the undefined-id check; the
+        words, onto ``out``.
 
-        Records are encoded here; runs of words (the fast path's) are copied as they are.
-        Where a rule or a check needs every instruction, the runs are decoded for it.
+        One pass over the body in layout order joins the words (kept from the calls, runs
+        of words as they are; the other records are encoded here) and lists what the
+        instructions need (as their calls listed it, else by walking them); then the
+        requirements are resolved and the rules run (on the runs decoded where a rule or a
+        check needs them) before anything is written to ``out``.
         """
-        head, body = self._layout()
-        records = list(head)
-        runs: list[Run] = []
-        for piece in body:
-            if isinstance(piece, Run):
-                runs.append(piece)
-            else:
-                records.append(piece)
-        if not self._checks and not (
-            self._rules_work
-            or _RULE_TRIGGERS is None
-            or any(first & 0xFFFF in _RULE_TRIGGERS[0] for run in runs for first in run.firsts)
-        ):
-            instructions = []  # no rule has anything to look at: none is run
-        elif not runs:
-            instructions = records
-        elif self._checks or any(i.opcode in _WHOLE_MODULE_RULES for i in records):
-            instructions = head + _decoded(body)
-        else:
-            # The other rules look at decorations and at the instructions they decorate.
-            targets = {
-                _plain_id(i.operands[0]) for i in records if i.opcode in _DECORATIONS and i.operands
-            }
-            instructions = records + [
-                inst
-                for run in (runs if targets else ())
-                if not targets.isdisjoint(run.words) and not targets.isdisjoint(run.result_ids())
-                for inst in run.instructions()
-                if inst.result_id in targets
-            ]
-        if instructions:
-            check_rules(instructions)
-        for check in self._checks:
-            check(instructions)
+        body = self._finished_body()
+        requirements = Requirements(self)
+        collector = requirements.collector()
         used: dict[int, str] = {}
         encode = Encoder(self._type_widths, used).instruction
         cached = self._words.get
+        records: list[Instruction] = []
+        runs: list[Run] = []
         unlisted: list[Instruction] = []  # records whose used ids were not collected
-        extend = out.extend
-        extend(header_words(self.version, self.bound, self.generator))
-        for record in head:
-            if record.opcode == OP_CAPABILITY and isinstance(record.operands[0], int):
-                extend((0x20000 | OP_CAPABILITY, int(record.operands[0])))
-            else:
-                extend(encode(record))
+        words: list[int] = []  # the body's
+        extend = words.extend
         made_by_pieces = _MADE_BY_PIECES
         for piece in body:
-            if isinstance(piece, Run):
-                extend(piece.words)
+            if piece.__class__ is Run:
+                run: Run = piece
+                runs.append(run)
+                extend(run.words)
+                if collector is not None and run.firsts:
+                    collector.run(run)
                 continue
-            entry = cached(id(piece))
-            if entry is not None and entry[0] is piece:
+            record: Instruction = piece  # type: ignore[assignment]
+            records.append(record)
+            entry = cached(id(record))
+            if entry is not None and entry[0] is record:
                 # Encoded at its call: its words and the ids it uses, as encoding gives them
                 # (or, from a words path, none: its ids were all below the bound).
                 extend(entry[1])
@@ -1237,18 +1216,71 @@ class Module(CoreInstructions, ExtInstSets):
                     for value, where in entry[2].items():
                         used.setdefault(value, where)
                 else:
-                    unlisted.append(piece)
-                continue
-            opcode = piece.opcode
-            if opcode in made_by_pieces and not piece.operands and not piece.result_type:
-                # OpLabel / OpFunctionEnd as Function.pieces() makes them: no operands.
-                if piece.result_id is None:
-                    extend((0x10000 | opcode,))
+                    unlisted.append(record)
+                if entry[3] is not None:
+                    if collector is not None and entry[3]:
+                        collector.listed(entry[3])
+                    continue
+            else:
+                opcode = record.opcode
+                if opcode in made_by_pieces and not record.operands and not record.result_type:
+                    # OpLabel / OpFunctionEnd as Function.pieces() makes them: no operands.
+                    if record.result_id is None:
+                        words.append(0x10000 | opcode)
+                    else:
+                        words += (0x20000 | opcode, int(record.result_id))
+                    continue  # (they need nothing)
                 else:
-                    extend((0x20000 | opcode, int(piece.result_id)))
-                continue
-            extend(encode(piece))
+                    extend(encode(record))
+            if collector is not None:
+                collector.walk(record)
+        capabilities, extensions = requirements.resolution(collector)
+        self._run_rules(capabilities, extensions, records, runs, body)
+        out.extend(header_words(self.version, self.bound, self.generator))
+        for capability in capabilities:
+            out.extend((0x20000 | OP_CAPABILITY, capability))
+        for extension in extensions:
+            name = string_words(extension)
+            out.extend((((1 + len(name)) << 16) | OP_EXTENSION, *name))
+        out.extend(words)
         self._check_defined(records, runs, used, unlisted)
+
+    def _run_rules(
+        self,
+        capabilities: list[int],
+        extensions: list[str],
+        records: list[Instruction],
+        runs: list[Run],
+        body: list[BlockItem],
+    ) -> None:
+        """The grammar's rules and the added checks, on the instructions they look at."""
+        if not self._checks and not (
+            self._rules_work
+            or _RULE_TRIGGERS is None
+            or any(first & 0xFFFF in _RULE_TRIGGERS[0] for run in runs for first in run.firsts)
+        ):
+            return  # no rule has anything to look at: none is run
+        head = _head(capabilities, extensions)
+        if not runs:
+            instructions = head + records
+        elif self._checks or any(i.opcode in _WHOLE_MODULE_RULES for i in records):
+            instructions = head + _decoded(body)
+        else:
+            # The other rules look at decorations and at the instructions they decorate.
+            targets = {
+                _plain_id(i.operands[0]) for i in records if i.opcode in _DECORATIONS and i.operands
+            }
+            instructions = head + records
+            instructions += [
+                inst
+                for run in (runs if targets else ())
+                if not targets.isdisjoint(run.words) and not targets.isdisjoint(run.result_ids())
+                for inst in run.instructions()
+                if inst.result_id in targets
+            ]
+        check_rules(instructions)
+        for check in self._checks:
+            check(instructions)
 
     def _check_defined(
         self,
@@ -1358,6 +1390,13 @@ _PLAIN_BLOCK_OPCODES = frozenset(
     and opcode not in MERGE_FOLLOWERS
     and opcode not in _RULE_WATCHED
 )
+
+
+def _head(capabilities: list[int], extensions: list[str]) -> list[Instruction]:
+    """The OpCapability and OpExtension records of resolved requirements."""
+    head = [Instruction(OP_CAPABILITY, None, None, (_capability(c),)) for c in capabilities]
+    head += [Instruction(OP_EXTENSION, None, None, (e,)) for e in extensions]
+    return head
 
 
 def _decoded(pieces: Iterable[BlockItem]) -> list[Instruction]:

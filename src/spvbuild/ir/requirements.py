@@ -192,9 +192,8 @@ _RESOLUTIONS_KEPT = 1024
 class Requirements:
     """Capability/extension resolution over a module's instructions (one pass, in order)."""
 
-    def __init__(self, module: Module, body: list[BlockItem]) -> None:
+    def __init__(self, module: Module) -> None:
         self.module = module
-        self.body = body
         self.version = module.version
         self.capability_names = _capability_names()
         self.declared_caps = [one_word(i.operands[0]) for i in module.sections["capabilities"]]
@@ -218,8 +217,36 @@ class Requirements:
                 if value is not None:
                     self._close(value)
 
-    def resolve(self) -> tuple[list[int], list[str]]:
-        """The capabilities and extensions to declare (sorted).
+    def collector(self) -> _Collector | None:
+        """A collector of what the module's instructions need (:class:`_Collector`), the
+        declared capabilities' needs in it first; None when inference is off."""
+        if self.module.capability_mode == "off":
+            return None
+        collector = _Collector()
+        for cap in self.caps:
+            collector._capability_needs(cap, "OpCapability")
+        return collector
+
+    def resolve(self, body: list[BlockItem]) -> tuple[list[int], list[str]]:
+        """The capabilities and extensions to declare (sorted) for the module whose
+        instructions after the requirements are ``body`` (in module order)."""
+        collector = self.collector()
+        if collector is not None:
+            kept = self.module._words.get
+            for piece in body:
+                if isinstance(piece, Run):
+                    collector.run(piece)
+                    continue
+                entry = kept(id(piece))
+                if entry is not None and entry[0] is piece and entry[3] is not None:
+                    collector.listed(entry[3])
+                else:
+                    collector.walk(piece)
+        return self.resolution(collector)
+
+    def resolution(self, collector: _Collector | None) -> tuple[list[int], list[str]]:
+        """The capabilities and extensions to declare (sorted), from what ``collector``
+        found in module order (None: inference is off, what is declared).
 
         What the instructions need is listed first, in module order, without meeting any
         of it (:class:`_Collector`); what that list resolves to depends on nothing else
@@ -227,29 +254,9 @@ class Requirements:
         input (``_resolutions``) by meeting each need in order, as one pass would.
         """
         mode = self.module.capability_mode
-        if mode == "off":
+        if collector is None:
             return sorted(self.caps), sorted(self.exts)
-        collector = _Collector()
-        for cap in self.caps:
-            collector._capability_needs(cap, "OpCapability")
-        plans = _plans
-        kept = self.module._words.get
-        met, found = collector.met, collector.found
-        for instruction in self.body:
-            if isinstance(instruction, Run):
-                # Ids only: what such an instruction needs is its opcode's alone.
-                for first in instruction.firsts:
-                    collector._instruction(Instruction(first & 0xFFFF, None, None, ()))
-                continue
-            entry = kept(id(instruction))
-            if entry is not None and entry[0] is instruction and entry[3] is not None:
-                # Its needs, listed at its call (instruction_needs): as the walk lists them.
-                for need, where in entry[3]:
-                    if need not in met:
-                        found[need] = where
-                        met.add(need)
-            elif plans.get(instruction.opcode, _MISSING) is not _NEEDS_NOTHING:
-                collector._instruction(instruction)
+        found = collector.found
         needs = found
         key = (self.version, mode, tuple(self.caps), tuple(self.exts), tuple(needs))
         known = _resolutions.get(key)
@@ -523,6 +530,27 @@ class _Collector(Requirements):
         self.met = set()
         self.found: dict[_Need, str] = {}
 
+    def walk(self, instruction: Instruction) -> None:
+        """What ``instruction`` needs, found by walking its operands (where its call did
+        not list it)."""
+        opcode = instruction.opcode
+        plan = _plans[opcode] if opcode in _plans else _plan(opcode)
+        if plan is not _NEEDS_NOTHING:
+            self._instruction(instruction)
+
+    def listed(self, needs: tuple[tuple[_Need, str], ...]) -> None:
+        """What an instruction needs, as its call listed it (:func:`instruction_needs`)."""
+        met = self.met
+        for need, where in needs:
+            if need not in met:
+                self.found[need] = where
+                met.add(need)
+
+    def run(self, run: Run) -> None:
+        """What the instructions of a run of words need: their opcodes' alone (ids only)."""
+        for first in run.firsts:
+            self._instruction(Instruction(first & 0xFFFF, None, None, ()))
+
     def _meet(self, *need: Any) -> None:
         """Keep a need met by nothing yet, with where it was seen: (capabilities,
         extensions, version, where), as :meth:`Requirements._meet` takes it."""
@@ -546,13 +574,7 @@ def instruction_needs(
     found = NEEDS_BY_KEY.get(key)
     if found is None:
         collector = _Collector()
-        plan = (
-            _plans[instruction.opcode]
-            if instruction.opcode in _plans
-            else _plan(instruction.opcode)
-        )
-        if plan is not _NEEDS_NOTHING:
-            collector._instruction(instruction)
+        collector.walk(instruction)
         found = tuple(collector.found.items())
         if len(NEEDS_BY_KEY) < _NEEDS_KEPT:
             NEEDS_BY_KEY[key] = found
