@@ -26,6 +26,7 @@ import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
@@ -94,7 +95,10 @@ MERGE_FOLLOWERS = {
     OP_LOOP_MERGE: {OP_BRANCH, OP_BRANCH_CONDITIONAL},
 }
 FUNCTION_STORAGE = int(StorageClass.Function)
+# The storage classes of the globals an entry point's interface lists before SPIR-V 1.4.
+_INTERFACE_CLASSES = frozenset({int(StorageClass.Input), int(StorageClass.Output)})
 KNOWN_VERSIONS = tuple((1, minor) for minor in range(7))
+_KNOWN_VERSION_SET = frozenset(KNOWN_VERSIONS)
 
 
 _ID_TYPES = FAST_IDS
@@ -248,11 +252,12 @@ class Module(CoreInstructions, ExtInstSets):
                     f"{shown(capabilities)}"
                 )
             )
-        if (
-            not isinstance(version, tuple)
-            or len(version) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in version)
-            or version not in KNOWN_VERSIONS
+        if not (
+            version.__class__ is tuple
+            and len(version) == 2
+            and version[0].__class__ is int  # not True for 1
+            and version[1].__class__ is int
+            and version in _KNOWN_VERSION_SET
         ):
             raise ArgumentError(
                 located(
@@ -287,7 +292,6 @@ class Module(CoreInstructions, ExtInstSets):
         self._definitions: dict[int, Instruction] = {}
         self._checks: list[Callable[[list[Instruction]], None]] = []
         self._call_used: dict[int, str] = {}  # the ids the call being encoded uses
-        self._encoder = Encoder(self._type_widths, self._call_used)
         # A record's words, encoded at its call (by id() of the record, which it keeps
         # alive), with the ids they use: serialization joins them (see _serialize).
         # And what the record needs, listed at its call (None: found when written).
@@ -302,14 +306,21 @@ class Module(CoreInstructions, ExtInstSets):
         ] = {}
         self._fast_block: Block | None = None  # the block the fast path may append to
         self._run: Run | None = None  # its current run of words
-        # Each global OpVariable's id → its storage class (for entry-point interfaces).
-        self._globals: dict[int, int] = {}
+        # The ids of the global OpVariables an entry point's interface lists (Input and
+        # Output ones before SPIR-V 1.4, all from 1.4).
+        self._listed: set[int] = set()
         # Some record may give a rule work (see _may_trigger): set at the call.
         self._rules_work = False
         self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
         self._from_binary = False  # ids below the bound may be a binary's, defined or not
         self._put_words = self._put  # generated methods hand their words to _put
         self._noting = True  # new functions note their uses (see _note)
+
+    @cached_property
+    def _encoder(self) -> Encoder:
+        """The general path's encoder (made on first use): literal widths from the module's
+        types, the ids each call uses into ``_call_used``."""
+        return Encoder(self._type_widths, self._call_used)
 
     @classmethod
     def from_binary(
@@ -509,8 +520,9 @@ class Module(CoreInstructions, ExtInstSets):
         """
         if len(words) >= 0xFFFF:
             return self._emit(opcode, result_type, operands, None, slot != 0, ext_set)
+        merged, how, section = _ROUTES.get(opcode, _ROUTED_BY_RECORD)
         key = None
-        if opcode in _DEDUPLICATED or (self.merge_aggregates and opcode in _AGGREGATES):
+        if merged and (merged == _MERGED or self.merge_aggregates):
             key = tuple(words)
             found = self._interned.get(key, _MISSING)
             if found is not _MISSING:
@@ -520,36 +532,50 @@ class Module(CoreInstructions, ExtInstSets):
             rid = self._bound
             words.insert(slot, rid)
         inst = _new_record(Instruction, (opcode, result_type, rid, operands, ext_set))
-        section = _GLOBAL_SECTIONS.get(opcode)
-        if section is not None:  # what _record does with it, without its other cases
+        block = self._fast_block
+        if how <= _GLOBAL_WATCHED:  # what _record does with it, without its other cases
             if rid is not None:
                 self._definitions[rid] = inst
             self.sections[section].append(inst)
-            if opcode in _RULE_WATCHED and _may_trigger(inst):
+            if how == _GLOBAL_WATCHED and _may_trigger(inst):
                 self._rules_work = True
+        elif how <= _BLOCK_END and block is not None:
+            # What _record does with it in an open block (no merge waiting for its
+            # branch), without its other cases.
+            if rid is not None:
+                self._definitions[rid] = inst
+            block.items.append(inst)
+            if (
+                opcode == OP_FUNCTION_CALL
+                or (self._listed and not self._listed.isdisjoint(words))
+                or (self._pending_ids and not self._pending_ids.isdisjoint(words))
+            ):
+                self._note(inst)
+            self._run = None  # a new run of words starts after a record
+            if how == _BLOCK_END:
+                block.terminated = True
+                self._fast_block = None
+        elif how == _GLOBAL_VARIABLE and rid is not None and operands[0] != FUNCTION_STORAGE:
+            self._definitions[rid] = inst
+            self.sections["types_globals"].append(inst)
+            self._add_global(rid, int(operands[0]))
+        elif (
+            how == _LABEL
+            and rid is not None
+            and (function := self._function) is not None
+            and not function.ended
+            and (self._block is None or self._block.terminated)
+        ):
+            self._definitions[rid] = inst
+            new_block = Block(Id(rid))
+            function.blocks.append(new_block)
+            self._blocks_by_label[rid] = new_block
+            self._enter(new_block)
         else:
-            block = self._fast_block
-            if block is not None and opcode in _PLAIN_BLOCK_OPCODES:
-                # What _record does with it in an open block (no merge waiting for its
-                # branch), without its other cases.
-                if rid is not None:
-                    self._definitions[rid] = inst
-                block.items.append(inst)
-                if (
-                    opcode == OP_FUNCTION_CALL
-                    or (self._globals and not self._globals.keys().isdisjoint(words))
-                    or (self._pending_ids and not self._pending_ids.isdisjoint(words))
-                ):
-                    self._note(inst)
-                self._run = None  # a new run of words starts after a record
-                if opcode in _TERMINATORS:
-                    block.terminated = True
-                    self._fast_block = None
-            else:
-                try:
-                    self._record(inst)
-                except SpvbuildError as exc:
-                    raise _at_call(exc) from None
+            try:
+                self._record(inst)
+            except SpvbuildError as exc:
+                raise _at_call(exc) from None
         if rid is not None:
             self._bound = rid + 1
         needs = None
@@ -701,7 +727,7 @@ class Module(CoreInstructions, ExtInstSets):
             self._define(instruction)
             self.sections[section].append(instruction)
             if opcode == OP_VARIABLE and instruction.result_id is not None and instruction.operands:
-                self._globals[int(instruction.result_id)] = one_word(instruction.operands[0])
+                self._add_global(int(instruction.result_id), one_word(instruction.operands[0]))
             return
         if opcode == OP_FUNCTION:
             if function is not None and not function.ended:
@@ -772,6 +798,11 @@ class Module(CoreInstructions, ExtInstSets):
                 block.terminated = True
             self._enter(block)
 
+    def _add_global(self, variable: int, storage_class: int) -> None:
+        """Remember a global OpVariable if an entry point's interface lists it."""
+        if self.version >= (1, 4) or storage_class in _INTERFACE_CLASSES:
+            self._listed.add(variable)
+
     def _note(self, instruction: Instruction) -> None:
         """Note in the open function what ``instruction`` uses that an entry point's
         interface may need: global variables and reserved ids (a global defined later),
@@ -781,7 +812,7 @@ class Module(CoreInstructions, ExtInstSets):
             return
         if instruction.opcode == OP_FUNCTION_CALL:
             function.callees.update(_ids_in(instruction.operands))
-        named, pending = self._globals, self._pending_ids
+        named, pending = self._listed, self._pending_ids
         if named or pending:
             for value in _ids_in(instruction.operands):
                 if value in named or value in pending:
@@ -936,11 +967,10 @@ class Module(CoreInstructions, ExtInstSets):
             function.callees.clear()
         self._enter(self._block)
         self._rules_work = any(_may_trigger(i) for i in self.all_instructions())
-        self._globals = {
-            int(v.result_id): one_word(v.operands[0])
-            for v in self.sections["types_globals"]
-            if v.opcode == OP_VARIABLE and v.result_id is not None and v.operands
-        }
+        self._listed = set()
+        for v in self.sections["types_globals"]:
+            if v.opcode == OP_VARIABLE and v.result_id is not None and v.operands:
+                self._add_global(int(v.result_id), one_word(v.operands[0]))
         self._words.clear()  # a type may have changed: every record is encoded again
         for rid in removed:
             self._definitions.pop(rid, None)
@@ -1065,13 +1095,7 @@ class Module(CoreInstructions, ExtInstSets):
         of words, and every piece of a function that was not noted (read from a binary,
         rewritten), are looked at here.
         """
-        listed_classes = None if self.version >= (1, 4) else {1, 3}  # Input, Output
-        globals_by_id = self._globals
-        wanted = (
-            set(globals_by_id)
-            if listed_classes is None
-            else {v for v, storage in globals_by_id.items() if storage in listed_classes}
-        )
+        wanted = self._listed
         if not wanted:
             return  # no global an interface lists
         by_id = {int(f.id): f for f in self.functions}
@@ -1390,6 +1414,29 @@ _PLAIN_BLOCK_OPCODES = frozenset(
     and opcode not in MERGE_FOLLOWERS
     and opcode not in _RULE_WATCHED
 )
+
+# How _put routes a record of each opcode: into a module section (a rule may watch it),
+# to the open block (a terminator ends it), a global variable, a label, or through
+# _record (everything else, and whatever these cannot take); and whether it is merged
+# with an equal one (always, or aggregates when asked).
+_GLOBAL, _GLOBAL_WATCHED, _BLOCK, _BLOCK_END, _GLOBAL_VARIABLE, _LABEL, _RECORD = range(7)
+_MERGED, _MERGED_AGGREGATE = 1, 2
+_ROUTES: dict[int, tuple[int, int, str]] = {}
+for _opcode, _info in tables.INSTRUCTIONS.items():
+    _merged = (
+        _MERGED if _opcode in _DEDUPLICATED else _MERGED_AGGREGATE if _opcode in _AGGREGATES else 0
+    )
+    _section = _GLOBAL_SECTIONS.get(_opcode)
+    if _section is not None:
+        _how = _GLOBAL_WATCHED if _opcode in _RULE_WATCHED else _GLOBAL
+    elif _opcode in _PLAIN_BLOCK_OPCODES:
+        _how = _BLOCK_END if _opcode in _TERMINATORS else _BLOCK
+    elif _opcode in (OP_VARIABLE, OP_LABEL) and _opcode not in _RULE_WATCHED:
+        _how = _GLOBAL_VARIABLE if _opcode == OP_VARIABLE else _LABEL
+    else:
+        _how = _RECORD
+    _ROUTES[_opcode] = (_merged, _how, _section or "")
+_ROUTED_BY_RECORD = (0, _RECORD, "")
 
 
 def _head(capabilities: list[int], extensions: list[str]) -> list[Instruction]:
