@@ -307,7 +307,12 @@ def _words_view(
             if op.kind == "LiteralString":
                 return None
             sequences.append((name, param.value))
-            checks.append(f"all({check} for item in {name})")
+            if op.kind == "LiteralInteger":
+                checks.append(f"literals32({name})")
+            elif kind is not None and kind.category == "Id":
+                checks.append(f"ids_below({name}, bound)")
+            else:
+                checks.append(f"all({check} for item in {name})")
             build.append(f"words += {name}")
             fixed = False
         elif op.quantifier == "?":

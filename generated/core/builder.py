@@ -26,6 +26,8 @@ from spvbuild.ir.emitter import (  # noqa: F401
     Emitter,
     bare_values,
     enumerant_words,
+    ids_below,
+    literals32,
     parameter_bits,
 )
 from spvbuild.binary.strings import string_words  # noqa: F401
@@ -444,7 +446,7 @@ class CoreInstructions(Emitter):
                 isinstance(execution_model, int) and (execution_model.__class__ is int or execution_model.__class__.__name__ == "ExecutionModel") and execution_model in _BARE_ExecutionModel
                 and entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
                 and name.__class__ is str and name.isascii() and "\0" not in name
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in interfaces)
+                and ids_below(interfaces, bound)
             ):
                 words = [0, execution_model, entry_point]
                 words += string_words(name)
@@ -764,7 +766,7 @@ class CoreInstructions(Emitter):
         if put is not None and result_id is None:
             bound = self._bound
             if (
-                all(item.__class__ in FAST_IDS and 0 < item < bound for item in member_types)
+                ids_below(member_types, bound)
             ):
                 words = [0]
                 words += member_types
@@ -837,7 +839,7 @@ class CoreInstructions(Emitter):
             bound = self._bound
             if (
                 return_type.__class__ in FAST_IDS and 0 < return_type < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in parameter_types)
+                and ids_below(parameter_types, bound)
             ):
                 words = [0, return_type]
                 words += parameter_types
@@ -1044,7 +1046,7 @@ class CoreInstructions(Emitter):
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+                and ids_below(constituents, bound)
             ):
                 words = [0, result_type]
                 words += constituents
@@ -1186,7 +1188,7 @@ class CoreInstructions(Emitter):
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+                and ids_below(constituents, bound)
             ):
                 words = [0, result_type]
                 words += constituents
@@ -1289,7 +1291,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and function.__class__ in FAST_IDS and 0 < function < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in arguments)
+                and ids_below(arguments, bound)
             ):
                 words = [0, result_type, function]
                 words += arguments
@@ -1500,7 +1502,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and base.__class__ in FAST_IDS and 0 < base < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+                and ids_below(indexes, bound)
             ):
                 words = [0, result_type, base]
                 words += indexes
@@ -1528,7 +1530,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and base.__class__ in FAST_IDS and 0 < base < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+                and ids_below(indexes, bound)
             ):
                 words = [0, result_type, base]
                 words += indexes
@@ -1559,7 +1561,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and base.__class__ in FAST_IDS and 0 < base < bound
                 and element.__class__ in FAST_IDS and 0 < element < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+                and ids_below(indexes, bound)
             ):
                 words = [0, result_type, base, element]
                 words += indexes
@@ -1644,7 +1646,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and base.__class__ in FAST_IDS and 0 < base < bound
                 and element.__class__ in FAST_IDS and 0 < element < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+                and ids_below(indexes, bound)
             ):
                 words = [0, result_type, base, element]
                 words += indexes
@@ -1737,7 +1739,7 @@ class CoreInstructions(Emitter):
             bound = self._bound
             if (
                 decoration_group.__class__ in FAST_IDS and 0 < decoration_group < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in targets)
+                and ids_below(targets, bound)
             ):
                 words = [0, decoration_group]
                 words += targets
@@ -1841,7 +1843,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
                 and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
-                and all(item.__class__ is int and 0 <= item < 4294967296 for item in components)
+                and literals32(components)
             ):
                 words = [0, result_type, vector_1, vector_2]
                 words += components
@@ -1867,7 +1869,7 @@ class CoreInstructions(Emitter):
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+                and ids_below(constituents, bound)
             ):
                 words = [0, result_type]
                 words += constituents
@@ -1895,7 +1897,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and composite.__class__ in FAST_IDS and 0 < composite < bound
-                and all(item.__class__ is int and 0 <= item < 4294967296 for item in indexes)
+                and literals32(indexes)
             ):
                 words = [0, result_type, composite]
                 words += indexes
@@ -1925,7 +1927,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
                 and composite.__class__ in FAST_IDS and 0 < composite < bound
-                and all(item.__class__ is int and 0 <= item < 4294967296 for item in indexes)
+                and literals32(indexes)
             ):
                 words = [0, result_type, object, composite]
                 words += indexes
@@ -6272,7 +6274,7 @@ class CoreInstructions(Emitter):
                 condition.__class__ in FAST_IDS and 0 < condition < bound
                 and true_label.__class__ in FAST_IDS and 0 < true_label < bound
                 and false_label.__class__ in FAST_IDS and 0 < false_label < bound
-                and all(item.__class__ is int and 0 <= item < 4294967296 for item in branch_weights)
+                and literals32(branch_weights)
             ):
                 words = [0, condition, true_label, false_label]
                 words += branch_weights
@@ -7359,7 +7361,7 @@ class CoreInstructions(Emitter):
                 and param.__class__ in FAST_IDS and 0 < param < bound
                 and param_size.__class__ in FAST_IDS and 0 < param_size < bound
                 and param_align.__class__ in FAST_IDS and 0 < param_align < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in local_sizes)
+                and ids_below(local_sizes, bound)
             ):
                 words = [0, result_type, queue, flags, nd_range, num_events, wait_events, ret_event, invoke, param, param_size, param_align]
                 words += local_sizes
@@ -9894,7 +9896,7 @@ class CoreInstructions(Emitter):
             if (
                 graph.__class__ in FAST_IDS and 0 < graph < bound
                 and name.__class__ is str and name.isascii() and "\0" not in name
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in interfaces)
+                and ids_below(interfaces, bound)
             ):
                 words = [0, graph]
                 words += string_words(name)
@@ -9947,7 +9949,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and input_index.__class__ in FAST_IDS and 0 < input_index < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in element_indexes)
+                and ids_below(element_indexes, bound)
             ):
                 words = [0, result_type, input_index]
                 words += element_indexes
@@ -9975,7 +9977,7 @@ class CoreInstructions(Emitter):
             if (
                 value.__class__ in FAST_IDS and 0 < value < bound
                 and output_index.__class__ in FAST_IDS and 0 < output_index < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in element_indexes)
+                and ids_below(element_indexes, bound)
             ):
                 words = [0, value, output_index]
                 words += element_indexes
@@ -10019,7 +10021,7 @@ class CoreInstructions(Emitter):
             bound = self._bound
             if (
                 num_inputs.__class__ is int and 0 <= num_inputs < 4294967296
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in in_out_types)
+                and ids_below(in_out_types, bound)
             ):
                 words = [0, num_inputs]
                 words += in_out_types
@@ -10122,7 +10124,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and base_type.__class__ in FAST_IDS and 0 < base_type < bound
                 and base.__class__ in FAST_IDS and 0 < base < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+                and ids_below(indexes, bound)
             ):
                 words = [0, result_type, base_type, base]
                 words += indexes
@@ -10153,7 +10155,7 @@ class CoreInstructions(Emitter):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and base_type.__class__ in FAST_IDS and 0 < base_type < bound
                 and base.__class__ in FAST_IDS and 0 < base < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+                and ids_below(indexes, bound)
             ):
                 words = [0, result_type, base_type, base]
                 words += indexes
@@ -10244,7 +10246,7 @@ class CoreInstructions(Emitter):
                 and base_type.__class__ in FAST_IDS and 0 < base_type < bound
                 and base.__class__ in FAST_IDS and 0 < base < bound
                 and element.__class__ in FAST_IDS and 0 < element < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+                and ids_below(indexes, bound)
             ):
                 words = [0, result_type, base_type, base, element]
                 words += indexes
@@ -10277,7 +10279,7 @@ class CoreInstructions(Emitter):
                 and base_type.__class__ in FAST_IDS and 0 < base_type < bound
                 and base.__class__ in FAST_IDS and 0 < base < bound
                 and element.__class__ in FAST_IDS and 0 < element < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in indexes)
+                and ids_below(indexes, bound)
             ):
                 words = [0, result_type, base_type, base, element]
                 words += indexes
@@ -15657,7 +15659,7 @@ class CoreInstructions(Emitter):
             if (
                 dim.__class__ in FAST_IDS and 0 < dim < bound
                 and has_dimensions.__class__ in FAST_IDS and 0 < has_dimensions < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in ps)
+                and ids_below(ps, bound)
             ):
                 words = [0, dim, has_dimensions]
                 words += ps
@@ -15708,7 +15710,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in dims)
+                and ids_below(dims, bound)
             ):
                 words = [0, result_type, tensor_layout]
                 words += dims
@@ -15737,7 +15739,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in strides)
+                and ids_below(strides, bound)
             ):
                 words = [0, result_type, tensor_layout]
                 words += strides
@@ -15834,7 +15836,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and tensor_view.__class__ in FAST_IDS and 0 < tensor_view < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in dims)
+                and ids_below(dims, bound)
             ):
                 words = [0, result_type, tensor_view]
                 words += dims
@@ -15863,7 +15865,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and tensor_view.__class__ in FAST_IDS and 0 < tensor_view < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in strides)
+                and ids_below(strides, bound)
             ):
                 words = [0, result_type, tensor_view]
                 words += strides
@@ -15972,7 +15974,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in block_sizes)
+                and ids_below(block_sizes, bound)
             ):
                 words = [0, result_type, tensor_layout]
                 words += block_sizes
@@ -17399,7 +17401,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and function_pointer.__class__ in FAST_IDS and 0 < function_pointer < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in arguments)
+                and ids_below(arguments, bound)
             ):
                 words = [0, result_type, function_pointer]
                 words += arguments
@@ -17485,7 +17487,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and asm.__class__ in FAST_IDS and 0 < asm < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in arguments)
+                and ids_below(arguments, bound)
             ):
                 words = [0, result_type, asm]
                 words += arguments
@@ -22710,7 +22712,7 @@ class CoreInstructions(Emitter):
         if put is not None:
             bound = self._bound
             if (
-                all(item.__class__ is int and 0 <= item < 4294967296 for item in loop_control_parameters)
+                literals32(loop_control_parameters)
             ):
                 words = [0]
                 words += loop_control_parameters
@@ -22791,7 +22793,7 @@ class CoreInstructions(Emitter):
         if put is not None and result_id is None:
             bound = self._bound
             if (
-                all(item.__class__ in FAST_IDS and 0 < item < bound for item in alias_scopes)
+                ids_below(alias_scopes, bound)
             ):
                 words = [0]
                 words += alias_scopes
@@ -23933,7 +23935,7 @@ class CoreInstructions(Emitter):
         if put is not None:
             bound = self._bound
             if (
-                all(item.__class__ in FAST_IDS and 0 < item < bound for item in member_types)
+                ids_below(member_types, bound)
             ):
                 words = [0]
                 words += member_types
@@ -23958,7 +23960,7 @@ class CoreInstructions(Emitter):
         if put is not None:
             bound = self._bound
             if (
-                all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+                ids_below(constituents, bound)
             ):
                 words = [0]
                 words += constituents
@@ -23983,7 +23985,7 @@ class CoreInstructions(Emitter):
         if put is not None:
             bound = self._bound
             if (
-                all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+                ids_below(constituents, bound)
             ):
                 words = [0]
                 words += constituents
@@ -24011,7 +24013,7 @@ class CoreInstructions(Emitter):
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in constituents)
+                and ids_below(constituents, bound)
             ):
                 words = [0, result_type]
                 words += constituents
@@ -24207,7 +24209,7 @@ class CoreInstructions(Emitter):
             bound = self._bound
             if (
                 sequence.__class__ in FAST_IDS and 0 < sequence < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in arguments)
+                and ids_below(arguments, bound)
             ):
                 words = [0, sequence]
                 words += arguments
@@ -24668,7 +24670,7 @@ class CoreInstructions(Emitter):
                 and isinstance(execution_model, int) and (execution_model.__class__ is int or execution_model.__class__.__name__ == "ExecutionModel") and execution_model in _BARE_ExecutionModel
                 and entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
                 and name.__class__ is str and name.isascii() and "\0" not in name
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in interfaces)
+                and ids_below(interfaces, bound)
             ):
                 words = [0, condition, execution_model, entry_point]
                 words += string_words(name)
@@ -24725,7 +24727,7 @@ class CoreInstructions(Emitter):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and target.__class__ is int and 0 <= target < 4294967296
-                and all(item.__class__ is int and 0 <= item < 4294967296 for item in features)
+                and literals32(features)
             ):
                 words = [0, result_type, target]
                 words += features
@@ -24814,7 +24816,7 @@ Condition 1, Operand 1, +
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and all(item.__class__ in FAST_IDS and 0 < item < bound for item in condition_operands)
+                and ids_below(condition_operands, bound)
             ):
                 words = [0, result_type]
                 words += condition_operands

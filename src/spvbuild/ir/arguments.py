@@ -29,6 +29,10 @@ def shown(value: object, limit: int = 60) -> str:
 
 def operand_sequence(value: Iterable[_T], where: str, operand: str) -> tuple[_T, ...]:
     """``tuple(value)``, or a BuildError naming ``where`` and ``operand`` at the call."""
+    if value.__class__ is tuple:
+        return value
+    if value.__class__ is list:
+        return tuple(value)
     if isinstance(value, tuple):
         return value
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):

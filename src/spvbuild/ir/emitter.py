@@ -210,6 +210,24 @@ class ExtInstSetBuilder:
         return self._owner._ext_value(self.IMPORT_NAME, number, result_type, operands, result_id)
 
 
+def ids_below(items: Sequence[object], bound: int) -> bool:
+    """Whether every item is an id the builder handed out (an Id below ``bound``): the
+    check of a variadic id operand on a words path."""
+    for item in items:
+        if item.__class__ not in FAST_IDS or not 0 < item < bound:
+            return False
+    return True
+
+
+def literals32(items: Sequence[object]) -> bool:
+    """Whether every item is an int of one word: the check of a variadic literal operand
+    on a words path."""
+    for item in items:
+        if item.__class__ is not int or not 0 <= item < 4294967296:
+            return False
+    return True
+
+
 _bare: dict[str, frozenset[int]] = {}
 
 

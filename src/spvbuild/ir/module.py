@@ -533,12 +533,15 @@ class Module(CoreInstructions, ExtInstSets):
             words.insert(slot, rid)
         inst = _new_record(Instruction, (opcode, result_type, rid, operands, ext_set))
         block = self._fast_block
-        if how <= _GLOBAL_WATCHED:  # what _record does with it, without its other cases
+        if how <= _DECORATION:  # what _record does with it, without its other cases
             if rid is not None:
                 self._definitions[rid] = inst
             self.sections[section].append(inst)
-            if how == _GLOBAL_WATCHED and _may_trigger(inst):
-                self._rules_work = True
+            if how == _GLOBAL_WATCHED:
+                if _may_trigger(inst):
+                    self._rules_work = True
+            elif how == _DECORATION and words[2] in _TRIGGER_DECORATIONS:
+                self._rules_work = True  # (_may_trigger by the decoration's word)
         elif how <= _BLOCK_END and block is not None:
             # What _record does with it in an open block (no merge waiting for its
             # branch), without its other cases.
@@ -1419,7 +1422,11 @@ _PLAIN_BLOCK_OPCODES = frozenset(
 # to the open block (a terminator ends it), a global variable, a label, or through
 # _record (everything else, and whatever these cannot take); and whether it is merged
 # with an equal one (always, or aggregates when asked).
-_GLOBAL, _GLOBAL_WATCHED, _BLOCK, _BLOCK_END, _GLOBAL_VARIABLE, _LABEL, _RECORD = range(7)
+_GLOBAL, _GLOBAL_WATCHED, _DECORATION, _BLOCK, _BLOCK_END, _GLOBAL_VARIABLE, _LABEL, _RECORD = (
+    range(8)
+)
+# The decorations a rule restricts (a decoration whose word is one gives the rules work).
+_TRIGGER_DECORATIONS = _RULE_TRIGGERS[1] if _RULE_TRIGGERS is not None else frozenset[int]()
 _MERGED, _MERGED_AGGREGATE = 1, 2
 _ROUTES: dict[int, tuple[int, int, str]] = {}
 for _opcode, _info in tables.INSTRUCTIONS.items():
@@ -1429,6 +1436,8 @@ for _opcode, _info in tables.INSTRUCTIONS.items():
     _section = _GLOBAL_SECTIONS.get(_opcode)
     if _section is not None:
         _how = _GLOBAL_WATCHED if _opcode in _RULE_WATCHED else _GLOBAL
+        if _RULE_TRIGGERS is not None and _opcode in _DECORATIONS - _RULE_TRIGGERS[0]:
+            _how = _DECORATION  # (target, decoration, ...): the decoration is word 2
     elif _opcode in _PLAIN_BLOCK_OPCODES:
         _how = _BLOCK_END if _opcode in _TERMINATORS else _BLOCK
     elif _opcode in (OP_VARIABLE, OP_LABEL) and _opcode not in _RULE_WATCHED:
