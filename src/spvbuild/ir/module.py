@@ -201,16 +201,16 @@ class Function:
             else:
                 yield item
 
-    def pieces(self) -> Iterator[BlockItem]:
-        """:meth:`words_order` with runs of words left as they are."""
-        yield self.header
-        yield from self.parameters
+    def pieces(self) -> list[BlockItem]:
+        """:meth:`words_order` with runs of words left as they are (a new list)."""
+        out: list[BlockItem] = [self.header, *self.parameters]
         for index, block in enumerate(self.blocks):
-            yield Instruction(OP_LABEL, None, block.label, ())
+            out.append(_new_record(Instruction, (OP_LABEL, None, block.label, (), None)))
             if index == 0:
-                yield from self.variables
-            yield from block.items
-        yield Instruction(OP_FUNCTION_END, None, None, ())
+                out += self.variables
+            out += block.items
+        out.append(_FUNCTION_END)
+        return out
 
 
 @dataclass(frozen=True)
@@ -1171,21 +1171,25 @@ class Module(CoreInstructions, ExtInstSets):
                     self._words[id(new_entry)] = (new_entry, words, kept[2], kept[3])
 
     def _body_after_requirements(self) -> list[BlockItem]:
+        """Every section after the requirements, in layout order (those whose order means
+        nothing sorted), then the functions (declarations first)."""
         out: list[BlockItem] = []
         for name, items in self.sections.items():
-            if name in ("capabilities", "extensions"):
+            if not items or name in _REQUIREMENT_SECTIONS:
                 continue
-            out.extend(canonical(name, items, self._words_of))
-        declarations = [f for f in self.functions if not f.blocks]
-        definitions = [f for f in self.functions if f.blocks]
-        for function in declarations + definitions:
-            out.extend(function.pieces())
+            if len(items) == 1 or name in _CALL_ORDER_SECTIONS:
+                out += items
+            else:
+                out += canonical(name, items, self._words)
+        functions = self.functions
+        if len(functions) == 1:
+            out += functions[0].pieces()
+        else:
+            for function in [f for f in functions if not f.blocks] + [
+                f for f in functions if f.blocks
+            ]:
+                out += function.pieces()
         return out
-
-    def _words_of(self, record: Instruction) -> list[int] | None:
-        """The words ``record``'s call made, if kept (None: it is encoded when written)."""
-        kept = self._words.get(id(record))
-        return kept[1] if kept is not None and kept[0] is record else None
 
     # -- serialization ----------------------------------------------------------------------
     def to_words(self) -> list[int]:
@@ -1215,12 +1219,11 @@ class Module(CoreInstructions, ExtInstSets):
         body = self._finished_body()
         requirements = Requirements(self)
         collector = requirements.collector()
+        met, found = (collector.met, collector.found) if collector is not None else (set(), {})
         used: dict[int, str] = {}
         encode = Encoder(self._type_widths, used).instruction
         cached = self._words.get
-        records: list[Instruction] = []
         runs: list[Run] = []
-        unlisted: list[Instruction] = []  # records whose used ids were not collected
         words: list[int] = []  # the body's
         extend = words.extend
         made_by_pieces = _MADE_BY_PIECES
@@ -1233,7 +1236,6 @@ class Module(CoreInstructions, ExtInstSets):
                     collector.run(run)
                 continue
             record: Instruction = piece  # type: ignore[assignment]
-            records.append(record)
             entry = cached(id(record))
             if entry is not None and entry[0] is record:
                 # Encoded at its call: its words and the ids it uses, as encoding gives them
@@ -1242,11 +1244,13 @@ class Module(CoreInstructions, ExtInstSets):
                 if entry[2] is not None:
                     for value, where in entry[2].items():
                         used.setdefault(value, where)
-                else:
-                    unlisted.append(record)
-                if entry[3] is not None:
-                    if collector is not None and entry[3]:
-                        collector.listed(entry[3])
+                needs = entry[3]
+                if needs is not None:
+                    # What it needs, as its call listed it (what collector.listed does).
+                    for need, where in needs:
+                        if need not in met:
+                            found[need] = where
+                            met.add(need)
                     continue
             else:
                 opcode = record.opcode
@@ -1257,12 +1261,11 @@ class Module(CoreInstructions, ExtInstSets):
                     else:
                         words += (0x20000 | opcode, int(record.result_id))
                     continue  # (they need nothing)
-                else:
-                    extend(encode(record))
+                extend(encode(record))
             if collector is not None:
                 collector.walk(record)
         capabilities, extensions = requirements.resolution(collector)
-        self._run_rules(capabilities, extensions, records, runs, body)
+        self._run_rules(capabilities, extensions, runs, body)
         out.extend(header_words(self.version, self.bound, self.generator))
         for capability in capabilities:
             out.extend((0x20000 | OP_CAPABILITY, capability))
@@ -1270,13 +1273,13 @@ class Module(CoreInstructions, ExtInstSets):
             name = string_words(extension)
             out.extend((((1 + len(name)) << 16) | OP_EXTENSION, *name))
         out.extend(words)
-        self._check_defined(records, runs, used, unlisted)
+        if used or self._pending_ids:
+            self._check_defined(body, runs, used)
 
     def _run_rules(
         self,
         capabilities: list[int],
         extensions: list[str],
-        records: list[Instruction],
         runs: list[Run],
         body: list[BlockItem],
     ) -> None:
@@ -1287,6 +1290,7 @@ class Module(CoreInstructions, ExtInstSets):
             or any(first & 0xFFFF in _RULE_TRIGGERS[0] for run in runs for first in run.firsts)
         ):
             return  # no rule has anything to look at: none is run
+        records = _records(body)
         head = _head(capabilities, extensions)
         if not runs:
             instructions = head + records
@@ -1309,13 +1313,7 @@ class Module(CoreInstructions, ExtInstSets):
         for check in self._checks:
             check(instructions)
 
-    def _check_defined(
-        self,
-        records: list[Instruction],
-        runs: list[Run],
-        used: dict[int, str],
-        unlisted: list[Instruction],
-    ) -> None:
+    def _check_defined(self, body: list[BlockItem], runs: list[Run], used: dict[int, str]) -> None:
         """BuildError for the first id an instruction uses that no instruction defines.
 
         Every id below the bound was handed out by a definition (a record's or a run's),
@@ -1328,6 +1326,7 @@ class Module(CoreInstructions, ExtInstSets):
         """
         if not used and not self._pending_ids:
             return  # no id to look at: every call's ids were below the bound, none reserved
+        records = _records(body)
         defined = {int(i.result_id) for i in records if i.result_id is not None}
         pending = self._pending_ids - defined
         bound = self.bound
@@ -1341,6 +1340,12 @@ class Module(CoreInstructions, ExtInstSets):
         if pending:
             # Runs and the records of words paths used ids below the bound: only a
             # reserved one can be undefined.
+            cached = self._words.get
+            unlisted = [  # records whose used ids encoding did not list
+                i
+                for i in records
+                if (entry := cached(id(i))) is None or entry[0] is not i or entry[2] is None
+            ]
             for inst in unlisted:
                 for value in (inst.result_type, *_ids_in(inst.operands)):
                     if value is not None and int(value) in pending:
@@ -1381,6 +1386,16 @@ _GLOBAL_SECTIONS = {
 _DECORATIONS = {OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING}
 _TERMINATORS = tables.BLOCK_TERMINATORS
 _MADE_BY_PIECES = {OP_LABEL, OP_FUNCTION_END}  # records that Function.pieces() makes
+_FUNCTION_END = Instruction(OP_FUNCTION_END, None, None, ())
+_REQUIREMENT_SECTIONS = frozenset({"capabilities", "extensions"})  # written from the resolution
+# Sections that keep call order (see spvbuild.ir.section_order).
+_CALL_ORDER_SECTIONS = frozenset(tables.SECTIONS) - {
+    "ext_inst_imports",
+    "entry_points",
+    "execution_modes",
+    "debug_names",
+    "annotations",
+}
 # Rules that look at every instruction in module order (function pointers: their uses).
 _WHOLE_MODULE_RULES = {OP_CONSTANT_FUNCTION_POINTER_INTEL}
 
@@ -1446,6 +1461,11 @@ for _opcode, _info in tables.INSTRUCTIONS.items():
         _how = _RECORD
     _ROUTES[_opcode] = (_merged, _how, _section or "")
 _ROUTED_BY_RECORD = (0, _RECORD, "")
+
+
+def _records(body: list[BlockItem]) -> list[Instruction]:
+    """The records among ``body``'s pieces (not the runs of words)."""
+    return [piece for piece in body if piece.__class__ is not Run]  # type: ignore[misc]
 
 
 def _head(capabilities: list[int], extensions: list[str]) -> list[Instruction]:

@@ -16,7 +16,7 @@ grammar tables say which instructions and enumerants qualify (:data:`WORD_KEYS`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any
 
@@ -36,8 +36,9 @@ _PLAIN_INTS = frozenset({int, Id, TypeId})
 _GROUP_OPCODES = {OP_DECORATION_GROUP, OP_GROUP_DECORATE, OP_GROUP_MEMBER_DECORATE}
 _SORTED_BY_TARGET = ("execution_modes", "debug_names", "annotations")
 
-# A record's words as its call made them, or None (what Module keeps by record).
-WordsOf = Callable[[Instruction], "list[int] | None"]
+# What Module keeps of a record made at its call, by id() of the record: the record
+# itself first, its words second (see Module._words).
+Kept = Mapping[int, tuple[Any, ...]]
 
 
 def operand_key(value: Any) -> Any:
@@ -48,6 +49,8 @@ def operand_key(value: Any) -> Any:
     cls = value.__class__
     if cls in _PLAIN_INTS:  # the common cases first: ids, ints, tuples of them
         return (0, value)
+    if cls is str:
+        return (2, value)
     if cls is tuple:
         return (3, tuple([operand_key(v) for v in value]))
     if isinstance(value, EnumerantParameters):
@@ -127,7 +130,7 @@ def _word_keys() -> dict[int, tuple[int, frozenset[int]]]:
 WORD_KEYS = _word_keys()
 
 
-def _by_words(items: list[Instruction], words_of: WordsOf) -> list[Instruction] | None:
+def _by_words(items: list[Instruction], kept: Kept) -> list[Instruction] | None:
     """``items`` sorted by their words, or None where some record's words are not kept
     or may hold a value that is not a plain word."""
     keyed: list[tuple[int, int, list[int], int, Instruction]] = []
@@ -135,8 +138,11 @@ def _by_words(items: list[Instruction], words_of: WordsOf) -> list[Instruction] 
     for index, inst in enumerate(items):
         opcode = inst.opcode
         rule = word_keys.get(opcode)
-        words = words_of(inst)
-        if rule is None or words is None or len(words) < 2:
+        entry = kept.get(id(inst))
+        if rule is None or entry is None or entry[0] is not inst:
+            return None
+        words = entry[1]
+        if len(words) < 2:
             return None
         position, allowed = rule
         if position and (len(words) <= position or words[position] not in allowed):
@@ -146,7 +152,7 @@ def _by_words(items: list[Instruction], words_of: WordsOf) -> list[Instruction] 
     return [entry[4] for entry in keyed]
 
 
-def canonical(section: str, items: list[Instruction], words_of: WordsOf) -> list[Instruction]:
+def canonical(section: str, items: list[Instruction], kept: Kept) -> list[Instruction]:
     """``items`` of ``section`` in the canonical order (the list itself where it keeps
     call order)."""
     if len(items) < 2:
@@ -158,5 +164,5 @@ def canonical(section: str, items: list[Instruction], words_of: WordsOf) -> list
     if section in ("execution_modes", "debug_names") or (
         section == "annotations" and not any(i.opcode in _GROUP_OPCODES for i in items)
     ):
-        return _by_words(items, words_of) or sorted(items, key=target_key)
+        return _by_words(items, kept) or sorted(items, key=target_key)
     return items
