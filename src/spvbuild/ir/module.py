@@ -542,7 +542,14 @@ class Module(CoreInstructions, ExtInstSets):
                     self._rules_work = True
             elif how == _DECORATION and words[2] in _TRIGGER_DECORATIONS:
                 self._rules_work = True  # (_may_trigger by the decoration's word)
-        elif how <= _BLOCK_END and block is not None:
+        elif block is not None and (
+            how <= _BLOCK_END
+            or (
+                how == _EXT_INST
+                and ext_set is not None
+                and _set_section(ext_set, operands[1]) == "functions"
+            )
+        ):
             # What _record does with it in an open block (no merge waiting for its
             # branch), without its other cases.
             if rid is not None:
@@ -1437,9 +1444,17 @@ _PLAIN_BLOCK_OPCODES = frozenset(
 # to the open block (a terminator ends it), a global variable, a label, or through
 # _record (everything else, and whatever these cannot take); and whether it is merged
 # with an equal one (always, or aggregates when asked).
-_GLOBAL, _GLOBAL_WATCHED, _DECORATION, _BLOCK, _BLOCK_END, _GLOBAL_VARIABLE, _LABEL, _RECORD = (
-    range(8)
-)
+(
+    _GLOBAL,
+    _GLOBAL_WATCHED,
+    _DECORATION,
+    _BLOCK,
+    _BLOCK_END,
+    _EXT_INST,
+    _GLOBAL_VARIABLE,
+    _LABEL,
+    _RECORD,
+) = range(9)
 # The decorations a rule restricts (a decoration whose word is one gives the rules work).
 _TRIGGER_DECORATIONS = _RULE_TRIGGERS[1] if _RULE_TRIGGERS is not None else frozenset[int]()
 _MERGED, _MERGED_AGGREGATE = 1, 2
@@ -1457,6 +1472,8 @@ for _opcode, _info in tables.INSTRUCTIONS.items():
         _how = _BLOCK_END if _opcode in _TERMINATORS else _BLOCK
     elif _opcode in (OP_VARIABLE, OP_LABEL) and _opcode not in _RULE_WATCHED:
         _how = _GLOBAL_VARIABLE if _opcode == OP_VARIABLE else _LABEL
+    elif _opcode in EXT_INST_OPCODES and _opcode not in _RULE_WATCHED:
+        _how = _EXT_INST  # an open block's when its set says it belongs in functions
     else:
         _how = _RECORD
     _ROUTES[_opcode] = (_merged, _how, _section or "")
@@ -1498,9 +1515,26 @@ def _ids_in(values: Iterable[Any]) -> Iterable[int]:
 
 
 def _ext_section(instruction: Instruction) -> str:
-    module = set_module(instruction.ext_set or "")
-    if module is None:
-        return "functions"
-    if module.SECTION == "functions" or instruction.operands[1] in module.FUNCTION_INSTRUCTIONS:
-        return "functions"
-    return str(module.SECTION)
+    """The layout section of an extended instruction whose set is known by name."""
+    return _set_section(instruction.ext_set or "", instruction.operands[1])
+
+
+_set_sections: dict[tuple[str, Any], str] = {}
+
+
+def _set_section(import_name: str, number: Any) -> str:
+    """The layout section of instruction ``number`` of the set ``import_name`` names:
+    the set's, or "functions" for its instructions that belong in functions and for an
+    unknown set (looked up once per known set and number)."""
+    key = (import_name, number)
+    found = _set_sections.get(key)
+    if found is None:
+        module = set_module(import_name)
+        if module is None:
+            return "functions"
+        found = "functions"
+        if module.SECTION != "functions" and number not in module.FUNCTION_INSTRUCTIONS:
+            found = str(module.SECTION)
+        if len(_set_sections) < 4096:  # bounded: numbers come from users
+            _set_sections[key] = found
+    return found
