@@ -35,7 +35,7 @@ from spvbuild.binary.strings import string_words
 from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.builder import FAST_PATH_FIRST_WORDS, CoreInstructions
-from spvbuild.generated.core.enums import Capability, StorageClass
+from spvbuild.generated.core.enums import Capability, FunctionControl, StorageClass
 from spvbuild.generated.core.opcodes import (
     OP_BRANCH,
     OP_BRANCH_CONDITIONAL,
@@ -209,7 +209,7 @@ class Function:
             if index == 0:
                 out += self.variables
             out += block.items
-        out.append(_FUNCTION_END)
+        out.append(_FUNCTION_END_RECORD)
         return out
 
 
@@ -565,6 +565,24 @@ class Module(CoreInstructions, ExtInstSets):
             if how == _BLOCK_END:
                 block.terminated = True
                 self._fast_block = None
+        elif (
+            how == _FUNCTION
+            and rid is not None
+            and (self._function is None or self._function.ended)
+        ):
+            self._definitions[rid] = inst
+            self._function = Function(inst, noted=self._noting)
+            self._enter(None)
+            self.functions.append(self._function)
+        elif (
+            how == _FUNCTION_END
+            and (function := self._function) is not None
+            and not function.ended
+            and (self._block is None or self._block.terminated)
+        ):
+            function.ended = True
+            self._function = None
+            self._enter(None)
         elif how == _GLOBAL_VARIABLE and rid is not None and operands[0] != FUNCTION_STORAGE:
             self._definitions[rid] = inst
             self.sections["types_globals"].append(inst)
@@ -1044,13 +1062,11 @@ class Module(CoreInstructions, ExtInstSets):
         ``result_id`` defines a function id reserved earlier with :meth:`new_id` (for calls,
         entry points or debug info that refer to the function before it is defined).
         """
-        from spvbuild.generated.core.enums import FunctionControl
-
         fn_type = self.type_function(return_type, parameter_types)
         fid = self.function(
             return_type, control or FunctionControl.None_, fn_type, result_id=result_id
         )
-        params = tuple(self.function_parameter(t) for t in parameter_types)
+        params = tuple([self.function_parameter(t) for t in parameter_types])
         entry = self.label()
         if name is not None:
             self.name(fid, name)
@@ -1393,7 +1409,7 @@ _GLOBAL_SECTIONS = {
 _DECORATIONS = {OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING}
 _TERMINATORS = tables.BLOCK_TERMINATORS
 _MADE_BY_PIECES = {OP_LABEL, OP_FUNCTION_END}  # records that Function.pieces() makes
-_FUNCTION_END = Instruction(OP_FUNCTION_END, None, None, ())
+_FUNCTION_END_RECORD = Instruction(OP_FUNCTION_END, None, None, ())
 _REQUIREMENT_SECTIONS = frozenset({"capabilities", "extensions"})  # written from the resolution
 # Sections that keep call order (see spvbuild.ir.section_order).
 _CALL_ORDER_SECTIONS = frozenset(tables.SECTIONS) - {
@@ -1453,12 +1469,20 @@ _PLAIN_BLOCK_OPCODES = frozenset(
     _EXT_INST,
     _GLOBAL_VARIABLE,
     _LABEL,
+    _FUNCTION,
+    _FUNCTION_END,
     _RECORD,
-) = range(9)
+) = range(11)
 # The decorations a rule restricts (a decoration whose word is one gives the rules work).
 _TRIGGER_DECORATIONS = _RULE_TRIGGERS[1] if _RULE_TRIGGERS is not None else frozenset[int]()
 _MERGED, _MERGED_AGGREGATE = 1, 2
 _ROUTES: dict[int, tuple[int, int, str]] = {}
+_STRUCTURE = {
+    OP_VARIABLE: _GLOBAL_VARIABLE,  # (a Function one goes through _record)
+    OP_LABEL: _LABEL,
+    OP_FUNCTION: _FUNCTION,
+    OP_FUNCTION_END: _FUNCTION_END,
+}
 for _opcode, _info in tables.INSTRUCTIONS.items():
     _merged = (
         _MERGED if _opcode in _DEDUPLICATED else _MERGED_AGGREGATE if _opcode in _AGGREGATES else 0
@@ -1470,8 +1494,8 @@ for _opcode, _info in tables.INSTRUCTIONS.items():
             _how = _DECORATION  # (target, decoration, ...): the decoration is word 2
     elif _opcode in _PLAIN_BLOCK_OPCODES:
         _how = _BLOCK_END if _opcode in _TERMINATORS else _BLOCK
-    elif _opcode in (OP_VARIABLE, OP_LABEL) and _opcode not in _RULE_WATCHED:
-        _how = _GLOBAL_VARIABLE if _opcode == OP_VARIABLE else _LABEL
+    elif _opcode in _STRUCTURE and _opcode not in _RULE_WATCHED:
+        _how = _STRUCTURE[_opcode]
     elif _opcode in EXT_INST_OPCODES and _opcode not in _RULE_WATCHED:
         _how = _EXT_INST  # an open block's when its set says it belongs in functions
     else:
