@@ -99,18 +99,21 @@ def _plain_words(operands: Iterable[OperandInfo]) -> bool:
     return True
 
 
-def _word_keys() -> dict[int, tuple[int, frozenset[int]]]:
+def _word_keys() -> dict[int, tuple[int, frozenset[int], int]]:
     """Per opcode of the sorted sections whose words may order a record: the word that
-    holds its one enum operand (0: none) and the enumerant values that qualify it (those
-    whose parameters are plain words too; a value the grammar lacks does not)."""
-    keys: dict[int, tuple[int, frozenset[int]]] = {}
+    holds its one enum operand (0: none), the enumerant values that qualify it (those
+    whose parameters are plain words too; a value the grammar lacks does not), and -1
+    where every operand is plain, else how many plain words follow the target before the
+    first operand that is not (a string): such a record is ordered by those words alone,
+    which decide its order only where no other record of the section has the same."""
+    keys: dict[int, tuple[int, frozenset[int], int]] = {}
     for opcode, info in tables.INSTRUCTIONS.items():
         if info.section not in _SORTED_BY_TARGET:
             continue
         operands = [op for op in info.operands if tables.KINDS[op.kind].operand_class != RESULT_ID]
-        if not operands or operands[0].quantifier:
+        if not operands or operands[0].quantifier or not _plain_words(operands[:1]):
             continue
-        position, allowed = 0, frozenset[int]()
+        position, allowed, prefix = 0, frozenset[int](), -1
         for index, op in enumerate(operands):
             kind = tables.KINDS.get(op.kind)
             if kind is not None and kind.operand_class == VALUE_ENUM:
@@ -121,9 +124,13 @@ def _word_keys() -> dict[int, tuple[int, frozenset[int]]]:
                     e.value for e in kind.enumerants.values() if _plain_words(e.parameters)
                 )
             elif not _plain_words((op,)):
+                if position:
+                    break
+                prefix = index - 1  # the plain single words after the target
+                keys[opcode] = (0, allowed, prefix)
                 break
         else:
-            keys[opcode] = (position, allowed)
+            keys[opcode] = (position, allowed, prefix)
     return keys
 
 
@@ -132,9 +139,10 @@ WORD_KEYS = _word_keys()
 
 def _by_words(items: list[Instruction], kept: Kept) -> list[Instruction] | None:
     """``items`` sorted by their words, or None where some record's words are not kept
-    or may hold a value that is not a plain word."""
+    or may hold a value that is not a plain word where it could decide the order."""
     keyed: list[tuple[int, int, list[int], int, Instruction]] = []
     word_keys = WORD_KEYS
+    prefixed = False
     for index, inst in enumerate(items):
         opcode = inst.opcode
         rule = word_keys.get(opcode)
@@ -144,11 +152,20 @@ def _by_words(items: list[Instruction], kept: Kept) -> list[Instruction] | None:
         words = entry[1]
         if len(words) < 2:
             return None
-        position, allowed = rule
+        position, allowed, prefix = rule
         if position and (len(words) <= position or words[position] not in allowed):
             return None
-        keyed.append((words[1], opcode, words[2:], index, inst))
+        if prefix >= 0:
+            prefixed = True
+            keyed.append((words[1], opcode, words[2 : 2 + prefix], index, inst))
+        else:
+            keyed.append((words[1], opcode, words[2:], index, inst))
     keyed.sort()
+    if prefixed:
+        # A record ordered by a prefix of its words must differ from its neighbours in it.
+        for before, after in zip(keyed, keyed[1:], strict=False):
+            if before[:3] == after[:3]:
+                return None
     return [entry[4] for entry in keyed]
 
 
