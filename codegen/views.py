@@ -91,9 +91,10 @@ class WordsView:
     value_kinds: list[str] = field(default_factory=list)  # ValueEnum kinds checked
     bit_kinds: list[str] = field(default_factory=list)  # BitEnum kinds checked
     # The needs key: the opcode and every operand value that can decide what the
-    # instruction needs (literals, enumerants with their parameters; no id, no context
-    # number), as a tuple expression; "None" where a string or a list of values is among
-    # the operands (the module works the needs out when it writes the module).
+    # instruction needs (literals, enumerants with their parameters; no id, no string, no
+    # context number), as a tuple expression; "None" where a list of values is among the
+    # operands or the instruction is OpExtInstImport, whose string names a set that may
+    # need an extension (the module works the needs out when it writes the module).
     needs_key: str = "None"
 
 
@@ -296,6 +297,8 @@ def _words_view(
         check, append = found
         kind = kinds.get(op.kind)
         key_parts = _needs_key_parts(key_parts, op, name, kind, "_words :=" in check)
+        if inst.name == "OpExtInstImport":
+            key_parts = None
         if "_words :=" in check:
             if op.quantifier:
                 return None  # (rare) the general path
@@ -364,15 +367,16 @@ def _needs_key_parts(
 ) -> list[str] | None:
     """``parts`` of the needs key with the operand ``name`` added (see WordsView.needs_key).
 
-    Ids and context-dependent numbers never decide a need (capability inference reads
-    enumerants, and the literals of the type declarations the grammar's type capabilities
-    name); a string or a list of literal values makes no key (None).
+    Ids, strings and context-dependent numbers never decide a need (capability inference
+    reads enumerants, the literals of the type declarations the grammar's type
+    capabilities name, and an OpExtInstImport's string, which makes no key); a list of
+    literal values makes no key (None).
     """
     if parts is None or (kind is not None and kind.category == "Id"):
         return parts
-    if op.kind == "LiteralContextDependentNumber":
+    if op.kind in ("LiteralContextDependentNumber", "LiteralString"):
         return parts
-    if op.kind == "LiteralString" or op.quantifier == "*":
+    if op.quantifier == "*":
         return None
     parts.append(f"tuple({name}_words)" if with_words else name)
     return parts

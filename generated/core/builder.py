@@ -182,7 +182,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(continued_source)
                 words[0] = ((len(words) + 0) << 16) | 2
-                put(2, None, operands, words, 0, None)
+                put(2, None, operands, words, 0, (2,))
                 return self
         return self._void(2, operands)
 
@@ -214,7 +214,7 @@ class CoreInstructions(Emitter):
                 if source is not None:
                     words += string_words(source)
                 words[0] = ((len(words) + 0) << 16) | 3
-                put(3, None, operands, words, 0, None)
+                put(3, None, operands, words, 0, (3, source_language, version))
                 return self
         return self._void(3, operands)
 
@@ -237,7 +237,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(extension)
                 words[0] = ((len(words) + 0) << 16) | 4
-                put(4, None, operands, words, 0, None)
+                put(4, None, operands, words, 0, (4,))
                 return self
         return self._void(4, operands)
 
@@ -262,7 +262,7 @@ class CoreInstructions(Emitter):
                 words = [0, target]
                 words += string_words(name)
                 words[0] = ((len(words) + 0) << 16) | 5
-                put(5, None, operands, words, 0, None)
+                put(5, None, operands, words, 0, (5,))
                 return self
         return self._void(5, operands)
 
@@ -289,7 +289,7 @@ class CoreInstructions(Emitter):
                 words = [0, type, member]
                 words += string_words(name)
                 words[0] = ((len(words) + 0) << 16) | 6
-                put(6, None, operands, words, 0, None)
+                put(6, None, operands, words, 0, (6, member))
                 return self
         return self._void(6, operands)
 
@@ -313,7 +313,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(string)
                 words[0] = ((len(words) + 1) << 16) | 7
-                return Id(put(7, None, operands, words, 1, None))
+                return Id(put(7, None, operands, words, 1, (7,)))
         return self._value(7, None, operands, result_id)
 
     def line(self, file: Id, line: int, column: int) -> Self:
@@ -360,7 +360,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(name)
                 words[0] = ((len(words) + 0) << 16) | 10
-                put(10, None, operands, words, 0, None)
+                put(10, None, operands, words, 0, (10,))
                 return self
         return self._void(10, operands)
 
@@ -452,7 +452,7 @@ class CoreInstructions(Emitter):
                 words += string_words(name)
                 words += interfaces
                 words[0] = ((len(words) + 0) << 16) | 15
-                put(15, None, operands, words, 0, None)
+                put(15, None, operands, words, 0, (15, execution_model))
                 return self
         return self._void(15, operands)
 
@@ -795,7 +795,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(the_name_of_the_opaque_type)
                 words[0] = ((len(words) + 1) << 16) | 31
-                return TypeId(put(31, None, operands, words, 1, None))
+                return TypeId(put(31, None, operands, words, 1, (31,)))
         return self._type(31, operands, result_id)
 
     def type_pointer(self, storage_class: StorageClass, type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
@@ -8460,7 +8460,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(process)
                 words[0] = ((len(words) + 0) << 16) | 330
-                put(330, None, operands, words, 0, None)
+                put(330, None, operands, words, 0, (330,))
                 return self
         return self._void(330, operands)
 
@@ -9902,7 +9902,7 @@ class CoreInstructions(Emitter):
                 words += string_words(name)
                 words += interfaces
                 words[0] = ((len(words) + 0) << 16) | 4182
-                put(4182, None, operands, words, 0, None)
+                put(4182, None, operands, words, 0, (4182,))
                 return self
         return self._void(4182, operands)
 
@@ -12291,7 +12291,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(literal_string)
                 words[0] = ((len(words) + 1) << 16) | 5103
-                return Id(put(5103, None, operands, words, 1, None))
+                return Id(put(5103, None, operands, words, 1, (5103,)))
         return self._value(5103, None, operands, result_id)
 
     def spec_constant_string_amdx(self, literal_string: str, *, result_id: Id | None = None) -> Id:
@@ -12316,7 +12316,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(literal_string)
                 words[0] = ((len(words) + 1) << 16) | 5104
-                return Id(put(5104, None, operands, words, 1, None))
+                return Id(put(5104, None, operands, words, 1, (5104,)))
         return self._value(5104, None, operands, result_id)
 
     def group_non_uniform_quad_all_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
@@ -17430,7 +17430,7 @@ class CoreInstructions(Emitter):
                 words = [0]
                 words += string_words(asm_target)
                 words[0] = ((len(words) + 1) << 16) | 5609
-                return Id(put(5609, None, operands, words, 1, None))
+                return Id(put(5609, None, operands, words, 1, (5609,)))
         return self._value(5609, None, operands, result_id)
 
     def asm_intel(self, result_type: TypeId, asm_type: TypeId, target: Id, asm_instructions: str, constraints: str, *, result_id: Id | None = None) -> Id:
@@ -17463,7 +17463,7 @@ class CoreInstructions(Emitter):
                 words += string_words(asm_instructions)
                 words += string_words(constraints)
                 words[0] = ((len(words) + 1) << 16) | 5610
-                return Id(put(5610, result_type, operands, words, 2, None))
+                return Id(put(5610, result_type, operands, words, 2, (5610,)))
         return self._value(5610, result_type, operands, result_id)
 
     def asm_call_intel(self, result_type: TypeId, asm: Id, arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -24641,7 +24641,7 @@ class CoreInstructions(Emitter):
                 words = [0, condition]
                 words += string_words(name)
                 words[0] = ((len(words) + 0) << 16) | 6248
-                put(6248, None, operands, words, 0, None)
+                put(6248, None, operands, words, 0, (6248,))
                 return self
         return self._void(6248, operands)
 
@@ -24676,7 +24676,7 @@ class CoreInstructions(Emitter):
                 words += string_words(name)
                 words += interfaces
                 words[0] = ((len(words) + 0) << 16) | 6249
-                put(6249, None, operands, words, 0, None)
+                put(6249, None, operands, words, 0, (6249, execution_model))
                 return self
         return self._void(6249, operands)
 

@@ -1124,19 +1124,18 @@ class Module(CoreInstructions, ExtInstSets):
         wanted = self._listed
         if not wanted:
             return  # no global an interface lists
-        by_id = {int(f.id): f for f in self.functions}
+        by_id = {int(f.header.result_id or 0): f for f in self.functions}
         uses: dict[int, tuple[set[int], set[int]]] = {}  # function → (globals, callees)
         cached = self._words.get
         for fid, function in by_id.items():
             if function.noted:
                 used = function.uses & wanted
-                callees = function.callees & by_id.keys()
-                pieces: list[BlockItem] = [
-                    item
-                    for block in function.blocks
-                    for item in block.items
-                    if item.__class__ is Run
-                ]
+                callees = function.callees & by_id.keys() if function.callees else set()
+                pieces: list[BlockItem] = []
+                for block in function.blocks:
+                    for item in block.items:
+                        if item.__class__ is Run and not wanted.isdisjoint(item.words):
+                            pieces.append(item)
             else:
                 used, callees = set(), set()
                 # The header, OpLabel and OpFunctionEnd use no global: the other pieces only.
@@ -1163,10 +1162,11 @@ class Module(CoreInstructions, ExtInstSets):
             uses[fid] = (used, callees)
         entries = self.sections["entry_points"]
         for index, entry in enumerate(entries):
-            if len(entry.operands) < 3 or any(isinstance(o, RawWords) for o in entry.operands):
+            operands = entry.operands
+            if len(operands) < 3 or RawWords in {o.__class__ for o in operands}:
                 continue  # kept as read: operands the grammar cannot say
             reached: set[int] = set()
-            todo = [_plain_id(entry.operands[1])]
+            todo = [_plain_id(operands[1])]
             variables: set[int] = set()
             while todo:
                 fid = todo.pop()
@@ -1176,13 +1176,12 @@ class Module(CoreInstructions, ExtInstSets):
                 used, callees = uses[fid]
                 variables |= used
                 todo.extend(callees)
-            interface = list(entry.operands[3]) if len(entry.operands) > 3 else []
-            present = {int(i) for i in interface}
-            missing = sorted(variables - present)
+            interface = list(operands[3]) if len(operands) > 3 else []
+            missing = sorted(variables.difference(interface))
             if missing:
-                new_interface = tuple(interface) + tuple(Id(v) for v in missing)
-                operands = (*entry.operands[:3], new_interface)
-                new_entry = _new_record(Instruction, (*entry[:3], operands, entry.ext_set))
+                new_interface = (*interface, *[Id(v) for v in missing])
+                new_operands = (*operands[:3], new_interface)
+                new_entry = _new_record(Instruction, (*entry[:3], new_operands, entry.ext_set))
                 entries[index] = new_entry
                 kept = self._words.pop(id(entry), None)
                 if kept is not None and kept[0] is entry:
