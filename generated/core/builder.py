@@ -181,9 +181,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += string_words(continued_source)
-                words[0] = ((len(words) + 0) << 16) | 2
-                put(2, None, operands, words, 0, (2,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 2
+                    put(2, None, operands, words, 0, (2,))
+                    return self
         return self._void(2, operands)
 
     def source(self, source_language: SourceLanguage, version: int, file: Id | None = None, source: str | None = None) -> Self:
@@ -213,9 +214,10 @@ class CoreInstructions(Emitter):
                     words.append(file)
                 if source is not None:
                     words += string_words(source)
-                words[0] = ((len(words) + 0) << 16) | 3
-                put(3, None, operands, words, 0, (3, source_language, version))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 3
+                    put(3, None, operands, words, 0, (3, source_language, version))
+                    return self
         return self._void(3, operands)
 
     def source_extension(self, extension: str) -> Self:
@@ -236,9 +238,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += string_words(extension)
-                words[0] = ((len(words) + 0) << 16) | 4
-                put(4, None, operands, words, 0, (4,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 4
+                    put(4, None, operands, words, 0, (4,))
+                    return self
         return self._void(4, operands)
 
     def name(self, target: Id, name: str) -> Self:
@@ -261,9 +264,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, target]
                 words += string_words(name)
-                words[0] = ((len(words) + 0) << 16) | 5
-                put(5, None, operands, words, 0, (5,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5
+                    put(5, None, operands, words, 0, (5,))
+                    return self
         return self._void(5, operands)
 
     def member_name(self, type: TypeId, member: int, name: str) -> Self:
@@ -288,9 +292,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, type, member]
                 words += string_words(name)
-                words[0] = ((len(words) + 0) << 16) | 6
-                put(6, None, operands, words, 0, (6, member))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 6
+                    put(6, None, operands, words, 0, (6, member))
+                    return self
         return self._void(6, operands)
 
     def string(self, string: str, *, result_id: Id | None = None) -> Id:
@@ -312,8 +317,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += string_words(string)
-                words[0] = ((len(words) + 1) << 16) | 7
-                return Id(put(7, None, operands, words, 1, (7,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 7
+                    return Id(put(7, None, operands, words, 1, (7,)))
         return self._value(7, None, operands, result_id)
 
     def line(self, file: Id, line: int, column: int) -> Self:
@@ -359,9 +365,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += string_words(name)
-                words[0] = ((len(words) + 0) << 16) | 10
-                put(10, None, operands, words, 0, (10,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 10
+                    put(10, None, operands, words, 0, (10,))
+                    return self
         return self._void(10, operands)
 
     def ext_inst_import(self, name: str, *, result_id: Id | None = None) -> Id:
@@ -383,8 +390,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += string_words(name)
-                words[0] = ((len(words) + 1) << 16) | 11
-                return Id(put(11, None, operands, words, 1, None))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 11
+                    return Id(put(11, None, operands, words, 1, None))
         return self._value(11, None, operands, result_id)
 
     def ext_inst(self, result_type: TypeId, set: Id, instruction: int, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -451,9 +459,10 @@ class CoreInstructions(Emitter):
                 words = [0, execution_model, entry_point]
                 words += string_words(name)
                 words += interfaces
-                words[0] = ((len(words) + 0) << 16) | 15
-                put(15, None, operands, words, 0, (15, execution_model))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 15
+                    put(15, None, operands, words, 0, (15, execution_model))
+                    return self
         return self._void(15, operands)
 
     def execution_mode(self, entry_point: Id, mode: ExecutionModeOperand) -> Self:
@@ -476,9 +485,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, entry_point]
                 words += mode_words
-                words[0] = ((len(words) + 0) << 16) | 16
-                put(16, None, operands, words, 0, (16, *mode_words))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 16
+                    put(16, None, operands, words, 0, (16, *mode_words))
+                    return self
         return self._void(16, operands)
 
     def capability(self, capability: Capability) -> Self:
@@ -579,8 +589,9 @@ class CoreInstructions(Emitter):
                 words = [0, width]
                 if floating_point_encoding is not None:
                     words.append(floating_point_encoding)
-                words[0] = ((len(words) + 1) << 16) | 22
-                return TypeId(put(22, None, operands, words, 1, (22, width, floating_point_encoding)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 22
+                    return TypeId(put(22, None, operands, words, 1, (22, width, floating_point_encoding)))
         return self._type(22, operands, result_id)
 
     def type_vector(self, component_type: TypeId, component_count: int, *, result_id: TypeId | None = None) -> TypeId:
@@ -664,8 +675,9 @@ class CoreInstructions(Emitter):
                 words = [0, sampled_type, dim, depth, arrayed, ms, sampled, image_format]
                 if access_qualifier is not None:
                     words.append(access_qualifier)
-                words[0] = ((len(words) + 1) << 16) | 25
-                return TypeId(put(25, None, operands, words, 1, (25, dim, depth, arrayed, ms, sampled, image_format, access_qualifier)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 25
+                    return TypeId(put(25, None, operands, words, 1, (25, dim, depth, arrayed, ms, sampled, image_format, access_qualifier)))
         return self._type(25, operands, result_id)
 
     def type_sampler(self, *, result_id: TypeId | None = None) -> TypeId:
@@ -770,8 +782,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += member_types
-                words[0] = ((len(words) + 1) << 16) | 30
-                return TypeId(put(30, None, operands, words, 1, (30,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 30
+                    return TypeId(put(30, None, operands, words, 1, (30,)))
         return self._type(30, operands, result_id)
 
     def type_opaque(self, the_name_of_the_opaque_type: str, *, result_id: TypeId | None = None) -> TypeId:
@@ -794,8 +807,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += string_words(the_name_of_the_opaque_type)
-                words[0] = ((len(words) + 1) << 16) | 31
-                return TypeId(put(31, None, operands, words, 1, (31,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 31
+                    return TypeId(put(31, None, operands, words, 1, (31,)))
         return self._type(31, operands, result_id)
 
     def type_pointer(self, storage_class: StorageClass, type: TypeId, *, result_id: TypeId | None = None) -> TypeId:
@@ -843,8 +857,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, return_type]
                 words += parameter_types
-                words[0] = ((len(words) + 1) << 16) | 33
-                return TypeId(put(33, None, operands, words, 1, (33,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 33
+                    return TypeId(put(33, None, operands, words, 1, (33,)))
         return self._type(33, operands, result_id)
 
     def type_event(self, *, result_id: TypeId | None = None) -> TypeId:
@@ -1024,8 +1039,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type]
                 words += value_words
-                words[0] = ((len(words) + 1) << 16) | 43
-                return Id(put(43, result_type, operands, words, 2, (43,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 43
+                    return Id(put(43, result_type, operands, words, 2, (43,)))
         return self._value(43, result_type, operands, result_id)
 
     def constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1050,8 +1066,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type]
                 words += constituents
-                words[0] = ((len(words) + 1) << 16) | 44
-                return Id(put(44, result_type, operands, words, 2, (44,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 44
+                    return Id(put(44, result_type, operands, words, 2, (44,)))
         return self._value(44, result_type, operands, result_id)
 
     def constant_sampler(self, result_type: TypeId, sampler_addressing_mode: SamplerAddressingMode, param: int, sampler_filter_mode: SamplerFilterMode, *, result_id: Id | None = None) -> Id:
@@ -1166,8 +1183,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type]
                 words += value_words
-                words[0] = ((len(words) + 1) << 16) | 50
-                return Id(put(50, result_type, operands, words, 2, (50,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 50
+                    return Id(put(50, result_type, operands, words, 2, (50,)))
         return self._value(50, result_type, operands, result_id)
 
     def spec_constant_composite(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1192,8 +1210,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type]
                 words += constituents
-                words[0] = ((len(words) + 1) << 16) | 51
-                return Id(put(51, result_type, operands, words, 2, (51,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 51
+                    return Id(put(51, result_type, operands, words, 2, (51,)))
         return self._value(51, result_type, operands, result_id)
 
     def spec_constant_op(self, result_type: TypeId, opcode: Op, operands: Sequence[Id | int] = (), *, result_id: Id | None = None) -> Id:
@@ -1295,8 +1314,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, function]
                 words += arguments
-                words[0] = ((len(words) + 1) << 16) | 57
-                return Id(put(57, result_type, operands, words, 2, (57,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 57
+                    return Id(put(57, result_type, operands, words, 2, (57,)))
         return self._value(57, result_type, operands, result_id)
 
     def variable(self, result_type: TypeId, storage_class: StorageClass, initializer: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -1323,8 +1343,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, storage_class]
                 if initializer is not None:
                     words.append(initializer)
-                words[0] = ((len(words) + 1) << 16) | 59
-                return Id(put(59, result_type, operands, words, 2, (59, storage_class)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 59
+                    return Id(put(59, result_type, operands, words, 2, (59, storage_class)))
         return self._value(59, result_type, operands, result_id)
 
     def image_texel_pointer(self, result_type: TypeId, image: Id, coordinate: Id, sample: Id, *, result_id: Id | None = None) -> Id:
@@ -1383,8 +1404,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, pointer]
                 if memory_access is not None:
                     words.append(memory_access)
-                words[0] = ((len(words) + 1) << 16) | 61
-                return Id(put(61, result_type, operands, words, 2, (61, memory_access)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 61
+                    return Id(put(61, result_type, operands, words, 2, (61, memory_access)))
         return self._value(61, result_type, operands, result_id)
 
     def store(self, pointer: Id, object: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
@@ -1410,9 +1432,10 @@ class CoreInstructions(Emitter):
                 words = [0, pointer, object]
                 if memory_access is not None:
                     words.append(memory_access)
-                words[0] = ((len(words) + 0) << 16) | 62
-                put(62, None, operands, words, 0, (62, memory_access))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 62
+                    put(62, None, operands, words, 0, (62, memory_access))
+                    return self
         return self._void(62, operands)
 
     def copy_memory(self, target: Id, source: Id, memory_access: MemoryAccessOperand | None = None, memory_access_2: MemoryAccessOperand | None = None) -> Self:
@@ -1442,9 +1465,10 @@ class CoreInstructions(Emitter):
                     words.append(memory_access)
                 if memory_access_2 is not None:
                     words.append(memory_access_2)
-                words[0] = ((len(words) + 0) << 16) | 63
-                put(63, None, operands, words, 0, (63, memory_access, memory_access_2))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 63
+                    put(63, None, operands, words, 0, (63, memory_access, memory_access_2))
+                    return self
         return self._void(63, operands)
 
     def copy_memory_sized(self, target: Id, source: Id, size: Id, memory_access: MemoryAccessOperand | None = None, memory_access_2: MemoryAccessOperand | None = None) -> Self:
@@ -1477,9 +1501,10 @@ class CoreInstructions(Emitter):
                     words.append(memory_access)
                 if memory_access_2 is not None:
                     words.append(memory_access_2)
-                words[0] = ((len(words) + 0) << 16) | 64
-                put(64, None, operands, words, 0, (64, memory_access, memory_access_2))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 64
+                    put(64, None, operands, words, 0, (64, memory_access, memory_access_2))
+                    return self
         return self._void(64, operands)
 
     def access_chain(self, result_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1506,8 +1531,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, base]
                 words += indexes
-                words[0] = ((len(words) + 1) << 16) | 65
-                return Id(put(65, result_type, operands, words, 2, (65,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 65
+                    return Id(put(65, result_type, operands, words, 2, (65,)))
         return self._value(65, result_type, operands, result_id)
 
     def in_bounds_access_chain(self, result_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1534,8 +1560,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, base]
                 words += indexes
-                words[0] = ((len(words) + 1) << 16) | 66
-                return Id(put(66, result_type, operands, words, 2, (66,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 66
+                    return Id(put(66, result_type, operands, words, 2, (66,)))
         return self._value(66, result_type, operands, result_id)
 
     def ptr_access_chain(self, result_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1565,8 +1592,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, base, element]
                 words += indexes
-                words[0] = ((len(words) + 1) << 16) | 67
-                return Id(put(67, result_type, operands, words, 2, (67,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 67
+                    return Id(put(67, result_type, operands, words, 2, (67,)))
         return self._value(67, result_type, operands, result_id)
 
     def array_length(self, result_type: TypeId, structure: Id, array_member: int, *, result_id: Id | None = None) -> Id:
@@ -1650,8 +1678,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, base, element]
                 words += indexes
-                words[0] = ((len(words) + 1) << 16) | 70
-                return Id(put(70, result_type, operands, words, 2, (70,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 70
+                    return Id(put(70, result_type, operands, words, 2, (70,)))
         return self._value(70, result_type, operands, result_id)
 
     def decorate(self, target: Id, decoration: DecorationOperand) -> Self:
@@ -1674,9 +1703,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, target]
                 words += decoration_words
-                words[0] = ((len(words) + 0) << 16) | 71
-                put(71, None, operands, words, 0, (71, *decoration_words))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 71
+                    put(71, None, operands, words, 0, (71, *decoration_words))
+                    return self
         return self._void(71, operands)
 
     def member_decorate(self, structure_type: TypeId, member: int, decoration: DecorationOperand) -> Self:
@@ -1701,9 +1731,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, structure_type, member]
                 words += decoration_words
-                words[0] = ((len(words) + 0) << 16) | 72
-                put(72, None, operands, words, 0, (72, member, *decoration_words))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 72
+                    put(72, None, operands, words, 0, (72, member, *decoration_words))
+                    return self
         return self._void(72, operands)
 
     def decoration_group(self, *, result_id: Id | None = None) -> Id:
@@ -1743,9 +1774,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, decoration_group]
                 words += targets
-                words[0] = ((len(words) + 0) << 16) | 74
-                put(74, None, operands, words, 0, (74,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 74
+                    put(74, None, operands, words, 0, (74,))
+                    return self
         return self._void(74, operands)
 
     def group_member_decorate(self, decoration_group: Id, targets: Sequence[tuple[Id, int]] = ()) -> Self:
@@ -1847,8 +1879,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, vector_1, vector_2]
                 words += components
-                words[0] = ((len(words) + 1) << 16) | 79
-                return Id(put(79, result_type, operands, words, 2, None))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 79
+                    return Id(put(79, result_type, operands, words, 2, None))
         return self._value(79, result_type, operands, result_id)
 
     def composite_construct(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1873,8 +1906,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type]
                 words += constituents
-                words[0] = ((len(words) + 1) << 16) | 80
-                return Id(put(80, result_type, operands, words, 2, (80,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 80
+                    return Id(put(80, result_type, operands, words, 2, (80,)))
         return self._value(80, result_type, operands, result_id)
 
     def composite_extract(self, result_type: TypeId, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
@@ -1901,8 +1935,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, composite]
                 words += indexes
-                words[0] = ((len(words) + 1) << 16) | 81
-                return Id(put(81, result_type, operands, words, 2, None))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 81
+                    return Id(put(81, result_type, operands, words, 2, None))
         return self._value(81, result_type, operands, result_id)
 
     def composite_insert(self, result_type: TypeId, object: Id, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
@@ -1931,8 +1966,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, object, composite]
                 words += indexes
-                words[0] = ((len(words) + 1) << 16) | 82
-                return Id(put(82, result_type, operands, words, 2, None))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 82
+                    return Id(put(82, result_type, operands, words, 2, None))
         return self._value(82, result_type, operands, result_id)
 
     def copy_object(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
@@ -2045,8 +2081,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 87
-                return Id(put(87, result_type, operands, words, 2, (87, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 87
+                    return Id(put(87, result_type, operands, words, 2, (87, image_operands)))
         return self._value(87, result_type, operands, result_id)
 
     def image_sample_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -2105,8 +2142,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 89
-                return Id(put(89, result_type, operands, words, 2, (89, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 89
+                    return Id(put(89, result_type, operands, words, 2, (89, image_operands)))
         return self._value(89, result_type, operands, result_id)
 
     def image_sample_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -2166,8 +2204,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 91
-                return Id(put(91, result_type, operands, words, 2, (91, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 91
+                    return Id(put(91, result_type, operands, words, 2, (91, image_operands)))
         return self._value(91, result_type, operands, result_id)
 
     def image_sample_proj_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -2227,8 +2266,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 93
-                return Id(put(93, result_type, operands, words, 2, (93, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 93
+                    return Id(put(93, result_type, operands, words, 2, (93, image_operands)))
         return self._value(93, result_type, operands, result_id)
 
     def image_sample_proj_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -2287,8 +2327,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 95
-                return Id(put(95, result_type, operands, words, 2, (95, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 95
+                    return Id(put(95, result_type, operands, words, 2, (95, image_operands)))
         return self._value(95, result_type, operands, result_id)
 
     def image_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, component: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -2320,8 +2361,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate, component]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 96
-                return Id(put(96, result_type, operands, words, 2, (96, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 96
+                    return Id(put(96, result_type, operands, words, 2, (96, image_operands)))
         return self._value(96, result_type, operands, result_id)
 
     def image_dref_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -2353,8 +2395,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 97
-                return Id(put(97, result_type, operands, words, 2, (97, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 97
+                    return Id(put(97, result_type, operands, words, 2, (97, image_operands)))
         return self._value(97, result_type, operands, result_id)
 
     def image_read(self, result_type: TypeId, image: Id, coordinate: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -2383,8 +2426,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 98
-                return Id(put(98, result_type, operands, words, 2, (98, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 98
+                    return Id(put(98, result_type, operands, words, 2, (98, image_operands)))
         return self._value(98, result_type, operands, result_id)
 
     def image_write(self, image: Id, coordinate: Id, texel: Id, image_operands: ImageOperandsOperand | None = None) -> Self:
@@ -2412,9 +2456,10 @@ class CoreInstructions(Emitter):
                 words = [0, image, coordinate, texel]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 0) << 16) | 99
-                put(99, None, operands, words, 0, (99, image_operands))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 99
+                    put(99, None, operands, words, 0, (99, image_operands))
+                    return self
         return self._void(99, operands)
 
     def image(self, result_type: TypeId, sampled_image: Id, *, result_id: Id | None = None) -> Id:
@@ -6278,9 +6323,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, condition, true_label, false_label]
                 words += branch_weights
-                words[0] = ((len(words) + 0) << 16) | 250
-                put(250, None, operands, words, 0, None)
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 250
+                    put(250, None, operands, words, 0, None)
+                    return self
         return self._void(250, operands)
 
     def switch(self, selector: Id, default: Id, targets: Sequence[tuple[int, Id]] = ()) -> Self:
@@ -7365,8 +7411,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, queue, flags, nd_range, num_events, wait_events, ret_event, invoke, param, param_size, param_align]
                 words += local_sizes
-                words[0] = ((len(words) + 1) << 16) | 292
-                return Id(put(292, result_type, operands, words, 2, (292,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 292
+                    return Id(put(292, result_type, operands, words, 2, (292,)))
         return self._value(292, result_type, operands, result_id)
 
     def get_kernel_n_drange_sub_group_count(self, result_type: TypeId, nd_range: Id, invoke: Id, param: Id, param_size: Id, param_align: Id, *, result_id: Id | None = None) -> Id:
@@ -7750,8 +7797,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 305
-                return Id(put(305, result_type, operands, words, 2, (305, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 305
+                    return Id(put(305, result_type, operands, words, 2, (305, image_operands)))
         return self._value(305, result_type, operands, result_id)
 
     def image_sparse_sample_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -7811,8 +7859,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 307
-                return Id(put(307, result_type, operands, words, 2, (307, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 307
+                    return Id(put(307, result_type, operands, words, 2, (307, image_operands)))
         return self._value(307, result_type, operands, result_id)
 
     def image_sparse_sample_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -7872,8 +7921,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 309
-                return Id(put(309, result_type, operands, words, 2, (309, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 309
+                    return Id(put(309, result_type, operands, words, 2, (309, image_operands)))
         return self._value(309, result_type, operands, result_id)
 
     def image_sparse_sample_proj_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -7933,8 +7983,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 311
-                return Id(put(311, result_type, operands, words, 2, (311, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 311
+                    return Id(put(311, result_type, operands, words, 2, (311, image_operands)))
         return self._value(311, result_type, operands, result_id)
 
     def image_sparse_sample_proj_dref_explicit_lod(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand, *, result_id: Id | None = None) -> Id:
@@ -7994,8 +8045,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 313
-                return Id(put(313, result_type, operands, words, 2, (313, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 313
+                    return Id(put(313, result_type, operands, words, 2, (313, image_operands)))
         return self._value(313, result_type, operands, result_id)
 
     def image_sparse_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, component: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -8027,8 +8079,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate, component]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 314
-                return Id(put(314, result_type, operands, words, 2, (314, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 314
+                    return Id(put(314, result_type, operands, words, 2, (314, image_operands)))
         return self._value(314, result_type, operands, result_id)
 
     def image_sparse_dref_gather(self, result_type: TypeId, sampled_image: Id, coordinate: Id, d_ref: Id, image_operands: ImageOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -8060,8 +8113,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 315
-                return Id(put(315, result_type, operands, words, 2, (315, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 315
+                    return Id(put(315, result_type, operands, words, 2, (315, image_operands)))
         return self._value(315, result_type, operands, result_id)
 
     def image_sparse_texels_resident(self, result_type: TypeId, resident_code: Id, *, result_id: Id | None = None) -> Id:
@@ -8188,8 +8242,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 320
-                return Id(put(320, result_type, operands, words, 2, (320, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 320
+                    return Id(put(320, result_type, operands, words, 2, (320, image_operands)))
         return self._value(320, result_type, operands, result_id)
 
     def size_of(self, result_type: TypeId, pointer: Id, *, result_id: Id | None = None) -> Id:
@@ -8459,9 +8514,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += string_words(process)
-                words[0] = ((len(words) + 0) << 16) | 330
-                put(330, None, operands, words, 0, (330,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 330
+                    put(330, None, operands, words, 0, (330,))
+                    return self
         return self._void(330, operands)
 
     def execution_mode_id(self, entry_point: Id, mode: ExecutionModeOperand) -> Self:
@@ -8484,9 +8540,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, entry_point]
                 words += mode_words
-                words[0] = ((len(words) + 0) << 16) | 331
-                put(331, None, operands, words, 0, (331, *mode_words))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 331
+                    put(331, None, operands, words, 0, (331, *mode_words))
+                    return self
         return self._void(331, operands)
 
     def decorate_id(self, target: Id, decoration: DecorationOperand) -> Self:
@@ -8510,9 +8567,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, target]
                 words += decoration_words
-                words[0] = ((len(words) + 0) << 16) | 332
-                put(332, None, operands, words, 0, (332, *decoration_words))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 332
+                    put(332, None, operands, words, 0, (332, *decoration_words))
+                    return self
         return self._void(332, operands)
 
     def group_non_uniform_elect(self, result_type: TypeId, execution: Id, *, result_id: Id | None = None) -> Id:
@@ -8972,8 +9030,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 349
-                return Id(put(349, result_type, operands, words, 2, (349, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 349
+                    return Id(put(349, result_type, operands, words, 2, (349, operation)))
         return self._value(349, result_type, operands, result_id)
 
     def group_non_uniform_f_add(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9005,8 +9064,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 350
-                return Id(put(350, result_type, operands, words, 2, (350, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 350
+                    return Id(put(350, result_type, operands, words, 2, (350, operation)))
         return self._value(350, result_type, operands, result_id)
 
     def group_non_uniform_i_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9038,8 +9098,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 351
-                return Id(put(351, result_type, operands, words, 2, (351, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 351
+                    return Id(put(351, result_type, operands, words, 2, (351, operation)))
         return self._value(351, result_type, operands, result_id)
 
     def group_non_uniform_f_mul(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9071,8 +9132,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 352
-                return Id(put(352, result_type, operands, words, 2, (352, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 352
+                    return Id(put(352, result_type, operands, words, 2, (352, operation)))
         return self._value(352, result_type, operands, result_id)
 
     def group_non_uniform_s_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9104,8 +9166,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 353
-                return Id(put(353, result_type, operands, words, 2, (353, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 353
+                    return Id(put(353, result_type, operands, words, 2, (353, operation)))
         return self._value(353, result_type, operands, result_id)
 
     def group_non_uniform_u_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9137,8 +9200,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 354
-                return Id(put(354, result_type, operands, words, 2, (354, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 354
+                    return Id(put(354, result_type, operands, words, 2, (354, operation)))
         return self._value(354, result_type, operands, result_id)
 
     def group_non_uniform_f_min(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9170,8 +9234,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 355
-                return Id(put(355, result_type, operands, words, 2, (355, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 355
+                    return Id(put(355, result_type, operands, words, 2, (355, operation)))
         return self._value(355, result_type, operands, result_id)
 
     def group_non_uniform_s_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9203,8 +9268,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 356
-                return Id(put(356, result_type, operands, words, 2, (356, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 356
+                    return Id(put(356, result_type, operands, words, 2, (356, operation)))
         return self._value(356, result_type, operands, result_id)
 
     def group_non_uniform_u_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9236,8 +9302,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 357
-                return Id(put(357, result_type, operands, words, 2, (357, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 357
+                    return Id(put(357, result_type, operands, words, 2, (357, operation)))
         return self._value(357, result_type, operands, result_id)
 
     def group_non_uniform_f_max(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9269,8 +9336,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 358
-                return Id(put(358, result_type, operands, words, 2, (358, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 358
+                    return Id(put(358, result_type, operands, words, 2, (358, operation)))
         return self._value(358, result_type, operands, result_id)
 
     def group_non_uniform_bitwise_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9302,8 +9370,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 359
-                return Id(put(359, result_type, operands, words, 2, (359, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 359
+                    return Id(put(359, result_type, operands, words, 2, (359, operation)))
         return self._value(359, result_type, operands, result_id)
 
     def group_non_uniform_bitwise_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9335,8 +9404,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 360
-                return Id(put(360, result_type, operands, words, 2, (360, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 360
+                    return Id(put(360, result_type, operands, words, 2, (360, operation)))
         return self._value(360, result_type, operands, result_id)
 
     def group_non_uniform_bitwise_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9368,8 +9438,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 361
-                return Id(put(361, result_type, operands, words, 2, (361, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 361
+                    return Id(put(361, result_type, operands, words, 2, (361, operation)))
         return self._value(361, result_type, operands, result_id)
 
     def group_non_uniform_logical_and(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9401,8 +9472,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 362
-                return Id(put(362, result_type, operands, words, 2, (362, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 362
+                    return Id(put(362, result_type, operands, words, 2, (362, operation)))
         return self._value(362, result_type, operands, result_id)
 
     def group_non_uniform_logical_or(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9434,8 +9506,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 363
-                return Id(put(363, result_type, operands, words, 2, (363, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 363
+                    return Id(put(363, result_type, operands, words, 2, (363, operation)))
         return self._value(363, result_type, operands, result_id)
 
     def group_non_uniform_logical_xor(self, result_type: TypeId, execution: Id, operation: GroupOperation, value: Id, cluster_size: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9467,8 +9540,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, operation, value]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 364
-                return Id(put(364, result_type, operands, words, 2, (364, operation)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 364
+                    return Id(put(364, result_type, operands, words, 2, (364, operation)))
         return self._value(364, result_type, operands, result_id)
 
     def group_non_uniform_quad_broadcast(self, result_type: TypeId, execution: Id, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
@@ -9670,8 +9744,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, attachment]
                 if sample is not None:
                     words.append(sample)
-                words[0] = ((len(words) + 1) << 16) | 4160
-                return Id(put(4160, result_type, operands, words, 2, (4160,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4160
+                    return Id(put(4160, result_type, operands, words, 2, (4160,)))
         return self._value(4160, result_type, operands, result_id)
 
     def depth_attachment_read_ext(self, result_type: TypeId, sample: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9697,8 +9772,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type]
                 if sample is not None:
                     words.append(sample)
-                words[0] = ((len(words) + 1) << 16) | 4161
-                return Id(put(4161, result_type, operands, words, 2, (4161,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4161
+                    return Id(put(4161, result_type, operands, words, 2, (4161,)))
         return self._value(4161, result_type, operands, result_id)
 
     def stencil_attachment_read_ext(self, result_type: TypeId, sample: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -9724,8 +9800,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type]
                 if sample is not None:
                     words.append(sample)
-                words[0] = ((len(words) + 1) << 16) | 4162
-                return Id(put(4162, result_type, operands, words, 2, (4162,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4162
+                    return Id(put(4162, result_type, operands, words, 2, (4162,)))
         return self._value(4162, result_type, operands, result_id)
 
     def type_tensor_arm(self, element_type: TypeId, rank: Id | None = None, shape: Id | None = None, *, result_id: TypeId | None = None) -> TypeId:
@@ -9755,8 +9832,9 @@ class CoreInstructions(Emitter):
                     words.append(rank)
                 if shape is not None:
                     words.append(shape)
-                words[0] = ((len(words) + 1) << 16) | 4163
-                return TypeId(put(4163, None, operands, words, 1, (4163,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4163
+                    return TypeId(put(4163, None, operands, words, 1, (4163,)))
         return self._type(4163, operands, result_id)
 
     def tensor_read_arm(self, result_type: TypeId, tensor: Id, coordinates: Id, tensor_operands: TensorOperandsOperand | None = None, *, result_id: Id | None = None) -> Id:
@@ -9786,8 +9864,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, tensor, coordinates]
                 if tensor_operands is not None:
                     words.append(tensor_operands)
-                words[0] = ((len(words) + 1) << 16) | 4164
-                return Id(put(4164, result_type, operands, words, 2, (4164, tensor_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4164
+                    return Id(put(4164, result_type, operands, words, 2, (4164, tensor_operands)))
         return self._value(4164, result_type, operands, result_id)
 
     def tensor_write_arm(self, tensor: Id, coordinates: Id, object: Id, tensor_operands: TensorOperandsOperand | None = None) -> Self:
@@ -9816,9 +9895,10 @@ class CoreInstructions(Emitter):
                 words = [0, tensor, coordinates, object]
                 if tensor_operands is not None:
                     words.append(tensor_operands)
-                words[0] = ((len(words) + 0) << 16) | 4165
-                put(4165, None, operands, words, 0, (4165, tensor_operands))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 4165
+                    put(4165, None, operands, words, 0, (4165, tensor_operands))
+                    return self
         return self._void(4165, operands)
 
     def tensor_query_size_arm(self, result_type: TypeId, tensor: Id, dimension: Id, *, result_id: Id | None = None) -> Id:
@@ -9901,9 +9981,10 @@ class CoreInstructions(Emitter):
                 words = [0, graph]
                 words += string_words(name)
                 words += interfaces
-                words[0] = ((len(words) + 0) << 16) | 4182
-                put(4182, None, operands, words, 0, (4182,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 4182
+                    put(4182, None, operands, words, 0, (4182,))
+                    return self
         return self._void(4182, operands)
 
     def graph_arm(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -9953,8 +10034,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, input_index]
                 words += element_indexes
-                words[0] = ((len(words) + 1) << 16) | 4184
-                return Id(put(4184, result_type, operands, words, 2, (4184,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4184
+                    return Id(put(4184, result_type, operands, words, 2, (4184,)))
         return self._value(4184, result_type, operands, result_id)
 
     def graph_set_output_arm(self, value: Id, output_index: Id, element_indexes: Sequence[Id] = ()) -> Self:
@@ -9981,9 +10063,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, value, output_index]
                 words += element_indexes
-                words[0] = ((len(words) + 0) << 16) | 4185
-                put(4185, None, operands, words, 0, (4185,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 4185
+                    put(4185, None, operands, words, 0, (4185,))
+                    return self
         return self._void(4185, operands)
 
     def graph_end_arm(self) -> Self:
@@ -10025,8 +10108,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, num_inputs]
                 words += in_out_types
-                words[0] = ((len(words) + 1) << 16) | 4190
-                return TypeId(put(4190, None, operands, words, 1, (4190, num_inputs)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4190
+                    return TypeId(put(4190, None, operands, words, 1, (4190, num_inputs)))
         return self._type(4190, operands, result_id)
 
     def terminate_invocation(self) -> Self:
@@ -10097,8 +10181,9 @@ class CoreInstructions(Emitter):
                     words.append(data_type)
                 if initializer is not None:
                     words.append(initializer)
-                words[0] = ((len(words) + 1) << 16) | 4418
-                return Id(put(4418, result_type, operands, words, 2, (4418, storage_class)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4418
+                    return Id(put(4418, result_type, operands, words, 2, (4418, storage_class)))
         return self._value(4418, result_type, operands, result_id)
 
     def untyped_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -10128,8 +10213,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, base_type, base]
                 words += indexes
-                words[0] = ((len(words) + 1) << 16) | 4419
-                return Id(put(4419, result_type, operands, words, 2, (4419,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4419
+                    return Id(put(4419, result_type, operands, words, 2, (4419,)))
         return self._value(4419, result_type, operands, result_id)
 
     def untyped_in_bounds_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -10159,8 +10245,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, base_type, base]
                 words += indexes
-                words[0] = ((len(words) + 1) << 16) | 4420
-                return Id(put(4420, result_type, operands, words, 2, (4420,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4420
+                    return Id(put(4420, result_type, operands, words, 2, (4420,)))
         return self._value(4420, result_type, operands, result_id)
 
     def subgroup_ballot_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
@@ -10250,8 +10337,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, base_type, base, element]
                 words += indexes
-                words[0] = ((len(words) + 1) << 16) | 4423
-                return Id(put(4423, result_type, operands, words, 2, (4423,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4423
+                    return Id(put(4423, result_type, operands, words, 2, (4423,)))
         return self._value(4423, result_type, operands, result_id)
 
     def untyped_in_bounds_ptr_access_chain_khr(self, result_type: TypeId, base_type: TypeId, base: Id, element: Id, indexes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -10283,8 +10371,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, base_type, base, element]
                 words += indexes
-                words[0] = ((len(words) + 1) << 16) | 4424
-                return Id(put(4424, result_type, operands, words, 2, (4424,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4424
+                    return Id(put(4424, result_type, operands, words, 2, (4424,)))
         return self._value(4424, result_type, operands, result_id)
 
     def untyped_array_length_khr(self, result_type: TypeId, structure: Id, pointer: Id, array_member: int, *, result_id: Id | None = None) -> Id:
@@ -10347,9 +10436,10 @@ class CoreInstructions(Emitter):
                     words.append(locality)
                 if cache_type is not None:
                     words.append(cache_type)
-                words[0] = ((len(words) + 0) << 16) | 4426
-                put(4426, None, operands, words, 0, (4426,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 4426
+                    put(4426, None, operands, words, 0, (4426,))
+                    return self
         return self._void(4426, operands)
 
     def fma_khr(self, result_type: TypeId, operand_1: Id, operand_2: Id, operand_3: Id, *, result_id: Id | None = None) -> Id:
@@ -10502,8 +10592,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, execution, value, delta]
                 if cluster_size is not None:
                     words.append(cluster_size)
-                words[0] = ((len(words) + 1) << 16) | 4431
-                return Id(put(4431, result_type, operands, words, 2, (4431,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4431
+                    return Id(put(4431, result_type, operands, words, 2, (4431,)))
         return self._value(4431, result_type, operands, result_id)
 
     def subgroup_read_invocation_khr(self, result_type: TypeId, value: Id, index: Id, *, result_id: Id | None = None) -> Id:
@@ -10595,8 +10686,9 @@ class CoreInstructions(Emitter):
                     words.append(destination_memory_operands)
                 if source_memory_operands is not None:
                     words.append(source_memory_operands)
-                words[0] = ((len(words) + 1) << 16) | 4434
-                return Id(put(4434, result_type, operands, words, 2, (4434, destination_memory_operands, source_memory_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4434
+                    return Id(put(4434, result_type, operands, words, 2, (4434, destination_memory_operands, source_memory_operands)))
         return self._value(4434, result_type, operands, result_id)
 
     def trace_ray_khr(self, accel: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payload: Id) -> Self:
@@ -10759,8 +10851,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, vector_1, vector_2]
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
-                words[0] = ((len(words) + 1) << 16) | 4450
-                return Id(put(4450, result_type, operands, words, 2, (4450, packed_vector_format)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4450
+                    return Id(put(4450, result_type, operands, words, 2, (4450, packed_vector_format)))
         return self._value(4450, result_type, operands, result_id)
 
     def u_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
@@ -10792,8 +10885,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, vector_1, vector_2]
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
-                words[0] = ((len(words) + 1) << 16) | 4451
-                return Id(put(4451, result_type, operands, words, 2, (4451, packed_vector_format)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4451
+                    return Id(put(4451, result_type, operands, words, 2, (4451, packed_vector_format)))
         return self._value(4451, result_type, operands, result_id)
 
     def su_dot(self, result_type: TypeId, vector_1: Id, vector_2: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
@@ -10825,8 +10919,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, vector_1, vector_2]
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
-                words[0] = ((len(words) + 1) << 16) | 4452
-                return Id(put(4452, result_type, operands, words, 2, (4452, packed_vector_format)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4452
+                    return Id(put(4452, result_type, operands, words, 2, (4452, packed_vector_format)))
         return self._value(4452, result_type, operands, result_id)
 
     def s_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
@@ -10860,8 +10955,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, vector_1, vector_2, accumulator]
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
-                words[0] = ((len(words) + 1) << 16) | 4453
-                return Id(put(4453, result_type, operands, words, 2, (4453, packed_vector_format)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4453
+                    return Id(put(4453, result_type, operands, words, 2, (4453, packed_vector_format)))
         return self._value(4453, result_type, operands, result_id)
 
     def u_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
@@ -10895,8 +10991,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, vector_1, vector_2, accumulator]
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
-                words[0] = ((len(words) + 1) << 16) | 4454
-                return Id(put(4454, result_type, operands, words, 2, (4454, packed_vector_format)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4454
+                    return Id(put(4454, result_type, operands, words, 2, (4454, packed_vector_format)))
         return self._value(4454, result_type, operands, result_id)
 
     def su_dot_acc_sat(self, result_type: TypeId, vector_1: Id, vector_2: Id, accumulator: Id, packed_vector_format: PackedVectorFormat | None = None, *, result_id: Id | None = None) -> Id:
@@ -10930,8 +11027,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, vector_1, vector_2, accumulator]
                 if packed_vector_format is not None:
                     words.append(packed_vector_format)
-                words[0] = ((len(words) + 1) << 16) | 4455
-                return Id(put(4455, result_type, operands, words, 2, (4455, packed_vector_format)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4455
+                    return Id(put(4455, result_type, operands, words, 2, (4455, packed_vector_format)))
         return self._value(4455, result_type, operands, result_id)
 
     def type_cooperative_matrix_khr(self, component_type: TypeId, scope: Id, rows: Id, columns: Id, use: Id, *, result_id: TypeId | None = None) -> TypeId:
@@ -10995,8 +11093,9 @@ class CoreInstructions(Emitter):
                     words.append(stride)
                 if memory_operand is not None:
                     words.append(memory_operand)
-                words[0] = ((len(words) + 1) << 16) | 4457
-                return Id(put(4457, result_type, operands, words, 2, (4457, memory_operand)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4457
+                    return Id(put(4457, result_type, operands, words, 2, (4457, memory_operand)))
         return self._value(4457, result_type, operands, result_id)
 
     def cooperative_matrix_store_khr(self, pointer: Id, object: Id, memory_layout: Id, stride: Id | None = None, memory_operand: MemoryAccessOperand | None = None) -> Self:
@@ -11029,9 +11128,10 @@ class CoreInstructions(Emitter):
                     words.append(stride)
                 if memory_operand is not None:
                     words.append(memory_operand)
-                words[0] = ((len(words) + 0) << 16) | 4458
-                put(4458, None, operands, words, 0, (4458, memory_operand))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 4458
+                    put(4458, None, operands, words, 0, (4458, memory_operand))
+                    return self
         return self._void(4458, operands)
 
     def cooperative_matrix_mul_add_khr(self, result_type: TypeId, a: Id, b: Id, c: Id, cooperative_matrix_operands: CooperativeMatrixOperands | None = None, *, result_id: Id | None = None) -> Id:
@@ -11063,8 +11163,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, a, b, c]
                 if cooperative_matrix_operands is not None:
                     words.append(cooperative_matrix_operands)
-                words[0] = ((len(words) + 1) << 16) | 4459
-                return Id(put(4459, result_type, operands, words, 2, (4459, cooperative_matrix_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 4459
+                    return Id(put(4459, result_type, operands, words, 2, (4459, cooperative_matrix_operands)))
         return self._value(4459, result_type, operands, result_id)
 
     def cooperative_matrix_length_khr(self, result_type: TypeId, type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -12290,8 +12391,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += string_words(literal_string)
-                words[0] = ((len(words) + 1) << 16) | 5103
-                return Id(put(5103, None, operands, words, 1, (5103,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5103
+                    return Id(put(5103, None, operands, words, 1, (5103,)))
         return self._value(5103, None, operands, result_id)
 
     def spec_constant_string_amdx(self, literal_string: str, *, result_id: Id | None = None) -> Id:
@@ -12315,8 +12417,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += string_words(literal_string)
-                words[0] = ((len(words) + 1) << 16) | 5104
-                return Id(put(5104, None, operands, words, 1, (5104,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5104
+                    return Id(put(5104, None, operands, words, 1, (5104,)))
         return self._value(5104, None, operands, result_id)
 
     def group_non_uniform_quad_all_khr(self, result_type: TypeId, predicate: Id, *, result_id: Id | None = None) -> Id:
@@ -13343,9 +13446,10 @@ class CoreInstructions(Emitter):
                     words.append(hint)
                 if bits is not None:
                     words.append(bits)
-                words[0] = ((len(words) + 0) << 16) | 5279
-                put(5279, None, operands, words, 0, (5279,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5279
+                    put(5279, None, operands, words, 0, (5279,))
+                    return self
         return self._void(5279, operands)
 
     def reorder_thread_with_hint_nv(self, hint: Id, bits: Id) -> Self:
@@ -13421,8 +13525,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, sampled_image, coordinate, granularity, coarse]
                 if image_operands is not None:
                     words.append(image_operands)
-                words[0] = ((len(words) + 1) << 16) | 5283
-                return Id(put(5283, result_type, operands, words, 2, (5283, image_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5283
+                    return Id(put(5283, result_type, operands, words, 2, (5283, image_operands)))
         return self._value(5283, result_type, operands, result_id)
 
     def type_cooperative_vector_nv(self, component_type: TypeId, component_count: Id, *, result_id: TypeId | None = None) -> TypeId:
@@ -13494,8 +13599,9 @@ class CoreInstructions(Emitter):
                     words.append(matrix_stride)
                 if cooperative_matrix_operands is not None:
                     words.append(cooperative_matrix_operands)
-                words[0] = ((len(words) + 1) << 16) | 5289
-                return Id(put(5289, result_type, operands, words, 2, (5289, cooperative_matrix_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5289
+                    return Id(put(5289, result_type, operands, words, 2, (5289, cooperative_matrix_operands)))
         return self._value(5289, result_type, operands, result_id)
 
     def cooperative_vector_outer_product_accumulate_nv(self, pointer: Id, offset: Id, a: Id, b: Id, memory_layout: Id, matrix_interpretation: Id, matrix_stride: Id | None = None) -> Self:
@@ -13530,9 +13636,10 @@ class CoreInstructions(Emitter):
                 words = [0, pointer, offset, a, b, memory_layout, matrix_interpretation]
                 if matrix_stride is not None:
                     words.append(matrix_stride)
-                words[0] = ((len(words) + 0) << 16) | 5290
-                put(5290, None, operands, words, 0, (5290,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5290
+                    put(5290, None, operands, words, 0, (5290,))
+                    return self
         return self._void(5290, operands)
 
     def cooperative_vector_reduce_sum_accumulate_nv(self, pointer: Id, offset: Id, v: Id) -> Self:
@@ -13612,8 +13719,9 @@ class CoreInstructions(Emitter):
                     words.append(matrix_stride)
                 if cooperative_matrix_operands is not None:
                     words.append(cooperative_matrix_operands)
-                words[0] = ((len(words) + 1) << 16) | 5292
-                return Id(put(5292, result_type, operands, words, 2, (5292, cooperative_matrix_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5292
+                    return Id(put(5292, result_type, operands, words, 2, (5292, cooperative_matrix_operands)))
         return self._value(5292, result_type, operands, result_id)
 
     def cooperative_matrix_convert_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
@@ -13670,9 +13778,10 @@ class CoreInstructions(Emitter):
                 words = [0, group_count_x, group_count_y, group_count_z]
                 if payload is not None:
                     words.append(payload)
-                words[0] = ((len(words) + 0) << 16) | 5294
-                put(5294, None, operands, words, 0, (5294,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5294
+                    put(5294, None, operands, words, 0, (5294,))
+                    return self
         return self._void(5294, operands)
 
     def set_mesh_outputs_ext(self, vertex_count: Id, primitive_count: Id) -> Self:
@@ -13860,8 +13969,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, pointer, offset]
                 if memory_access is not None:
                     words.append(memory_access)
-                words[0] = ((len(words) + 1) << 16) | 5302
-                return Id(put(5302, result_type, operands, words, 2, (5302, memory_access)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5302
+                    return Id(put(5302, result_type, operands, words, 2, (5302, memory_access)))
         return self._value(5302, result_type, operands, result_id)
 
     def cooperative_vector_store_nv(self, pointer: Id, offset: Id, object: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
@@ -13890,9 +14000,10 @@ class CoreInstructions(Emitter):
                 words = [0, pointer, offset, object]
                 if memory_access is not None:
                     words.append(memory_access)
-                words[0] = ((len(words) + 0) << 16) | 5303
-                put(5303, None, operands, words, 0, (5303, memory_access))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5303
+                    put(5303, None, operands, words, 0, (5303, memory_access))
+                    return self
         return self._void(5303, operands)
 
     def hit_object_record_from_query_ext(self, hit_object: Id, ray_query: Id, sbt_record_index: Id, hit_object_attributes: Id) -> Self:
@@ -14101,9 +14212,10 @@ class CoreInstructions(Emitter):
                     words.append(hint)
                 if bits is not None:
                     words.append(bits)
-                words[0] = ((len(words) + 0) << 16) | 5310
-                put(5310, None, operands, words, 0, (5310,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5310
+                    put(5310, None, operands, words, 0, (5310,))
+                    return self
         return self._void(5310, operands)
 
     def hit_object_trace_reorder_execute_ext(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payload: Id, hint: Id | None = None, bits: Id | None = None) -> Self:
@@ -14154,9 +14266,10 @@ class CoreInstructions(Emitter):
                     words.append(hint)
                 if bits is not None:
                     words.append(bits)
-                words[0] = ((len(words) + 0) << 16) | 5311
-                put(5311, None, operands, words, 0, (5311,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5311
+                    put(5311, None, operands, words, 0, (5311,))
+                    return self
         return self._void(5311, operands)
 
     def hit_object_trace_motion_reorder_execute_ext(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, current_time: Id, payload: Id, hint: Id | None = None, bits: Id | None = None) -> Self:
@@ -14209,9 +14322,10 @@ class CoreInstructions(Emitter):
                     words.append(hint)
                 if bits is not None:
                     words.append(bits)
-                words[0] = ((len(words) + 0) << 16) | 5312
-                put(5312, None, operands, words, 0, (5312,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5312
+                    put(5312, None, operands, words, 0, (5312,))
+                    return self
         return self._void(5312, operands)
 
     def type_hit_object_ext(self, *, result_id: TypeId | None = None) -> TypeId:
@@ -14281,9 +14395,10 @@ class CoreInstructions(Emitter):
                     words.append(hint)
                 if bits is not None:
                     words.append(bits)
-                words[0] = ((len(words) + 0) << 16) | 5315
-                put(5315, None, operands, words, 0, (5315,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5315
+                    put(5315, None, operands, words, 0, (5315,))
+                    return self
         return self._void(5315, operands)
 
     def hit_object_trace_ray_ext(self, hit_object: Id, acceleration_structure: Id, ray_flags: Id, cull_mask: Id, sbt_offset: Id, sbt_stride: Id, miss_index: Id, ray_origin: Id, ray_tmin: Id, ray_direction: Id, ray_tmax: Id, payload: Id) -> Self:
@@ -15372,8 +15487,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, pointer, stride, column_major]
                 if memory_access is not None:
                     words.append(memory_access)
-                words[0] = ((len(words) + 1) << 16) | 5359
-                return Id(put(5359, result_type, operands, words, 2, (5359, memory_access)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5359
+                    return Id(put(5359, result_type, operands, words, 2, (5359, memory_access)))
         return self._value(5359, result_type, operands, result_id)
 
     def cooperative_matrix_store_nv(self, pointer: Id, object: Id, stride: Id, column_major: Id, memory_access: MemoryAccessOperand | None = None) -> Self:
@@ -15405,9 +15521,10 @@ class CoreInstructions(Emitter):
                 words = [0, pointer, object, stride, column_major]
                 if memory_access is not None:
                     words.append(memory_access)
-                words[0] = ((len(words) + 0) << 16) | 5360
-                put(5360, None, operands, words, 0, (5360, memory_access))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5360
+                    put(5360, None, operands, words, 0, (5360, memory_access))
+                    return self
         return self._void(5360, operands)
 
     def cooperative_matrix_mul_add_nv(self, result_type: TypeId, a: Id, b: Id, c: Id, *, result_id: Id | None = None) -> Id:
@@ -15663,8 +15780,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, dim, has_dimensions]
                 words += ps
-                words[0] = ((len(words) + 1) << 16) | 5371
-                return TypeId(put(5371, None, operands, words, 1, (5371,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5371
+                    return TypeId(put(5371, None, operands, words, 1, (5371,)))
         return self._type(5371, operands, result_id)
 
     def create_tensor_layout_nv(self, result_type: TypeId, *, result_id: Id | None = None) -> Id:
@@ -15714,8 +15832,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, tensor_layout]
                 words += dims
-                words[0] = ((len(words) + 1) << 16) | 5373
-                return Id(put(5373, result_type, operands, words, 2, (5373,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5373
+                    return Id(put(5373, result_type, operands, words, 2, (5373,)))
         return self._value(5373, result_type, operands, result_id)
 
     def tensor_layout_set_stride_nv(self, result_type: TypeId, tensor_layout: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -15743,8 +15862,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, tensor_layout]
                 words += strides
-                words[0] = ((len(words) + 1) << 16) | 5374
-                return Id(put(5374, result_type, operands, words, 2, (5374,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5374
+                    return Id(put(5374, result_type, operands, words, 2, (5374,)))
         return self._value(5374, result_type, operands, result_id)
 
     def tensor_layout_slice_nv(self, result_type: TypeId, tensor_layout: Id, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -15840,8 +15960,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, tensor_view]
                 words += dims
-                words[0] = ((len(words) + 1) << 16) | 5378
-                return Id(put(5378, result_type, operands, words, 2, (5378,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5378
+                    return Id(put(5378, result_type, operands, words, 2, (5378,)))
         return self._value(5378, result_type, operands, result_id)
 
     def tensor_view_set_stride_nv(self, result_type: TypeId, tensor_view: Id, strides: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -15869,8 +15990,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, tensor_view]
                 words += strides
-                words[0] = ((len(words) + 1) << 16) | 5379
-                return Id(put(5379, result_type, operands, words, 2, (5379,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5379
+                    return Id(put(5379, result_type, operands, words, 2, (5379,)))
         return self._value(5379, result_type, operands, result_id)
 
     def demote_to_helper_invocation(self) -> Self:
@@ -15978,8 +16100,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, tensor_layout]
                 words += block_sizes
-                words[0] = ((len(words) + 1) << 16) | 5384
-                return Id(put(5384, result_type, operands, words, 2, (5384,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5384
+                    return Id(put(5384, result_type, operands, words, 2, (5384,)))
         return self._value(5384, result_type, operands, result_id)
 
     def cooperative_matrix_transpose_nv(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
@@ -16231,8 +16354,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, base, byte_stride, element_index, byte_offset]
                 if raw_access_chain_operands is not None:
                     words.append(raw_access_chain_operands)
-                words[0] = ((len(words) + 1) << 16) | 5398
-                return Id(put(5398, result_type, operands, words, 2, (5398, raw_access_chain_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5398
+                    return Id(put(5398, result_type, operands, words, 2, (5398, raw_access_chain_operands)))
         return self._value(5398, result_type, operands, result_id)
 
     def ray_query_get_intersection_sphere_position_nv(self, result_type: TypeId, ray_query: Id, intersection: Id, *, result_id: Id | None = None) -> Id:
@@ -17405,8 +17529,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, function_pointer]
                 words += arguments
-                words[0] = ((len(words) + 1) << 16) | 5601
-                return Id(put(5601, result_type, operands, words, 2, (5601,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5601
+                    return Id(put(5601, result_type, operands, words, 2, (5601,)))
         return self._value(5601, result_type, operands, result_id)
 
     def asm_target_intel(self, asm_target: str, *, result_id: Id | None = None) -> Id:
@@ -17429,8 +17554,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += string_words(asm_target)
-                words[0] = ((len(words) + 1) << 16) | 5609
-                return Id(put(5609, None, operands, words, 1, (5609,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5609
+                    return Id(put(5609, None, operands, words, 1, (5609,)))
         return self._value(5609, None, operands, result_id)
 
     def asm_intel(self, result_type: TypeId, asm_type: TypeId, target: Id, asm_instructions: str, constraints: str, *, result_id: Id | None = None) -> Id:
@@ -17462,8 +17588,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, asm_type, target]
                 words += string_words(asm_instructions)
                 words += string_words(constraints)
-                words[0] = ((len(words) + 1) << 16) | 5610
-                return Id(put(5610, result_type, operands, words, 2, (5610,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5610
+                    return Id(put(5610, result_type, operands, words, 2, (5610,)))
         return self._value(5610, result_type, operands, result_id)
 
     def asm_call_intel(self, result_type: TypeId, asm: Id, arguments: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -17491,8 +17618,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, asm]
                 words += arguments
-                words[0] = ((len(words) + 1) << 16) | 5611
-                return Id(put(5611, result_type, operands, words, 2, (5611,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5611
+                    return Id(put(5611, result_type, operands, words, 2, (5611,)))
         return self._value(5611, result_type, operands, result_id)
 
     def atomic_f_min_ext(self, result_type: TypeId, pointer: Id, memory: Id, semantics: Id, value: Id, *, result_id: Id | None = None) -> Id:
@@ -17632,9 +17760,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, target]
                 words += decoration_words
-                words[0] = ((len(words) + 0) << 16) | 5632
-                put(5632, None, operands, words, 0, (5632, *decoration_words))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5632
+                    put(5632, None, operands, words, 0, (5632, *decoration_words))
+                    return self
         return self._void(5632, operands)
 
     def member_decorate_string(self, struct_type: TypeId, member: int, decoration: DecorationOperand) -> Self:
@@ -17661,9 +17790,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, struct_type, member]
                 words += decoration_words
-                words[0] = ((len(words) + 0) << 16) | 5633
-                put(5633, None, operands, words, 0, (5633, member, *decoration_words))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5633
+                    put(5633, None, operands, words, 0, (5633, member, *decoration_words))
+                    return self
         return self._void(5633, operands)
 
     def vme_image_intel(self, result_type: TypeId, image_type: TypeId, sampler: Id, *, result_id: Id | None = None) -> Id:
@@ -22716,9 +22846,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += loop_control_parameters
-                words[0] = ((len(words) + 0) << 16) | 5887
-                put(5887, None, operands, words, 0, None)
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 5887
+                    put(5887, None, operands, words, 0, None)
+                    return self
         return self._void(5887, operands)
 
     def alias_domain_decl_intel(self, name: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -22743,8 +22874,9 @@ class CoreInstructions(Emitter):
                 words = [0]
                 if name is not None:
                     words.append(name)
-                words[0] = ((len(words) + 1) << 16) | 5911
-                return Id(put(5911, None, operands, words, 1, (5911,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5911
+                    return Id(put(5911, None, operands, words, 1, (5911,)))
         return self._value(5911, None, operands, result_id)
 
     def alias_scope_decl_intel(self, alias_domain: Id, name: Id | None = None, *, result_id: Id | None = None) -> Id:
@@ -22771,8 +22903,9 @@ class CoreInstructions(Emitter):
                 words = [0, alias_domain]
                 if name is not None:
                     words.append(name)
-                words[0] = ((len(words) + 1) << 16) | 5912
-                return Id(put(5912, None, operands, words, 1, (5912,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5912
+                    return Id(put(5912, None, operands, words, 1, (5912,)))
         return self._value(5912, None, operands, result_id)
 
     def alias_scope_list_decl_intel(self, alias_scopes: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -22797,8 +22930,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += alias_scopes
-                words[0] = ((len(words) + 1) << 16) | 5913
-                return Id(put(5913, None, operands, words, 1, (5913,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 5913
+                    return Id(put(5913, None, operands, words, 1, (5913,)))
         return self._value(5913, None, operands, result_id)
 
     def fixed_sqrt_altera(self, result_type: TypeId, input: Id, s: int, i: int, r_i: int, q: int, o: int, *, result_id: Id | None = None) -> Id:
@@ -23939,9 +24073,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += member_types
-                words[0] = ((len(words) + 0) << 16) | 6090
-                put(6090, None, operands, words, 0, (6090,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 6090
+                    put(6090, None, operands, words, 0, (6090,))
+                    return self
         return self._void(6090, operands)
 
     def constant_composite_continued_intel(self, constituents: Sequence[Id] = ()) -> Self:
@@ -23964,9 +24099,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += constituents
-                words[0] = ((len(words) + 0) << 16) | 6091
-                put(6091, None, operands, words, 0, (6091,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 6091
+                    put(6091, None, operands, words, 0, (6091,))
+                    return self
         return self._void(6091, operands)
 
     def spec_constant_composite_continued_intel(self, constituents: Sequence[Id] = ()) -> Self:
@@ -23989,9 +24125,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0]
                 words += constituents
-                words[0] = ((len(words) + 0) << 16) | 6092
-                put(6092, None, operands, words, 0, (6092,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 6092
+                    put(6092, None, operands, words, 0, (6092,))
+                    return self
         return self._void(6092, operands)
 
     def composite_construct_continued_intel(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -24017,8 +24154,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type]
                 words += constituents
-                words[0] = ((len(words) + 1) << 16) | 6096
-                return Id(put(6096, result_type, operands, words, 2, (6096,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 6096
+                    return Id(put(6096, result_type, operands, words, 2, (6096,)))
         return self._value(6096, result_type, operands, result_id)
 
     def convert_f_to_bf16_intel(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
@@ -24213,9 +24351,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, sequence]
                 words += arguments
-                words[0] = ((len(words) + 0) << 16) | 6164
-                put(6164, None, operands, words, 0, (6164,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 6164
+                    put(6164, None, operands, words, 0, (6164,))
+                    return self
         return self._void(6164, operands)
 
     def task_sequence_get_altera(self, result_type: TypeId, sequence: Id, *, result_id: Id | None = None) -> Id:
@@ -24312,9 +24451,10 @@ class CoreInstructions(Emitter):
                 words = [0, ptr, num_bytes]
                 if memory_access is not None:
                     words.append(memory_access)
-                words[0] = ((len(words) + 0) << 16) | 6221
-                put(6221, None, operands, words, 0, (6221, memory_access))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 6221
+                    put(6221, None, operands, words, 0, (6221, memory_access))
+                    return self
         return self._void(6221, operands)
 
     def subgroup2_d_block_load_intel(self, element_size: Id, block_width: Id, block_height: Id, block_count: Id, src_base_pointer: Id, memory_width: Id, memory_height: Id, memory_pitch: Id, coordinate: Id, dst_pointer: Id) -> Self:
@@ -24546,8 +24686,9 @@ class CoreInstructions(Emitter):
                 words = [0, result_type, k_dim, matrix_a, matrix_b, matrix_c]
                 if matrix_multiply_accumulate_operands is not None:
                     words.append(matrix_multiply_accumulate_operands)
-                words[0] = ((len(words) + 1) << 16) | 6237
-                return Id(put(6237, result_type, operands, words, 2, (6237, matrix_multiply_accumulate_operands)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 6237
+                    return Id(put(6237, result_type, operands, words, 2, (6237, matrix_multiply_accumulate_operands)))
         return self._value(6237, result_type, operands, result_id)
 
     def bitwise_function_intel(self, result_type: TypeId, a: Id, b: Id, c: Id, lut_index: Id, *, result_id: Id | None = None) -> Id:
@@ -24640,9 +24781,10 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, condition]
                 words += string_words(name)
-                words[0] = ((len(words) + 0) << 16) | 6248
-                put(6248, None, operands, words, 0, (6248,))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 6248
+                    put(6248, None, operands, words, 0, (6248,))
+                    return self
         return self._void(6248, operands)
 
     def conditional_entry_point_intel(self, condition: Id, execution_model: ExecutionModel, entry_point: Id, name: str, interfaces: Sequence[Id] = ()) -> Self:
@@ -24675,9 +24817,10 @@ class CoreInstructions(Emitter):
                 words = [0, condition, execution_model, entry_point]
                 words += string_words(name)
                 words += interfaces
-                words[0] = ((len(words) + 0) << 16) | 6249
-                put(6249, None, operands, words, 0, (6249, execution_model))
-                return self
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 0) << 16) | 6249
+                    put(6249, None, operands, words, 0, (6249, execution_model))
+                    return self
         return self._void(6249, operands)
 
     def conditional_capability_intel(self, condition: Id, capability: Capability) -> Self:
@@ -24731,8 +24874,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type, target]
                 words += features
-                words[0] = ((len(words) + 1) << 16) | 6251
-                return Id(put(6251, result_type, operands, words, 2, None))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 6251
+                    return Id(put(6251, result_type, operands, words, 2, None))
         return self._value(6251, result_type, operands, result_id)
 
     def spec_constant_architecture_intel(self, result_type: TypeId, category: int, family: int, opcode: int, architecture: int, *, result_id: Id | None = None) -> Id:
@@ -24790,8 +24934,9 @@ class CoreInstructions(Emitter):
             ):
                 words = [0, result_type]
                 words += capabilities
-                words[0] = ((len(words) + 1) << 16) | 6253
-                return Id(put(6253, result_type, operands, words, 2, None))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 6253
+                    return Id(put(6253, result_type, operands, words, 2, None))
         return self._value(6253, result_type, operands, result_id)
 
     def conditional_copy_object_intel(self, result_type: TypeId, condition_operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -24820,8 +24965,9 @@ Condition 1, Operand 1, +
             ):
                 words = [0, result_type]
                 words += condition_operands
-                words[0] = ((len(words) + 1) << 16) | 6254
-                return Id(put(6254, result_type, operands, words, 2, (6254,)))
+                if len(words) < 0xFFFF:  # (a longer one: the general path says it is too long)
+                    words[0] = ((len(words) + 1) << 16) | 6254
+                    return Id(put(6254, result_type, operands, words, 2, (6254,)))
         return self._value(6254, result_type, operands, result_id)
 
     def group_i_mul_khr(self, result_type: TypeId, execution: Id, operation: GroupOperation, x: Id, *, result_id: Id | None = None) -> Id:

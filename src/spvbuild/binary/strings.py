@@ -13,6 +13,7 @@ as the bytes, :func:`string_in` reads them so, and says whether the words were c
 from __future__ import annotations
 
 import struct
+import sys
 from collections.abc import Sequence
 
 from spvbuild.errors import EncodeError
@@ -35,15 +36,20 @@ def string_words(text: str) -> list[int]:
             "the string there"
         )
     try:
-        data = text.encode("utf-8", "surrogateescape") + b"\0"
+        data = text.encode() if text.isascii() else text.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError as exc:
         raise EncodeError(
             f"string {text[:40]!r}{'...' if len(text) > 40 else ''}: character "
             f"{text[exc.start]!r} at index {exc.start} is a lone surrogate, which has no "
             "UTF-8 form"
         ) from None
-    data += b"\0" * (-len(data) % 4)
+    data += b"\0" * (4 - len(data) % 4)  # the NUL, then zeros to a whole word
+    if _LITTLE_ENDIAN:
+        return memoryview(data).cast("I").tolist()
     return list(struct.unpack(f"<{len(data) // 4}I", data))
+
+
+_LITTLE_ENDIAN = sys.byteorder == "little"  # words read in place from the bytes
 
 
 def string_in(data: bytes, base: int) -> tuple[str, int, bool] | None:

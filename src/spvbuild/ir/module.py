@@ -514,12 +514,11 @@ class Module(CoreInstructions, ExtInstSets):
         32-bit literals; strings; enumerants without parameters), so what is left is
         deduplication, whose key is ``words`` as given (without the result id), and
         routing.  ``words[0]`` counts the result id that goes in at ``slot`` (0: the
-        instruction has none).  The record is kept for routing and inspection, its words
+        instruction has none); the method sent a longer instruction than a word count can
+        say down the general path.  The record is kept for routing and inspection, its words
         for serialization, with what it needs when the method gave a ``needs_key`` (the
         operand values that decide it: see :func:`instruction_needs`).
         """
-        if len(words) >= 0xFFFF:
-            return self._emit(opcode, result_type, operands, None, slot != 0, ext_set)
         merged, how, section = _ROUTES.get(opcode, _ROUTED_BY_RECORD)
         key = None
         if merged and (merged == _MERGED or self.merge_aggregates):
@@ -531,6 +530,7 @@ class Module(CoreInstructions, ExtInstSets):
         if slot:
             rid = self._bound
             words.insert(slot, rid)
+            self._bound = rid + 1  # (given back if _record refuses the instruction)
         inst = _new_record(Instruction, (opcode, result_type, rid, operands, ext_set))
         block = self._fast_block
         if how <= _DECORATION:  # what _record does with it, without its other cases
@@ -603,9 +603,9 @@ class Module(CoreInstructions, ExtInstSets):
             try:
                 self._record(inst)
             except SpvbuildError as exc:
+                if rid is not None:
+                    self._bound = rid
                 raise _at_call(exc) from None
-        if rid is not None:
-            self._bound = rid + 1
         needs = None
         if needs_key is not None:
             needs = NEEDS_BY_KEY.get(needs_key)
