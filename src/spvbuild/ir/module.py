@@ -186,6 +186,7 @@ class Function:
     uses: set[int] = field(default_factory=set)
     callees: set[int] = field(default_factory=set)
     noted: bool = True
+    runs: list[Run] = field(default_factory=list)  # its blocks' runs of words, when noted
 
     @property
     def id(self) -> Id:
@@ -869,9 +870,11 @@ class Module(CoreInstructions, ExtInstSets):
         return rid
 
     def _new_run(self, block: Block) -> Run:
-        """Start a run of words at the end of ``block``."""
+        """Start a run of words at the end of ``block`` (of the open function)."""
         run = self._run = Run()
         block.items.append(run)
+        if self._function is not None:
+            self._function.runs.append(run)
         return run
 
     def _ids_value(
@@ -993,6 +996,7 @@ class Module(CoreInstructions, ExtInstSets):
             function.noted = False  # its uses are found again when written
             function.uses.clear()
             function.callees.clear()
+            function.runs.clear()
         self._enter(self._block)
         self._rules_work = any(_may_trigger(i) for i in self.all_instructions())
         self._listed = set()
@@ -1131,11 +1135,9 @@ class Module(CoreInstructions, ExtInstSets):
             if function.noted:
                 used = function.uses & wanted
                 callees = function.callees & by_id.keys() if function.callees else set()
-                pieces: list[BlockItem] = []
-                for block in function.blocks:
-                    for item in block.items:
-                        if item.__class__ is Run and not wanted.isdisjoint(item.words):
-                            pieces.append(item)
+                pieces: list[BlockItem] = [
+                    run for run in function.runs if not wanted.isdisjoint(run.words)
+                ]
             else:
                 used, callees = set(), set()
                 # The header, OpLabel and OpFunctionEnd use no global: the other pieces only.
