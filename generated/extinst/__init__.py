@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import importlib
+from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -98,107 +99,122 @@ _SET_MODULES_KEPT = 256
 class ExtInstSets(Emitter):
     """One property per extended instruction set, e.g. ``builder.glsl.sqrt(...)``."""
 
-    @property
+    @cached_property
     def amd_gcn_shader(self) -> AmdGcnShaderInstructions:
-        """The SPV_AMD_gcn_shader instructions (imports the set on first use)."""
+        """The SPV_AMD_gcn_shader instructions (imports the set on first use; one object
+        per builder)."""
         from .amd_gcn_shader import AmdGcnShaderInstructions
 
         return AmdGcnShaderInstructions(self)
 
-    @property
+    @cached_property
     def amd_shader_ballot(self) -> AmdShaderBallotInstructions:
-        """The SPV_AMD_shader_ballot instructions (imports the set on first use)."""
+        """The SPV_AMD_shader_ballot instructions (imports the set on first use; one object
+        per builder)."""
         from .amd_shader_ballot import AmdShaderBallotInstructions
 
         return AmdShaderBallotInstructions(self)
 
-    @property
+    @cached_property
     def amd_shader_explicit_vertex_parameter(self) -> AmdShaderExplicitVertexParameterInstructions:
-        """The SPV_AMD_shader_explicit_vertex_parameter instructions (imports the set on first use)."""
+        """The SPV_AMD_shader_explicit_vertex_parameter instructions (imports the set on first use; one object
+        per builder)."""
         from .amd_shader_explicit_vertex_parameter import AmdShaderExplicitVertexParameterInstructions
 
         return AmdShaderExplicitVertexParameterInstructions(self)
 
-    @property
+    @cached_property
     def amd_shader_trinary_minmax(self) -> AmdShaderTrinaryMinmaxInstructions:
-        """The SPV_AMD_shader_trinary_minmax instructions (imports the set on first use)."""
+        """The SPV_AMD_shader_trinary_minmax instructions (imports the set on first use; one object
+        per builder)."""
         from .amd_shader_trinary_minmax import AmdShaderTrinaryMinmaxInstructions
 
         return AmdShaderTrinaryMinmaxInstructions(self)
 
-    @property
+    @cached_property
     def arm_motion_engine_100(self) -> ArmMotionEngine100Instructions:
-        """The Arm.MotionEngine.100 instructions (imports the set on first use)."""
+        """The Arm.MotionEngine.100 instructions (imports the set on first use; one object
+        per builder)."""
         from .arm_motion_engine_100 import ArmMotionEngine100Instructions
 
         return ArmMotionEngine100Instructions(self)
 
-    @property
+    @cached_property
     def clspv_reflection(self) -> ClspvReflectionInstructions:
-        """The NonSemantic.ClspvReflection.6 instructions (imports the set on first use)."""
+        """The NonSemantic.ClspvReflection.6 instructions (imports the set on first use; one object
+        per builder)."""
         from .clspv_reflection import ClspvReflectionInstructions
 
         return ClspvReflectionInstructions(self)
 
-    @property
+    @cached_property
     def debug_break(self) -> DebugBreakInstructions:
-        """The NonSemantic.DebugBreak instructions (imports the set on first use)."""
+        """The NonSemantic.DebugBreak instructions (imports the set on first use; one object
+        per builder)."""
         from .debug_break import DebugBreakInstructions
 
         return DebugBreakInstructions(self)
 
-    @property
+    @cached_property
     def debug_info(self) -> DebugInfoInstructions:
-        """The DebugInfo instructions (imports the set on first use)."""
+        """The DebugInfo instructions (imports the set on first use; one object
+        per builder)."""
         from .debug_info import DebugInfoInstructions
 
         return DebugInfoInstructions(self)
 
-    @property
+    @cached_property
     def debug_printf(self) -> DebugPrintfInstructions:
-        """The NonSemantic.DebugPrintf instructions (imports the set on first use)."""
+        """The NonSemantic.DebugPrintf instructions (imports the set on first use; one object
+        per builder)."""
         from .debug_printf import DebugPrintfInstructions
 
         return DebugPrintfInstructions(self)
 
-    @property
+    @cached_property
     def glsl(self) -> GlslInstructions:
-        """The GLSL.std.450 instructions (imports the set on first use)."""
+        """The GLSL.std.450 instructions (imports the set on first use; one object
+        per builder)."""
         from .glsl import GlslInstructions
 
         return GlslInstructions(self)
 
-    @property
+    @cached_property
     def opencl(self) -> OpenclInstructions:
-        """The OpenCL.std instructions (imports the set on first use)."""
+        """The OpenCL.std instructions (imports the set on first use; one object
+        per builder)."""
         from .opencl import OpenclInstructions
 
         return OpenclInstructions(self)
 
-    @property
+    @cached_property
     def opencl_debug_info_100(self) -> OpenclDebugInfo100Instructions:
-        """The OpenCL.DebugInfo.100 instructions (imports the set on first use)."""
+        """The OpenCL.DebugInfo.100 instructions (imports the set on first use; one object
+        per builder)."""
         from .opencl_debug_info_100 import OpenclDebugInfo100Instructions
 
         return OpenclDebugInfo100Instructions(self)
 
-    @property
+    @cached_property
     def shader_debug_info_100(self) -> ShaderDebugInfo100Instructions:
-        """The NonSemantic.Shader.DebugInfo.100 instructions (imports the set on first use)."""
+        """The NonSemantic.Shader.DebugInfo.100 instructions (imports the set on first use; one object
+        per builder)."""
         from .shader_debug_info_100 import ShaderDebugInfo100Instructions
 
         return ShaderDebugInfo100Instructions(self)
 
-    @property
+    @cached_property
     def tosa_001000_1(self) -> Tosa0010001Instructions:
-        """The TOSA.001000.1 instructions (imports the set on first use)."""
+        """The TOSA.001000.1 instructions (imports the set on first use; one object
+        per builder)."""
         from .tosa_001000_1 import Tosa0010001Instructions
 
         return Tosa0010001Instructions(self)
 
-    @property
+    @cached_property
     def vksp_reflection(self) -> VkspReflectionInstructions:
-        """The NonSemantic.VkspReflection instructions (imports the set on first use)."""
+        """The NonSemantic.VkspReflection instructions (imports the set on first use; one object
+        per builder)."""
         from .vksp_reflection import VkspReflectionInstructions
 
         return VkspReflectionInstructions(self)
