@@ -1248,7 +1248,8 @@ class Module(CoreInstructions, ExtInstSets):
         encode = Encoder(self._type_widths, used).instruction
         cached = self._words.get
         runs: list[Run] = []
-        words: list[int] = []  # the body's
+        # The body's words, in the form of ``out`` (an array keeps a big module compact).
+        words: MutableSequence[int] = array("I") if isinstance(out, array) else []
         extend = words.extend
         made_by_pieces = _MADE_BY_PIECES
         for piece in body:
@@ -1283,7 +1284,7 @@ class Module(CoreInstructions, ExtInstSets):
                     if record.result_id is None:
                         words.append(0x10000 | opcode)
                     else:
-                        words += (0x20000 | opcode, int(record.result_id))
+                        extend((0x20000 | opcode, int(record.result_id)))
                     continue  # (they need nothing)
                 extend(encode(record))
             if collector is not None:
