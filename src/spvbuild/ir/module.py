@@ -67,7 +67,7 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.generated.extinst import ExtInstSets, set_module
 from spvbuild.ir.arguments import shown
 from spvbuild.ir.call_site import located
-from spvbuild.ir.emitter import FAST_IDS, Run
+from spvbuild.ir.emitter import FAST_IDS, Run, ids_below
 from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.instruction import Instruction, RawWords
 from spvbuild.ir.params import EnumerantParameters
@@ -413,7 +413,7 @@ class Module(CoreInstructions, ExtInstSets):
                 count == len(operands)
                 and result_type.__class__ in FAST_IDS
                 and 0 < result_type < bound
-                and all(v.__class__ in FAST_IDS and 0 < v < bound for v in operands)
+                and ids_below(operands, bound)
             ):
                 values = (self._ext_set_id(import_name), number, *operands)
                 words = [((5 + count) << 16) | OP_EXT_INST, result_type, *values]
