@@ -199,10 +199,10 @@ def _fast_tables(
         shape = fast_slots(plan.stack)
         if shape is None:
             continue
-        slots, tail, tail_table = shape
+        slots, ids_only, tail, tail_table = shape
         count = len(slots)
         words = count + 1 + (1 if plan.has_result else 0)
-        category = C_IDS if all(code == F_ID for code, _ in slots) else C_GENERAL
+        category = C_IDS if ids_only else C_GENERAL
         first = (words << 16) | opcode
         fast = (category, first, count, opcode, plan.has_type, tail_table, slots, _TAILS[tail])
         (with_result if plan.has_result else plain)[name] = fast
@@ -596,10 +596,7 @@ class _Assembler:
         _, _, count, opcode, has_type, tail_table, slots, tail = fp
         ids_get = self.ids.get
         end = j + count
-        if all(code == F_ID for code, _ in slots):
-            found = self._fast_ids(j, end, tok, has_type)
-        else:
-            found = self._fast_slots(j, slots, tok, has_type)
+        found = self._fast_slots(j, slots, tok, has_type)
         if found is None:
             return -1
         vals, r = found
@@ -701,37 +698,6 @@ class _Assembler:
             self.pending.pop(value, None)
         return value
 
-    def _fast_ids(
-        self, j: int, end: int, result_tok: str | None, has_type: bool
-    ) -> tuple[list[int], int] | None:
-        """Fast path, id slots with new ids: number them in the parser's order.
-
-        The parser reads the result type, then the result id, then the operands; the
-        result id is the first when there is no result type.  None: let the general
-        parser decide (a word that is not an id).
-        """
-        toks = self.toks
-        ids = self.ids
-        vals: list[int] = []
-        r: int | None = 0
-        if result_tok is not None and not has_type:
-            r = self._fast_result(result_tok)
-        for k in range(j, end):
-            if r is None:
-                return None
-            t = toks[k]
-            v = ids.get(t)
-            if v is None:
-                if _ID_NAME(t) is None:
-                    return None
-                v = self._new_id(t, k, "")
-            vals.append(v)
-            if k == j and has_type and result_tok is not None:
-                r = self._fast_result(result_tok)
-        if r is None:
-            return None
-        return vals, r
-
     def _fast_slots(
         self,
         j: int,
@@ -739,7 +705,13 @@ class _Assembler:
         result_tok: str | None,
         has_type: bool,
     ) -> tuple[list[int], int] | None:
-        """Fast path, mixed slots (ids, plain integers, parameterless enumerants)."""
+        """Fast path, the slots (ids, plain integers, parameterless enumerants) with new
+        ids: number them in the parser's order.
+
+        The parser reads the result type, then the result id, then the operands; the
+        result id is the first when there is no result type.  None: let the general
+        parser decide (a word that does not fit its slot).
+        """
         toks = self.toks
         ids = self.ids
         vals: list[int] = []
