@@ -432,13 +432,9 @@ class _Assembler:
                             k += 1
                         # toks[end] exists: the words before it are ids, not the NULs.
                         if k == end and toks[end] != "=":
-                            r = ids.get(tok)
-                            if r is None:
-                                r = nid
+                            r = _result_number(ids, pending, tok, nid)
+                            if r == nid:
                                 nid += 1
-                                ids[tok] = r
-                            else:
-                                pending.pop(r, None)
                             words[base + 2] = r
                             i = end
                             continue
@@ -461,12 +457,7 @@ class _Assembler:
                             v = ids.get(t)
                         elif code == 2:  # F_ENUM
                             v = values.get(t) if values is not None else None
-                        elif (
-                            t.isdigit()
-                            and t.isascii()
-                            and len(t) < 10
-                            and (t[0] != "0" or len(t) == 1)
-                        ):
+                        elif _plain_int(t):
                             if code == 1:  # F_LIT
                                 v = int(t)
                             else:  # F_CONST: OpConstant of a 32-bit integer type
@@ -526,28 +517,15 @@ class _Assembler:
                                 end += 1
                                 for _ in range(mask[1]):
                                     t = toks[end]
-                                    if (
-                                        t.isdigit()
-                                        and t.isascii()
-                                        and len(t) < 10
-                                        and (t[0] != "0" or len(t) == 1)
-                                    ):
+                                    if _plain_int(t):
                                         append(int(t))
                                         end += 1
                                     else:
                                         ok = False
                                         break
                         elif tail == 3:  # T_INTS
-                            while True:
-                                t = toks[end]
-                                if not (
-                                    t.isdigit()
-                                    and t.isascii()
-                                    and len(t) < 10
-                                    and (t[0] != "0" or len(t) == 1)
-                                ):
-                                    break
-                                append(int(t))
+                            while _plain_int(toks[end]):
+                                append(int(toks[end]))
                                 end += 1
                         # Only the next instruction (or the end) may follow.
                         if end < n and not (
@@ -559,13 +537,9 @@ class _Assembler:
                             ok = False
                     if ok:
                         if j != i + 1:  # the result id: after the type, or first
-                            r = ids.get(tok)
-                            if r is None:
-                                r = nid
+                            r = _result_number(ids, pending, tok, nid)
+                            if r == nid:
                                 nid += 1
-                                ids[tok] = r
-                            else:
-                                pending.pop(r, None)
                             words.insert(base + 2 if has_type else base + 1, r)
                         words[base] = ((len(words) - base) << 16) | opcode
                         i = end
@@ -687,15 +661,11 @@ class _Assembler:
 
     def _fast_result(self, tok: str) -> int | None:
         """The number of result id ``tok`` (created if new); None if it is not an id."""
-        value = self.ids.get(tok)
-        if value is None:
-            if _ID_NAME(tok) is None:
-                return None
-            value = self.next_id
+        if tok not in self.ids and _ID_NAME(tok) is None:
+            return None
+        value = _result_number(self.ids, self.pending, tok, self.next_id)
+        if value == self.next_id:
             self.next_id = value + 1
-            self.ids[tok] = value
-        else:
-            self.pending.pop(value, None)
         return value
 
     def _fast_slots(
@@ -1239,6 +1209,18 @@ def _decimal_u32(word: str) -> int | None:
         if value <= 0xFFFFFFFF:
             return value
     return None
+
+
+def _result_number(ids: dict[str, int], pending: dict[int, int], tok: str, free: int) -> int:
+    """The number of result id ``tok``: the one it got where it was used before (then no
+    longer pending a definition), else ``free``, the caller's next free number (which the
+    caller then moves on)."""
+    number = ids.get(tok)
+    if number is None:
+        ids[tok] = free
+        return free
+    pending.pop(number, None)
+    return number
 
 
 def _plain_int(word: str) -> bool:
