@@ -6,24 +6,7 @@ spirv-as), its variants, the target environments and :data:`ENGINE` (``"mypyc"``
 compiled engine runs, ``"python"`` otherwise).
 """
 
-from spvbuild.text.assembler import (
-    DEFAULT_TARGET_ENV,
-    ENGINE,
-    TARGET_ENVS,
-    assemble,
-    assemble_binary,
-    assemble_file,
-    assemble_words,
-    target_env_of_header,
-)
+from spvbuild.text import assembler as _room
+from spvbuild.text.assembler import *  # noqa: F403  (the room's public names: its __all__)
 
-__all__ = [
-    "DEFAULT_TARGET_ENV",
-    "ENGINE",
-    "TARGET_ENVS",
-    "assemble",
-    "assemble_binary",
-    "assemble_file",
-    "assemble_words",
-    "target_env_of_header",
-]
+__all__ = _room.__all__

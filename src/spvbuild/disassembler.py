@@ -5,6 +5,7 @@ module gives its public face: :func:`disassemble` (words → text, like spirv-di
 :func:`write_disassembly` (the same, streamed).
 """
 
-from spvbuild.text.disassembler import CHUNK_WORDS, disassemble, header_lines, write_disassembly
+from spvbuild.text import disassembler as _room
+from spvbuild.text.disassembler import *  # noqa: F403  (the room's public names: its __all__)
 
-__all__ = ["CHUNK_WORDS", "disassemble", "header_lines", "write_disassembly"]
+__all__ = _room.__all__

@@ -5,6 +5,7 @@ its public face: :func:`read` (a binary → typed instructions), :class:`ReadMod
 :func:`words_of` and :func:`engine_kind` (which form of the read engine runs).
 """
 
-from spvbuild.binary.reader import ReadModule, engine_kind, read, words_of
+from spvbuild.binary import reader as _room
+from spvbuild.binary.reader import *  # noqa: F403  (the room's public names: its __all__)
 
-__all__ = ["ReadModule", "engine_kind", "read", "words_of"]
+__all__ = _room.__all__

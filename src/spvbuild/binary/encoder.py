@@ -9,7 +9,7 @@ OpSpecConstant, OpSwitch) take their width from a :class:`TypeWidths` lookup.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import Enum
 from typing import Any
 
@@ -210,10 +210,8 @@ class Encoder:
             words.extend(_number_words(value, FLOAT32, where, name))
         elif code == _classes.CONTEXT_NUMBER:
             words.extend(_number_words(value, context, where, name))
-        elif code == _classes.VALUE_ENUM:
-            self._value_enum(words, kind, value, kinds, where, name, context)
-        elif code == _classes.BIT_ENUM:
-            self._bit_enum(words, kind, value, kinds, where, name, context)
+        elif code == _classes.VALUE_ENUM or code == _classes.BIT_ENUM:
+            self._enum(words, kind, value, kinds, where, name, context)
         elif code == _classes.ID_PAIR or code == _classes.SWITCH_PAIR or code == _classes.PAIR:
             if not isinstance(value, tuple) or len(value) != len(kind.bases):
                 raise EncodeError(
@@ -276,7 +274,7 @@ class Encoder:
                 f"pass {kind.name}{enumerant.name}(...)"
             )
 
-    def _value_enum(
+    def _enum(
         self,
         words: list[int],
         kind: KindInfo,
@@ -286,46 +284,26 @@ class Encoder:
         name: str,
         context: Context,
     ) -> None:
-        if isinstance(value, EnumerantParameters):
-            number = self._enum_value(kind, value.enumerant, where, name)
-            words.append(number)
-            self._params(words, kind, number, value.parameters, kinds, where, name, context)
-            return
-        number = self._enum_value(kind, value, where, name)
-        self._check_no_params_needed(kind, number, where, name)
-        words.append(number)
-
-    def _bit_enum(
-        self,
-        words: list[int],
-        kind: KindInfo,
-        value: Any,
-        kinds: dict[str, KindInfo],
-        where: str,
-        name: str,
-        context: Context,
-    ) -> None:
-        parts: Iterable[Any] = value if isinstance(value, list | tuple) else (value,)
-        mask = 0
+        """A ValueEnum (one enumerant) or a BitEnum (a mask of several) and the parameters
+        of each enumerant in it, those of a BitEnum's bits in the order of the bits."""
+        is_mask = kind.operand_class == _classes.BIT_ENUM
+        parts: Iterable[Any] = value if is_mask and isinstance(value, list | tuple) else (value,)
+        number = 0
         with_params: dict[int, EnumerantParameters] = {}
         for part in parts:
             if isinstance(part, EnumerantParameters):
-                bit = self._enum_value(kind, part.enumerant, where, name)
-                with_params[bit] = part
-                mask |= bit
+                enumerant = self._enum_value(kind, part.enumerant, where, name)
+                with_params[enumerant] = part
             else:
-                mask |= self._enum_value(kind, part, where, name)
-        words.append(mask)
-        bit = 1
-        while bit <= mask:
-            if mask & bit:
-                if bit in with_params:
-                    self._params(
-                        words, kind, bit, with_params[bit].parameters, kinds, where, name, context
-                    )
-                else:
-                    self._check_no_params_needed(kind, bit, where, name)
-            bit <<= 1
+                enumerant = self._enum_value(kind, part, where, name)
+            number |= enumerant
+        words.append(number)
+        for enumerant in _bits(number) if is_mask else (number,):
+            if enumerant in with_params:
+                params = with_params[enumerant].parameters
+                self._params(words, kind, enumerant, params, kinds, where, name, context)
+            else:
+                self._check_no_params_needed(kind, enumerant, where, name)
 
 
 def _number_words(value: Any, context: Context, where: str, name: str) -> list[int]:
@@ -369,6 +347,15 @@ def _number_words(value: Any, context: Context, where: str, name: str) -> list[i
         return [bits & 0xFFFFFFFF, bits >> 32]
     # Narrower than a word: signed values are sign-extended, unsigned ones zero-extended.
     return [value & 0xFFFFFFFF if signed else value & ((1 << width) - 1)]
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The bits set in ``mask``, lowest first."""
+    bit = 1
+    while bit <= mask:
+        if mask & bit:
+            yield bit
+        bit <<= 1
 
 
 def encode_module(

@@ -15,51 +15,17 @@
 
 from __future__ import annotations
 
-from spvbuild.debuginfo.facts import (
-    NO_FLAGS,
-    Base,
-    DwarfOp,
-    Encoding,
-    Flags,
-    ImportedEntity,
-    Member,
-    Method,
-    Qualifier,
-    Tag,
-)
+from spvbuild.debuginfo import facts, handles
+from spvbuild.debuginfo.facts import *  # noqa: F403  (the vocabulary: facts.__all__)
 from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, FlavorName
-from spvbuild.debuginfo.handles import (
-    CompileUnit,
-    Composite,
-    DebugType,
-    Discriminator,
-    Expression,
-    Function,
-    FunctionDeclaration,
-    FunctionType,
-    GlobalVariable,
-    Handle,
-    InlinedAt,
-    InlinedVariable,
-    LexicalBlock,
-    LocalVariable,
-    Macro,
-    MemberRef,
-    Operation,
-    Scope,
-    Source,
-    TemplateParameter,
-)
+from spvbuild.debuginfo.handles import *  # noqa: F403  (the handles: handles.__all__)
 from spvbuild.debuginfo.layer import DebugInfo
 from spvbuild.debuginfo.rules import DebugInfoError, Rule, check_module
 from spvbuild.debuginfo.strip import remove_debug_instruction, strip_debug_info
 
 __all__ = [
-    "DEBUG_SETS", "FLAVORS", "NO_FLAGS", "Base", "CompileUnit", "Composite", "DebugInfo",
-    "DebugInfoError", "DebugType", "Discriminator", "DwarfOp", "Encoding", "Expression",
-    "FlavorName", "Flags", "Function", "FunctionDeclaration", "FunctionType",
-    "GlobalVariable", "Handle", "ImportedEntity", "InlinedAt", "InlinedVariable",
-    "LexicalBlock", "LocalVariable", "Macro", "Member", "MemberRef", "Method", "Operation",
-    "Qualifier", "Rule", "Scope", "Source", "Tag", "TemplateParameter", "check_module",
-    "remove_debug_instruction", "strip_debug_info",
+    "DEBUG_SETS", "FLAVORS", "DebugInfo", "DebugInfoError", "FlavorName", "Rule",
+    "check_module", "remove_debug_instruction", "strip_debug_info",
 ]  # fmt: skip
+__all__ += facts.__all__
+__all__ += handles.__all__

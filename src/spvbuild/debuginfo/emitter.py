@@ -186,23 +186,16 @@ class SetEmitter:
         taken: set[str],
         where: str,
     ) -> tuple[object, list[Ref]]:
+        """The argument for ``operand`` (a variadic one's items each in turn) and what it
+        refers to."""
         if operand.quantifier == "*":
             if not isinstance(value, Sequence) or isinstance(value, str):
                 raise DebugInfoError(f"{where} operand '{operand.name}' takes a sequence")
-            pairs = [self._one(operand, item, values, taken, where) for item in value]
+            item = operand._replace(quantifier="")
+            pairs = [self._convert(item, element, values, taken, where) for element in value]
             return tuple(arg for arg, _ in pairs), [ref for _, refs in pairs for ref in refs]
         if value is None and operand.quantifier == "?":
             return None, []
-        return self._one(operand, value, values, taken, where)
-
-    def _one(
-        self,
-        operand: OperandInfo,
-        value: object,
-        values: Mapping[str, object],
-        taken: set[str],
-        where: str,
-    ) -> tuple[object, list[Ref]]:
         kind = operand.kind
         if kind == "PairIdRefIdRef":
             if not isinstance(value, tuple) or len(value) != 2:

@@ -19,6 +19,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from spvbuild.debuginfo.handles import Composite, DebugType, FunctionType
 
+__all__ = [
+    "NO_FLAGS", "Base", "DwarfOp", "Encoding", "Flags", "ImportedEntity", "Member", "Method",
+    "Qualifier", "Tag",
+]  # fmt: skip
+
 
 class Flags(IntFlag):
     """Debug Info Flags (seed 3.2; the last four only in the newer sets)."""

@@ -11,6 +11,14 @@ from dataclasses import dataclass, field
 
 from spvbuild.ir.ids import Id
 
+# The handles the package re-exports (TemplateTarget, the layer's own alias, is not one).
+__all__ = [
+    "CompileUnit", "Composite", "DebugType", "Discriminator", "Expression", "Function",
+    "FunctionDeclaration", "FunctionType", "GlobalVariable", "Handle", "InlinedAt",
+    "InlinedVariable", "LexicalBlock", "LocalVariable", "Macro", "MemberRef", "Operation",
+    "Scope", "Source", "TemplateParameter",
+]  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Handle:

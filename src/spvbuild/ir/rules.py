@@ -19,7 +19,7 @@ Checkers:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -141,18 +141,24 @@ def _pointer(module: _Module, type_id: Any) -> tuple[int, int] | None:
     return int(ty.operands[0]), int(ty.operands[1])
 
 
+def _instances(rule: Rule, module: _Module) -> Iterator[tuple[Instruction, str]]:
+    """Each instruction of the kind ``rule`` names (in module order), with its name for
+    messages."""
+    name = str(rule[5]["instruction"])
+    opcode = _OP[name]
+    if opcode not in module.opcodes:
+        return
+    for inst in module.instructions:
+        if inst.opcode == opcode:
+            yield inst, f"{name} {inst.result_id!r}"
+
+
 def _function_pointer_constant(rule: Rule, module: _Module) -> None:
     from spvbuild.generated.core.enums import StorageClass
 
     data = rule[5]
-    opcode = _OP[str(data["instruction"])]
     storage = int(StorageClass[str(data["storage_class"])])
-    if opcode not in module.opcodes:
-        return
-    for inst in module.instructions:
-        if inst.opcode != opcode:
-            continue
-        where = f"{data['instruction']} {inst.result_id!r}"
+    for inst, where in _instances(rule, module):
         pointer = _pointer(module, inst.result_type)
         if pointer is None or pointer[0] != storage:
             raise _fail(rule, f"{where}: Result Type is not a {data['storage_class']} pointer")
@@ -164,14 +170,7 @@ def _function_pointer_constant(rule: Rule, module: _Module) -> None:
 
 
 def _function_pointer_call(rule: Rule, module: _Module) -> None:
-    data = rule[5]
-    opcode = _OP[str(data["instruction"])]
-    if opcode not in module.opcodes:
-        return
-    for inst in module.instructions:
-        if inst.opcode != opcode:
-            continue
-        where = f"{data['instruction']} {inst.result_id!r}"
+    for inst, where in _instances(rule, module):
         pointer_value = module.defs.get(int(inst.operands[0]))
         pointer = _pointer(module, pointer_value.result_type if pointer_value else None)
         fn_type = module.defs.get(pointer[1]) if pointer is not None else None

@@ -77,8 +77,8 @@ class IdRun(NamedTuple):
 
 
 def id_run(operands: Sequence[tuple[bool, str]]) -> IdRun:
-    """The one fast-path shape classifier of id operands: the reader's inline paths and
-    the disassembler's id-only paths are both derived from it.
+    """The one fast-path shape classifier of id operands: the reader's inline paths, the
+    disassembler's id-only paths and the assembler's fast-path slots are derived from it.
 
     ``operands``: (is an id, quantifier) of each operand after the result id, the class
     coming from ``KindInfo.operand_class`` (or a consumer's slot code for it).

@@ -198,10 +198,10 @@ def _fast_tables(
         shape = fast_slots(plan.stack)
         if shape is None:
             continue
-        slots, tail, tail_table = shape
+        slots, ids_only, tail, tail_table = shape
         count = len(slots)
         words = count + 1 + (1 if plan.has_result else 0)
-        category = C_IDS if all(code == F_ID for code, _ in slots) else C_GENERAL
+        category = C_IDS if ids_only else C_GENERAL
         first = (words << 16) | opcode
         fast = (category, first, count, opcode, plan.has_type, tail_table, slots, _TAILS[tail])
         (with_result if plan.has_result else plain)[name] = fast
@@ -431,13 +431,9 @@ class _Assembler:
                             k += 1
                         # toks[end] exists: the words before it are ids, not the NULs.
                         if k == end and toks[end] != "=":
-                            r = ids.get(tok)
-                            if r is None:
-                                r = nid
+                            r = _result_number(ids, pending, tok, nid)
+                            if r == nid:
                                 nid += 1
-                                ids[tok] = r
-                            else:
-                                pending.pop(r, None)
                             words[base + 2] = r
                             i = end
                             continue
@@ -460,12 +456,7 @@ class _Assembler:
                             v = ids.get(t)
                         elif code == 2:  # F_ENUM
                             v = values.get(t) if values is not None else None
-                        elif (
-                            t.isdigit()
-                            and t.isascii()
-                            and len(t) < 10
-                            and (t[0] != "0" or len(t) == 1)
-                        ):
+                        elif _plain_int(t):
                             if code == 1:  # F_LIT
                                 v = int(t)
                             else:  # F_CONST: OpConstant of a 32-bit integer type
@@ -525,28 +516,15 @@ class _Assembler:
                                 end += 1
                                 for _ in range(mask[1]):
                                     t = toks[end]
-                                    if (
-                                        t.isdigit()
-                                        and t.isascii()
-                                        and len(t) < 10
-                                        and (t[0] != "0" or len(t) == 1)
-                                    ):
+                                    if _plain_int(t):
                                         append(int(t))
                                         end += 1
                                     else:
                                         ok = False
                                         break
                         elif tail == 3:  # T_INTS
-                            while True:
-                                t = toks[end]
-                                if not (
-                                    t.isdigit()
-                                    and t.isascii()
-                                    and len(t) < 10
-                                    and (t[0] != "0" or len(t) == 1)
-                                ):
-                                    break
-                                append(int(t))
+                            while _plain_int(toks[end]):
+                                append(int(toks[end]))
                                 end += 1
                         # Only the next instruction (or the end) may follow.
                         if end < n and not (
@@ -558,13 +536,9 @@ class _Assembler:
                             ok = False
                     if ok:
                         if j != i + 1:  # the result id: after the type, or first
-                            r = ids.get(tok)
-                            if r is None:
-                                r = nid
+                            r = _result_number(ids, pending, tok, nid)
+                            if r == nid:
                                 nid += 1
-                                ids[tok] = r
-                            else:
-                                pending.pop(r, None)
                             words.insert(base + 2 if has_type else base + 1, r)
                         words[base] = ((len(words) - base) << 16) | opcode
                         i = end
@@ -595,10 +569,7 @@ class _Assembler:
         _, _, count, opcode, has_type, tail_table, slots, tail = fp
         ids_get = self.ids.get
         end = j + count
-        if all(code == F_ID for code, _ in slots):
-            found = self._fast_ids(j, end, tok, has_type)
-        else:
-            found = self._fast_slots(j, slots, tok, has_type)
+        found = self._fast_slots(j, slots, tok, has_type)
         if found is None:
             return -1
         vals, r = found
@@ -689,47 +660,12 @@ class _Assembler:
 
     def _fast_result(self, tok: str) -> int | None:
         """The number of result id ``tok`` (created if new); None if it is not an id."""
-        value = self.ids.get(tok)
-        if value is None:
-            if _ID_NAME(tok) is None:
-                return None
-            value = self.next_id
-            self.next_id = value + 1
-            self.ids[tok] = value
-        else:
-            self.pending.pop(value, None)
-        return value
-
-    def _fast_ids(
-        self, j: int, end: int, result_tok: str | None, has_type: bool
-    ) -> tuple[list[int], int] | None:
-        """Fast path, id slots with new ids: number them in the parser's order.
-
-        The parser reads the result type, then the result id, then the operands; the
-        result id is the first when there is no result type.  None: let the general
-        parser decide (a word that is not an id).
-        """
-        toks = self.toks
-        ids = self.ids
-        vals: list[int] = []
-        r: int | None = 0
-        if result_tok is not None and not has_type:
-            r = self._fast_result(result_tok)
-        for k in range(j, end):
-            if r is None:
-                return None
-            t = toks[k]
-            v = ids.get(t)
-            if v is None:
-                if _ID_NAME(t) is None:
-                    return None
-                v = self._new_id(t, k, "")
-            vals.append(v)
-            if k == j and has_type and result_tok is not None:
-                r = self._fast_result(result_tok)
-        if r is None:
+        if tok not in self.ids and _ID_NAME(tok) is None:
             return None
-        return vals, r
+        value = _result_number(self.ids, self.pending, tok, self.next_id)
+        if value == self.next_id:
+            self.next_id = value + 1
+        return value
 
     def _fast_slots(
         self,
@@ -738,7 +674,13 @@ class _Assembler:
         result_tok: str | None,
         has_type: bool,
     ) -> tuple[list[int], int] | None:
-        """Fast path, mixed slots (ids, plain integers, parameterless enumerants)."""
+        """Fast path, the slots (ids, plain integers, parameterless enumerants) with new
+        ids: number them in the parser's order.
+
+        The parser reads the result type, then the result id, then the operands; the
+        result id is the first when there is no result type.  None: let the general
+        parser decide (a word that does not fit its slot).
+        """
         toks = self.toks
         ids = self.ids
         vals: list[int] = []
@@ -1266,6 +1208,18 @@ def _decimal_u32(word: str) -> int | None:
         if value <= 0xFFFFFFFF:
             return value
     return None
+
+
+def _result_number(ids: dict[str, int], pending: dict[int, int], tok: str, free: int) -> int:
+    """The number of result id ``tok``: the one it got where it was used before (then no
+    longer pending a definition), else ``free``, the caller's next free number (which the
+    caller then moves on)."""
+    number = ids.get(tok)
+    if number is None:
+        ids[tok] = free
+        return free
+    pending.pop(number, None)
+    return number
 
 
 def _plain_int(word: str) -> bool:

@@ -19,13 +19,13 @@ they become known, exactly like the reference assembler's "expected operands" st
 from __future__ import annotations
 
 import keyword
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Final, NamedTuple
 
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core import tables
-from spvbuild.ir.tables import InstructionInfo, KindInfo, KindScope, OperandInfo
+from spvbuild.ir.tables import IdRun, InstructionInfo, KindInfo, KindScope, OperandInfo, id_run
 
 __all__ = [
     "SPEC_CONSTANT_OP_OPCODES",
@@ -329,49 +329,50 @@ F_CONST = 3
 FastSlot = tuple[int, "dict[str, int] | None"]
 
 
-def fast_slots(
-    stack: tuple[Desc, ...],
-) -> tuple[tuple[FastSlot, ...], str, dict[str, tuple[int, int]] | None] | None:
+class FastShape(NamedTuple):
+    """The fast-path shape of an instruction's operands (see :func:`fast_slots`)."""
+
+    slots: tuple[FastSlot, ...]  # the required operands in order (the result id left out)
+    ids_only: bool  # every slot is an id
+    tail: str  # what may follow the slots: '', 'I', 'P', 'L', 'M' or 'O'
+    tail_table: dict[str, tuple[int, int]] | None  # 'M': single name → (value, parameter count)
+
+
+def _is_id(desc: Desc) -> bool:
+    """An id operand, or a variadic one of single ids (what :func:`id_run` calls an id)."""
+    code, _, arg, _ = desc
+    if code == VAR:
+        return isinstance(arg, tuple) and len(arg) == 1 and arg[0][0] == ID
+    return code == ID or code == TYPE
+
+
+def _id_run(descs: Sequence[Desc]) -> IdRun:
+    """:func:`~spvbuild.ir.tables.id_run` (the one fast-path shape classifier of id
+    operands) over operand descriptors in consumption order, the result id left out."""
+    return id_run([(_is_id(d), "*" if d[0] == VAR else "?" if d[1] else "") for d in descs])
+
+
+def fast_slots(stack: tuple[Desc, ...]) -> FastShape | None:
     """The fast-path shape of an operand stack, or None if it has no fast path.
 
-    Returns the fixed slots in order (the result id left out: it is injected) and the
-    tail: '' (nothing may follow), 'I' (any number of ids), 'P' (pairs of ids),
-    'L' (plain integers), 'M' (an optional enumerant or mask whose parameters are
-    plain integers, e.g. OpLoad's ``Aligned 4``; the third value maps its single names
-    to (value, parameter count)) or 'O' (something optional: only the next instruction
-    may follow on the fast path).  A slot is an id, a plain literal integer, an
-    enumerant without parameters, or an OpConstant literal.
+    The required operands, as :func:`id_run` counts them, are the fixed slots in order
+    (the result id left out: it is injected); whether they are all ids is its word too.
+    A slot is an id, a plain literal integer, an enumerant without parameters, or an
+    OpConstant literal.  The tail is what the first of the other operands allows: ''
+    (nothing may follow), 'I' (any number of ids), 'P' (pairs of ids), 'L' (plain
+    integers), 'M' (an optional enumerant or mask whose parameters are plain integers,
+    e.g. OpLoad's ``Aligned 4``, with ``tail_table``) or 'O' (something optional: only
+    the next instruction may follow on the fast path).
     """
+    operands = [desc for desc in reversed(stack) if desc[0] != RESULT]
+    run = _id_run(operands)
+    fixed, rest = operands[: run.required], operands[run.required :]
+    if any(not desc[1] for desc in rest):
+        return None  # a required operand after an optional one: not a fast-path shape
     slots: list[FastSlot] = []
-    tail = ""
-    tail_table: dict[str, tuple[int, int]] | None = None
-    for desc in reversed(stack):
-        code, optional, arg, _ = desc
-        if code == RESULT:
-            continue
-        if code == VAR:
-            assert isinstance(arg, tuple)
-            inner = [d[0] for d in reversed(arg)]
-            if inner == [ID]:
-                tail = "I"
-            elif inner == [ID, ID]:
-                tail = "P"
-            elif inner == [LIT]:
-                tail = "L"
-            else:
-                tail = "O"
-            break
-        if optional:
-            tail = "O"
-            if code in (VENUM, MASK) and isinstance(arg, EnumTable):
-                tail = "M"
-                tail_table = {}
-                for name, value in arg.names.items():
-                    params = arg.parameters(value)
-                    if all(p[0] == LIT and not p[1] for p in params):
-                        tail_table[name] = (value, len(params))
-            break
-        if code in (ID, TYPE):
+    for desc in fixed:
+        code, _, arg, _ = desc
+        if _is_id(desc):
             slots.append((F_ID, None))
         elif code == LIT:
             slots.append((F_LIT, None))
@@ -382,7 +383,23 @@ def fast_slots(
             slots.append((F_ENUM, plain))
         else:
             return None
-    return tuple(slots), tail, tail_table
+    tail = ""
+    tail_table: dict[str, tuple[int, int]] | None = None
+    if rest:
+        code, _, arg, _ = rest[0]
+        tail = "O"
+        if code == VAR:
+            assert isinstance(arg, tuple)
+            inner = [d[0] for d in reversed(arg)]
+            tail = {(ID,): "I", (ID, ID): "P", (LIT,): "L"}.get(tuple(inner), "O")
+        elif code in (VENUM, MASK) and isinstance(arg, EnumTable):
+            tail = "M"
+            tail_table = {}
+            for name, value in arg.names.items():
+                params = arg.parameters(value)
+                if all(p[0] == LIT and not p[1] for p in params):
+                    tail_table[name] = (value, len(params))
+    return FastShape(tuple(slots), run.ids >= run.required, tail, tail_table)
 
 
 class ExtSet(NamedTuple):
@@ -420,8 +437,9 @@ def ext_set(import_name: str) -> ExtSet | None:
         entry = (number, info.name, tuple(reversed(descs)))
         by_name[info.name] = entry
         by_number[number] = entry
-        if all(d[0] == ID and not d[1] for d in descs):
-            fast[info.name] = (number, len(descs))
+        run = _id_run(descs)
+        if run.ids == run.required == len(descs):  # fixed ids only
+            fast[info.name] = (number, run.required)
     return ExtSet(import_name, True, by_name, by_number, fast)
 
 
