@@ -98,7 +98,7 @@ def outcome(data: bytes | Sequence[int]) -> tuple[Any, ...]:
 def reference(data: bytes | Sequence[int], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
     """The outcome with every first word sent to the general decoder, but constants
     (their literals wait until every type is known, so their errors come later)."""
-    plan = reader_module._core()
+    plan = reader_module.core_plan()
     code = plan.code
     waiting = (reader_module._DEFERRED, reader_module._CONSTANT)
 
@@ -370,11 +370,11 @@ def test_a_bound_past_the_words_reads_ids_on_first_sight(
 
 
 def reading(op: Op, count: int) -> tuple[Any, ...] | None:
-    return reader_module._core().reading((count << 16) | op)
+    return reader_module.core_plan().reading((count << 16) | op)
 
 
 def test_readings() -> None:
-    FLAT, VARIADIC, PARAMS = reader_module._FLAT, reader_module._VARIADIC, reader_module._PARAMS
+    FLAT, VARIADIC, PARAMS = reader_module.FLAT, reader_module.VARIADIC, reader_module.PARAMS
     ID, LITERAL, PAIR = "@id", "@literal", "@pair"
     assert reading(Op.Variable, 4) == (FLAT, ("StorageClass",), "", 0, (None,))
     assert reading(Op.Variable, 5) == (FLAT, ("StorageClass", ID), "", 0, ())
@@ -391,7 +391,7 @@ def test_readings() -> None:
     assert reading(Op.Decorate, 4) == (PARAMS, (ID,), "Decoration", 1, ())
     assert reading(Op.Name, 4) is None  # a string
     assert reading(Op.Switch, 5) is None  # context-dependent literals wait
-    assert reader_module._core().code((4 << 16) | Op.Switch) == reader_module._DEFERRED
+    assert reader_module.core_plan().code((4 << 16) | Op.Switch) == reader_module._DEFERRED
 
 
 # -- what the fast paths hand to the general decoder -------------------------------------

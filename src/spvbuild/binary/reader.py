@@ -51,7 +51,7 @@ Design for speed
     * ``ReadModule.instructions`` decodes them on first access (``read(data, lazy=False)``
       does it at once), with the garbage collector paused, in one loop over the
       instructions (the read engine's ``decode``).
-      A plan per distinct first word, computed from the tables (``_CorePlan.code``), gives
+      A plan per distinct first word, computed from the tables (``CorePlan.code``), gives
       the path of an instruction from one dict lookup.  The commonest layouts of ids only
       whose word count leaves every optional operand absent (``OpIAdd``, ``OpLoad``/
       ``OpStore`` without a memory-access mask, ``OpAccessChain`` of one index,
@@ -61,7 +61,7 @@ Design for speed
       exceeds the number of words, so that nothing is allocated by the bound alone),
       ``tuple.__new__`` of the NamedTuple.
     * Every other layout of one-word operands takes a *one-word path*
-      (``_CorePlan.fit``, from the tables): ids; plain literals (``LiteralInteger`` and
+      (``CorePlan.fit``, from the tables): ids; plain literals (``LiteralInteger`` and
       the like); enum values without parameters (a ValueEnum member, a BitEnum mask none
       of whose bits takes parameters: ``OpVariable``'s storage class, ``OpFunction``,
       ``OpSelectionMerge``, ``OpLoopMerge``, ``OpDecorate Block``); a variadic operand of
@@ -130,7 +130,7 @@ import weakref
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from spvbuild.accel import engines
 from spvbuild.binary import read_codes as _codes
@@ -165,7 +165,7 @@ _DEFAULT_CONTEXT: _Context = UINT32
 _FLOAT32: _Context = FLOAT32
 _WINDOW_WORDS = 5  # the words of an instruction the fast paths are given (w0 to w4)
 
-# Fast paths, one per first word (see _CorePlan.code and spvbuild.binary.read_codes).
+# Fast paths, one per first word (see CorePlan.code and spvbuild.binary.read_codes).
 _GENERAL = _codes.GENERAL
 _DEFERRED = _codes.DEFERRED
 _BINARY = _codes.BINARY
@@ -180,15 +180,15 @@ _BARE = _codes.BARE
 _CALL = _codes.CALL
 _EXT = _codes.EXT
 
-# How _CorePlan.fit reads the operand words of a layout (item 0 of a _Reading).
-_FLAT = 0  # one-word operands, then absent ones
-_VARIADIC = 1  # one-word operands, a variadic operand (one-word items, id pairs), absent ones
-_PARAMS = 2  # one-word operands, an enum value with parameters to the end, absent ones
+# How CorePlan.fit reads the operand words of a layout (item 0 of a Reading).
+FLAT = 0  # one-word operands, then absent ones
+VARIADIC = 1  # one-word operands, a variadic operand (one-word items, id pairs), absent ones
+PARAMS = 2  # one-word operands, an enum value with parameters to the end, absent ones
 # How a one-word path reads an operand of a kind (its "spec"): an id, a plain literal or
 # an enum value (the kind's name, see _EnumTable); a pair of ids (variadic only).
-_SPEC_ID = "@id"
-_SPEC_LITERAL = "@literal"
-_SPEC_PAIR = "@pair"
+SPEC_ID = "@id"
+SPEC_LITERAL = "@literal"
+SPEC_PAIR = "@pair"
 _IDS = (_classes.ID, _classes.RESULT_TYPE, _classes.RESULT_ID)
 _ONE_WORD_LITERALS = (_classes.LITERAL, _classes.EXT_INST_NUMBER, _classes.SPEC_CONSTANT_OPCODE)
 _ENUMS = (_classes.VALUE_ENUM, _classes.BIT_ENUM)
@@ -198,7 +198,7 @@ _SIZED_BY_A_TYPE = (_classes.CONTEXT_NUMBER, _classes.SWITCH_PAIR)
 _LITERALS = range(1 << 32)  # word → the word: a plain literal's lookup
 # (form, specs of the one-word operands, the variadic operand's spec or the kind of the
 # enum with parameters, the words of that operand or its parameters, the absent tail)
-_Reading = tuple[int, tuple[str, ...], str, int, tuple[Any, ...]]
+Reading = tuple[int, tuple[str, ...], str, int, tuple[Any, ...]]
 # A decoder of one first word: (offset, w0 ... w4) → the instruction.
 _Decoder = Callable[[int, int, int, int, int, int], Instruction]
 
@@ -328,12 +328,13 @@ def read(data: bytes | bytearray | memoryview | Sequence[int], *, lazy: bool = T
 def words_of(
     data: bytes | bytearray | memoryview | Sequence[int], caller: str = "words_of"
 ) -> tuple[array[int], Endianness]:
-    """The words of a binary (header included, in native byte order) and its byte order,
-    for a consumer that checks the instructions itself (the disassembler): only the byte
-    count, the magic number and the 5-word header are checked here (BinaryError);
-    :func:`read` also checks the framing of every instruction.  An array, not a list: four
-    bytes a word instead of a Python int each (indexing it is as fast).  ``caller`` names
-    the public function in the message of an ArgumentError (data of a wrong type)."""
+    """The words of a binary (header included, in native byte order) and its byte order:
+    only the byte count, the magic number and the 5-word header are checked here
+    (BinaryError).  :func:`read` then checks the framing of every instruction with
+    :func:`frame`, which a consumer of the words (the disassembler) calls too.  An array,
+    not a list: four bytes a word instead of a Python int each (indexing it is as fast).
+    ``caller`` names the public function in the message of an ArgumentError (data of a
+    wrong type)."""
     words, endianness = _to_array(data, caller)
     _check_header(words)
     return words, endianness
@@ -352,30 +353,83 @@ def _version_of(word: int) -> tuple[int, int]:
 _Framing = tuple[int, set[int]]
 
 
-def _split(words: array[int]) -> _Framing:
-    """Check the framing of every instruction, by the read engine's :func:`split`.
+class Framing(NamedTuple):
+    """What :func:`frame` finds: the framing of a module's instructions."""
 
-    Return their number and the distinct first words (opcode and word count) that are at
-    least the opcode's grammar minimum: the decoder plans per first word.  Only the first
-    sight of a first word is compared with the minimum, and only the last instruction can
-    run past the end.
+    instructions: int
+    """The number of instructions before ``end``."""
+    firsts: set[int]
+    """Their distinct first words (opcode and word count) that are at least the opcode's
+    grammar minimum (those below it were handed to ``short``)."""
+    end: int
+    """The offset of the first instruction whose word count is 0 or runs past the end of
+    the module; the number of words when there is none."""
+
+
+class _Cut(Exception):
+    """The instruction at ``args[0]`` has word count 0 or runs past the end."""
+
+
+def frame(words: array[int], short: Callable[[int], None] | None = None) -> Framing:
+    """Walk the word counts of a module's instructions (``words``: header included, as
+    :func:`words_of` gives them) once, by the read engine's
+    :func:`~spvbuild.binary.read_engine.split`: the one framing walk of every consumer
+    (the reader, :class:`~spvbuild.ir.module.Module`'s ``from_binary`` through it, the
+    disassembler).
+
+    It stops at the first instruction whose word count is 0 or that runs past the end
+    (``end``; what to say about it is the consumer's: the reader raises at once, the
+    disassembler after printing what comes before).  ``short(offset)`` is called, in
+    order, for each instruction before it whose word count is below its opcode's grammar
+    minimum (it may raise); only the first words of the others are in ``firsts``.
     """
     engine = _engine()
     data, n = engine.prepare(words)
-    count, found = engine.split(data, n, _core().lowest, functools.partial(_check_framing, words))
-    return count, found
+    lowest = core_plan().lowest
+
+    def check(i: int) -> None:
+        count = words[i] >> 16
+        if not count or i + count > n:
+            raise _Cut(i)
+        if short is not None:
+            short(i)
+
+    try:
+        count, firsts = engine.split(data, n, lowest, check)
+        return Framing(count, firsts, n)
+    except _Cut as cut:
+        end: int = cut.args[0]
+    # the instructions before the cut (they end exactly there): counted again, rare
+    count, firsts = engine.split(data, end, lowest, check)
+    return Framing(count, firsts, end)
 
 
-def _offsets(words: array[int]) -> list[int]:
-    """The offset of every instruction (the framing checked before)."""
-    offsets: list[int] = []
-    append = offsets.append
-    n = len(words)
-    i = 5
+def _split(words: array[int]) -> _Framing:
+    """Check the framing of every instruction, by :func:`frame`: raise at a word count of
+    0 or past the end, and let the general decoder check every instruction shorter than
+    its grammar minimum (it names the missing operand, or keeps the instruction when an
+    unknown enum value leaves its length open).
+
+    Return their number and the distinct first words (opcode and word count) that are at
+    least the opcode's grammar minimum: the decoder plans per first word.
+    """
+    framing = frame(words, functools.partial(_check_short, words))
+    if framing.end < len(words):
+        raise _framing_error(words, framing.end)
+    return framing.instructions, framing.firsts
+
+
+def offsets(words: Sequence[int], start: int = 5, stop: int | None = None) -> list[int]:
+    """The offset of every instruction from ``start`` (an instruction's offset) up to the
+    first at ``stop`` or later (the end by default), whose framing :func:`frame` checked."""
+    found: list[int] = []
+    append = found.append
+    n = len(words) if stop is None else stop
+    i = start
     while i < n:
         append(i)
         i += words[i] >> 16
-    return offsets
+    return found
 
 
 # The read engine the reader runs (spvbuild.binary.read_engine: its compiled copy when current,
@@ -399,21 +453,23 @@ def engine_kind() -> str:
     return engines.kind(_engine())
 
 
-def _check_framing(words: array[int], i: int) -> None:
-    """Raise the BinaryError for a bad word count (rare: out of the tight loop)."""
+def _framing_error(words: array[int], i: int) -> BinaryError:
+    """The error of an instruction whose word count is 0 or runs past the end."""
+    count = words[i] >> 16
+    name = _Reader(words, words[3])._name(words[i] & 0xFFFF)
+    if not count:
+        return BinaryError(i, f"{name}: word count 0")
+    return BinaryError(
+        i, f"{name}: word count {count} runs past the end of the module ({len(words) - i} left)"
+    )
+
+
+def _check_short(words: array[int], i: int) -> None:
+    """Decode an instruction shorter than its grammar minimum with the general decoder
+    (rare: out of the tight loop): it raises the error that names the missing operand,
+    unless an unknown enum value leaves the instruction's length open."""
     w0 = words[i]
-    wc = w0 >> 16
-    reader = _Reader(words, words[3])
-    name = reader._name(w0 & 0xFFFF)
-    if wc == 0:
-        raise BinaryError(i, f"{name}: word count 0")
-    if i + wc > len(words):
-        raise BinaryError(
-            i, f"{name}: word count {wc} runs past the end of the module ({len(words) - i} left)"
-        )
-    # Shorter than the grammar's minimum: the general decoder names the missing operand
-    # (or keeps the instruction, when an unknown enum value leaves its length open).
-    reader.instruction(i, i + wc, w0 & 0xFFFF, _DEFAULT_CONTEXT)
+    _Reader(words, words[3]).instruction(i, i + (w0 >> 16), w0 & 0xFFFF, _DEFAULT_CONTEXT)
 
 
 # -- bytes → words -----------------------------------------------------------------------
@@ -482,7 +538,7 @@ def _is_id(kinds: dict[str, KindInfo], name: str) -> bool:
     return kind is not None and kind.operand_class in _IDS
 
 
-class _InstructionSet:
+class InstructionSet:
     """The tables of core (or of one extended set with core's kinds under its own)."""
 
     def __init__(
@@ -554,7 +610,7 @@ class _InstructionSet:
         return False
 
 
-class _CorePlan:
+class CorePlan:
     """Core tables plus the plans of the fast paths (built on first read).
 
     A fast path is chosen per first word (opcode and word count, see :meth:`code`), so
@@ -564,7 +620,7 @@ class _CorePlan:
     def __init__(self) -> None:
         from spvbuild.generated.core import enums, tables
 
-        self.set = _InstructionSet(
+        self.set = InstructionSet(
             None, tables.INSTRUCTIONS, tables.KINDS, enums.ENUM_CLASSES, enums.PARAMETER_CLASSES
         )
         self.op_enum: dict[int, Any] = {int(m): m for m in enums.Op}
@@ -580,11 +636,11 @@ class _CorePlan:
         self.word_layouts: dict[int, tuple[OperandInfo, ...]] = {}
         # memos (of a bounded size: the first words of the input are any words)
         self.codes: dict[int, int] = {}
-        self.readings: dict[int, _Reading | None] = {}
+        self.readings: dict[int, Reading | None] = {}
         self.ids_only: set[int] = set()  # first words of readings of ids only
-        self.recipes: dict[int, tuple[_Reading, Callable[..., _Decoder], _Names]] = {}
+        self.recipes: dict[int, tuple[Reading, Callable[..., _Decoder], _Names]] = {}
         self.ext_recipes: dict[
-            tuple[str | None, int, int], tuple[_Reading, Callable[..., _Decoder], _Names] | None
+            tuple[str | None, int, int], tuple[Reading, Callable[..., _Decoder], _Names] | None
         ] = {}
         ext_inst = self.ext_inst
         for opcode, info in tables.INSTRUCTIONS.items():
@@ -659,7 +715,7 @@ class _CorePlan:
         found = {(2, 1): _STORE, (1, 0): _JUMP, (0, 0): _BARE}.get((fixed, optional))
         return _GENERAL if found is None else found
 
-    def reading(self, first: int) -> _Reading | None:
+    def reading(self, first: int) -> Reading | None:
         """How the one-word path of a first word reads its operands (see fit), or None."""
         if first in self.readings:
             return self.readings[first]
@@ -675,7 +731,7 @@ class _CorePlan:
                 self.ids_only.add(first)
         return found
 
-    def recipe(self, first: int) -> tuple[_Reading, Callable[..., _Decoder], _Names]:
+    def recipe(self, first: int) -> tuple[Reading, Callable[..., _Decoder], _Names]:
         """The reading and the recipe (see _recipe) of a first word that takes the
         one-word path."""
         found = self.recipes.get(first)
@@ -689,26 +745,31 @@ class _CorePlan:
         return found
 
     def ext_recipe(
-        self, ext: _InstructionSet, number: int, first: int
-    ) -> tuple[_Reading, Callable[..., _Decoder], _Names] | None:
+        self, ext: InstructionSet, number: int, first: int
+    ) -> tuple[Reading, Callable[..., _Decoder], _Names] | None:
         """The reading and the recipe of an OpExtInst of a set (see fit), or None."""
         key = (ext.name, number, first)
         if key in self.ext_recipes:
             return self.ext_recipes[key]
-        info = ext.instructions.get(number)
-        found = None
-        if info is not None:
-            layout = ext.layout(number, info)
-            reading = None if ext.uses_context(layout) else self.fit(ext, layout, (first >> 16) - 5)
-            if reading is not None:
-                found = (reading, *_recipe(True, True, True, reading))
+        reading = self.ext_reading(ext, number, first)
+        found = None if reading is None else (reading, *_recipe(True, True, True, reading))
         if len(self.ext_recipes) < _MEMO_LIMIT:
             self.ext_recipes[key] = found
         return found
 
+    def ext_reading(self, ext: InstructionSet, number: int, first: int) -> Reading | None:
+        """How a one-word path reads the operands of an OpExtInst (``first``: its first
+        word) of instruction ``number`` of a set (see fit) after the set and the number,
+        or None."""
+        info = ext.instructions.get(number)
+        if info is None:
+            return None
+        layout = ext.layout(number, info)
+        return None if ext.uses_context(layout) else self.fit(ext, layout, (first >> 16) - 5)
+
     def fit(
-        self, tables: _InstructionSet, layout: Sequence[OperandInfo], count: int
-    ) -> _Reading | None:
+        self, tables: InstructionSet, layout: Sequence[OperandInfo], count: int
+    ) -> Reading | None:
         """How a one-word path reads ``count`` operand words of ``layout``, or None.
 
         Each operand is one word read by one lookup: an id, a plain literal, an enum value
@@ -726,18 +787,18 @@ class _CorePlan:
             left = count - len(specs)
             if left == 0:
                 tail = _absent(layout[index:])
-                return None if tail is None else (_FLAT, tuple(specs), "", 0, tail)
+                return None if tail is None else (FLAT, tuple(specs), "", 0, tail)
             spec = self.spec(tables, op.kind)
             if op.quantifier == "*":
-                if spec is None or left % (2 if spec == _SPEC_PAIR else 1):
+                if spec is None or left % (2 if spec == SPEC_PAIR else 1):
                     return None
                 tail = _absent(layout[index + 1 :])
-                return None if tail is None else (_VARIADIC, tuple(specs), spec, left, tail)
-            if spec is None or spec == _SPEC_PAIR:
+                return None if tail is None else (VARIADIC, tuple(specs), spec, left, tail)
+            if spec is None or spec == SPEC_PAIR:
                 return None
             specs.append(spec)
         if count == len(specs):
-            return (_FLAT, tuple(specs), "", 0, ())
+            return (FLAT, tuple(specs), "", 0, ())
         # Words left: the parameters of the last enum operand that can take some.
         for index in range(len(specs) - 1, -1, -1):
             op = layout[index]
@@ -748,28 +809,28 @@ class _CorePlan:
                 tail = _absent(layout[index + 1 :])
                 if tail is None:
                     return None
-                return (_PARAMS, tuple(specs[:index]), op.kind, count - index - 1, tail)
+                return (PARAMS, tuple(specs[:index]), op.kind, count - index - 1, tail)
         return None
 
-    def spec(self, tables: _InstructionSet, name: str) -> str | None:
-        """How a one-word path reads an operand of kind ``name`` (see _SPEC_ID), or None."""
+    def spec(self, tables: InstructionSet, name: str) -> str | None:
+        """How a one-word path reads an operand of kind ``name`` (see SPEC_ID), or None."""
         kind = tables.kinds.get(name)
         if kind is None:
             return None
         code = kind.operand_class
         if code in _IDS:
-            return _SPEC_ID
+            return SPEC_ID
         if code in _ONE_WORD_LITERALS:
-            return _SPEC_LITERAL
+            return SPEC_LITERAL
         if code in _ENUMS:
             return name
         if code == _classes.ID_PAIR:
-            return _SPEC_PAIR
+            return SPEC_PAIR
         return None
 
 
 _DIRECT = 8  # up to this many operand words (items) a decoder indexes one by one
-_MEMO_LIMIT = 1 << 14  # entries of a memo keyed by input words (see _CorePlan)
+_MEMO_LIMIT = 1 << 14  # entries of a memo keyed by input words (see CorePlan)
 # A first word's decoder is made on this sight of it (before, the general decoder takes
 # it): making one costs what decoding a few instructions with it saves.
 _SIGHTS = 3
@@ -779,10 +840,10 @@ _SIGHTS = 3
 _LOOKUP, _LOOKUPS, _PARAM_TABLE, _UNPACK = range(4)
 _Names = tuple[tuple[str, int, str], ...]  # (name, what it is bound to, spec)
 _Recipe = tuple[Callable[..., _Decoder], _Names]
-_RECIPES: dict[tuple[bool, bool, bool, _Reading], _Recipe] = {}  # bounded by the grammar
+_RECIPES: dict[tuple[bool, bool, bool, Reading], _Recipe] = {}  # bounded by the grammar
 
 
-def _recipe(has_rt: bool, has_rid: bool, ext: bool, reading: _Reading) -> _Recipe:
+def _recipe(has_rt: bool, has_rid: bool, ext: bool, reading: Reading) -> _Recipe:
     """How to make the decoder of a reading (see _Reader._decoder): a function of the
     values its expression names, and for each name what it is bound to.
 
@@ -802,7 +863,7 @@ def _recipe(has_rt: bool, has_rid: bool, ext: bool, reading: _Reading) -> _Recip
     pos = 1 + has_rt + has_rid + len(parts)  # word index of the next operand
     if len(specs) <= _DIRECT:
         for index, item in enumerate(specs):
-            if item == _SPEC_LITERAL:  # the word itself
+            if item == SPEC_LITERAL:  # the word itself
                 parts.append(_word(pos + index))
             else:
                 names.append((f"L{index}", _LOOKUP, item))
@@ -811,9 +872,9 @@ def _recipe(has_rt: bool, has_rid: bool, ext: bool, reading: _Reading) -> _Recip
         names.append(("LS", _LOOKUPS, ""))
         parts.append(f"*map(getitem, LS, words[i + {pos} : i + {pos + len(specs)}])")
     pos += len(specs)
-    if form == _VARIADIC:
+    if form == VARIADIC:
         parts.append(_items(spec, pos, count, names))
-    elif form == _PARAMS:
+    elif form == PARAMS:
         names.append(("P", _PARAM_TABLE, spec))
         parts.append(f"P[{_word(pos)}](words, i + {pos + 1})")
     parts.extend("None" if item is None else "()" for item in tail)
@@ -836,25 +897,25 @@ def _recipe(has_rt: bool, has_rid: bool, ext: bool, reading: _Reading) -> _Recip
 
 def _shown(form: int, count: int) -> int:
     """What a decoder's source shows of a reading's count (see _items)."""
-    return count if form == _VARIADIC and count <= _DIRECT else -1
+    return count if form == VARIADIC and count <= _DIRECT else -1
 
 
 def _items(spec: str, pos: int, count: int, names: list[tuple[str, int, str]]) -> str:
     """The expression of a variadic operand of ``count`` words at word index ``pos``
     (a tuple of its items, pairs of ids as tuples, as the general decoder makes)."""
-    if spec == _SPEC_LITERAL:
+    if spec == SPEC_LITERAL:
         if pos + count <= _WINDOW_WORDS or count <= 2:
             return "(" + "".join(f"{_word(pos + k)}, " for k in range(count)) + ")"
         names.append(("V", _UNPACK, ""))
         return f"V(words, (i + {pos}) << 2)"
-    names.append(("V", _LOOKUP, _SPEC_ID if spec == _SPEC_PAIR else spec))
+    names.append(("V", _LOOKUP, SPEC_ID if spec == SPEC_PAIR else spec))
     if count > _DIRECT:
         slice_ = f"words[i + {pos} : i + (w0 >> 16)]"  # the last operand
-        if spec == _SPEC_PAIR:
+        if spec == SPEC_PAIR:
             return f"_pairs(map(V.__getitem__, {slice_}))"
         return f"tuple(map(V.__getitem__, {slice_}))"
     items = [f"V[{_word(pos + k)}]" for k in range(count)]
-    if spec == _SPEC_PAIR:
+    if spec == SPEC_PAIR:
         items = [f"({items[k]}, {items[k + 1]})" for k in range(0, count, 2)]
     return "(" + "".join(f"{item}, " for item in items) + ")"
 
@@ -880,11 +941,11 @@ def _pairs(items: Iterator[Any]) -> tuple[tuple[Any, Any], ...]:
     return tuple(zip(items, items, strict=False))
 
 
-def _ids_only(reading: _Reading) -> bool:
+def _ids_only(reading: Reading) -> bool:
     """True for a reading of ids (then a variadic id)."""
     form, specs, spec, _, _ = reading
-    ids = all(item == _SPEC_ID for item in specs)
-    return ids and (form == _FLAT or form == _VARIADIC and spec == _SPEC_ID)
+    ids = all(item == SPEC_ID for item in specs)
+    return ids and (form == FLAT or form == VARIADIC and spec == SPEC_ID)
 
 
 def _absent(layout: Sequence[OperandInfo]) -> tuple[Any, ...] | None:
@@ -899,13 +960,13 @@ def _absent(layout: Sequence[OperandInfo]) -> tuple[Any, ...] | None:
 
 
 @functools.cache
-def _core() -> _CorePlan:
+def core_plan() -> CorePlan:
     """The core plan, made once per process."""
-    return _CorePlan()
+    return CorePlan()
 
 
 @functools.cache
-def _ext_set(import_name: str) -> _InstructionSet | None:
+def ext_tables(import_name: str) -> InstructionSet | None:
     """The tables of the set imported as ``import_name`` over core's, made once; None for
     a set the grammars do not have."""
     from spvbuild.generated.extinst import set_module
@@ -913,8 +974,8 @@ def _ext_set(import_name: str) -> _InstructionSet | None:
     module = set_module(import_name)
     if module is None:
         return None
-    core = _core().set
-    return _InstructionSet(
+    core = core_plan().set
+    return InstructionSet(
         import_name,
         module.INSTRUCTIONS,
         {**core.kinds, **module.KINDS},
@@ -963,7 +1024,7 @@ class _EnumTable(dict[int, Any]):
 
     __slots__ = ("tables", "kind")
 
-    def __init__(self, tables: _InstructionSet, kind: KindInfo) -> None:
+    def __init__(self, tables: InstructionSet, kind: KindInfo) -> None:
         super().__init__()
         self.tables = tables
         self.kind = kind
@@ -1002,7 +1063,7 @@ class _ParamTable(dict[int, _ParamMaker]):
 
     __slots__ = ("reader", "tables", "kind", "count")
 
-    def __init__(self, reader: _Reader, tables: _InstructionSet, kind: KindInfo, count: int):
+    def __init__(self, reader: _Reader, tables: InstructionSet, kind: KindInfo, count: int):
         super().__init__()
         self.reader = reader
         self.tables = tables
@@ -1053,7 +1114,7 @@ class _ParamTable(dict[int, _ParamMaker]):
         for cls, parameters in groups:
             for op in parameters:
                 spec = self.reader.plan.spec(tables, op.kind)
-                if op.quantifier != "" or spec is None or spec == _SPEC_PAIR:
+                if op.quantifier != "" or spec is None or spec == SPEC_PAIR:
                     return None
                 lookups.append(self.reader.lookup(tables, spec))
             sizes.append((cls, len(parameters)))
@@ -1107,7 +1168,7 @@ class _ExtPlans(dict[int, "_ExtSetPlans"]):
 
     def __missing__(self, word: int) -> _ExtSetPlans:
         name = self.reader.ext_names.get(word)
-        ext = _ext_set(name) if name is not None else None
+        ext = ext_tables(name) if name is not None else None
         if name is None or ext is None:
             raise KeyError(word)
         found = self[word] = _ExtSetPlans(self.reader, name, ext)
@@ -1116,12 +1177,12 @@ class _ExtPlans(dict[int, "_ExtSetPlans"]):
 
 class _ExtSetPlans(dict[int, _Decoder]):
     """(instruction number << 32 | first word) → the decoder of an OpExtInst of one set
-    whose operands take the one-word path (see _CorePlan.fit), made on the second sight
+    whose operands take the one-word path (see CorePlan.fit), made on the second sight
     of the key (see _Decoders); KeyError if they do not, or on the first sight."""
 
     __slots__ = ("reader", "name", "ext", "seen")
 
-    def __init__(self, reader: _Reader, name: str, ext: _InstructionSet) -> None:
+    def __init__(self, reader: _Reader, name: str, ext: InstructionSet) -> None:
         super().__init__()
         self.reader = reader
         self.name = name
@@ -1168,7 +1229,7 @@ class _Reader:
     def __init__(self, words: array[int], bound: int) -> None:
         self.words = words
         self.bound = bound
-        self.plan = _core()
+        self.plan = core_plan()
         self.core = self.plan.set
         # word → the one Id object of that id (a TypeId once declared as a type): a dict
         # filled on first sight, or a list filled in bulk by run() (see _zero_error)
@@ -1230,15 +1291,16 @@ class _Reader:
             # The compiled form indexes the ids as a list: with ids made on first sight
             # (an id table) the interpreted form runs.
             engine = _engine() if type(self.ids) is list else engines.plain("read_engine")
-            offsets: list[int] | None = None  # made only where an error or a redo needs them
+            # the offsets of the instructions: made only where an error or a redo needs them
+            starts: list[int] | None = None
             try:
                 self._engine_loop(engine, out, later, codes)
             except BinaryError:
-                zero = self._zero_error(out, offsets)  # an earlier instruction has id 0
+                zero = self._zero_error(out, starts)  # an earlier instruction has id 0
                 if zero is not None:
                     raise zero from None
                 raise
-            zero = self._zero_error(out, offsets)
+            zero = self._zero_error(out, starts)
             if zero is not None:
                 raise zero
             if self.redefined:
@@ -1249,10 +1311,10 @@ class _Reader:
                     k for k, inst in enumerate(out) if type(inst) is not int and inst[0] in inline
                 ]
                 if again:
-                    if offsets is None:
-                        offsets = _offsets(self.words)
+                    if starts is None:
+                        starts = offsets(self.words)
                     for k in again:
-                        out[k] = offsets[k]
+                        out[k] = starts[k]
                     later = sorted(set(later).union(again))
             if later:
                 self._decode_later(out, later)
@@ -1261,12 +1323,12 @@ class _Reader:
             if paused:
                 gc.enable()
 
-    def lookup(self, tables: _InstructionSet, spec: str) -> Any:
+    def lookup(self, tables: InstructionSet, spec: str) -> Any:
         """What a one-word path indexes by the word for an operand of this spec: the ids,
         _LITERALS or an _EnumTable."""
-        if spec == _SPEC_ID:
+        if spec == SPEC_ID:
             return self.ids
-        if spec == _SPEC_LITERAL:
+        if spec == SPEC_LITERAL:
             return _LITERALS
         key = (tables.name, spec)
         found = self.enum_tables.get(key)
@@ -1290,7 +1352,7 @@ class _Reader:
         end = i + (w0 >> 16)
         start = end - count - len(specs)  # the first operand word
         operands: tuple[Any, ...] = tuple(map(ids.__getitem__, words[start : end - count]))
-        if form == _VARIADIC:
+        if form == VARIADIC:
             operands += (tuple(map(ids.__getitem__, words[end - count : end])),)
         operands += tail
         if start == i + 3:
@@ -1306,10 +1368,10 @@ class _Reader:
 
     def bind(
         self,
-        tables: _InstructionSet,
+        tables: InstructionSet,
         op: int,
         ext_set: str | None,
-        reading: _Reading,
+        reading: Reading,
         make: Callable[..., _Decoder],
         names: tuple[tuple[str, int, str], ...],
     ) -> _Decoder:
@@ -1318,7 +1380,7 @@ class _Reader:
         values: list[Any] = [op, ext_set]
         for _, what, spec in names:
             if what == _LOOKUP:
-                values.append(self.ids if spec == _SPEC_ID else self.lookup(tables, spec))
+                values.append(self.ids if spec == SPEC_ID else self.lookup(tables, spec))
             elif what == _LOOKUPS:
                 values.append(tuple(self.lookup(tables, item) for item in reading[1]))
             elif what == _PARAM_TABLE:
@@ -1327,7 +1389,7 @@ class _Reader:
                 values.append(_unpacker(reading[3]))
         return make(*self.shared, *values)
 
-    def param_table(self, tables: _InstructionSet, kind: str, count: int) -> _ParamTable:
+    def param_table(self, tables: InstructionSet, kind: str, count: int) -> _ParamTable:
         """The _ParamTable of an enum kind and a number of parameter words."""
         key = (tables.name, kind, count)
         found = self.param_tables.get(key)
@@ -1336,7 +1398,7 @@ class _Reader:
             self.param_tables[key] = found
         return found
 
-    def _zero_error(self, out: list[Any], offsets: list[int] | None) -> BinaryError | None:
+    def _zero_error(self, out: list[Any], starts: list[int] | None) -> BinaryError | None:
         """The error of the first instruction in ``out`` that a fast path gave id 0.
 
         With the ids in bulk (a list indexed by word), a fast path's lookup of an id past
@@ -1351,9 +1413,9 @@ class _Reader:
         if refs is not None and refs == self.zero_refs:
             return None
         words = self.words
-        if offsets is None:
-            offsets = _offsets(words)
-        for i, inst in zip(offsets, out, strict=False):  # out stops at an error
+        if starts is None:
+            starts = offsets(words)
+        for i, inst in zip(starts, out, strict=False):  # out stops at an error
             if type(inst) is not int and _holds(inst, self.zero):
                 try:
                     self.instruction(i, i + (words[i] >> 16), words[i] & 0xFFFF, None)
@@ -1524,7 +1586,7 @@ class _Reader:
         number = words[pos + 1]
         pos += 2
         name = self.ext_names.get(set_id)
-        ext = _ext_set(name) if name is not None else None
+        ext = ext_tables(name) if name is not None else None
         info = ext.instructions.get(number) if ext is not None else None
         if ext is None or info is None or name is None:
             tail = RawWords(words[pos : self.end])
@@ -1574,7 +1636,7 @@ class _Reader:
 
     # -- operands -------------------------------------------------------------------------
     def _operands(
-        self, tables: _InstructionSet, layout: tuple[OperandInfo, ...], pos: int
+        self, tables: InstructionSet, layout: tuple[OperandInfo, ...], pos: int
     ) -> list[Any]:
         words = self.words
         end = self.end
@@ -1610,7 +1672,7 @@ class _Reader:
             out.append(RawWords(words[pos:end]))
         return out
 
-    def _exact(self, tables: _InstructionSet, kind: str, pos: int) -> tuple[Any, int]:
+    def _exact(self, tables: InstructionSet, kind: str, pos: int) -> tuple[Any, int]:
         """One operand; RawWords if its typed value would not encode to the same words."""
         self.inexact = False
         value, after = self._value(tables, kind, pos)
@@ -1618,7 +1680,7 @@ class _Reader:
             return RawWords(self.words[pos:after]), after
         return value, after
 
-    def _value(self, tables: _InstructionSet, kind_name: str, pos: int) -> tuple[Any, int]:
+    def _value(self, tables: InstructionSet, kind_name: str, pos: int) -> tuple[Any, int]:
         self._need(pos)
         words = self.words
         kind = tables.kinds.get(kind_name)
@@ -1653,7 +1715,7 @@ class _Reader:
             raise _Defer
         return self.context
 
-    def _value_enum(self, tables: _InstructionSet, kind: KindInfo, pos: int) -> tuple[Any, int]:
+    def _value_enum(self, tables: InstructionSet, kind: KindInfo, pos: int) -> tuple[Any, int]:
         value = self.words[pos]
         enumerant = kind.enumerants.get(value)
         member = tables.member(kind.name, value) if enumerant is not None else None
@@ -1668,7 +1730,7 @@ class _Reader:
         params, pos = self._params(tables, enumerant.parameters, pos)
         return _make(cls, params), pos
 
-    def _bit_enum(self, tables: _InstructionSet, kind: KindInfo, pos: int) -> tuple[Any, int]:
+    def _bit_enum(self, tables: InstructionSet, kind: KindInfo, pos: int) -> tuple[Any, int]:
         mask = self.words[pos]
         pos += 1
         if mask & ~tables.known_bits(kind):
@@ -1697,7 +1759,7 @@ class _Reader:
         return parts + with_params, pos
 
     def _params(
-        self, tables: _InstructionSet, layout: tuple[OperandInfo, ...], pos: int
+        self, tables: InstructionSet, layout: tuple[OperandInfo, ...], pos: int
     ) -> tuple[list[Any], int]:
         end = self.end
         values: list[Any] = []
