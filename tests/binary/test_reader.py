@@ -19,7 +19,8 @@ import pytest
 
 from spvbuild import Builder, Id, Instruction, TypeId
 from spvbuild.binary.encoder import MAGIC, string_words
-from spvbuild.binary.reader import ReadModule, frame, offsets, read
+from spvbuild.binary.framing import frame, offsets
+from spvbuild.binary.reader import ReadModule, read
 from spvbuild.enums import (
     AddressingModel,
     BuiltIn,

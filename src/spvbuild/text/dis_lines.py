@@ -1,9 +1,9 @@
 """The disassembler's fast paths: a line maker per first word, made from the binary room's
 readings of the words.
 
-:mod:`spvbuild.binary.reader` decides, for every first word (opcode and word count), how
-an instruction's operand words are read (:meth:`~spvbuild.binary.reader.CorePlan.reading`;
-:meth:`~spvbuild.binary.reader.CorePlan.ext_reading` for the operands of an ``OpExtInst``
+The binary room (:mod:`spvbuild.binary.plans`) decides, for every first word (opcode and word count), how
+an instruction's operand words are read (:meth:`~spvbuild.binary.plans.CorePlan.reading`;
+:meth:`~spvbuild.binary.plans.CorePlan.ext_reading` for the operands of an ``OpExtInst``
 of a set): one word per operand (an id, a plain literal, an enum value without
 parameters), then maybe a variadic operand of such words (or of pairs of ids), optional
 operands absent.  The printer does not decide that again: for such a first word its line
@@ -30,8 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
-from spvbuild.binary.read_codes import CONSTANT, EXT
-from spvbuild.binary.reader import (
+from spvbuild.binary.plans import (
     PARAMS,
     SPEC_ID,
     SPEC_LITERAL,
@@ -41,6 +40,7 @@ from spvbuild.binary.reader import (
     core_plan,
     ext_tables,
 )
+from spvbuild.binary.read_codes import CONSTANT, EXT
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_SWITCH
 from spvbuild.text.dis_data import UNHANDLED_KINDS
 from spvbuild.text.dis_grammar import ExtGrammar, core_grammar

@@ -42,8 +42,8 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from spvbuild.binary.framing import frame, offsets
 from spvbuild.binary.number_types import declared_number_type
-from spvbuild.binary.reader import frame, offsets
 from spvbuild.binary.strings import string_at
 from spvbuild.generated.core.opcodes import (
     OP_CONSTANT,
@@ -322,7 +322,7 @@ def _special(
 
 def framed_end(words: Sequence[int]) -> int:
     """Where the binary room's framing of a module's words stops
-    (:func:`spvbuild.binary.reader.frame`): the names stop there, as the printer does."""
+    (:func:`spvbuild.binary.framing.frame`): the names stop there, as the printer does."""
     if not isinstance(words, array):
         words = array("I", words)
     return frame(words).end
@@ -359,7 +359,7 @@ def friendly_names(words: Sequence[int], end: int | None = None) -> dict[int, st
     """The friendly names that differ from the id's number (see the module docstring).
 
     ``words`` is a module's words, header included; the names stop where the binary
-    room's framing does (``end``: :attr:`spvbuild.binary.reader.Framing.end`, found here
+    room's framing does (``end``: :attr:`spvbuild.binary.framing.Framing.end`, found here
     when not given): there the printer stops too, with an error."""
     rules = name_rules()
     special = rules.special

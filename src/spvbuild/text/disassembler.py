@@ -14,7 +14,7 @@ How it works
 The binary room reads the words; this module prints them.
 
 * :func:`spvbuild.binary.reader.words_of` converts the bytes (either byte order) and checks the
-  header; :func:`spvbuild.binary.reader.frame`, the reader's one framing walk, finds where the
+  header; :func:`spvbuild.binary.framing.frame`, the reader's one framing walk, finds where the
   instructions stop being well framed (a word count of 0, or one running past the end).
   The instructions before that print; there the error is raised, after them (as spirv-dis
   parses in order, an error of an earlier instruction comes first).
@@ -30,7 +30,7 @@ Speed
 -----
 The text of a 500,000-instruction module has to come out about as fast as ``spirv-dis``
 writes it (``bench/bench_dis.py``), so each first word (opcode and word count) that the
-binary room reads word by word (:meth:`spvbuild.binary.reader.CorePlan.reading`: ids, plain
+binary room reads word by word (:meth:`spvbuild.binary.plans.CorePlan.reading`: ids, plain
 literals, enum values without parameters, a variadic operand of those last; ``OpIAdd``,
 ``OpLoad``, ``OpAccessChain``, ``OpLabel``, ``OpBranch``, ``OpReturn``, ``OpVariable``,
 ``OpCompositeExtract``, ``OpDecorate %x RelaxedPrecision``, ``OpSelectionMerge``, one-word
@@ -72,7 +72,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, BinaryIO, Final
 
-from spvbuild.binary.reader import frame, offsets, words_of
+from spvbuild.binary.framing import frame, offsets, words_of
 from spvbuild.binary.strings import string_at
 from spvbuild.errors import BinaryError
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT
