@@ -298,7 +298,7 @@ class _Printer:
         self.value_types: dict[int, int] = {}  # id → type id (for OpSwitch), built lazily
         self.value_types_end = 5
         # the fast paths (see spvbuild.text.dis_lines): line makers by first word, those of
-        # OpExtInst by import id (what they are made with: `_common` of dis_lines)
+        # OpExtInst by import id (made with the names of dis_lines._COMMON)
         self.ext_lines: dict[int, _ExtLines] = {}
         common = (words, refs, refs.__getitem__, self.defs, self.pads, self.constants, " ".join)
         self.ext_common = (*common, None)
