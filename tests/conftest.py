@@ -113,7 +113,7 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
     skipped with a note when there is none.  "python" runs the plain modules.
     """
     from spvbuild.accel import engines
-    from spvbuild.binary import reader
+    from spvbuild.binary import framing
     from spvbuild.text import assembler
 
     wanted: str | None = getattr(request, "param", None)
@@ -131,10 +131,10 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
     else:
         asm = engines.plain("asm_engine")
         read = engines.plain("read_engine")
-    saved = assembler._engine, reader._engine_found
+    saved = assembler._engine, framing._engine_found
     saved_env = os.environ.get(engines.PURE_ENV)
     assembler._engine = asm
-    reader._engine_found = (read,)
+    framing._engine_found = (read,)
     if wanted == "mypyc":
         os.environ.pop(engines.PURE_ENV, None)
     else:  # subprocesses (the CLI tests) run plain Python too
@@ -142,7 +142,7 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
     try:
         yield wanted
     finally:
-        assembler._engine, reader._engine_found = saved
+        assembler._engine, framing._engine_found = saved
         if saved_env is None:
             os.environ.pop(engines.PURE_ENV, None)
         else:

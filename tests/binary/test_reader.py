@@ -19,6 +19,7 @@ import pytest
 
 from spvbuild import Builder, Id, Instruction, TypeId
 from spvbuild.binary.encoder import MAGIC, string_words
+from spvbuild.binary.framing import frame, offsets
 from spvbuild.binary.reader import ReadModule, read
 from spvbuild.enums import (
     AddressingModel,
@@ -740,6 +741,29 @@ def test_framing_errors_come_from_read() -> None:
     module = read(words_of(5, [OP_NAME, 0, 0]))
     with pytest.raises(BinaryError, match="OpName operand 'Target'"):
         module.instructions  # noqa: B018
+
+
+def framing_of(words: list[int], short: Callable[[int], None] | None = None) -> tuple[Any, ...]:
+    return tuple(frame(array("I", words), short))
+
+
+def test_frame_stops_at_the_first_bad_word_count_and_hands_over_the_short_ones() -> None:
+    image = [OP_TYPE_IMAGE, 2, 1, 99]  # shorter than OpTypeImage's grammar minimum
+    good = words_of(5, [OP_TYPE_FLOAT, 1, 32], image, [OP_RETURN], [OP_RETURN])
+    firsts = {3 << 16 | OP_TYPE_FLOAT, 1 << 16 | OP_RETURN}
+    shorts: list[int] = []
+    assert framing_of(good, shorts.append) == (4, firsts, 14)
+    assert shorts == [8]  # every short one is handed over, in order, where it is
+    # word count 0, and one past the end: the walk stops there, counting what comes before
+    assert framing_of(good[:-1] + [0x0000FD]) == (3, firsts, 13)
+    assert framing_of(good + [(9 << 16) | OP_NAME, 1]) == (4, firsts, 14)
+    assert framing_of(words_of(5)) == (0, set(), 5)
+
+
+def test_offsets_walk_the_framed_instructions() -> None:
+    words = words_of(5, [OP_TYPE_FLOAT, 1, 32], [OP_RETURN], [OP_DECORATE, 1, 0], [OP_RETURN])
+    assert offsets(words) == [5, 8, 9, 12]
+    assert offsets(words, 8, 12) == [8, 9]
 
 
 # -- the decoder's fast paths and the general decoder agree -----------------------------

@@ -20,9 +20,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import spvbuild.binary.reader as reader_module
+import spvbuild.binary.fast_paths as fast_paths
 from spvbuild import Id, Instruction, TypeId
+from spvbuild.binary import read_codes
 from spvbuild.binary.encoder import encode_module
+from spvbuild.binary.general import GeneralDecoder
+from spvbuild.binary.plans import FLAT, PARAMS, VARIADIC, core_plan
 from spvbuild.binary.reader import read
 from spvbuild.enums import (
     BuiltIn,
@@ -98,13 +101,13 @@ def outcome(data: bytes | Sequence[int]) -> tuple[Any, ...]:
 def reference(data: bytes | Sequence[int], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
     """The outcome with every first word sent to the general decoder, but constants
     (their literals wait until every type is known, so their errors come later)."""
-    plan = reader_module._core()
+    plan = core_plan()
     code = plan.code
-    waiting = (reader_module._DEFERRED, reader_module._CONSTANT)
+    waiting = (read_codes.DEFERRED, read_codes.CONSTANT)
 
     def general(first: int) -> int:
         found = code(first)
-        return found if found in waiting else reader_module._GENERAL
+        return found if found in waiting else read_codes.GENERAL
 
     with monkeypatch.context() as patch:
         patch.setattr(plan, "code", general)
@@ -128,14 +131,14 @@ def decoded_generally(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """The opcodes the general decoder takes, with a decoder made on a first word's first
     sight (so that every instance of a fast shape must take its fast path)."""
     seen: list[int] = []
-    general = reader_module._Reader.instruction
+    general = GeneralDecoder.instruction
 
     def instruction(self: Any, start: int, end: int, op: int, context: Any) -> Instruction:
         seen.append(op)
         return general(self, start, end, op, context)
 
-    monkeypatch.setattr(reader_module, "_SIGHTS", 1)
-    monkeypatch.setattr(reader_module._Reader, "instruction", instruction)
+    monkeypatch.setattr(fast_paths, "_SIGHTS", 1)
+    monkeypatch.setattr(GeneralDecoder, "instruction", instruction)
     yield seen
 
 
@@ -350,7 +353,7 @@ def test_every_shape_takes_its_fast_path(decoded_generally: list[int]) -> None:
 def test_same_as_the_general_decoder(
     monkeypatch: pytest.MonkeyPatch, sights: int, order: str
 ) -> None:
-    monkeypatch.setattr(reader_module, "_SIGHTS", sights)
+    monkeypatch.setattr(fast_paths, "_SIGHTS", sights)
     words = module_words(repeat=4)
     check(words, monkeypatch)
     check(struct.pack(f"{order}{len(words)}I", *words), monkeypatch)
@@ -370,11 +373,10 @@ def test_a_bound_past_the_words_reads_ids_on_first_sight(
 
 
 def reading(op: Op, count: int) -> tuple[Any, ...] | None:
-    return reader_module._core().reading((count << 16) | op)
+    return core_plan().reading((count << 16) | op)
 
 
 def test_readings() -> None:
-    FLAT, VARIADIC, PARAMS = reader_module._FLAT, reader_module._VARIADIC, reader_module._PARAMS
     ID, LITERAL, PAIR = "@id", "@literal", "@pair"
     assert reading(Op.Variable, 4) == (FLAT, ("StorageClass",), "", 0, (None,))
     assert reading(Op.Variable, 5) == (FLAT, ("StorageClass", ID), "", 0, ())
@@ -391,7 +393,7 @@ def test_readings() -> None:
     assert reading(Op.Decorate, 4) == (PARAMS, (ID,), "Decoration", 1, ())
     assert reading(Op.Name, 4) is None  # a string
     assert reading(Op.Switch, 5) is None  # context-dependent literals wait
-    assert reader_module._core().code((4 << 16) | Op.Switch) == reader_module._DEFERRED
+    assert core_plan().code((4 << 16) | Op.Switch) == read_codes.DEFERRED
 
 
 # -- what the fast paths hand to the general decoder -------------------------------------
@@ -450,7 +452,7 @@ EDGES = [
 def test_what_a_fast_path_cannot_read(
     monkeypatch: pytest.MonkeyPatch, sights: int, instruction: Instruction, index: int, value: int
 ) -> None:
-    monkeypatch.setattr(reader_module, "_SIGHTS", sights)
+    monkeypatch.setattr(fast_paths, "_SIGHTS", sights)
     words = patched(with_body(*[instruction] * 3), Op(instruction.opcode), index, value, nth=2)
     check(words, monkeypatch)
 
@@ -473,7 +475,7 @@ PAST_THE_PARAMETERS = [
 def test_words_past_the_parameters_stay_raw(
     monkeypatch: pytest.MonkeyPatch, instruction: Instruction
 ) -> None:
-    monkeypatch.setattr(reader_module, "_SIGHTS", 1)
+    monkeypatch.setattr(fast_paths, "_SIGHTS", 1)
     fast = check(with_body(instruction, instruction), monkeypatch)[1]
     got = [i for i in fast if i.opcode == instruction.opcode]
     assert same(tuple(got[-1]), tuple(instruction)) is None
@@ -482,7 +484,7 @@ def test_words_past_the_parameters_stay_raw(
 def test_unknown_values_stay_raw_as_in_the_general_decoder(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(reader_module, "_SIGHTS", 1)
+    monkeypatch.setattr(fast_paths, "_SIGHTS", 1)
     variable = inst(Op.Variable, P_F32, Id(150), StorageClass.Function, None)
     fast = check(patched(with_body(variable), Op.Variable, 3, 0x7777), monkeypatch)[1]
     (raw,) = [i for i in fast if i.result_id == 150]
@@ -563,7 +565,7 @@ def test_id_0_and_ids_past_the_bound(
     padded: bool,
     sights: int,
 ) -> None:
-    monkeypatch.setattr(reader_module, "_SIGHTS", sights)
+    monkeypatch.setattr(fast_paths, "_SIGHTS", sights)
     words = patched(with_body(instruction, padded=padded), Op(instruction.opcode), index, value)
     fast = check(words, monkeypatch)
     assert fast[0] == "error" and "is not" in fast[2]
@@ -574,7 +576,7 @@ def test_id_0_and_ids_past_the_bound(
 
 
 def test_an_import_decoded_again_changes_the_set(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(reader_module, "_SIGHTS", 1)
+    monkeypatch.setattr(fast_paths, "_SIGHTS", 1)
     fabs = inst(Op.ExtInst, F32, Id(150), GLSL_SET, FABS, FLOAT_ONE, ext=GLSL)
     again = inst(Op.ExtInstImport, None, GLSL_SET, OPENCL)  # the same id, now OpenCL.std
     fast = check(with_body(fabs, fabs, again, fabs, fabs), monkeypatch)[1]
@@ -593,7 +595,7 @@ def test_a_nan_constant_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_no_reference_cycle_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(reader_module, "_SIGHTS", 1)
+    monkeypatch.setattr(fast_paths, "_SIGHTS", 1)
     words = module_words(repeat=2)
     gc.collect()
     paused = gc.isenabled()
@@ -635,5 +637,5 @@ def test_damaged_modules_read_as_by_the_general_decoder(
     for index, value in changes:
         words[index] = value
     with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(reader_module, "_SIGHTS", sights)
+        monkeypatch.setattr(fast_paths, "_SIGHTS", sights)
         check(words, monkeypatch)

@@ -37,7 +37,6 @@ from spvbuild.errors import BinaryError
 from spvbuild.generated.core import tables
 from spvbuild.text import disassembler as dis_module
 from spvbuild.text.dis_data import GENERATORS, generator_text
-from spvbuild.text.dis_grammar import core_grammar
 from spvbuild.text.dis_names import exact_names, friendly_names
 from spvbuild.text.disassembler import disassemble, write_disassembly
 from tests.conftest import ROOT, spirv_tool
@@ -571,6 +570,18 @@ def test_binary_error_carries_the_offset() -> None:
     assert "Invalid opcode: 9999" in str(caught.value)
 
 
+def test_an_earlier_error_comes_before_a_bad_word_count() -> None:
+    # spirv-dis parses in order: the result id 0 (word 6) first, not the bad word count
+    # that the binary room's framing finds at word 9.
+    for bad_count in ([0], [5 << 16 | 19, 2]):
+        with pytest.raises(BinaryError) as caught:
+            disassemble(_instructions(ins(19, 0), ins(19, 1), bad_count))
+        assert caught.value.word_offset == 6
+        with pytest.raises(BinaryError) as caught:
+            disassemble(_instructions(ins(19, 2), ins(19, 1), bad_count))
+        assert caught.value.word_offset == 9
+
+
 def _written(data: bytes, **options: bool) -> tuple[bytes, BinaryError | None]:
     out = io.BytesIO()
     try:
@@ -613,10 +624,7 @@ def test_write_disassembly_stops_at_the_bad_instruction(monkeypatch: pytest.Monk
 
 def _reference_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """Turn every fast path off: each instruction goes through the parser."""
-    for indent in (True, False):
-        plain = dis_module._Tables(core_grammar(), indent)
-        plain.shape = [dis_module._GENERAL] * len(plain.shape)
-        monkeypatch.setitem(dis_module._TABLES, indent, plain)
+    monkeypatch.setattr(dis_module, "core_recipe", lambda first, indent: None)
 
 
 def _some_modules() -> Iterator[tuple[str, bytes]]:

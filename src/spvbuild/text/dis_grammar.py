@@ -9,10 +9,8 @@ after parsing it, the operands of an extended instruction after its number, and 
 operands of the embedded opcode after ``OpSpecConstantOp``'s opcode.  Nothing here is per
 instruction: the codes come from operand kinds and their categories.
 
-The plan also classifies the instruction for the printer's fast paths (see
-:mod:`spvbuild.text.disassembler`): ``ids_lo``/``ids_hi`` bound the word counts for which every
-word after the opcode is an id, and ``simple`` lists, for instructions whose operands are
-all one word each (ids, plain literals, enums), what each word is.
+The printer's fast paths do not classify instructions here: they print the words as the
+binary room reads them (:mod:`spvbuild.text.dis_lines`).
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ from functools import cache
 from typing import Any, Final
 
 from spvbuild.generated.core import operand_classes as _classes
-from spvbuild.ir.tables import InstructionInfo, KindInfo, KindScope, OperandInfo, id_run
+from spvbuild.ir.tables import InstructionInfo, KindInfo, KindScope, OperandInfo
 from spvbuild.text.dis_data import (
     OPERAND_LAYOUTS,
     SPEC_CONSTANT_OPCODES,
@@ -56,7 +54,6 @@ ONE: Final = 0
 OPT: Final = 1
 MANY: Final = 2
 _QUANTIFIERS = {"": ONE, "?": OPT, "*": MANY}
-_QUANTIFIER_TEXT = ("", "?", "*")  # by quantifier code
 
 Slot = tuple[int, int, Any]
 
@@ -97,7 +94,8 @@ class EnumKind:
 
 
 class Plan:
-    """One instruction: name, slots and the facts the printer's fast paths use."""
+    """One instruction: name, slots, whether it has a result type and a result id, whether
+    it declares a type."""
 
     __slots__ = (
         "name",
@@ -107,11 +105,6 @@ class Plan:
         "has_rt",
         "has_rid",
         "is_type",
-        "ids_lo",
-        "ids_hi",
-        "simple",
-        "simple_lo",
-        "simple_hi",
     )
 
     def __init__(self, name: str, number: int, slots: tuple[Slot, ...]) -> None:
@@ -122,46 +115,6 @@ class Plan:
         self.has_rt = bool(slots) and slots[0][0] == RT
         self.has_rid = any(slot[0] == RID for slot in slots[:2])
         self.is_type = False
-        self.ids_lo = self.ids_hi = 0
-        self.simple: tuple[Any, ...] | None = None
-        self.simple_lo = self.simple_hi = 0
-        self._classify()
-
-    def _classify(self) -> None:
-        # Words after the result id, in order: how many are required, and the longest
-        # prefix of slots that are single-word (and which of those are ids).
-        body = [slot for slot in self.slots if slot[0] not in (RT, RID)]
-        head = 1 + self.has_rt + self.has_rid
-        run = id_run([(slot[0] == ID, _QUANTIFIER_TEXT[slot[1]]) for slot in body])
-        lo = head + run.required
-        # ids only: every word count from lo to ids_hi
-        if run.variadic:
-            if all(slot[0] == ID for slot in body):
-                self.ids_lo, self.ids_hi = lo, 0xFFFF
-        elif run.ids >= run.required:
-            self.ids_lo, self.ids_hi = lo, head + run.ids
-        # single-word operands: ids, plain literals, enums
-        items: list[Any] = []
-        hi = head
-        for slot in body:
-            code = slot[0]
-            if code == ID:
-                item: Any = "id"
-            elif code == LIT:
-                item = "lit"
-            elif code in (ENUM, MASK):
-                item = slot[2]
-            else:
-                break
-            if slot[1] == MANY:
-                items.extend([item] * 64)
-                hi += 64
-                break
-            items.append(item)
-            hi += 1
-        if hi >= lo and len(items) == hi - head and any(item != "id" for item in items):
-            self.simple = tuple(items)
-            self.simple_lo, self.simple_hi = lo, hi
 
 
 class _Namespace(KindScope[EnumKind]):
@@ -276,19 +229,11 @@ class ExtGrammar:
         instructions: dict[int, InstructionInfo] = module.INSTRUCTIONS
         namespace = _Namespace(module.KINDS, core.namespace)
         self.name = import_name
+        self.namespace = namespace
         self.plans: dict[int, Plan] = {
             number: Plan(info.name, number, namespace.slots(info.operands))
             for number, info in instructions.items()
         }
-        self.all_ids: dict[int, tuple[str, int, int]] = {}
-        """Instructions whose operands are all ids: number → (name, fewest and most words
-        of the whole OpExtInst instruction)."""
-        for number, plan in self.plans.items():
-            if all(slot[0] == ID for slot in plan.slots):
-                required = sum(1 for slot in plan.slots if slot[1] == ONE)
-                many = any(slot[1] == MANY for slot in plan.slots)
-                most = 0xFFFF if many else 5 + len(plan.slots)
-                self.all_ids[number] = (plan.name, 5 + required, most)
 
 
 @cache

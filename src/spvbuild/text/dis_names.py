@@ -38,9 +38,11 @@ tests compare with).
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from spvbuild.binary.framing import frame, offsets
 from spvbuild.binary.number_types import declared_number_type
 from spvbuild.binary.strings import string_at
 from spvbuild.generated.core.opcodes import (
@@ -318,39 +320,47 @@ def _special(
     return True
 
 
-def exact_names(words: Sequence[int]) -> dict[int, str]:
+def framed_end(words: Sequence[int]) -> int:
+    """Where the binary room's framing of a module's words stops
+    (:func:`spvbuild.binary.framing.frame`): the names stop there, as the printer does."""
+    if not isinstance(words, array):
+        words = array("I", words)
+    return frame(words).end
+
+
+def exact_names(words: Sequence[int], end: int | None = None) -> dict[int, str]:
     """Every id's friendly name, by the complete in-order pass (ids not listed keep their
-    number: they are never defined nor named)."""
+    number: they are never defined nor named).  ``end``: see :func:`friendly_names`."""
     rules = name_rules()
     plans = rules.core.plans
     special = rules.special
     namer = _Namer()
     numbers: dict[int, NumberType] = {}
     prefixes: dict[int, str] = {}
-    n = len(words)
-    i = 5
-    while i < n:
-        w0 = words[i]
-        op = w0 & 0xFFFF
+    for i in offsets(words, 5, framed_end(words) if end is None else end):
+        op = words[i] & 0xFFFF
         plan = plans.get(op)
-        if plan is None or w0 >> 16 == 0 or i + (w0 >> 16) > n:
+        if plan is None:
             break
         if op in special:
             if not _special(rules, namer, words, i, op, numbers, prefixes):
                 break
         elif plan.has_rid:
             pos = i + 1 + plan.has_rt
-            if pos >= i + (w0 >> 16):
+            if pos >= i + (words[i] >> 16):
                 break
             target = words[pos]
             if target not in namer.names:
                 namer.save(target, str(target))
-        i += w0 >> 16
     return namer.names
 
 
-def friendly_names(words: Sequence[int]) -> dict[int, str]:
-    """The friendly names that differ from the id's number (see the module docstring)."""
+def friendly_names(words: Sequence[int], end: int | None = None) -> dict[int, str]:
+    """The friendly names that differ from the id's number (see the module docstring).
+
+    ``words`` is a module's words, header included; the names stop where the binary
+    room's framing does (``end``: :attr:`spvbuild.binary.framing.Framing.end`, found here
+    when not given): there the printer stops too, with an error."""
     rules = name_rules()
     special = rules.special
     builtins = rules.builtins
@@ -364,13 +374,11 @@ def friendly_names(words: Sequence[int]) -> dict[int, str]:
     makers: dict[int, tuple[str, Callable[[int], str]]] = {}
     first_event: dict[int, int] = {}  # OpName / BuiltIn target → first event's offset
     last_event = 0
-    n = len(words)
+    n = framed_end(words) if end is None else end
     i = 5
     while i < n:
         w0 = words[i]
         op = w0 & 0xFFFF
-        if not w0 >> 16 or i + (w0 >> 16) > n:
-            break
         if op in special:
             if op == OP_CONSTANT and w0 >> 16 == 4:
                 maker = makers.get(words[i + 1])
@@ -407,9 +415,9 @@ def friendly_names(words: Sequence[int]) -> dict[int, str]:
         i += w0 >> 16
     if first_event:
         if any(_NUMBER.fullmatch(names.get(target, "")) for target in first_event):
-            return _numbers_only(exact_names(words))
+            return _numbers_only(exact_names(words, n))
         if _named_late(words, first_event, last_event, special):
-            return _numbers_only(exact_names(words))
+            return _numbers_only(exact_names(words, n))
     return _numbers_only(names) if namer.numbered else names
 
 
@@ -422,18 +430,14 @@ def _named_late(
 ) -> bool:
     """True if an id named by OpName/BuiltIn is defined (with its number) before that."""
     plans = name_rules().core.plans
-    i = 5
-    while i < last_event:
-        w0 = words[i]
-        op = w0 & 0xFFFF
+    for i in offsets(words, 5, last_event):
+        op = words[i] & 0xFFFF
         plan = plans.get(op)
-        if plan is None or w0 >> 16 == 0 or i + (w0 >> 16) > len(words):
+        if plan is None:
             return False
-        if plan.has_rid and op not in special:
-            pos = i + 1 + plan.has_rt
-            if pos < i + (w0 >> 16):
-                event = first_event.get(words[pos])
-                if event is not None and i < event:
-                    return True
-        i += w0 >> 16
+        pos = i + 1 + plan.has_rt
+        if plan.has_rid and op not in special and pos < i + (words[i] >> 16):
+            event = first_event.get(words[pos])
+            if event is not None and i < event:
+                return True
     return False

@@ -11,8 +11,13 @@ an id defined twice, a word count that does not fit the operands, an unsupported
 
 How it works
 ------------
+The binary room reads the words; this module prints them.
+
 * :func:`spvbuild.binary.reader.words_of` converts the bytes (either byte order) and checks the
-  header; the printer checks each instruction, in order, as spirv-dis does.
+  header; :func:`spvbuild.binary.framing.frame`, the reader's one framing walk, finds where the
+  instructions stop being well framed (a word count of 0, or one running past the end).
+  The instructions before that print; there the error is raised, after them (as spirv-dis
+  parses in order, an error of an earlier instruction comes first).
 * :func:`spvbuild.text.dis_names.friendly_names` decides every friendly name in one pass (they
   must be known before the first line: ``OpName`` and ``OpDecorate`` refer ahead).
 * One generic printer walks the instructions.  Its reference path is the parser of
@@ -24,18 +29,21 @@ How it works
 Speed
 -----
 The text of a 500,000-instruction module has to come out about as fast as ``spirv-dis``
-writes it (``bench/bench_dis.py``), so the printer has fast paths chosen per opcode from
-the plans, not per instruction name: instructions whose operands are all ids (``OpIAdd``,
-``OpLoad``, ``OpAccessChain``, ``OpLabel``, ``OpBranch``, ``OpReturn``, GLSL.std.450 calls,
-...) are one f-string or one ``" ".join`` over a list of precomputed ``%name`` strings;
-instructions of one-word operands (ids, literals, enums without parameters: ``OpVariable``,
-``OpCompositeExtract``, ``OpDecorate %x RelaxedPrecision``, ``OpSelectionMerge``) map a
-tuple of per-word formatters; one-word ``OpConstant`` values use a formatter per type.
-The fast paths validate what the parser validates, by construction: id 0 maps to an object
-no string operation accepts, an id is "defined" by taking its entry out of a list (a second
-definition finds ``None``), enum values outside the parameter-free ones are missing keys.
-Any such failure, an id past the lists or a name too long for the padding table sends that
-one instruction to the reference path, which prints it or raises the error.  The lines are
+writes it (``bench/bench_dis.py``), so each first word (opcode and word count) that the
+binary room reads word by word (:meth:`spvbuild.binary.plans.CorePlan.reading`: ids, plain
+literals, enum values without parameters, a variadic operand of those last; ``OpIAdd``,
+``OpLoad``, ``OpAccessChain``, ``OpLabel``, ``OpBranch``, ``OpReturn``, ``OpVariable``,
+``OpCompositeExtract``, ``OpDecorate %x RelaxedPrecision``, ``OpSelectionMerge``, one-word
+``OpConstant``, ``OpExtInst`` of a set that prints by name...) has a *line maker*: one
+f-string over the instruction's words, each id word indexing a list of precomputed
+``%name`` strings, each enum word the kind's texts (:mod:`spvbuild.text.dis_lines`; its
+source made from word positions only, as the reader's fast-path decoders are).  The loop
+is one lookup by first word and one call per instruction.  The line makers validate what
+the parser validates, by construction: id 0 maps to an object no string operation
+accepts, an id is "defined" by taking its entry out of a list (a second definition finds
+``None``), enum values outside the parameter-free ones are missing keys.  Any such
+failure, an id past the lists or a name too long for the padding table sends that one
+instruction to the reference path, which prints it or raises the error.  The lines are
 joined once (:func:`disassemble`), or per piece of :data:`CHUNK_WORDS` words of the binary
 and written out (:func:`write_disassembly`, what ``spvbuild dis`` uses: the text is never
 held whole).  The words stay an ``array``, four bytes each.  (``tests/text/test_disassembler.py``
@@ -62,13 +70,12 @@ import gc
 from array import array
 from collections.abc import Callable, Sequence
 from functools import cache
-from operator import call
 from typing import Any, BinaryIO, Final
 
-from spvbuild.binary.reader import words_of
+from spvbuild.binary.framing import frame, offsets, words_of
 from spvbuild.binary.strings import string_at
 from spvbuild.errors import BinaryError
-from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_SWITCH
+from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT
 from spvbuild.generated.extinst import known_import_name
 from spvbuild.text.dis_data import (
     EXT_SETS_BY_NUMBER,
@@ -94,7 +101,6 @@ from spvbuild.text.dis_grammar import (
     SPECOP,
     STR,
     UNHANDLED,
-    CoreGrammar,
     EnumKind,
     ExtGrammar,
     Plan,
@@ -102,6 +108,7 @@ from spvbuild.text.dis_grammar import (
     core_grammar,
     ext_grammar,
 )
+from spvbuild.text.dis_lines import INDENT, Line, core_recipe, ext_recipe
 from spvbuild.text.dis_names import friendly_names, name_rules
 from spvbuild.text.dis_numbers import (
     NumberType,
@@ -113,24 +120,11 @@ from spvbuild.text.dis_numbers import (
 
 __all__ = ["CHUNK_WORDS", "disassemble", "header_lines", "write_disassembly"]
 
-INDENT: Final = 15
-"""Column (0-based) where opcodes start; result ids end 3 columns before it."""
-
 CHUNK_WORDS: Final = 1 << 16
 """About how many words of the binary :func:`write_disassembly` prints per write."""
 
-# fast-path shapes (per opcode)
-_GENERAL = 0
-_IDS_RT = 1  # result type, result id, then ids
-_IDS_RID = 2  # result id, then ids
-_IDS_PLAIN = 3  # ids only, no result
-_CONST = 4  # OpConstant / OpSpecConstant with a one-word value
-_EXT = 5  # OpExtInst of an instruction whose operands are all ids
-# one-word operands (ids, literals, enums without parameters), tried after the above
-_SIMPLE_RT = 1  # result type, result id, then the operands
-_SIMPLE_PLAIN = 2  # no result
-
 _FAST_ERRORS = (TypeError, KeyError, IndexError)
+_IDS = frozenset({ID, RT, RID, EXTSET})  # slots of an id: 0 is an error (the slot's payload)
 
 
 class _Zero:
@@ -245,62 +239,6 @@ def header_lines(words: Sequence[int]) -> list[str]:
     ]
 
 
-class _Tables:
-    """Per-opcode arrays of the fast paths (built once per process and indent)."""
-
-    def __init__(self, core: CoreGrammar, indent: bool) -> None:
-        size = 0x10000
-        self.shape = [_GENERAL] * size
-        self.lo = [0] * size
-        self.hi = [0] * size
-        self.simple = [_GENERAL] * size
-        self.simple_lo = [0xFFFF] * size
-        self.simple_hi = [0] * size
-        self.head: list[str] = [""] * size  # " = OpX " (result) / "<indent>OpX " (none)
-        self.bare: list[str] = [""] * size  # the same without the trailing space
-        margin = " " * INDENT if indent else ""
-        for opcode, plan in core.plans.items():
-            if plan.has_rid:
-                self.bare[opcode] = f" = {plan.name}"
-            else:
-                self.bare[opcode] = f"{margin}{plan.name}"
-            self.head[opcode] = self.bare[opcode] + " "
-            if plan.is_type or opcode in (OP_EXT_INST_IMPORT, OP_SWITCH):
-                continue  # these change the parser's state: always the reference path
-            codes = [slot[0] for slot in plan.slots]
-            if codes == [RT, RID, CTX]:
-                self.shape[opcode] = _CONST
-            elif codes[:4] == [RT, RID, EXTSET, EXTNUM]:
-                self.shape[opcode] = _EXT
-            elif plan.ids_hi:
-                if plan.has_rt and plan.has_rid:
-                    self.shape[opcode] = _IDS_RT
-                elif plan.has_rid:
-                    self.shape[opcode] = _IDS_RID
-                elif not plan.has_rt:
-                    self.shape[opcode] = _IDS_PLAIN
-                self.lo[opcode], self.hi[opcode] = plan.ids_lo, plan.ids_hi
-            if plan.simple is not None:
-                if plan.has_rt and plan.has_rid:
-                    self.simple[opcode] = _SIMPLE_RT
-                elif not plan.has_rt and not plan.has_rid:
-                    self.simple[opcode] = _SIMPLE_PLAIN
-                else:
-                    continue
-                self.simple_lo[opcode] = plan.simple_lo
-                self.simple_hi[opcode] = plan.simple_hi
-
-
-_TABLES: dict[bool, _Tables] = {}
-
-
-def _tables(indent: bool) -> _Tables:
-    found = _TABLES.get(indent)
-    if found is None:
-        found = _TABLES[indent] = _Tables(core_grammar(), indent)
-    return found
-
-
 @cache
 def _pads(indent: bool) -> list[str]:
     """Spaces before a result id of each length: result ids end at column INDENT - 3."""
@@ -308,28 +246,23 @@ def _pads(indent: bool) -> list[str]:
     return [" " * max(0, width - length) for length in range(256)]
 
 
-class _SimpleFormats(dict[int, tuple[Callable[[int], str], ...]]):
-    """Opcode → one formatter per operand word, for the fast path's simple layouts.
+class _ExtLines(dict[int, Line | None]):
+    """(instruction number << 32 | first word) → the line maker of an ``OpExtInst`` of one
+    imported set (see :mod:`spvbuild.text.dis_lines`), made on first sight; None where
+    the reference path prints it (calling None fails, and it does)."""
 
-    Made on first use of each opcode (a small module uses few of the several hundred),
-    as the id formatter is bound to the module's own ``refs``.
-    """
+    __slots__ = ("ext", "common")
 
-    def __init__(self, plans: dict[int, Plan], getref: Callable[[int], str]) -> None:
+    def __init__(self, ext: ExtGrammar, common: tuple[Any, ...]) -> None:
         super().__init__()
-        self.plans = plans
-        self.getref = getref
+        self.ext = ext
+        self.common = common
 
-    def __missing__(self, opcode: int) -> tuple[Callable[[int], str], ...]:
-        items = self.plans[opcode].simple
-        assert items is not None  # only asked for opcodes whose tables say "simple"
-        getref = self.getref
-        formats = tuple(
-            getref if item == "id" else str if item == "lit" else item.simple.__getitem__
-            for item in items
-        )
-        self[opcode] = formats
-        return formats
+    def __missing__(self, key: int) -> Line | None:
+        recipe = ext_recipe(self.ext, key >> 32, key & 0xFFFFFFFF)
+        found = None if recipe is None else recipe.make(*self.common, *recipe.values)
+        self[key] = found
+        return found
 
 
 class _Printer:
@@ -339,14 +272,17 @@ class _Printer:
         self.words = words
         self.core = core_grammar()
         self.plans = self.core.plans
-        self.tables = _tables(indent)
         self.indent = indent
+        # The binary room's framing: instructions from `end` on are not printed; the one
+        # at `end` (if any) has word count 0 or runs past the end of the module.
+        framing = frame(words)
+        self.end = framing.end
         # Ids below `size` have their "%name" in `refs` (ids of a valid module are below
         # the bound, which is at most about the number of words); others are looked up.
         size = max(1, min(words[3], len(words) + 1))
         self.size = size
         refs: list[Any] = list(map("%%%d".__mod__, range(size)))
-        self.names: dict[int, str] = {} if raw_id else friendly_names(words)
+        self.names: dict[int, str] = {} if raw_id else friendly_names(words, framing.end)
         for target, name in self.names.items():
             if 0 < target < size:
                 refs[target] = "%" + name
@@ -361,142 +297,76 @@ class _Printer:
         self.ext_sets: dict[int, ExtGrammar | None] = {}  # import id → set (None: numbers)
         self.value_types: dict[int, int] = {}  # id → type id (for OpSwitch), built lazily
         self.value_types_end = 5
-        self.ext_ids: dict[int, dict[int, tuple[str, int, int]]] = {}  # fast OpExtInst
-        self.simple = _SimpleFormats(self.plans, refs.__getitem__)
+        # the fast paths (see spvbuild.text.dis_lines): line makers by first word, those of
+        # OpExtInst by import id (made with the names of dis_lines._COMMON)
+        self.ext_lines: dict[int, _ExtLines] = {}
+        common = (words, refs, refs.__getitem__, self.defs, self.pads, self.constants, " ".join)
+        self.ext_common = (*common, None)
+        self.lines: dict[int, Line] = {}
+        for first in framing.firsts:
+            recipe = core_recipe(first, indent)
+            if recipe is not None:
+                self.lines[first] = recipe.make(*common, self.ext_lines, *recipe.values)
 
     # -- the loop -------------------------------------------------------------------------
     def run(self, out: list[str], start: int, stop: int) -> int:
         """Append the text of the instructions from word ``start`` (an instruction's first
         word) to ``out``, up to the first that starts at ``stop`` or later; returns where
-        that one starts."""
+        that one starts.
+
+        Each instruction takes the line maker of its first word; one that has none, or
+        whose lookups fail, takes the reference path (:meth:`general`)."""
         words = self.words
-        n = len(words)
-        t = self.tables
-        shapes, los, his, heads, bares = t.shape, t.lo, t.hi, t.head, t.bare
-        simples, slos, shis = t.simple, t.simple_lo, t.simple_hi
-        refs, defs, pads = self.refs, self.defs, self.pads
-        getref = refs.__getitem__
-        simple = self.simple
-        constants = self.constants
-        ext_ids = self.ext_ids
+        lines = self.lines
         general = self.general
         append = out.append
-        join = " ".join
+        end = min(stop, self.end)
         i = start
-        while i < stop:
+        while i < end:
             try:
-                while i < stop:
+                while i < end:
                     w0 = words[i]
-                    wc = w0 >> 16
-                    op = w0 & 0xFFFF
-                    shape = shapes[op]
-                    if shape == _IDS_RT:
-                        if los[op] <= wc <= his[op]:
-                            r = defs[words[i + 2]]
-                            if wc == 5:
-                                line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]} {refs[words[i + 3]]} {refs[words[i + 4]]}"
-                            elif wc == 4:
-                                line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]} {refs[words[i + 3]]}"
-                            elif wc == 3:
-                                line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]}"
-                            else:
-                                line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]} {join(map(getref, words[i + 3 : i + wc]))}"
-                            defs[words[i + 2]] = None
-                            append(line)
-                            i += wc
-                            continue
-                    elif shape == _IDS_PLAIN:
-                        if los[op] <= wc <= his[op]:
-                            if wc == 3:
-                                append(f"{heads[op]}{refs[words[i + 1]]} {refs[words[i + 2]]}")
-                            elif wc == 2:
-                                append(f"{heads[op]}{refs[words[i + 1]]}")
-                            elif wc == 1:
-                                append(bares[op])
-                            else:
-                                append(heads[op] + join(map(getref, words[i + 1 : i + wc])))
-                            i += wc
-                            continue
-                    elif shape == _CONST:
-                        if wc == 4:
-                            text = constants[words[i + 1]](words[i + 3])
-                            r = defs[words[i + 2]]
-                            line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]} {text}"
-                            defs[words[i + 2]] = None
-                            append(line)
-                            i += 4
-                            continue
-                    elif shape == _IDS_RID:
-                        if los[op] <= wc <= his[op]:
-                            r = defs[words[i + 1]]
-                            if wc == 2:
-                                line = f"{pads[len(r)]}{r}{bares[op]}"
-                            else:
-                                line = f"{pads[len(r)]}{r}{heads[op]}{join(map(getref, words[i + 2 : i + wc]))}"
-                            defs[words[i + 1]] = None
-                            append(line)
-                            i += wc
-                            continue
-                    elif shape == _EXT:
-                        name, lo, hi = ext_ids[words[i + 3]][words[i + 4]]
-                        if lo <= wc <= hi:
-                            r = defs[words[i + 2]]
-                            if wc == 6:
-                                line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]} {refs[words[i + 3]]} {name} {refs[words[i + 5]]}"
-                            elif wc == 5:
-                                line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]} {refs[words[i + 3]]} {name}"
-                            else:
-                                line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]} {refs[words[i + 3]]} {name} {join(map(getref, words[i + 5 : i + wc]))}"
-                            defs[words[i + 2]] = None
-                            append(line)
-                            i += wc
-                            continue
-                    if slos[op] <= wc <= shis[op]:
-                        if simples[op] == _SIMPLE_RT:
-                            r = defs[words[i + 2]]
-                            if wc == 3:
-                                line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]}"
-                            else:
-                                line = f"{pads[len(r)]}{r}{heads[op]}{refs[words[i + 1]]} {join(map(call, simple[op], words[i + 3 : i + wc]))}"
-                            defs[words[i + 2]] = None
-                            append(line)
-                        elif wc > 1:
-                            append(heads[op] + join(map(call, simple[op], words[i + 1 : i + wc])))
-                        else:  # no operand: no space after the opcode
-                            append(bares[op])
-                        i += wc
-                        continue
-                    append(general(i))
-                    i += wc
+                    append(lines[w0](i))
+                    i += w0 >> 16
             except _FAST_ERRORS:
                 append(general(i))
                 i += words[i] >> 16
-        if i > n:  # the last instruction ran past the end (a fast path read a short slice)
-            last = 5
-            while last + (words[last] >> 16) < n:
-                last += words[last] >> 16
-            general(last)  # raises
+        if i == self.end < min(stop, len(words)):
+            raise self.framing_error(i)
         return i
 
     # -- the reference path: spirv-dis's parser ---------------------------------------------
+    def framing_error(self, i: int) -> BinaryError:
+        """The error spirv-dis reports for the instruction at ``i``, whose word count is 0
+        or runs past the end (the binary room's framing found it)."""
+        words = self.words
+        wc = words[i] >> 16
+        if not wc:
+            return BinaryError(i, "Invalid instruction word count: 0")
+        plan = self.plan_at(i)
+        return BinaryError(
+            i,
+            f"{plan.name} starting at word {i}: word count {wc} runs past the end of "
+            f"the module ({len(words) - i} words left)",
+        )
+
+    def plan_at(self, i: int) -> Plan:
+        """The plan of the instruction at ``i`` (BinaryError for an unknown opcode)."""
+        op = self.words[i] & 0xFFFF
+        plan = self.plans.get(op)
+        if plan is None:
+            raise BinaryError(i, f"Invalid opcode: {op}")
+        return plan
+
     def general(self, i: int) -> str:
-        """The text of the instruction at ``i``, or the BinaryError spirv-dis reports."""
+        """The text of the instruction at ``i`` (its framing checked), or the BinaryError
+        spirv-dis reports."""
         words = self.words
         w0 = words[i]
         wc = w0 >> 16
         op = w0 & 0xFFFF
         end = i + wc
-        if not wc:
-            raise BinaryError(i, "Invalid instruction word count: 0")
-        plan = self.plans.get(op)
-        if plan is None:
-            raise BinaryError(i, f"Invalid opcode: {op}")
-        if end > len(words):
-            raise BinaryError(
-                i,
-                f"{plan.name} starting at word {i}: word count {wc} runs past the end of "
-                f"the module ({len(words) - i} words left)",
-            )
+        plan = self.plan_at(i)
         stack: list[Slot] = list(plan.stack)
         tokens: list[str] = []
         result_id = 0
@@ -515,23 +385,19 @@ class _Printer:
             if quantifier == MANY:
                 stack.append(slot)
             word = words[pos]
+            if not word and code in _IDS:
+                raise BinaryError(pos, payload)
             if code == ID:
-                if not word:
-                    raise BinaryError(pos, payload)
                 tokens.append(self.ref(word))
                 pos += 1
             elif code == LIT:
                 tokens.append(str(word))
                 pos += 1
             elif code == RT:
-                if not word:
-                    raise BinaryError(pos, payload)
                 result_type = word
                 tokens.append(self.ref(word))
                 pos += 1
             elif code == RID:
-                if not word:
-                    raise BinaryError(pos, payload)
                 self.define(word, pos)
                 result_id = word
                 pos += 1
@@ -545,7 +411,7 @@ class _Printer:
                 if op == OP_EXT_INST_IMPORT:
                     found = self.ext_sets[result_id] = self.import_set(text, i)
                     if found is not None:
-                        self.ext_ids[result_id] = found.all_ids
+                        self.ext_lines[result_id] = _ExtLines(found, self.ext_common)
             elif code == CTX or code == CASE:
                 if code == CTX:
                     number = self.number_type(result_type, pos)
@@ -566,8 +432,6 @@ class _Printer:
                 tokens.append(float32_text(word))
                 pos += 1
             elif code == EXTSET:
-                if not word:
-                    raise BinaryError(pos, payload)
                 if word not in self.ext_sets:
                     raise BinaryError(
                         pos,
@@ -739,14 +603,11 @@ class _Printer:
         words = self.words
         plans = self.plans
         value_types = self.value_types
-        i = self.value_types_end
-        while i < stop:
-            w0 = words[i]
-            plan = plans[w0 & 0xFFFF]  # every instruction before stop has printed
+        for i in offsets(words, self.value_types_end, stop):
+            plan = plans[words[i] & 0xFFFF]  # every instruction before stop has printed
             if plan.has_rid:
                 if plan.has_rt:
                     value_types[words[i + 2]] = words[i + 1]
                 else:
                     value_types[words[i + 1]] = words[i + 1] if plan.is_type else 0
-            i += w0 >> 16
-        self.value_types_end = max(i, self.value_types_end)
+        self.value_types_end = max(stop, self.value_types_end)
