@@ -477,11 +477,7 @@ class Requirements:
         version: tuple[int, int] | None,
         where: str,
     ) -> None:
-        key = (capabilities, extensions, version)
-        if key in self.met:
-            return  # met already: capabilities and extensions only grow
-        self._meet(capabilities, extensions, version, where)
-        self.met.add(key)
+        self._need_key((capabilities, extensions, version), where)
 
     def _meet(
         self,
