@@ -108,8 +108,8 @@ def _word_keys() -> dict[int, tuple[int, frozenset[int], int]]:
     which decide its order only where no other record of the section has the same."""
     keys: dict[int, tuple[int, frozenset[int], int]] = {}
     for opcode, info in tables.INSTRUCTIONS.items():
-        if info.section not in _SORTED_BY_TARGET:
-            continue
+        if info.section not in _SORTED_BY_TARGET or opcode in _GROUP_OPCODES:
+            continue  # (decoration groups keep the section in call order)
         operands = [op for op in info.operands if tables.KINDS[op.kind].operand_class != RESULT_ID]
         if not operands or operands[0].quantifier or not _plain_words(operands[:1]):
             continue
@@ -178,8 +178,11 @@ def canonical(section: str, items: list[Instruction], kept: Kept) -> list[Instru
         return sorted(items, key=lambda i: int(i.result_id or 0))
     if section == "entry_points":
         return sorted(items, key=lambda i: (operand_key(i.operands[1:2]), operand_key(i.operands)))
-    if section in ("execution_modes", "debug_names") or (
-        section == "annotations" and not any(i.opcode in _GROUP_OPCODES for i in items)
-    ):
-        return _by_words(items, kept) or sorted(items, key=target_key)
+    if section in _SORTED_BY_TARGET:
+        found = _by_words(items, kept)  # (None where a decoration group is among them)
+        if found is not None:
+            return found
+        if section == "annotations" and any(i.opcode in _GROUP_OPCODES for i in items):
+            return items  # decoration groups: call order kept
+        return sorted(items, key=target_key)
     return items
