@@ -263,7 +263,7 @@ class Requirements:
         if known is not None:
             return list(known[0]), list(known[1])
         for need, where in needs.items():
-            self._need(*need, where)
+            self._need(need, where)
         caps = self.caps
         if mode != "verify":
             implied_by_others: set[int] = set()
@@ -302,11 +302,11 @@ class Requirements:
         own, type_caps, layout, where = plan
         met = self.met
         if own is not None and own[0] not in met:
-            self._need_key(*own)
+            self._need(*own)
         operands = inst.operands
         for index, value, need, said in type_caps:
             if len(operands) > index and operands[index] == value:
-                self._need_key(need, said)
+                self._need(need, said)
         if opcode in EXT_INST_OPCODES and inst.ext_set is not None:
             self._ext_inst(inst)
             return
@@ -324,7 +324,7 @@ class Requirements:
                     # One enumerant of a ValueEnum kind (the common case, inline).
                     found = by_value.get(value)
                     if found is not None and found[0] not in met:
-                        self._need_key(found[0], found[1])
+                        self._need(found[0], found[1])
                     continue
                 if isinstance(value, EnumerantParameters):
                     # An enumerant with its parameters (what _with_parameters does, inline).
@@ -332,7 +332,7 @@ class Requirements:
                     if found is None:
                         continue
                     if found[0] not in met:
-                        self._need_key(found[0], found[1])
+                        self._need(found[0], found[1])
                     if found[2] is not None:
                         self._operands(found[2], value.parameters, tables.KINDS, where)
                     continue
@@ -348,7 +348,7 @@ class Requirements:
             return
         if module.IMPORT_EXTENSIONS:
             where = f'OpExtInstImport "{inst.operands[0]}"'
-            self._need((), module.IMPORT_EXTENSIONS, module.IMPORT_CORE_IN, where)
+            self._need(((), module.IMPORT_EXTENSIONS, module.IMPORT_CORE_IN), where)
 
     def _ext_inst(self, inst: Instruction) -> None:
         module = set_module(inst.ext_set or "")
@@ -357,7 +357,7 @@ class Requirements:
         info = module.INSTRUCTIONS.get(inst.operands[1])
         if info is not None:
             where = f"{inst.ext_set} {info.name}"
-            self._need(info.capabilities, info.extensions, None, where)
+            self._need((info.capabilities, info.extensions, None), where)
             if ext_single_ids(inst.ext_set or "", inst.operands[1]) == len(inst.operands) - 2:
                 return  # single ids only: no operand can need anything
             kinds = _set_kinds.get(module.__name__)
@@ -441,9 +441,7 @@ class Requirements:
         ):
             return
         self._need(
-            enumerant.capabilities,
-            enumerant.extensions,
-            enumerant.version,
+            (enumerant.capabilities, enumerant.extensions, enumerant.version),
             f"{where} {kind}.{enumerant.name}",
         )
 
@@ -461,31 +459,17 @@ class Requirements:
     def _capability_needs(self, cap: int, where: str) -> None:
         enumerant = tables.KINDS["Capability"].enumerants.get(cap)
         if enumerant is not None:
-            self._need((), enumerant.extensions, enumerant.version, f"{where} {enumerant.name}")
+            self._need(((), enumerant.extensions, enumerant.version), f"{where} {enumerant.name}")
 
-    def _need_key(self, key: _Need, where: str) -> None:
-        """:meth:`_need` of a need made already: (capabilities, extensions, version)."""
-        if key in self.met:
+    def _need(self, need: _Need, where: str) -> None:
+        """Meet ``need`` ((capabilities, extensions, version)) unless met already."""
+        if need in self.met:
             return  # met already: capabilities and extensions only grow
-        self._meet(*key, where)
-        self.met.add(key)
+        self._meet(need, where)
+        self.met.add(need)
 
-    def _need(
-        self,
-        capabilities: Sequence[str],
-        extensions: Sequence[str],
-        version: tuple[int, int] | None,
-        where: str,
-    ) -> None:
-        self._need_key((capabilities, extensions, version), where)
-
-    def _meet(
-        self,
-        capabilities: Sequence[str],
-        extensions: Sequence[str],
-        version: tuple[int, int] | None,
-        where: str,
-    ) -> None:
+    def _meet(self, need: _Need, where: str) -> None:
+        capabilities, extensions, version = need
         verify = self.module.capability_mode == "verify"
         if not _version_ok(version, self.version):
             if extensions:
@@ -547,11 +531,9 @@ class _Collector(Requirements):
         for first in run.firsts:
             self._instruction(Instruction(first & 0xFFFF, None, None, ()))
 
-    def _meet(self, *need: Any) -> None:
-        """Keep a need met by nothing yet, with where it was seen: (capabilities,
-        extensions, version, where), as :meth:`Requirements._meet` takes it."""
-        capabilities, extensions, version, where = need
-        self.found[(capabilities, extensions, version)] = where
+    def _meet(self, need: _Need, where: str) -> None:
+        """Keep a need met by nothing yet, with where it was seen."""
+        self.found[need] = where
 
 
 # A needs key (the opcode and the operand values that can decide a need, as the generated
