@@ -269,17 +269,11 @@ class _ParamTable(dict[int, _ParamMaker]):
             if value & ~tables.known_bits(kind) or tables.member(kind.name, value) is None:
                 return None
             param_bits = 0
-            bit = 1
-            while bit <= value:
-                if value & bit:
-                    enumerant = kind.enumerants.get(bit)
-                    if enumerant is not None and enumerant.parameters:
-                        cls = classes.get(bit)
-                        if cls is None:
-                            return None
-                        groups.append((cls, enumerant.parameters))
-                        param_bits |= bit
-                bit <<= 1
+            for bit, enumerant, found in tables.bits_with_parameters(kind, value):
+                if found is None:
+                    return None
+                groups.append((found, enumerant.parameters))
+                param_bits |= bit
             if not groups:
                 return None
             rest = value & ~param_bits

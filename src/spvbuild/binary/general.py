@@ -328,18 +328,12 @@ class GeneralDecoder:
             raise _RestRaw
         with_params: list[Any] = []
         param_bits = 0
-        bit = 1
-        while bit <= mask:
-            if mask & bit:
-                enumerant = kind.enumerants.get(bit)
-                if enumerant is not None and enumerant.parameters:
-                    cls = tables.parameter_classes.get(kind.name, {}).get(bit)
-                    if cls is None:
-                        raise _RestRaw
-                    params, pos = self._params(tables, enumerant.parameters, pos)
-                    with_params.append(_make(cls, params))
-                    param_bits |= bit
-            bit <<= 1
+        for bit, enumerant, cls in tables.bits_with_parameters(kind, mask):
+            if cls is None:
+                raise _RestRaw
+            params, pos = self._params(tables, enumerant.parameters, pos)
+            with_params.append(_make(cls, params))
+            param_bits |= bit
         if not with_params:
             return flags, pos
         rest = mask & ~param_bits

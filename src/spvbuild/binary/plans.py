@@ -31,7 +31,7 @@ from spvbuild.binary import read_codes as _codes
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core.opcodes import OP_CONSTANT, OP_SPEC_CONSTANT, OP_SPEC_CONSTANT_OP
 from spvbuild.ir.params import EnumerantParameters
-from spvbuild.ir.tables import InstructionInfo, KindInfo, OperandInfo, id_run
+from spvbuild.ir.tables import EnumerantInfo, InstructionInfo, KindInfo, OperandInfo, id_run
 
 __all__ = [
     "FLAT",
@@ -150,6 +150,23 @@ class InstructionSet:
             for value in kind.enumerants:
                 found |= value
             self._known_bits[kind.name] = found
+        return found
+
+    def bits_with_parameters(
+        self, kind: KindInfo, mask: int
+    ) -> list[tuple[int, EnumerantInfo, type[EnumerantParameters] | None]]:
+        """The set bits of a BitEnum mask whose enumerants take parameters, lowest first
+        (the order their parameters follow the mask in): each bit, its enumerant and the
+        parameter class of its value (None where the set has none)."""
+        classes = self.parameter_classes.get(kind.name, {})
+        found = []
+        bit = 1
+        while bit <= mask:
+            if mask & bit:
+                enumerant = kind.enumerants.get(bit)
+                if enumerant is not None and enumerant.parameters:
+                    found.append((bit, enumerant, classes.get(bit)))
+            bit <<= 1
         return found
 
     def uses_context(self, layout: Sequence[OperandInfo]) -> bool:
