@@ -1245,7 +1245,7 @@ class Module(CoreInstructions, ExtInstSets):
         collector = requirements.collector()
         met, found = (collector.met, collector.found) if collector is not None else (set(), {})
         used: dict[int, str] = {}
-        encode = Encoder(self._type_widths, used).instruction
+        encode: Callable[[Instruction], list[int]] | None = None  # made if a record needs it
         cached = self._words.get
         runs: list[Run] = []
         # The body's words, in the form of ``out`` (an array keeps a big module compact).
@@ -1286,6 +1286,8 @@ class Module(CoreInstructions, ExtInstSets):
                     else:
                         extend((0x20000 | opcode, int(record.result_id)))
                     continue  # (they need nothing)
+                if encode is None:
+                    encode = Encoder(self._type_widths, used).instruction
                 extend(encode(record))
             if collector is not None:
                 collector.walk(record)

@@ -196,8 +196,10 @@ class Requirements:
         self.module = module
         self.version = module.version
         self.capability_names = _capability_names()
-        self.declared_caps = [one_word(i.operands[0]) for i in module.sections["capabilities"]]
-        self.declared_exts = [str(i.operands[0]) for i in module.sections["extensions"]]
+        declared = module.sections["capabilities"]
+        self.declared_caps = [one_word(i.operands[0]) for i in declared] if declared else []
+        declared = module.sections["extensions"]
+        self.declared_exts = [str(i.operands[0]) for i in declared] if declared else []
         self.caps: list[int] = list(dict.fromkeys(self.declared_caps))
         self.exts: list[str] = list(dict.fromkeys(self.declared_exts))
         self.closure: set[int] = set()
