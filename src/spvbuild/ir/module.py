@@ -1126,43 +1126,11 @@ class Module(CoreInstructions, ExtInstSets):
         rewritten), are looked at here.
         """
         wanted = self._listed
-        if not wanted:
-            return  # no global an interface lists
+        entries = self.sections["entry_points"]
+        if not wanted or not entries:
+            return  # no global an interface lists, or no entry point
         by_id = {int(f.header.result_id or 0): f for f in self.functions}
         uses: dict[int, tuple[set[int], set[int]]] = {}  # function → (globals, callees)
-        cached = self._words.get
-        for fid, function in by_id.items():
-            if function.noted:
-                used = function.uses & wanted
-                callees = function.callees & by_id.keys() if function.callees else set()
-                pieces: list[BlockItem] = [
-                    run for run in function.runs if not wanted.isdisjoint(run.words)
-                ]
-            else:
-                used, callees = set(), set()
-                # The header, OpLabel and OpFunctionEnd use no global: the other pieces only.
-                pieces = [*function.parameters, *function.variables]
-                for block in function.blocks:
-                    pieces += block.items
-            for piece in pieces:
-                if isinstance(piece, Run):
-                    if wanted.isdisjoint(piece.words):
-                        continue  # no word of the run is a wanted global's id
-                    records: Iterable[Instruction] = piece.instructions()
-                else:
-                    if piece.opcode != OP_FUNCTION_CALL:
-                        made = cached(id(piece))
-                        if made is not None and made[0] is piece and wanted.isdisjoint(made[1]):
-                            continue  # none of its words (kept from its call) is a global's id
-                    records = (piece,)
-                for inst in records:
-                    for value in _ids_in(inst.operands):
-                        if value in wanted:
-                            used.add(value)
-                        elif value in by_id and inst.opcode == OP_FUNCTION_CALL:
-                            callees.add(value)
-            uses[fid] = (used, callees)
-        entries = self.sections["entry_points"]
         for index, entry in enumerate(entries):
             operands = entry.operands
             if len(operands) < 3 or RawWords in {o.__class__ for o in operands}:
@@ -1172,12 +1140,17 @@ class Module(CoreInstructions, ExtInstSets):
             variables: set[int] = set()
             while todo:
                 fid = todo.pop()
-                if fid in reached or fid not in uses:
+                if fid in reached:
                     continue
                 reached.add(fid)
-                used, callees = uses[fid]
-                variables |= used
-                todo.extend(callees)
+                found = uses.get(fid)
+                if found is None:
+                    function = by_id.get(fid)
+                    if function is None:
+                        continue
+                    found = uses[fid] = self._function_uses(function, wanted, by_id)
+                variables |= found[0]
+                todo.extend(found[1])
             interface = list(operands[3]) if len(operands) > 3 else []
             missing = sorted(variables.difference(interface))
             if missing:
@@ -1193,6 +1166,47 @@ class Module(CoreInstructions, ExtInstSets):
                     words += kept[1][1:]
                     words += missing
                     self._words[id(new_entry)] = (new_entry, words, kept[2], kept[3])
+
+    def _function_uses(
+        self, function: Function, wanted: set[int], by_id: dict[int, Function]
+    ) -> tuple[set[int], set[int]]:
+        """The globals among ``wanted`` that ``function`` uses and the functions it calls.
+
+        A noted function's records listed theirs at the call (:meth:`_note`): only its runs
+        of words are looked at; every piece of a function that was not noted (read from a
+        binary, rewritten) is.
+        """
+        cached = self._words.get
+        if function.noted:
+            used = function.uses & wanted
+            callees = function.callees & by_id.keys() if function.callees else set()
+            pieces: list[BlockItem] = [
+                run for run in function.runs if not wanted.isdisjoint(run.words)
+            ]
+        else:
+            used, callees = set(), set()
+            # The header, OpLabel and OpFunctionEnd use no global: the other pieces only.
+            pieces = [*function.parameters, *function.variables]
+            for block in function.blocks:
+                pieces += block.items
+        for piece in pieces:
+            if isinstance(piece, Run):
+                if wanted.isdisjoint(piece.words):
+                    continue  # no word of the run is a wanted global's id
+                records: Iterable[Instruction] = piece.instructions()
+            else:
+                if piece.opcode != OP_FUNCTION_CALL:
+                    made = cached(id(piece))
+                    if made is not None and made[0] is piece and wanted.isdisjoint(made[1]):
+                        continue  # none of its words (kept from its call) is a global's id
+                records = (piece,)
+            for inst in records:
+                for value in _ids_in(inst.operands):
+                    if value in wanted:
+                        used.add(value)
+                    elif value in by_id and inst.opcode == OP_FUNCTION_CALL:
+                        callees.add(value)
+        return used, callees
 
     def _body_after_requirements(self) -> list[BlockItem]:
         """Every section after the requirements, in layout order (those whose order means
