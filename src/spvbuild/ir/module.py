@@ -1129,12 +1129,18 @@ class Module(CoreInstructions, ExtInstSets):
         entries = self.sections["entry_points"]
         if not wanted or not entries:
             return  # no global an interface lists, or no entry point
-        by_id = {int(f.header.result_id or 0): f for f in self.functions}
+        by_id = {f.header[2] or 0: f for f in self.functions}  # (result ids)
         uses: dict[int, tuple[set[int], set[int]]] = {}  # function → (globals, callees)
+        kept_words = self._words
         for index, entry in enumerate(entries):
             operands = entry.operands
-            if len(operands) < 3 or RawWords in {o.__class__ for o in operands}:
-                continue  # kept as read: operands the grammar cannot say
+            if len(operands) < 3:
+                continue
+            made = kept_words.get(id(entry))
+            if (made is None or made[0] is not entry) and any(
+                isinstance(o, RawWords) for o in operands
+            ):
+                continue  # kept as read: operands the grammar cannot say (a call's never are)
             reached: set[int] = set()
             todo = [_plain_id(operands[1])]
             variables: set[int] = set()
@@ -1158,7 +1164,7 @@ class Module(CoreInstructions, ExtInstSets):
                 new_operands = (*operands[:3], new_interface)
                 new_entry = _new_record(Instruction, (*entry[:3], new_operands, entry.ext_set))
                 entries[index] = new_entry
-                kept = self._words.pop(id(entry), None)
+                kept = kept_words.pop(id(entry), None) if made is not None else None
                 if kept is not None and kept[0] is entry:
                     # Its words from the call, the interface's new ids appended.
                     words = kept[1]
