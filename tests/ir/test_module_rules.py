@@ -278,3 +278,47 @@ def test_constant_literals_are_range_checked_by_width() -> None:
     f32 = m.type_float(32)
     rounded = struct.unpack("<f", struct.pack("<f", 0.1))[0]
     assert m.constant(f32, 0.1) == m.constant(f32, rounded)  # same encoded bits, same id
+
+
+def _entry_interface(m: Module) -> set[int]:
+    entry = next(i for i in m.ordered_instructions() if i.opcode == 15)
+    return {int(v) for v in entry.operands[3]}
+
+
+def test_a_global_defined_after_its_use_is_in_the_interface() -> None:
+    """A function notes what its calls use at the call: a reserved id used before the
+    global variable defines it is noted too (globals are noted by their definition)."""
+    from spvbuild.enums import ExecutionModel
+
+    m = Module((1, 3))
+    void = m.type_void()
+    u32 = m.type_int(32, 0)
+    pointer = m.type_pointer(StorageClass.Input, u32)
+    later = m.new_id()
+    main = m.define_function(void)
+    m.load(u32, later)
+    m.return_().function_end()
+    m.variable(pointer, StorageClass.Input, result_id=later)
+    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    m.entry_point(ExecutionModel.GLCompute, main.id, "main")
+    assert _entry_interface(m) == {int(later)}
+
+
+def test_interfaces_of_a_read_module_and_of_a_rewritten_one() -> None:
+    """Functions read from a binary, or rewritten, were not noted at calls: their
+    records and runs are walked when the module is written, and new calls still count."""
+    m, buf, gid = _interface_module((1, 4))
+    read_back = Module.from_binary(m.to_bytes())
+    assert _entry_interface(read_back) == {int(buf), int(gid)}
+    m, buf, gid = _interface_module((1, 3))
+    m.rewrite(lambda i: i)
+    assert _entry_interface(m) == {int(gid)}
+    # A rewritten module keeps noting the functions made after the rewrite.
+    from spvbuild.enums import ExecutionModel
+
+    extra = m.variable(m.type_pointer(StorageClass.Output, m.type_int(32, 0)), StorageClass.Output)
+    other = m.define_function(m.type_void())
+    m.store(extra, m.constant(m.type_int(32, 0), 1)).return_().function_end()
+    m.entry_point(ExecutionModel.Fragment, other.id, "other")
+    entries = [i for i in m.ordered_instructions() if i.opcode == 15]
+    assert [{int(v) for v in e.operands[3]} for e in entries] == [{int(gid)}, {int(extra)}]
