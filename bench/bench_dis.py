@@ -1,8 +1,8 @@
 """Benchmark: the disassembler against spirv-dis on a big module.
 
-A module of >= 500,000 instructions is built with ``spvbuild.Builder`` and encoded once:
+A module of >= 500,000 instructions is built with ``spvbuild.Recorder`` and encoded once:
 names and decorations, a GLSL.std.450 import, types, one constant per block (in the
-globals section, as ``Builder.to_words`` lays it out) and one function of 40,000
+globals section, as ``Recorder.to_words`` lays it out) and one function of 40,000
 if-blocks, each an access chain, loads, float and integer arithmetic, a composite
 construct/extract, a GLSL ``Sqrt``, a comparison, a selection merge, a conditional branch,
 a store and two labels: the instruction mix of real shaders, where function bodies
@@ -43,7 +43,7 @@ RUNS = 3
 
 def build() -> bytes:
     """The module's bytes (little-endian)."""
-    from spvbuild import Builder
+    from spvbuild import Recorder
     from spvbuild.enums import (
         AddressingModel,
         BuiltIn,
@@ -60,7 +60,7 @@ def build() -> bytes:
         StorageClass,
     )
 
-    b = Builder()
+    b = Recorder()
     b.capability(Capability.Shader).memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
     void = b.type_void()
     fnty = b.type_function(void)

@@ -1,7 +1,7 @@
 """Benchmark: the binary reader on a big module.
 
 One function of >= 500,000 instructions (OpAccessChain, OpLoad, OpFMul, OpIAdd, OpStore,
-OpConstant, with decorations) is built with ``spvbuild.Builder`` and encoded once; then
+OpConstant, with decorations) is built with ``spvbuild.Recorder`` and encoded once; then
 ``read(data)`` is timed on its bytes.  ``read`` checks the header and the framing of
 every instruction and decodes the typed operands on first access of ``.instructions``,
 so two figures are printed, both per instruction of the module: ``read()`` alone
@@ -33,7 +33,7 @@ RUNS = 5
 
 def build() -> bytes:
     """The module's bytes (little-endian)."""
-    from spvbuild import Builder
+    from spvbuild import Recorder
     from spvbuild.enums import (
         AddressingModel,
         Capability,
@@ -45,7 +45,7 @@ def build() -> bytes:
         StorageClass,
     )
 
-    b = Builder()
+    b = Recorder()
     b.capability(Capability.Shader).memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
     void = b.type_void()
     fnty = b.type_function(void)

@@ -69,12 +69,12 @@ NAME_PATTERNS = {
 FIXED_PARAMETERS = frozenset({"self", "result_type", "result_id"})
 """Parameters of generated methods that no operand's parameter may take (codegen/views.py)."""
 
-GENERATED_BASES = {"core": ("Emitter",), "ext_set": ("ExtInstSetBuilder",)}
+GENERATED_BASES = {"core": ("InstructionSink",), "ext_set": ("SetInstructions",)}
 """The runtime base classes (src/spvbuild/ir/emitter.py) of the generated ``CoreInstructions``
 and ``ExtInstSets`` (``core``) and of each extended set's class (``ext_set``)."""
 
 GENERATED_MIXINS = ("CoreInstructions", "ExtInstSets")
-"""Generated classes that runtime classes (Module, Builder) derive from."""
+"""Generated classes that runtime classes (Module, Recorder) derive from."""
 
 ENUM_RESERVED = (
     frozenset(dir(enum.IntFlag)) | frozenset(dir(enum.IntEnum)) | frozenset(dir(enum.EnumType))
@@ -147,7 +147,7 @@ def runtime_attributes(which: str, runtime_dir: Path = RUNTIME_DIR) -> frozenset
     """Attribute names of the runtime classes a generated class is mixed into.
 
     ``which`` is ``"core"`` (the classes deriving from CoreInstructions/ExtInstSets, such as
-    Module and Builder, and Emitter) or ``"ext_set"`` (ExtInstSetBuilder).
+    Module and Recorder, and InstructionSink) or ``"ext_set"`` (SetInstructions).
     """
     classes = _runtime_classes(runtime_dir)
     names: set[str] = set(dir(object))
@@ -249,7 +249,7 @@ def check_names(grammar: Grammar, python_name_marks: dict[str, Mark]) -> None:
     the set's file.
     """
     core_reserved = runtime_attributes("core")
-    why = "an attribute of the runtime's Module, Builder or Emitter"
+    why = "an attribute of the runtime's Module, Recorder or InstructionSink"
     sets = _Namespace("extended-set name", core_reserved, why)
     for s in sorted(grammar.ext_inst_sets.values(), key=lambda s: grammar.files.index(s.file)):
         owner = _Owner(python_name_marks[s.file], "python_name")
@@ -278,7 +278,7 @@ def check_names(grammar: Grammar, python_name_marks: dict[str, Mark]) -> None:
     ext_reserved = runtime_attributes("ext_set")
     for s in grammar.ext_inst_sets.values():
         set_methods = _Namespace(
-            f"method of {s.import_name}", ext_reserved, "an attribute of ExtInstSetBuilder"
+            f"method of {s.import_name}", ext_reserved, "an attribute of SetInstructions"
         )
         set_kinds = _Namespace(f"operand kind class of {s.import_name}")
         for kind in s.operand_kinds.values():

@@ -37,7 +37,7 @@ class ParamView:
     name: str
     annotation: str
     default: str | None
-    value: str  # expression passed on to the emitter
+    value: str  # expression passed on to the InstructionSink
     doc: str
 
 
@@ -408,7 +408,8 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
         returns, call = "TypeId", f"self._type({inst.opcode}, {operands}, result_id)"
     elif _ids_only(inst, section, rest):
         # A block instruction of ids only: its first word is known here, the module's
-        # fast path appends its words as they are (spvbuild.ir.emitter.Emitter._ids_value).
+        # fast path appends its words as they are
+        # (spvbuild.ir.emitter.InstructionSink._ids_value).
         first = ((3 + len(rest)) << 16) | inst.opcode
         returns = "Id"
         call = f"self._value({inst.opcode}, result_type, {operands}, result_id)"

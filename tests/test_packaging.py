@@ -26,7 +26,7 @@ REQUIRED = [
 
 SMOKE = (
     "import spvbuild, spvbuild.generated.core.tables as t; "
-    "b = spvbuild.Builder(); b.type_void(); print(len(t.INSTRUCTIONS))"
+    "b = spvbuild.Recorder(); b.type_void(); print(len(t.INSTRUCTIONS))"
 )
 
 # What a build must not pick up from the working tree (a stale build/lib would be packed

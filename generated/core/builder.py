@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Self
 from spvbuild.ir.arguments import operand_sequence  # noqa: F401
 from spvbuild.ir.emitter import (  # noqa: F401
     FAST_IDS,
-    Emitter,
+    InstructionSink,
     bare_values,
     enumerant_words,
     ids_below,
@@ -124,7 +124,7 @@ _PARAMETER_BITS_TensorAddressingOperands = parameter_bits("TensorAddressingOpera
 _PARAMETER_BITS_TensorOperands = parameter_bits("TensorOperands")
 
 
-class CoreInstructions(Emitter):
+class CoreInstructions(InstructionSink):
     """One method per core instruction; see each method's docstring for its operands."""
 
     def nop(self) -> Self:

@@ -13,7 +13,7 @@ from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from spvbuild.ir.emitter import Emitter
+from spvbuild.ir.emitter import InstructionSink
 
 if TYPE_CHECKING:
     from .amd_gcn_shader import AmdGcnShaderInstructions
@@ -96,7 +96,7 @@ _set_modules: dict[str, ModuleType] = {}
 _SET_MODULES_KEPT = 256
 
 
-class ExtInstSets(Emitter):
+class ExtInstSets(InstructionSink):
     """One property per extended instruction set, e.g. ``builder.glsl.sqrt(...)``."""
 
     @cached_property

@@ -14,7 +14,7 @@ from enum import IntEnum, IntFlag  # noqa: F401
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
 from spvbuild.ir.arguments import operand_sequence  # noqa: F401
-from spvbuild.ir.emitter import ExtInstSetBuilder
+from spvbuild.ir.emitter import SetInstructions
 from spvbuild.generated.core import operand_classes as K
 from spvbuild.ir.params import EnumerantParameters  # noqa: F401
 from spvbuild.ir.tables import EnumerantInfo as E  # noqa: F401
@@ -867,7 +867,7 @@ KINDS: dict[str, KindInfo] = {
 """The operand kinds private to OpenCL.std."""
 
 
-class OpenclInstructions(ExtInstSetBuilder):
+class OpenclInstructions(SetInstructions):
     """The instructions of OpenCL.std, bound to one builder."""
 
     IMPORT_NAME = IMPORT_NAME

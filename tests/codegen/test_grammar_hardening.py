@@ -265,12 +265,12 @@ CASES: list[Case] = [
         expected="a Python extended-set name of its own ('mini' is already python_name at extinst/mini.yaml:",
     ),
     Case(
-        "G6 set method against ExtInstSetBuilder",
+        "G6 set method against SetInstructions",
         steps=(replace(SET, "  MiniAdd:\n", "  SetId:\n"),),
         file=SET,
         at="  SetId:",
         key="SetId",
-        expected="is not reserved (an attribute of ExtInstSetBuilder)",
+        expected="is not reserved (an attribute of SetInstructions)",
     ),
     Case(
         "G6 parameters value, value, value_2",

@@ -5,7 +5,7 @@ enumerants (with parameters of those kinds) or OpConstant's plain number hands i
 to the module (``Module._put``); an extended instruction of ids only does the same.
 Anything else takes the general path, which encodes the record.  Each test builds the
 same module with the words paths and without them (``_put_words`` set to None, as for a
-bare emitter) and compares what comes out.
+bare sink) and compares what comes out.
 """
 
 from __future__ import annotations

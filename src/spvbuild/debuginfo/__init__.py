@@ -7,7 +7,8 @@
   ``DwarfOp``; ``Member``, ``Base``, ``Method``).
 * ``flavors.py``: the small table of what differs between DebugInfo,
   OpenCL.DebugInfo.100 and NonSemantic.Shader.DebugInfo.100 beyond their grammars.
-* ``emitter.py``: the one generic emitter per (module, set).
+* ``emitter.py``: :class:`~spvbuild.debuginfo.emitter.DebugInfoWriter`, the one generic
+  writer per (module, set).
 * ``rules.py``: the spec's rules with their seed lines; :class:`DebugInfoError`,
   :func:`check_module`.
 * ``strip.py``: :func:`strip_debug_info`, :func:`remove_debug_instruction`.

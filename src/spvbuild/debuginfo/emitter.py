@@ -1,6 +1,6 @@
-"""One generic emitter per (module, target set): facts in, one OpExtInst out.
+"""One generic writer per (module, target set): facts in, one OpExtInst out.
 
-:meth:`SetEmitter.emit` takes an instruction name and its operand values keyed by the
+:meth:`DebugInfoWriter.emit` takes an instruction name and its operand values keyed by the
 generated method's parameter names, walks the target set's grammar operands in order and
 converts each value to what that set wants there:
 
@@ -20,11 +20,11 @@ Flags); an operand with no value takes its default (flags 0, language Unknown). 
 emitting, every operand is described as a :class:`~spvbuild.debuginfo.rules.Ref` and the
 spec's rules are checked, so a broken rule raises before the module changes.  Debug
 instructions written around the layer (the generated methods, raw ``ext_inst``) are checked
-when the module is serialized: every emitter registers
+when the module is serialized: every writer registers
 :func:`~spvbuild.debuginfo.rules.check_serialized` with the module (one registration per
 module, so one check per ``to_words``).
 
-Strings, constants and the import are hash-consed by the module; the emitter keeps the one
+Strings, constants and the import are hash-consed by the module; the writer keeps the one
 ``DebugInfoNone`` and the sources per module, shared by every layer over that module.
 """
 
@@ -62,30 +62,32 @@ MAX_STRING_BYTES = (65535 - 5) * 4
 """The longest string (UTF-8 bytes) that fits every instruction it goes in (OpSource with
 a file operand: 4 words besides the string, which takes bytes // 4 + 1 words)."""
 
-_EMITTERS: weakref.WeakKeyDictionary[Module, dict[str, SetEmitter]] = weakref.WeakKeyDictionary()
+_WRITERS: weakref.WeakKeyDictionary[Module, dict[str, DebugInfoWriter]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
-class SetEmitter:
+class DebugInfoWriter:
     """Writes the instructions of one debug-info set into one module."""
 
     @classmethod
-    def of(cls, module: Module, flavor: Flavor) -> SetEmitter:
-        """The emitter of ``flavor`` over ``module`` (one per pair, shared)."""
-        per_module = _EMITTERS.setdefault(module, {})
-        emitter = per_module.get(flavor.name)
-        if emitter is None:
-            emitter = per_module[flavor.name] = cls(module, flavor)
-        return emitter
+    def of(cls, module: Module, flavor: Flavor) -> DebugInfoWriter:
+        """The writer of ``flavor`` over ``module`` (one per pair, shared)."""
+        per_module = _WRITERS.setdefault(module, {})
+        writer = per_module.get(flavor.name)
+        if writer is None:
+            writer = per_module[flavor.name] = cls(module, flavor)
+        return writer
 
     @staticmethod
-    def existing(module: Module, set_name: str) -> SetEmitter | None:
-        """The emitter of the set named ``set_name`` over ``module``, if one was made."""
-        return _EMITTERS.get(module, {}).get(set_name)
+    def existing(module: Module, set_name: str) -> DebugInfoWriter | None:
+        """The writer of the set named ``set_name`` over ``module``, if one was made."""
+        return _WRITERS.get(module, {}).get(set_name)
 
     @staticmethod
     def forget(module: Module, set_names: Iterable[str]) -> None:
         """Drop the shared state of those sets over ``module`` (after they were stripped)."""
-        per_module = _EMITTERS.get(module, {})
+        per_module = _WRITERS.get(module, {})
         for name in set_names:
             per_module.pop(name, None)
 
@@ -251,7 +253,7 @@ class SetEmitter:
         raise DebugInfoError(f"{where}: cannot use {value!r} as an operand")
 
     def describe(self, result_id: int) -> Ref:
-        """What ``result_id`` is: known to the emitter, or looked up in the module."""
+        """What ``result_id`` is: known to the writer, or looked up in the module."""
         known = self.known.get(int(result_id))
         if known is not None:
             return known

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from spvbuild.debuginfo import rules
-from spvbuild.debuginfo.emitter import MAX_STRING_BYTES, SetEmitter
+from spvbuild.debuginfo.emitter import MAX_STRING_BYTES, DebugInfoWriter
 from spvbuild.debuginfo.facts import (
     NO_FLAGS,
     Base,
@@ -80,7 +80,7 @@ class DebugInfo:
             )
         self.module = module
         self.flavor = FLAVORS[flavor]
-        self.emitter = SetEmitter.of(module, self.flavor)
+        self.emitter = DebugInfoWriter.of(module, self.flavor)
 
     # -- plumbing ---------------------------------------------------------------------------
     def _make(

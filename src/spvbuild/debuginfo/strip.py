@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from spvbuild.debuginfo.emitter import SetEmitter
+from spvbuild.debuginfo.emitter import DebugInfoWriter
 from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, Flavor
 from spvbuild.debuginfo.handles import Handle
 from spvbuild.debuginfo.rules import (
@@ -76,7 +76,7 @@ def strip_debug_info(
         return inst
 
     module.rewrite(drop)
-    SetEmitter.forget(module, stripped)
+    DebugInfoWriter.forget(module, stripped)
     return count
 
 
@@ -116,9 +116,9 @@ def remove_debug_instruction(module: Module, target: Id | Handle) -> None:
             assert inst.result_type is not None
             module.ext_inst(TypeId(inst.result_type), Id(set_id), 0, result_id=Id(none_id))
         _place_before_first_use(module, none_id, flavor)
-    emitter = SetEmitter.existing(module, flavor.name)
-    if emitter is not None:
-        _update(emitter, rid, none_id)
+    writer = DebugInfoWriter.existing(module, flavor.name)
+    if writer is not None:
+        _update(writer, rid, none_id)
 
 
 def _debug_instruction(module: Module, rid: int) -> tuple[Instruction, Flavor]:
@@ -145,18 +145,18 @@ def _place_before_first_use(module: Module, none_id: int, flavor: Flavor) -> Non
     section.insert(first, none)
 
 
-def _update(emitter: SetEmitter, removed: int, none_id: int | None) -> None:
-    emitter.known.pop(removed, None)
-    if none_id is not None and emitter.none_id is None:
-        emitter.none_id = Id(none_id)
-        emitter.known[none_id] = Ref("DebugInfoNone", id=none_id)
-    if emitter.unit is not None and int(emitter.unit.id) == removed:
-        emitter.unit = None
-    if emitter.empty_expression is not None and int(emitter.empty_expression.id) == removed:
-        emitter.empty_expression = None
-    for key, source in list(emitter.sources.items()):
+def _update(writer: DebugInfoWriter, removed: int, none_id: int | None) -> None:
+    writer.known.pop(removed, None)
+    if none_id is not None and writer.none_id is None:
+        writer.none_id = Id(none_id)
+        writer.known[none_id] = Ref("DebugInfoNone", id=none_id)
+    if writer.unit is not None and int(writer.unit.id) == removed:
+        writer.unit = None
+    if writer.empty_expression is not None and int(writer.empty_expression.id) == removed:
+        writer.empty_expression = None
+    for key, source in list(writer.sources.items()):
         if int(source.id) == removed:
-            del emitter.sources[key]
+            del writer.sources[key]
 
 
 def _is_none(inst: Instruction, set_id: int) -> bool:

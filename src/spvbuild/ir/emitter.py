@@ -1,9 +1,9 @@
 """The base the generated instruction methods call into.
 
 Generated classes (``CoreInstructions``, one ``*Instructions`` class per extended set)
-only describe *what* an instruction is; :class:`Emitter` decides *where* it goes.  This
-base appends to a flat list and numbers ids from 1; the module builder overrides
-:meth:`Emitter._record` to route instructions into logical-layout sections.
+only describe *what* an instruction is; :class:`InstructionSink` decides *where* it goes.
+This base appends to a flat list and numbers ids from 1; the module builder overrides
+:meth:`InstructionSink._record` to route instructions into logical-layout sections.
 """
 
 from __future__ import annotations
@@ -70,17 +70,18 @@ class Run:
             i += count
 
 
-class Emitter:
-    """Records instructions and hands out ids; base of every generated builder.
+class InstructionSink:
+    """Records instructions and hands out ids; base of the generated ``CoreInstructions``
+    and ``ExtInstSets``.
 
     ``_fast_block`` and ``_put_words`` are None here, so the generated fast paths never
-    apply: a bare emitter records every instruction.  The module builder sets them.
+    apply: a bare sink records every instruction.  The module builder sets them.
     """
 
     _fast_block: object | None = None
     _run: Run | None = None
     # Takes the words a generated method made at the call (the module builder's _put);
-    # None here, so a bare emitter records every instruction.
+    # None here, so a bare sink records every instruction.
     _put_words: (
         Callable[[int, TypeId | None, tuple[Any, ...], list[int], int, tuple[Any, ...] | None], int]
         | None
@@ -127,7 +128,7 @@ class Emitter:
 
     def _number_words(self, type_id: int, value: object) -> list[int] | None:
         """The words of a literal of numeric type ``type_id`` when a words path may write
-        them; a bare emitter knows no types (None: the general path)."""
+        them; a bare sink knows no types (None: the general path)."""
         return None
 
     def _new_run(self, block: Any) -> Run:
@@ -187,12 +188,12 @@ class Emitter:
         return rid
 
 
-class ExtInstSetBuilder:
-    """Base of a generated extended-set method group, bound to one :class:`Emitter`."""
+class SetInstructions:
+    """Base of a generated extended-set method group, bound to one :class:`InstructionSink`."""
 
     IMPORT_NAME = ""
 
-    def __init__(self, owner: Emitter) -> None:
+    def __init__(self, owner: InstructionSink) -> None:
         self._owner = owner
 
     @property

@@ -1,8 +1,8 @@
-"""member_name returns the builder; the struct's TypeId must be kept separately."""
+"""member_name returns the recorder; the struct's TypeId must be kept separately."""
 
-from spvbuild import Builder, StorageClass
+from spvbuild import Recorder, StorageClass
 
-b = Builder()
+b = Recorder()
 f32 = b.type_float(32)
 block = b.member_name(b.type_struct([f32]), 0, "x")
-b.type_pointer(StorageClass.Uniform, block)  # E: incompatible type "Builder"; expected "TypeId"
+b.type_pointer(StorageClass.Uniform, block)  # E: incompatible type "Recorder"; expected "TypeId"

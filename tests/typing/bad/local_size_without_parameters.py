@@ -1,8 +1,8 @@
 """ExecutionMode.LocalSize needs its sizes: ExecutionModeLocalSize(x, y, z)."""
 
-from spvbuild import Builder, ExecutionMode, FunctionControl
+from spvbuild import ExecutionMode, FunctionControl, Recorder
 
-b = Builder()
+b = Recorder()
 void = b.type_void()
 main = b.function(void, FunctionControl.None_, b.type_function(void))
 b.execution_mode(main, ExecutionMode.LocalSize)  # E: type "Literal[ExecutionMode.LocalSize]"

@@ -1,6 +1,6 @@
 """OpTypePointer without its pointee type."""
 
-from spvbuild import Builder, StorageClass
+from spvbuild import Recorder, StorageClass
 
-b = Builder()
+b = Recorder()
 b.type_pointer(StorageClass.Function)  # E: Missing positional argument "type" in call

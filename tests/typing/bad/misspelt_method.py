@@ -1,6 +1,6 @@
 """The method for OpTypeVector is type_vector."""
 
-from spvbuild import Builder
+from spvbuild import Recorder
 
-b = Builder()
-b.type_vec(b.type_float(32), 4)  # E: "Builder" has no attribute "type_vec"
+b = Recorder()
+b.type_vec(b.type_float(32), 4)  # E: "Recorder" has no attribute "type_vec"

@@ -1,8 +1,8 @@
 """OpPhi operands are (value, parent) pairs."""
 
-from spvbuild import Builder
+from spvbuild import Recorder
 
-b = Builder()
+b = Recorder()
 i32 = b.type_int(32, 1)
 zero = b.constant(i32, 0)
 entry = b.label()

@@ -1,8 +1,8 @@
 """Explicit-lod sampling requires its image operands (Lod or Grad)."""
 
-from spvbuild import Builder, Dim, ImageFormat
+from spvbuild import Dim, ImageFormat, Recorder
 
-b = Builder()
+b = Recorder()
 f32 = b.type_float(32)
 vec4 = b.type_vector(f32, 4)
 image = b.type_sampled_image(b.type_image(f32, Dim.Dim2D, 0, 0, 0, 1, ImageFormat.Unknown))

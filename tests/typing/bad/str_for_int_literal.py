@@ -1,6 +1,6 @@
 """A literal integer operand given as a string."""
 
-from spvbuild import Builder
+from spvbuild import Recorder
 
-b = Builder()
+b = Recorder()
 b.type_int("32", 1)  # E: Argument 1 to "type_int" of "CoreInstructions" has incompatible type "str"

@@ -1,8 +1,8 @@
 """OpSwitch pairs are (literal, label), not (label, literal)."""
 
-from spvbuild import Builder
+from spvbuild import Recorder
 
-b = Builder()
+b = Recorder()
 i32 = b.type_int(32, 1)
 selector = b.constant(i32, 0)
 default, case = b.label(), b.label()

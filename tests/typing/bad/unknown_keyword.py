@@ -1,8 +1,8 @@
 """OpVariable's optional operand is called initializer."""
 
-from spvbuild import Builder, StorageClass
+from spvbuild import Recorder, StorageClass
 
-b = Builder()
+b = Recorder()
 f32 = b.type_float(32)
 ptr = b.type_pointer(StorageClass.Private, f32)
 zero = b.constant(f32, 0.0)

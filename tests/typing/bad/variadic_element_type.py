@@ -1,8 +1,8 @@
 """OpEntryPoint's interface list holds ids, not variable names."""
 
-from spvbuild import Builder, ExecutionModel, FunctionControl, StorageClass
+from spvbuild import ExecutionModel, FunctionControl, Recorder, StorageClass
 
-b = Builder()
+b = Recorder()
 void = b.type_void()
 f32 = b.type_float(32)
 var = b.variable(b.type_pointer(StorageClass.Input, f32), StorageClass.Input)

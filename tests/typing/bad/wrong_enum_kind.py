@@ -1,8 +1,8 @@
 """A Dim where a StorageClass is expected."""
 
-from spvbuild import Builder, Dim, StorageClass
+from spvbuild import Dim, Recorder, StorageClass
 
-b = Builder()
+b = Recorder()
 f32 = b.type_float(32)
 ptr = b.type_pointer(StorageClass.Function, f32)
 b.variable(ptr, Dim.Dim2D)  # E: incompatible type "Dim"; expected "StorageClass"

@@ -1,6 +1,6 @@
 """Aliases of parametrized enumerants have parameter classes too; operand aliases import at run time."""
 
-from spvbuild import Builder, StorageClass
+from spvbuild import Recorder, StorageClass
 from spvbuild.enums import (
     DecorationCounterBuffer,
     DecorationHlslCounterBufferGOOGLE,
@@ -10,7 +10,7 @@ from spvbuild.enums import (
     MemoryAccessOperand,
 )
 
-b = Builder()
+b = Recorder()
 f32 = b.type_float(32)
 ptr_t = b.type_pointer(StorageClass.Private, f32)
 var = b.variable(ptr_t, StorageClass.Private)

@@ -1,4 +1,4 @@
-"""No-result instructions return the builder (as its own subclass), so calls chain."""
+"""No-result instructions return the recorder itself (as its own subclass), so calls chain."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from typing import assert_type
 
 from spvbuild import (
     AddressingModel,
-    Builder,
     Capability,
     ExecutionMode,
     ExecutionModel,
@@ -14,16 +13,17 @@ from spvbuild import (
     FunctionControl,
     Id,
     MemoryModel,
+    Recorder,
     SourceLanguage,
     TypeId,
 )
 from spvbuild.generated.extinst.glsl import GlslInstructions
 
 
-class ShaderBuilder(Builder):
+class ShaderRecorder(Recorder):
     """A user subclass: chained calls keep returning it."""
 
-    def header(self) -> ShaderBuilder:
+    def header(self) -> ShaderRecorder:
         return (
             self.capability(Capability.Shader)
             .extension("SPV_KHR_storage_buffer_storage_class")
@@ -31,17 +31,17 @@ class ShaderBuilder(Builder):
         )
 
 
-b = Builder()
+b = Recorder()
 assert_type(
     b.capability(Capability.Shader).memory_model(AddressingModel.Logical, MemoryModel.GLSL450),
-    Builder,
+    Recorder,
 )
 assert_type(b.type_void(), TypeId)
 assert_type(b.constant(b.type_int(32, 1), -1), Id)
 assert_type(b.glsl, GlslInstructions)
 
-sb = ShaderBuilder().header()
-assert_type(sb, ShaderBuilder)
+sb = ShaderRecorder().header()
+assert_type(sb, ShaderRecorder)
 void = sb.type_void()
 main = sb.function(void, FunctionControl.None_, sb.type_function(void))
 chained = (
@@ -52,9 +52,9 @@ chained = (
     .source(SourceLanguage.GLSL, 450, sb.string("a.comp"), "void main() {}")
     .name(main, "main")
 )
-assert_type(chained, ShaderBuilder)
+assert_type(chained, ShaderRecorder)
 sb.label()
-assert_type(sb.return_().function_end(), ShaderBuilder)
+assert_type(sb.return_().function_end(), ShaderRecorder)
 assert chained is sb
 assert [inst.opcode for inst in sb.instructions[:3]] == [17, 10, 14]
 assert sb.to_words()[0] == 0x07230203  # the SPIR-V magic number

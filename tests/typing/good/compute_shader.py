@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from spvbuild import (
     AddressingModel,
-    Builder,
     BuiltIn,
     Capability,
     Decoration,
@@ -18,11 +17,12 @@ from spvbuild import (
     FunctionControl,
     Id,
     MemoryModel,
+    Recorder,
     StorageClass,
     TypeId,
 )
 
-b = Builder()
+b = Recorder()
 b.capability(Capability.Shader).memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
 
 # Types.

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from spvbuild import (
     AddressingModel,
-    Builder,
     Capability,
     FunctionControl,
     Id,
@@ -18,13 +17,14 @@ from spvbuild import (
     LoopControlDependencyLength,
     LoopControlMinIterations,
     MemoryModel,
+    Recorder,
     SelectionControl,
 )
 
 if TYPE_CHECKING:
     from spvbuild.generated.core.enums import LoopControlOperand
 
-b = Builder()
+b = Recorder()
 b.capability(Capability.Shader).capability(Capability.Linkage)
 b.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
 i32 = b.type_int(32, 1)
@@ -68,7 +68,7 @@ b.switch(s, trivial)  # no case pairs at all
 b.label(result_id=trivial)
 
 
-def counted_loop(b: Builder, bound: Id, control: LoopControlOperand) -> Id:
+def counted_loop(b: Recorder, bound: Id, control: LoopControlOperand) -> Id:
     """for (i = 0; i < bound; ++i) {}, entered by a branch from the current block."""
     pre, header, body, cont, done = (b.new_id() for _ in range(5))
     b.branch(pre)

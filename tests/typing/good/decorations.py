@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spvbuild import Builder
+from spvbuild import Recorder
 from spvbuild.enums import (
     AddressingModel,
     BuiltIn,
@@ -24,7 +24,7 @@ from spvbuild.enums import (
     StorageClass,
 )
 
-b = Builder()
+b = Recorder()
 b.capability(Capability.Shader).capability(Capability.Linkage)
 b.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
 

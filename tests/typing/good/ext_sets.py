@@ -1,8 +1,8 @@
-"""Extended instruction sets through builder properties: GLSL.std.450 and DebugInfo."""
+"""Extended instruction sets as the recorder's properties: GLSL.std.450 and DebugInfo."""
 
 from __future__ import annotations
 
-from spvbuild import Builder, FunctionControl, StorageClass
+from spvbuild import FunctionControl, Recorder, StorageClass
 from spvbuild.generated.extinst.debug_info import (
     DebugBaseTypeAttributeEncoding,
     DebugCompositeType,
@@ -12,7 +12,7 @@ from spvbuild.generated.extinst.debug_info import (
     DebugOperationPlusUconst,
 )
 
-b = Builder()
+b = Recorder()
 void = b.type_void()
 f32 = b.type_float(32)
 vec3 = b.type_vector(f32, 3)

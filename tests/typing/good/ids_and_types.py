@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spvbuild import (
-    Builder,
     Capability,
     Decoration,
     DecorationArrayStride,
@@ -15,22 +14,23 @@ from spvbuild import (
     ImageOperands,
     ImageOperandsLod,
     Op,
+    Recorder,
     StorageClass,
     TypeId,
 )
 
 
-def declare_vec(b: Builder, width: int, count: int) -> TypeId:
+def declare_vec(b: Recorder, width: int, count: int) -> TypeId:
     return b.type_vector(b.type_float(width), count)
 
 
-def name_all(b: Builder, ids: Sequence[Id], prefix: str) -> Builder:
+def name_all(b: Recorder, ids: Sequence[Id], prefix: str) -> Recorder:
     for index, id_ in enumerate(ids):
         b.name(id_, f"{prefix}{index}")
     return b
 
 
-b = Builder()
+b = Recorder()
 b.capability(Capability.Shader).capability(Capability.PhysicalStorageBufferAddresses)
 vec4 = declare_vec(b, 32, 4)
 f32 = b.type_float(32)

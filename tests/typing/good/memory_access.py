@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from spvbuild import (
     AddressingModel,
-    Builder,
     Capability,
     FunctionControl,
     MemoryAccess,
@@ -14,6 +13,7 @@ from spvbuild import (
     MemoryAccessMakePointerAvailable,
     MemoryAccessMakePointerVisible,
     MemoryModel,
+    Recorder,
     Scope,
     StorageClass,
 )
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     # The ``<Kind>Operand`` aliases exist for type checkers only.
     from spvbuild.generated.core.enums import MemoryAccessOperand
 
-b = Builder()
+b = Recorder()
 b.capability(Capability.Addresses).capability(Capability.Kernel)
 b.capability(Capability.VulkanMemoryModel)
 b.memory_model(AddressingModel.Physical64, MemoryModel.OpenCL)

@@ -1,8 +1,9 @@
-"""The instruction builder: every typed core method plus the extended sets.
+"""The bare recorder: every typed core method plus the extended sets, recorded as called.
 
-:class:`Builder` records instructions in call order and numbers ids from 1.  It is the
-spine's minimal builder; the module builder (logical layout, deduplication, capability
-inference, serialization) is built on top of it.
+:class:`Recorder` records instructions in call order and numbers ids from 1; it sorts them
+into the logical layout only when asked (``in_layout_order``, ``to_words``).  The builder
+is :class:`~spvbuild.ir.module.Module` (logical layout, deduplication, capability
+inference, serialization), which takes the same generated methods.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from spvbuild.generated.extinst import ExtInstSets
 from spvbuild.ir.instruction import Instruction
 
 
-class Builder(CoreInstructions, ExtInstSets):
-    """Chain typed instruction calls; ``builder.instructions`` holds the result.
+class Recorder(CoreInstructions, ExtInstSets):
+    """Chain typed instruction calls; ``recorder.instructions`` holds the result.
 
-    >>> b = Builder()
+    >>> b = Recorder()
     >>> void = b.type_void()
     >>> b.name(void, "void").instructions[-1].opcode
     5

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from spvbuild import Builder, EncodeError, Id, TypeId
+from spvbuild import EncodeError, Id, Recorder, TypeId
 from spvbuild.binary.encoder import string_words
 from spvbuild.enums import (
     AddressingModel,
@@ -39,7 +39,7 @@ from spvbuild.enums import (
 Validator = Callable[[list[int], str], "subprocess.CompletedProcess[str]"]
 
 
-def compute_shader(b: Builder) -> None:
+def compute_shader(b: Recorder) -> None:
     """A sqrt-and-double compute kernel over a storage buffer, built out of layout order."""
     void = b.type_void()
     fnty = b.type_function(void)
@@ -79,7 +79,7 @@ def compute_shader(b: Builder) -> None:
 def test_compute_shader_validates(
     spirv_val: Validator, spirv_dis: Callable[[list[int]], str]
 ) -> None:
-    b = Builder()
+    b = Recorder()
     compute_shader(b)
     words = b.to_words((1, 3))
     result = spirv_val(words, "vulkan1.1")
@@ -96,7 +96,7 @@ def test_compute_shader_validates(
 def test_structured_selection_and_phi(
     spirv_val: Validator, spirv_dis: Callable[[list[int]], str]
 ) -> None:
-    b = Builder()
+    b = Recorder()
     b.capability(Capability.Shader).capability(Capability.Int64)
     b.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
     void = b.type_void()
@@ -140,7 +140,7 @@ def test_string_words_pad_and_terminate() -> None:
 
 
 def test_missing_enumerant_parameter_is_an_encode_error() -> None:
-    b = Builder()
+    b = Recorder()
     f32 = b.type_float(32)
     var = b.undef(f32)
     b.decorate(var, Decoration.BuiltIn)  # type: ignore[arg-type]
@@ -151,7 +151,7 @@ def test_missing_enumerant_parameter_is_an_encode_error() -> None:
 
 
 def test_mask_bit_without_parameter_is_an_encode_error() -> None:
-    b = Builder()
+    b = Recorder()
     f32 = b.type_float(32)
     ptr = b.type_pointer(StorageClass.Function, f32)
     var = b.undef(ptr)
@@ -161,7 +161,7 @@ def test_mask_bit_without_parameter_is_an_encode_error() -> None:
 
 
 def test_wrong_enum_kind_is_an_encode_error() -> None:
-    b = Builder()
+    b = Recorder()
     f32 = b.type_float(32)
     b.type_pointer(BuiltIn.Position, f32)  # type: ignore[arg-type]
     with pytest.raises(EncodeError, match="expected a StorageClass, got BuiltIn.Position"):
@@ -169,7 +169,7 @@ def test_wrong_enum_kind_is_an_encode_error() -> None:
 
 
 def test_constant_out_of_range_names_instruction_and_operand() -> None:
-    b = Builder()
+    b = Recorder()
     u8 = b.type_int(8, 0)
     b.constant(u8, 256)
     with pytest.raises(EncodeError, match="OpConstant operand 'Value': 256 does not fit in 8 bits"):
@@ -177,7 +177,7 @@ def test_constant_out_of_range_names_instruction_and_operand() -> None:
 
 
 def test_ids_are_distinct_types() -> None:
-    b = Builder()
+    b = Recorder()
     t = b.type_float(32)
     v = b.undef(t)
     assert isinstance(t, TypeId) and isinstance(t, Id)
@@ -187,7 +187,7 @@ def test_ids_are_distinct_types() -> None:
 
 
 def test_ext_inst_import_created_once() -> None:
-    b = Builder()
+    b = Recorder()
     f32 = b.type_float(32)
     x = b.undef(f32)
     b.glsl.sqrt(f32, x)
@@ -197,7 +197,7 @@ def test_ext_inst_import_created_once() -> None:
 
 
 def test_execution_mode_without_parameters_encodes_one_word() -> None:
-    b = Builder()
+    b = Recorder()
     void = b.type_void()
     fn = b.function(void, FunctionControl.None_, b.type_function(void))
     b.execution_mode(fn, ExecutionMode.OriginUpperLeft)
@@ -209,7 +209,7 @@ def test_execution_mode_without_parameters_encodes_one_word() -> None:
 def test_a_string_operand_with_a_lone_surrogate_is_an_encode_error() -> None:
     from spvbuild.errors import EncodeError
 
-    b = Builder()
+    b = Recorder()
     b.string("ok\udcff")  # a surrogate escape: the byte 0xFF, kept
     words = b.to_words()
     assert struct.pack("<I", words[-1]) == b"ok\xff\0"
