@@ -168,9 +168,13 @@ class InstructionSink:
         """The id of ``OpExtInstImport "import_name"``, created once on first use."""
         rid = self._ext_imports.get(import_name)
         if rid is None:
-            rid = self._value(OP_EXT_INST_IMPORT, None, (import_name,))
-            self._ext_imports[import_name] = rid
+            rid = self._ext_imports[import_name] = self._import_set(import_name)
         return rid
+
+    def _import_set(self, import_name: str) -> Id:
+        """Make ``OpExtInstImport "import_name"`` (the module builder's words path makes it
+        as its generated method does)."""
+        return self._value(OP_EXT_INST_IMPORT, None, (import_name,))
 
     def _ext_value(
         self,

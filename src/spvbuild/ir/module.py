@@ -441,12 +441,10 @@ class Module(CoreInstructions, ExtInstSets):
             )
         )
 
-    def _ext_set_id(self, import_name: str) -> Id:
-        """The id of ``OpExtInstImport "import_name"``, created once on first use."""
-        found = self._ext_imports.get(import_name)
-        if found is None:
-            found = self._ext_imports[import_name] = self.ext_inst_import(import_name)
-        return found
+    def _import_set(self, import_name: str) -> Id:
+        """Make ``OpExtInstImport "import_name"`` through its generated method (its words
+        path)."""
+        return self.ext_inst_import(import_name)
 
     def _emit(
         self,
