@@ -349,3 +349,27 @@ def test_reserved_function_id_works_with_plain_function() -> None:
     m.label()
     m.return_().function_end()
     assert len(m.to_words()) > 5
+
+
+def test_needs_listed_at_the_calls_are_the_walks_in_every_catalogue_module() -> None:
+    """Capability inference has one implementation: the walk over the grammar's operand
+    kinds.  A words path lists its record's needs at the call, worked out once per needs
+    key (spvbuild.ir.requirements.instruction_needs); over every catalogue module (every
+    kind of capability and extension the catalogue infers) each listed list must be what
+    the walk finds in that record."""
+    from spvbuild.ir.requirements import _Collector
+
+    compared = 0
+    for item in CATALOGUE:
+        if item.xfail:
+            continue
+        m = item.module()
+        item.build(m)
+        for inst, _words, _used, needs in list(m._words.values()):
+            if needs is None:
+                continue
+            walk = _Collector()
+            walk.walk(inst)
+            assert needs == tuple(walk.found.items()), (item.name, inst)
+            compared += 1
+    assert compared > 500
