@@ -88,7 +88,6 @@ class InstructionSink:
     ) = None
 
     def __init__(self) -> None:
-        self.instructions: list[Instruction] = []
         self._bound = 1
         self._ext_imports: dict[str, Id] = {}
 
@@ -112,8 +111,9 @@ class InstructionSink:
 
     # -- what generated methods call ------------------------------------------------------
     def _record(self, instruction: Instruction) -> None:
-        """Store one finished instruction (overridden by the module builder)."""
-        self.instructions.append(instruction)
+        """Store one finished instruction (the recorder keeps a list, the module builder
+        routes it into its layout)."""
+        raise NotImplementedError("a sink records through its subclass")
 
     def _value(
         self,

@@ -98,6 +98,7 @@ FUNCTION_STORAGE = int(StorageClass.Function)
 # The storage classes of the globals an entry point's interface lists before SPIR-V 1.4.
 _INTERFACE_CLASSES = frozenset({int(StorageClass.Input), int(StorageClass.Output)})
 KNOWN_VERSIONS = tuple((1, minor) for minor in range(7))
+_MODULE_SECTIONS = tuple(name for name in tables.SECTIONS if name != "functions")
 _KNOWN_VERSION_SET = frozenset(KNOWN_VERSIONS)
 
 
@@ -282,9 +283,7 @@ class Module(CoreInstructions, ExtInstSets):
         self.merge_aggregates = merge_aggregates
         self.generator = generator
         self.complete_interfaces = complete_interfaces
-        self.sections: dict[str, list[Instruction]] = {
-            name: [] for name in tables.SECTIONS if name != "functions"
-        }
+        self.sections: dict[str, list[Instruction]] = {name: [] for name in _MODULE_SECTIONS}
         self.functions: list[Function] = []
         self._function: Function | None = None
         self._block: Block | None = None
@@ -1180,19 +1179,20 @@ class Module(CoreInstructions, ExtInstSets):
         of words are looked at; every piece of a function that was not noted (read from a
         binary, rewritten) is.
         """
-        cached = self._words.get
         if function.noted:
             used = function.uses & wanted
             callees = function.callees & by_id.keys() if function.callees else set()
-            pieces: list[BlockItem] = [
-                run for run in function.runs if not wanted.isdisjoint(run.words)
-            ]
-        else:
-            used, callees = set(), set()
-            # The header, OpLabel and OpFunctionEnd use no global: the other pieces only.
-            pieces = [*function.parameters, *function.variables]
-            for block in function.blocks:
-                pieces += block.items
+            for run in function.runs:
+                if not wanted.isdisjoint(run.words):
+                    for inst in run.instructions():
+                        used.update(v for v in _ids_in(inst.operands) if v in wanted)
+            return used, callees
+        cached = self._words.get
+        used, callees = set(), set()
+        # The header, OpLabel and OpFunctionEnd use no global: the other pieces only.
+        pieces: list[BlockItem] = [*function.parameters, *function.variables]
+        for block in function.blocks:
+            pieces += block.items
         for piece in pieces:
             if isinstance(piece, Run):
                 if wanted.isdisjoint(piece.words):

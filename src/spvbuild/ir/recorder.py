@@ -24,6 +24,14 @@ class Recorder(CoreInstructions, ExtInstSets):
     5
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.instructions: list[Instruction] = []
+
+    def _record(self, instruction: Instruction) -> None:
+        """Keep one finished instruction, in call order."""
+        self.instructions.append(instruction)
+
     def in_layout_order(self) -> list[Instruction]:
         """The instructions stably sorted into the logical-layout sections of the grammar.
 
