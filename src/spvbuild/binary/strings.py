@@ -30,6 +30,9 @@ def string_words(text: str) -> list[int]:
     A NUL, or any other lone surrogate (it has no UTF-8 form), is an
     :class:`~spvbuild.errors.EncodeError`.
     """
+    found = _ENCODED.get(text)
+    if found is not None:
+        return list(found)  # (a new list: the caller may extend it)
     if "\0" in text:
         raise EncodeError(
             f"string {shown(text)}: a NUL character at index {text.index(chr(0))} would end "
@@ -45,11 +48,20 @@ def string_words(text: str) -> list[int]:
         ) from None
     data += b"\0" * (4 - len(data) % 4)  # the NUL, then zeros to a whole word
     if _LITTLE_ENDIAN:
-        return memoryview(data).cast("I").tolist()
-    return list(struct.unpack(f"<{len(data) // 4}I", data))
+        words: list[int] = memoryview(data).cast("I").tolist()
+    else:
+        words = list(struct.unpack(f"<{len(data) // 4}I", data))
+    if len(text) <= _ENCODED_LENGTH and len(_ENCODED) < _ENCODED_KEPT:
+        _ENCODED[text] = tuple(words)
+    return words
 
 
 _LITTLE_ENDIAN = sys.byteorder == "little"  # words read in place from the bytes
+# Short strings encoded already (names, entry points, set names recur): bounded, as the
+# strings come from users.
+_ENCODED: dict[str, tuple[int, ...]] = {}
+_ENCODED_LENGTH = 64
+_ENCODED_KEPT = 4096
 
 
 def string_in(data: bytes, base: int) -> tuple[str, int, bool] | None:
