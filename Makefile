@@ -3,7 +3,7 @@
 #   make venv         create .venv and install the project with its dev extras
 #   make system-deps  install the Debian packages the Vulkan tests and the demo run on
 #                     (lavapipe: mesa-vulkan-drivers, libvulkan1), once, only if missing
-#   make engines      compile the assembler's and the reader's engines with mypyc (python -m
+#   make engines      compile the assembler's, the reader's and the layout engines with mypyc (python -m
 #                     spvbuild.accel.accelerate; skipped when current; without mypyc or a C
 #                     compiler plain Python runs)
 #   make corpus       download the assembly texts of other projects that

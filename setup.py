@@ -1,7 +1,8 @@
 """Build hook of spvbuild: the engines are compiled with mypyc when a wheel is built.
 
-Everything else about the package is in ``pyproject.toml``; this file only adds the two
-compiled engines (``spvbuild.text.asm_engine``, ``spvbuild.binary.read_engine``) as
+Everything else about the package is in ``pyproject.toml``; this file only adds the three
+compiled engines (``spvbuild.text.asm_engine``, ``spvbuild.binary.read_engine``,
+``spvbuild.ir.layout_engine``) as
 extension modules of the same names, beside their sources, so that an installed
 spvbuild imports them compiled.  Nothing is compiled at run time.
 
@@ -24,7 +25,11 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
-ENGINES = ["src/spvbuild/text/asm_engine.py", "src/spvbuild/binary/read_engine.py"]
+ENGINES = [
+    "src/spvbuild/text/asm_engine.py",
+    "src/spvbuild/binary/read_engine.py",
+    "src/spvbuild/ir/layout_engine.py",
+]
 PURE_BUILD_ENV = "SPVBUILD_PURE_BUILD"
 
 

@@ -27,7 +27,9 @@ files), each a fresh child process with its peak memory (``bench/processes.py``)
 Where a child ran compiled (mypyc) spvbuild modules, the same child runs again with
 ``SPVBUILD_PURE_PYTHON=1`` in each round and its plain-Python figure is printed.  Then the
 README's example shader (everything up to ``to_words()``, nothing run) is built many
-times in this process: the best time of one build.  Targets (issue 13): the build at
+times in this process: the best time of one build; where that ran the compiled layout
+engine (``spvbuild.ir.layout_engine``), a child builds it with ``SPVBUILD_PURE_PYTHON=1``
+and its plain-Python figure is printed too.  Targets (issue 13): the build at
 least 3x as fast as spirv-as and under 100 MB peak, the round trip in at most half of
 spirv-as's time, the README shader in at most 0.1 ms.  Prints exactly one line and
 always exits 0: benchmarks report, tests assert.
@@ -290,6 +292,38 @@ def readme_shader() -> float:
     return fastest
 
 
+# The README shader's plain-Python figure: this file's readme_shader() in a child with
+# SPVBUILD_PURE_PYTHON=1 (argv: the checkout).  Prints the best seconds.
+_README_CHILD = """\
+import os, sys
+os.environ["SPVBUILD_PURE_PYTHON"] = "1"
+sys.path.insert(0, sys.argv[1])
+from bench.bench_builder import readme_shader
+print(repr(readme_shader()))
+"""
+
+
+def readme_shader_forms() -> tuple[float, str, float | None]:
+    """The README shader's best seconds in this process, the compiled layout engine that
+    ran (empty where the plain one did) and, where it was compiled, the best seconds of
+    the plain-Python form (in a child)."""
+    from spvbuild.accel import engines
+    from spvbuild.ir import section_order
+
+    shader = readme_shader()
+    layout = section_order.layout_engine()
+    if engines.kind(layout) != "mypyc":
+        return shader, "", None
+    done = subprocess.run(
+        [sys.executable, "-c", _README_CHILD, str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    return shader, layout.__name__.rsplit(".", 1)[-1], float(done.stdout.strip())
+
+
 def _plain(best: dict[str, Timed], what: str, theirs: float) -> str:
     """``; plain Python ...`` where a compiled form ran, else nothing."""
     from bench.processes import megabytes
@@ -313,13 +347,18 @@ def main() -> int:
     )
     try:
         instructions, best = measure()
-        shader = readme_shader()
+        shader, compiled, plain_shader = readme_shader_forms()
     except Exception as exc:  # a benchmark reports, it never fails the run
         print(f"bench {NAME}: FAILED: {type(exc).__name__}: {exc} {target}")
         return 0
     from bench.processes import megabytes
 
     theirs = best["spirv-as"].process
+    shader_plain = (
+        f"; ran compiled {compiled}: plain Python {plain_shader * 1e3:.3f} ms"
+        if plain_shader is not None
+        else ""
+    )
     build, trip = best["build-default"], best["roundtrip-default"]
     print(
         f"bench {NAME}: {instructions:,}-instruction integer chain built and "
@@ -330,7 +369,8 @@ def main() -> int:
         f"{_plain(best, 'build', theirs)}; from_binary + to_bytes {trip.inside:.2f} s in a "
         f"child (whole process {trip.process:.2f} s, peak {megabytes(trip.peak)}) = "
         f"{trip.inside / theirs:.2f}x spirv-as's time{_plain(best, 'roundtrip', theirs)}; "
-        f"README shader {shader * 1e3:.3f} ms per build (best of {README_BUILDS:,}) {target}"
+        f"README shader {shader * 1e3:.3f} ms per build (best of {README_BUILDS:,}"
+        f"{shader_plain}) {target}"
     )
     return 0
 

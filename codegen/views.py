@@ -253,23 +253,26 @@ def _word_check(op: Operand, name: str, kinds: dict[str, OperandKind]) -> tuple[
     if op.kind == "LiteralString":
         check = f'{name}.__class__ is str and {name}.isascii() and "\\0" not in {name}'
         return check, f"words += string_words({name})"
-    if kind is not None and category == "ValueEnum" and any(e.parameters for e in kind.enumerants):
-        # Bare or with parameters: spvbuild.ir.emitter.enumerant_words checks and writes it.
-        check = f'({name}_words := enumerant_words({name}, "{kind.name}", bound)) is not None'
+    if kind is None or category not in ("ValueEnum", "BitEnum"):
+        return None
+    # A plain int or a member of the kind's own enum class (not a bool, not another kind's;
+    # isinstance first, which tells a type checker it is an int).
+    same = f"isinstance({name}, int) and {name}.__class__ in _CLASSES_{kind.name}"
+    if category == "ValueEnum" and any(e.parameters for e in kind.enumerants):
+        # A bare enumerant here; one with parameters: spvbuild.ir.emitter.enumerant_words
+        # checks and writes it.
+        check = (
+            f"({name}_words := [{name}] if {same} and {name} in _BARE_{kind.name} "
+            f'else enumerant_words({name}, "{kind.name}", bound)) is not None'
+        )
         return check, f"words += {name}_words"
-    if kind is not None and category in ("ValueEnum", "BitEnum"):
-        same = (
-            f"isinstance({name}, int) and ({name}.__class__ is int or "
-            f'{name}.__class__.__name__ == "{kind.name}")'
-        )
-        if category == "ValueEnum":
-            return f"{same} and {name} in _BARE_{kind.name}", f"words.append({name})"
-        return (
-            # int(): a flag member's own ``&`` makes a new member through the enum machinery.
-            f"{same} and 0 <= {name} < {_U32} and not int({name}) & _PARAMETER_BITS_{kind.name}",
-            f"words.append({name})",
-        )
-    return None
+    if category == "ValueEnum":
+        return f"{same} and {name} in _BARE_{kind.name}", f"words.append({name})"
+    return (
+        # int(): a flag member's own ``&`` makes a new member through the enum machinery.
+        f"{same} and 0 <= {name} < {_U32} and not int({name}) & _PARAMETER_BITS_{kind.name}",
+        f"words.append({name})",
+    )
 
 
 def _words_view(
@@ -302,6 +305,8 @@ def _words_view(
         if "_words :=" in check:
             if op.quantifier:
                 return None  # (rare) the general path
+            if kind is not None and kind.category == "ValueEnum":
+                value_kinds.append(kind.name)
         elif kind is not None and kind.category == "ValueEnum":
             value_kinds.append(kind.name)
         elif kind is not None and kind.category == "BitEnum":

@@ -71,8 +71,9 @@ def spirv_dis() -> Callable[[list[int]], str]:
 
 
 # -- the engines -------------------------------------------------------------------------
-# The assembler runs a mypyc-compiled copy of spvbuild.text.asm_engine, and the reader one of
-# spvbuild.binary.read_engine, when one is built (python -m spvbuild.accel.accelerate, which `make test`
+# The assembler runs a mypyc-compiled copy of spvbuild.text.asm_engine, the reader one of
+# spvbuild.binary.read_engine and the module builder one of spvbuild.ir.layout_engine, when
+# one is built (python -m spvbuild.accel.accelerate, which `make test`
 # runs); otherwise both run the plain modules, interpreted.  Every test of these modules
 # runs on each, so both stay byte-for-byte the same: "mypyc" (both compiled copies),
 # "python" (plain Python, as SPVBUILD_PURE_PYTHON=1 gives).
@@ -93,12 +94,23 @@ READER_TEST_MODULES = frozenset(
         "test_module_from_binary",
     }
 )
+# The module builder writes a module through spvbuild.ir.layout_engine (compiled as the
+# others are): the tests of its layout and words run on each form too.
+LAYOUT_TEST_MODULES = frozenset(
+    {
+        "test_section_order",
+        "test_builder_words_path",
+        "test_builder_fast_path",
+        "test_module_catalogue",
+        "test_module_rules",
+    }
+)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Parametrize the modules above by engine (see the fixture ``asm_engine``)."""
     name = metafunc.module.__name__.rpartition(".")[2]
-    if name in ENGINE_TEST_MODULES or name in READER_TEST_MODULES:
+    if name in ENGINE_TEST_MODULES or name in READER_TEST_MODULES or name in LAYOUT_TEST_MODULES:
         # A pure build (SPVBUILD_PURE_BUILD=1, as `make test-wheels` tests it) has one form.
         forms = ["python"] if os.environ.get("SPVBUILD_PURE_BUILD") else ["mypyc", "python"]
         metafunc.parametrize("asm_engine", forms, indirect=True, scope="module")
@@ -106,7 +118,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
-    """Make the assembler and the reader run the engines named by the parameter.
+    """Make the assembler, the reader and the module builder's layout run the engines
+    named by the parameter.
 
     "mypyc" runs a compiled form (a current development copy, or an installed wheel's
     compiled modules), which must exist under CI (``CI=true``); elsewhere its tests are
@@ -114,6 +127,7 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
     """
     from spvbuild.accel import engines
     from spvbuild.binary import framing
+    from spvbuild.ir import section_order
     from spvbuild.text import assembler
 
     wanted: str | None = getattr(request, "param", None)
@@ -123,7 +137,8 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
     if wanted == "mypyc":
         asm = engines.compiled_form("asm_engine")
         read = engines.compiled_form("read_engine")
-        if asm is None or read is None:
+        layout = engines.compiled_form("layout_engine")
+        if asm is None or read is None or layout is None:
             message = "no compiled engines: run python -m spvbuild.accel.accelerate"
             if os.environ.get("CI") == "true":
                 pytest.fail(message)
@@ -131,10 +146,12 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
     else:
         asm = engines.plain("asm_engine")
         read = engines.plain("read_engine")
-    saved = assembler._engine, framing._engine_found
+        layout = engines.plain("layout_engine")
+    saved = assembler._engine, framing._engine_found, section_order._engine_found
     saved_env = os.environ.get(engines.PURE_ENV)
     assembler._engine = asm
     framing._engine_found = (read,)
+    section_order._engine_found = (layout,)
     if wanted == "mypyc":
         os.environ.pop(engines.PURE_ENV, None)
     else:  # subprocesses (the CLI tests) run plain Python too
@@ -142,7 +159,7 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
     try:
         yield wanted
     finally:
-        assembler._engine, framing._engine_found = saved
+        assembler._engine, framing._engine_found, section_order._engine_found = saved
         if saved_env is None:
             os.environ.pop(engines.PURE_ENV, None)
         else:

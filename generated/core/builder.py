@@ -25,6 +25,7 @@ from spvbuild.ir.emitter import (  # noqa: F401
     FAST_IDS,
     InstructionSink,
     bare_values,
+    enum_classes,
     enumerant_words,
     ids_below,
     literals32,
@@ -98,30 +99,59 @@ if TYPE_CHECKING:
     )
 
 _BARE_AccessQualifier = bare_values("AccessQualifier")
+_CLASSES_AccessQualifier = enum_classes("AccessQualifier")
 _BARE_AddressingModel = bare_values("AddressingModel")
+_CLASSES_AddressingModel = enum_classes("AddressingModel")
 _BARE_Capability = bare_values("Capability")
+_CLASSES_Capability = enum_classes("Capability")
+_BARE_Decoration = bare_values("Decoration")
+_CLASSES_Decoration = enum_classes("Decoration")
 _BARE_Dim = bare_values("Dim")
+_CLASSES_Dim = enum_classes("Dim")
+_BARE_ExecutionMode = bare_values("ExecutionMode")
+_CLASSES_ExecutionMode = enum_classes("ExecutionMode")
 _BARE_ExecutionModel = bare_values("ExecutionModel")
+_CLASSES_ExecutionModel = enum_classes("ExecutionModel")
 _BARE_FPEncoding = bare_values("FPEncoding")
+_CLASSES_FPEncoding = enum_classes("FPEncoding")
 _BARE_GroupOperation = bare_values("GroupOperation")
+_CLASSES_GroupOperation = enum_classes("GroupOperation")
 _BARE_ImageFormat = bare_values("ImageFormat")
+_CLASSES_ImageFormat = enum_classes("ImageFormat")
 _BARE_MemoryModel = bare_values("MemoryModel")
+_CLASSES_MemoryModel = enum_classes("MemoryModel")
 _BARE_PackedVectorFormat = bare_values("PackedVectorFormat")
+_CLASSES_PackedVectorFormat = enum_classes("PackedVectorFormat")
 _BARE_SamplerAddressingMode = bare_values("SamplerAddressingMode")
+_CLASSES_SamplerAddressingMode = enum_classes("SamplerAddressingMode")
 _BARE_SamplerFilterMode = bare_values("SamplerFilterMode")
+_CLASSES_SamplerFilterMode = enum_classes("SamplerFilterMode")
 _BARE_SourceLanguage = bare_values("SourceLanguage")
+_CLASSES_SourceLanguage = enum_classes("SourceLanguage")
 _BARE_StorageClass = bare_values("StorageClass")
+_CLASSES_StorageClass = enum_classes("StorageClass")
 _PARAMETER_BITS_CooperativeMatrixOperands = parameter_bits("CooperativeMatrixOperands")
+_CLASSES_CooperativeMatrixOperands = enum_classes("CooperativeMatrixOperands")
 _PARAMETER_BITS_CooperativeMatrixReduce = parameter_bits("CooperativeMatrixReduce")
+_CLASSES_CooperativeMatrixReduce = enum_classes("CooperativeMatrixReduce")
 _PARAMETER_BITS_FunctionControl = parameter_bits("FunctionControl")
+_CLASSES_FunctionControl = enum_classes("FunctionControl")
 _PARAMETER_BITS_ImageOperands = parameter_bits("ImageOperands")
+_CLASSES_ImageOperands = enum_classes("ImageOperands")
 _PARAMETER_BITS_LoopControl = parameter_bits("LoopControl")
+_CLASSES_LoopControl = enum_classes("LoopControl")
 _PARAMETER_BITS_MatrixMultiplyAccumulateOperands = parameter_bits("MatrixMultiplyAccumulateOperands")
+_CLASSES_MatrixMultiplyAccumulateOperands = enum_classes("MatrixMultiplyAccumulateOperands")
 _PARAMETER_BITS_MemoryAccess = parameter_bits("MemoryAccess")
+_CLASSES_MemoryAccess = enum_classes("MemoryAccess")
 _PARAMETER_BITS_RawAccessChainOperands = parameter_bits("RawAccessChainOperands")
+_CLASSES_RawAccessChainOperands = enum_classes("RawAccessChainOperands")
 _PARAMETER_BITS_SelectionControl = parameter_bits("SelectionControl")
+_CLASSES_SelectionControl = enum_classes("SelectionControl")
 _PARAMETER_BITS_TensorAddressingOperands = parameter_bits("TensorAddressingOperands")
+_CLASSES_TensorAddressingOperands = enum_classes("TensorAddressingOperands")
 _PARAMETER_BITS_TensorOperands = parameter_bits("TensorOperands")
+_CLASSES_TensorOperands = enum_classes("TensorOperands")
 
 
 class CoreInstructions(InstructionSink):
@@ -204,7 +234,7 @@ class CoreInstructions(InstructionSink):
         if put is not None:
             bound = self._bound
             if (
-                isinstance(source_language, int) and (source_language.__class__ is int or source_language.__class__.__name__ == "SourceLanguage") and source_language in _BARE_SourceLanguage
+                isinstance(source_language, int) and source_language.__class__ in _CLASSES_SourceLanguage and source_language in _BARE_SourceLanguage
                 and version.__class__ is int and 0 <= version < 4294967296
                 and (file is None or (file.__class__ in FAST_IDS and 0 < file < bound))
                 and (source is None or (source.__class__ is str and source.isascii() and "\0" not in source))
@@ -425,8 +455,8 @@ class CoreInstructions(InstructionSink):
         if put is not None:
             bound = self._bound
             if (
-                isinstance(addressing_model, int) and (addressing_model.__class__ is int or addressing_model.__class__.__name__ == "AddressingModel") and addressing_model in _BARE_AddressingModel
-                and isinstance(memory_model, int) and (memory_model.__class__ is int or memory_model.__class__.__name__ == "MemoryModel") and memory_model in _BARE_MemoryModel
+                isinstance(addressing_model, int) and addressing_model.__class__ in _CLASSES_AddressingModel and addressing_model in _BARE_AddressingModel
+                and isinstance(memory_model, int) and memory_model.__class__ in _CLASSES_MemoryModel and memory_model in _BARE_MemoryModel
             ):
                 words = [0x3000e, addressing_model, memory_model]
                 put(14, None, operands, words, 0, (14, addressing_model, memory_model))
@@ -451,7 +481,7 @@ class CoreInstructions(InstructionSink):
         if put is not None:
             bound = self._bound
             if (
-                isinstance(execution_model, int) and (execution_model.__class__ is int or execution_model.__class__.__name__ == "ExecutionModel") and execution_model in _BARE_ExecutionModel
+                isinstance(execution_model, int) and execution_model.__class__ in _CLASSES_ExecutionModel and execution_model in _BARE_ExecutionModel
                 and entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
                 and name.__class__ is str and name.isascii() and "\0" not in name
                 and ids_below(interfaces, bound)
@@ -481,7 +511,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
-                and (mode_words := enumerant_words(mode, "ExecutionMode", bound)) is not None
+                and (mode_words := [mode] if isinstance(mode, int) and mode.__class__ in _CLASSES_ExecutionMode and mode in _BARE_ExecutionMode else enumerant_words(mode, "ExecutionMode", bound)) is not None
             ):
                 words = [0, entry_point]
                 words += mode_words
@@ -505,7 +535,7 @@ class CoreInstructions(InstructionSink):
         if put is not None:
             bound = self._bound
             if (
-                isinstance(capability, int) and (capability.__class__ is int or capability.__class__.__name__ == "Capability") and capability in _BARE_Capability
+                isinstance(capability, int) and capability.__class__ in _CLASSES_Capability and capability in _BARE_Capability
             ):
                 words = [0x20011, capability]
                 put(17, None, operands, words, 0, (17, capability))
@@ -584,7 +614,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 width.__class__ is int and 0 <= width < 4294967296
-                and (floating_point_encoding is None or (isinstance(floating_point_encoding, int) and (floating_point_encoding.__class__ is int or floating_point_encoding.__class__.__name__ == "FPEncoding") and floating_point_encoding in _BARE_FPEncoding))
+                and (floating_point_encoding is None or (isinstance(floating_point_encoding, int) and floating_point_encoding.__class__ in _CLASSES_FPEncoding and floating_point_encoding in _BARE_FPEncoding))
             ):
                 words = [0, width]
                 if floating_point_encoding is not None:
@@ -664,13 +694,13 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 sampled_type.__class__ in FAST_IDS and 0 < sampled_type < bound
-                and isinstance(dim, int) and (dim.__class__ is int or dim.__class__.__name__ == "Dim") and dim in _BARE_Dim
+                and isinstance(dim, int) and dim.__class__ in _CLASSES_Dim and dim in _BARE_Dim
                 and depth.__class__ is int and 0 <= depth < 4294967296
                 and arrayed.__class__ is int and 0 <= arrayed < 4294967296
                 and ms.__class__ is int and 0 <= ms < 4294967296
                 and sampled.__class__ is int and 0 <= sampled < 4294967296
-                and isinstance(image_format, int) and (image_format.__class__ is int or image_format.__class__.__name__ == "ImageFormat") and image_format in _BARE_ImageFormat
-                and (access_qualifier is None or (isinstance(access_qualifier, int) and (access_qualifier.__class__ is int or access_qualifier.__class__.__name__ == "AccessQualifier") and access_qualifier in _BARE_AccessQualifier))
+                and isinstance(image_format, int) and image_format.__class__ in _CLASSES_ImageFormat and image_format in _BARE_ImageFormat
+                and (access_qualifier is None or (isinstance(access_qualifier, int) and access_qualifier.__class__ in _CLASSES_AccessQualifier and access_qualifier in _BARE_AccessQualifier))
             ):
                 words = [0, sampled_type, dim, depth, arrayed, ms, sampled, image_format]
                 if access_qualifier is not None:
@@ -828,7 +858,7 @@ class CoreInstructions(InstructionSink):
         if put is not None and result_id is None:
             bound = self._bound
             if (
-                isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
+                isinstance(storage_class, int) and storage_class.__class__ in _CLASSES_StorageClass and storage_class in _BARE_StorageClass
                 and type.__class__ in FAST_IDS and 0 < type < bound
             ):
                 words = [0x40020, storage_class, type]
@@ -946,7 +976,7 @@ class CoreInstructions(InstructionSink):
         if put is not None and result_id is None:
             bound = self._bound
             if (
-                isinstance(qualifier, int) and (qualifier.__class__ is int or qualifier.__class__.__name__ == "AccessQualifier") and qualifier in _BARE_AccessQualifier
+                isinstance(qualifier, int) and qualifier.__class__ in _CLASSES_AccessQualifier and qualifier in _BARE_AccessQualifier
             ):
                 words = [0x30026, qualifier]
                 return TypeId(put(38, None, operands, words, 1, (38, qualifier)))
@@ -969,7 +999,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 pointer_type.__class__ in FAST_IDS and 0 < pointer_type < bound
-                and isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
+                and isinstance(storage_class, int) and storage_class.__class__ in _CLASSES_StorageClass and storage_class in _BARE_StorageClass
             ):
                 words = [0x30027, pointer_type, storage_class]
                 put(39, None, operands, words, 0, (39, storage_class))
@@ -1091,9 +1121,9 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and isinstance(sampler_addressing_mode, int) and (sampler_addressing_mode.__class__ is int or sampler_addressing_mode.__class__.__name__ == "SamplerAddressingMode") and sampler_addressing_mode in _BARE_SamplerAddressingMode
+                and isinstance(sampler_addressing_mode, int) and sampler_addressing_mode.__class__ in _CLASSES_SamplerAddressingMode and sampler_addressing_mode in _BARE_SamplerAddressingMode
                 and param.__class__ is int and 0 <= param < 4294967296
-                and isinstance(sampler_filter_mode, int) and (sampler_filter_mode.__class__ is int or sampler_filter_mode.__class__.__name__ == "SamplerFilterMode") and sampler_filter_mode in _BARE_SamplerFilterMode
+                and isinstance(sampler_filter_mode, int) and sampler_filter_mode.__class__ in _CLASSES_SamplerFilterMode and sampler_filter_mode in _BARE_SamplerFilterMode
             ):
                 words = [0x6002d, result_type, sampler_addressing_mode, param, sampler_filter_mode]
                 return Id(put(45, result_type, operands, words, 2, (45, sampler_addressing_mode, param, sampler_filter_mode)))
@@ -1247,7 +1277,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and isinstance(function_control, int) and (function_control.__class__ is int or function_control.__class__.__name__ == "FunctionControl") and 0 <= function_control < 4294967296 and not int(function_control) & _PARAMETER_BITS_FunctionControl
+                and isinstance(function_control, int) and function_control.__class__ in _CLASSES_FunctionControl and 0 <= function_control < 4294967296 and not int(function_control) & _PARAMETER_BITS_FunctionControl
                 and function_type.__class__ in FAST_IDS and 0 < function_type < bound
             ):
                 words = [0x50036, result_type, function_control, function_type]
@@ -1337,7 +1367,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
+                and isinstance(storage_class, int) and storage_class.__class__ in _CLASSES_StorageClass and storage_class in _BARE_StorageClass
                 and (initializer is None or (initializer.__class__ in FAST_IDS and 0 < initializer < bound))
             ):
                 words = [0, result_type, storage_class]
@@ -1399,7 +1429,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and memory_access.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, result_type, pointer]
                 if memory_access is not None:
@@ -1427,7 +1457,7 @@ class CoreInstructions(InstructionSink):
             if (
                 pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and memory_access.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, pointer, object]
                 if memory_access is not None:
@@ -1457,8 +1487,8 @@ class CoreInstructions(InstructionSink):
             if (
                 target.__class__ in FAST_IDS and 0 < target < bound
                 and source.__class__ in FAST_IDS and 0 < source < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
-                and (memory_access_2 is None or (isinstance(memory_access_2, int) and (memory_access_2.__class__ is int or memory_access_2.__class__.__name__ == "MemoryAccess") and 0 <= memory_access_2 < 4294967296 and not int(memory_access_2) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and memory_access.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access_2 is None or (isinstance(memory_access_2, int) and memory_access_2.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access_2 < 4294967296 and not int(memory_access_2) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, target, source]
                 if memory_access is not None:
@@ -1493,8 +1523,8 @@ class CoreInstructions(InstructionSink):
                 target.__class__ in FAST_IDS and 0 < target < bound
                 and source.__class__ in FAST_IDS and 0 < source < bound
                 and size.__class__ in FAST_IDS and 0 < size < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
-                and (memory_access_2 is None or (isinstance(memory_access_2, int) and (memory_access_2.__class__ is int or memory_access_2.__class__.__name__ == "MemoryAccess") and 0 <= memory_access_2 < 4294967296 and not int(memory_access_2) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and memory_access.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access_2 is None or (isinstance(memory_access_2, int) and memory_access_2.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access_2 < 4294967296 and not int(memory_access_2) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, target, source, size]
                 if memory_access is not None:
@@ -1699,7 +1729,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 target.__class__ in FAST_IDS and 0 < target < bound
-                and (decoration_words := enumerant_words(decoration, "Decoration", bound)) is not None
+                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, "Decoration", bound)) is not None
             ):
                 words = [0, target]
                 words += decoration_words
@@ -1727,7 +1757,7 @@ class CoreInstructions(InstructionSink):
             if (
                 structure_type.__class__ in FAST_IDS and 0 < structure_type < bound
                 and member.__class__ is int and 0 <= member < 4294967296
-                and (decoration_words := enumerant_words(decoration, "Decoration", bound)) is not None
+                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, "Decoration", bound)) is not None
             ):
                 words = [0, structure_type, member]
                 words += decoration_words
@@ -2076,7 +2106,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
@@ -2107,7 +2137,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x60058, result_type, sampled_image, coordinate, image_operands]
                 return Id(put(88, result_type, operands, words, 2, (88, image_operands)))
@@ -2137,7 +2167,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -2171,7 +2201,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x7005a, result_type, sampled_image, coordinate, d_ref, image_operands]
                 return Id(put(90, result_type, operands, words, 2, (90, image_operands)))
@@ -2199,7 +2229,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
@@ -2231,7 +2261,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x6005c, result_type, sampled_image, coordinate, image_operands]
                 return Id(put(92, result_type, operands, words, 2, (92, image_operands)))
@@ -2261,7 +2291,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -2295,7 +2325,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x7005e, result_type, sampled_image, coordinate, d_ref, image_operands]
                 return Id(put(94, result_type, operands, words, 2, (94, image_operands)))
@@ -2322,7 +2352,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and image.__class__ in FAST_IDS and 0 < image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
@@ -2356,7 +2386,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and component.__class__ in FAST_IDS and 0 < component < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, component]
                 if image_operands is not None:
@@ -2390,7 +2420,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -2421,7 +2451,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and image.__class__ in FAST_IDS and 0 < image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
@@ -2451,7 +2481,7 @@ class CoreInstructions(InstructionSink):
                 image.__class__ in FAST_IDS and 0 < image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and texel.__class__ in FAST_IDS and 0 < texel < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, image, coordinate, texel]
                 if image_operands is not None:
@@ -3088,7 +3118,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
-                and isinstance(storage, int) and (storage.__class__ is int or storage.__class__.__name__ == "StorageClass") and storage in _BARE_StorageClass
+                and isinstance(storage, int) and storage.__class__ in _CLASSES_StorageClass and storage in _BARE_StorageClass
             ):
                 words = [0x5007b, result_type, pointer, storage]
                 return Id(put(123, result_type, operands, words, 2, (123, storage)))
@@ -6231,7 +6261,7 @@ class CoreInstructions(InstructionSink):
             if (
                 merge_block.__class__ in FAST_IDS and 0 < merge_block < bound
                 and continue_target.__class__ in FAST_IDS and 0 < continue_target < bound
-                and isinstance(loop_control, int) and (loop_control.__class__ is int or loop_control.__class__.__name__ == "LoopControl") and 0 <= loop_control < 4294967296 and not int(loop_control) & _PARAMETER_BITS_LoopControl
+                and isinstance(loop_control, int) and loop_control.__class__ in _CLASSES_LoopControl and 0 <= loop_control < 4294967296 and not int(loop_control) & _PARAMETER_BITS_LoopControl
             ):
                 words = [0x400f6, merge_block, continue_target, loop_control]
                 put(246, None, operands, words, 0, (246, loop_control))
@@ -6254,7 +6284,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 merge_block.__class__ in FAST_IDS and 0 < merge_block < bound
-                and isinstance(selection_control, int) and (selection_control.__class__ is int or selection_control.__class__.__name__ == "SelectionControl") and 0 <= selection_control < 4294967296 and not int(selection_control) & _PARAMETER_BITS_SelectionControl
+                and isinstance(selection_control, int) and selection_control.__class__ in _CLASSES_SelectionControl and 0 <= selection_control < 4294967296 and not int(selection_control) & _PARAMETER_BITS_SelectionControl
             ):
                 words = [0x300f7, merge_block, selection_control]
                 put(247, None, operands, words, 0, (247, selection_control))
@@ -6618,7 +6648,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x60108, result_type, execution, operation, x]
@@ -6646,7 +6676,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x60109, result_type, execution, operation, x]
@@ -6674,7 +6704,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010a, result_type, execution, operation, x]
@@ -6702,7 +6732,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010b, result_type, execution, operation, x]
@@ -6730,7 +6760,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010c, result_type, execution, operation, x]
@@ -6758,7 +6788,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010d, result_type, execution, operation, x]
@@ -6786,7 +6816,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010e, result_type, execution, operation, x]
@@ -6814,7 +6844,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6010f, result_type, execution, operation, x]
@@ -7792,7 +7822,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
@@ -7824,7 +7854,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x60132, result_type, sampled_image, coordinate, image_operands]
                 return Id(put(306, result_type, operands, words, 2, (306, image_operands)))
@@ -7854,7 +7884,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -7888,7 +7918,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x70134, result_type, sampled_image, coordinate, d_ref, image_operands]
                 return Id(put(308, result_type, operands, words, 2, (308, image_operands)))
@@ -7916,7 +7946,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate]
                 if image_operands is not None:
@@ -7948,7 +7978,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x60136, result_type, sampled_image, coordinate, image_operands]
                 return Id(put(310, result_type, operands, words, 2, (310, image_operands)))
@@ -7978,7 +8008,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -8012,7 +8042,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
+                and isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands
             ):
                 words = [0x70138, result_type, sampled_image, coordinate, d_ref, image_operands]
                 return Id(put(312, result_type, operands, words, 2, (312, image_operands)))
@@ -8040,7 +8070,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and image.__class__ in FAST_IDS and 0 < image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
@@ -8074,7 +8104,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and component.__class__ in FAST_IDS and 0 < component < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, component]
                 if image_operands is not None:
@@ -8108,7 +8138,7 @@ class CoreInstructions(InstructionSink):
                 and sampled_image.__class__ in FAST_IDS and 0 < sampled_image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and d_ref.__class__ in FAST_IDS and 0 < d_ref < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, d_ref]
                 if image_operands is not None:
@@ -8237,7 +8267,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and image.__class__ in FAST_IDS and 0 < image < bound
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, image, coordinate]
                 if image_operands is not None:
@@ -8536,7 +8566,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
-                and (mode_words := enumerant_words(mode, "ExecutionMode", bound)) is not None
+                and (mode_words := [mode] if isinstance(mode, int) and mode.__class__ in _CLASSES_ExecutionMode and mode in _BARE_ExecutionMode else enumerant_words(mode, "ExecutionMode", bound)) is not None
             ):
                 words = [0, entry_point]
                 words += mode_words
@@ -8563,7 +8593,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 target.__class__ in FAST_IDS and 0 < target < bound
-                and (decoration_words := enumerant_words(decoration, "Decoration", bound)) is not None
+                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, "Decoration", bound)) is not None
             ):
                 words = [0, target]
                 words += decoration_words
@@ -8830,7 +8860,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
             ):
                 words = [0x60156, result_type, execution, operation, value]
@@ -9023,7 +9053,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9057,7 +9087,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9091,7 +9121,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9125,7 +9155,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9159,7 +9189,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9193,7 +9223,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9227,7 +9257,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9261,7 +9291,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9295,7 +9325,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9329,7 +9359,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9363,7 +9393,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9397,7 +9427,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9431,7 +9461,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9465,7 +9495,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9499,7 +9529,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9533,7 +9563,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and value.__class__ in FAST_IDS and 0 < value < bound
                 and (cluster_size is None or (cluster_size.__class__ in FAST_IDS and 0 < cluster_size < bound))
             ):
@@ -9859,7 +9889,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and tensor.__class__ in FAST_IDS and 0 < tensor < bound
                 and coordinates.__class__ in FAST_IDS and 0 < coordinates < bound
-                and (tensor_operands is None or (isinstance(tensor_operands, int) and (tensor_operands.__class__ is int or tensor_operands.__class__.__name__ == "TensorOperands") and 0 <= tensor_operands < 4294967296 and not int(tensor_operands) & _PARAMETER_BITS_TensorOperands))
+                and (tensor_operands is None or (isinstance(tensor_operands, int) and tensor_operands.__class__ in _CLASSES_TensorOperands and 0 <= tensor_operands < 4294967296 and not int(tensor_operands) & _PARAMETER_BITS_TensorOperands))
             ):
                 words = [0, result_type, tensor, coordinates]
                 if tensor_operands is not None:
@@ -9890,7 +9920,7 @@ class CoreInstructions(InstructionSink):
                 tensor.__class__ in FAST_IDS and 0 < tensor < bound
                 and coordinates.__class__ in FAST_IDS and 0 < coordinates < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
-                and (tensor_operands is None or (isinstance(tensor_operands, int) and (tensor_operands.__class__ is int or tensor_operands.__class__.__name__ == "TensorOperands") and 0 <= tensor_operands < 4294967296 and not int(tensor_operands) & _PARAMETER_BITS_TensorOperands))
+                and (tensor_operands is None or (isinstance(tensor_operands, int) and tensor_operands.__class__ in _CLASSES_TensorOperands and 0 <= tensor_operands < 4294967296 and not int(tensor_operands) & _PARAMETER_BITS_TensorOperands))
             ):
                 words = [0, tensor, coordinates, object]
                 if tensor_operands is not None:
@@ -10146,7 +10176,7 @@ class CoreInstructions(InstructionSink):
         if put is not None and result_id is None:
             bound = self._bound
             if (
-                isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
+                isinstance(storage_class, int) and storage_class.__class__ in _CLASSES_StorageClass and storage_class in _BARE_StorageClass
             ):
                 words = [0x31141, storage_class]
                 return TypeId(put(4417, None, operands, words, 1, (4417, storage_class)))
@@ -10172,7 +10202,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and isinstance(storage_class, int) and (storage_class.__class__ is int or storage_class.__class__.__name__ == "StorageClass") and storage_class in _BARE_StorageClass
+                and isinstance(storage_class, int) and storage_class.__class__ in _CLASSES_StorageClass and storage_class in _BARE_StorageClass
                 and (data_type is None or (data_type.__class__ in FAST_IDS and 0 < data_type < bound))
                 and (initializer is None or (initializer.__class__ in FAST_IDS and 0 < initializer < bound))
             ):
@@ -10678,8 +10708,8 @@ class CoreInstructions(InstructionSink):
                 and num_elements.__class__ in FAST_IDS and 0 < num_elements < bound
                 and stride.__class__ in FAST_IDS and 0 < stride < bound
                 and event.__class__ in FAST_IDS and 0 < event < bound
-                and (destination_memory_operands is None or (isinstance(destination_memory_operands, int) and (destination_memory_operands.__class__ is int or destination_memory_operands.__class__.__name__ == "MemoryAccess") and 0 <= destination_memory_operands < 4294967296 and not int(destination_memory_operands) & _PARAMETER_BITS_MemoryAccess))
-                and (source_memory_operands is None or (isinstance(source_memory_operands, int) and (source_memory_operands.__class__ is int or source_memory_operands.__class__.__name__ == "MemoryAccess") and 0 <= source_memory_operands < 4294967296 and not int(source_memory_operands) & _PARAMETER_BITS_MemoryAccess))
+                and (destination_memory_operands is None or (isinstance(destination_memory_operands, int) and destination_memory_operands.__class__ in _CLASSES_MemoryAccess and 0 <= destination_memory_operands < 4294967296 and not int(destination_memory_operands) & _PARAMETER_BITS_MemoryAccess))
+                and (source_memory_operands is None or (isinstance(source_memory_operands, int) and source_memory_operands.__class__ in _CLASSES_MemoryAccess and 0 <= source_memory_operands < 4294967296 and not int(source_memory_operands) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, result_type, execution, destination, source, element_num_bytes, num_elements, stride, event]
                 if destination_memory_operands is not None:
@@ -10846,7 +10876,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
                 and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
-                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and packed_vector_format.__class__ in _CLASSES_PackedVectorFormat and packed_vector_format in _BARE_PackedVectorFormat))
             ):
                 words = [0, result_type, vector_1, vector_2]
                 if packed_vector_format is not None:
@@ -10880,7 +10910,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
                 and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
-                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and packed_vector_format.__class__ in _CLASSES_PackedVectorFormat and packed_vector_format in _BARE_PackedVectorFormat))
             ):
                 words = [0, result_type, vector_1, vector_2]
                 if packed_vector_format is not None:
@@ -10914,7 +10944,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
                 and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
-                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and packed_vector_format.__class__ in _CLASSES_PackedVectorFormat and packed_vector_format in _BARE_PackedVectorFormat))
             ):
                 words = [0, result_type, vector_1, vector_2]
                 if packed_vector_format is not None:
@@ -10950,7 +10980,7 @@ class CoreInstructions(InstructionSink):
                 and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
                 and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
                 and accumulator.__class__ in FAST_IDS and 0 < accumulator < bound
-                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and packed_vector_format.__class__ in _CLASSES_PackedVectorFormat and packed_vector_format in _BARE_PackedVectorFormat))
             ):
                 words = [0, result_type, vector_1, vector_2, accumulator]
                 if packed_vector_format is not None:
@@ -10986,7 +11016,7 @@ class CoreInstructions(InstructionSink):
                 and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
                 and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
                 and accumulator.__class__ in FAST_IDS and 0 < accumulator < bound
-                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and packed_vector_format.__class__ in _CLASSES_PackedVectorFormat and packed_vector_format in _BARE_PackedVectorFormat))
             ):
                 words = [0, result_type, vector_1, vector_2, accumulator]
                 if packed_vector_format is not None:
@@ -11022,7 +11052,7 @@ class CoreInstructions(InstructionSink):
                 and vector_1.__class__ in FAST_IDS and 0 < vector_1 < bound
                 and vector_2.__class__ in FAST_IDS and 0 < vector_2 < bound
                 and accumulator.__class__ in FAST_IDS and 0 < accumulator < bound
-                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and (packed_vector_format.__class__ is int or packed_vector_format.__class__.__name__ == "PackedVectorFormat") and packed_vector_format in _BARE_PackedVectorFormat))
+                and (packed_vector_format is None or (isinstance(packed_vector_format, int) and packed_vector_format.__class__ in _CLASSES_PackedVectorFormat and packed_vector_format in _BARE_PackedVectorFormat))
             ):
                 words = [0, result_type, vector_1, vector_2, accumulator]
                 if packed_vector_format is not None:
@@ -11086,7 +11116,7 @@ class CoreInstructions(InstructionSink):
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
                 and (stride is None or (stride.__class__ in FAST_IDS and 0 < stride < bound))
-                and (memory_operand is None or (isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_operand is None or (isinstance(memory_operand, int) and memory_operand.__class__ in _CLASSES_MemoryAccess and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, result_type, pointer, memory_layout]
                 if stride is not None:
@@ -11121,7 +11151,7 @@ class CoreInstructions(InstructionSink):
                 and object.__class__ in FAST_IDS and 0 < object < bound
                 and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
                 and (stride is None or (stride.__class__ in FAST_IDS and 0 < stride < bound))
-                and (memory_operand is None or (isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_operand is None or (isinstance(memory_operand, int) and memory_operand.__class__ in _CLASSES_MemoryAccess and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, pointer, object, memory_layout]
                 if stride is not None:
@@ -11158,7 +11188,7 @@ class CoreInstructions(InstructionSink):
                 and a.__class__ in FAST_IDS and 0 < a < bound
                 and b.__class__ in FAST_IDS and 0 < b < bound
                 and c.__class__ in FAST_IDS and 0 < c < bound
-                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not int(cooperative_matrix_operands) & _PARAMETER_BITS_CooperativeMatrixOperands))
+                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and cooperative_matrix_operands.__class__ in _CLASSES_CooperativeMatrixOperands and 0 <= cooperative_matrix_operands < 4294967296 and not int(cooperative_matrix_operands) & _PARAMETER_BITS_CooperativeMatrixOperands))
             ):
                 words = [0, result_type, a, b, c]
                 if cooperative_matrix_operands is not None:
@@ -11904,7 +11934,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61388, result_type, execution, operation, x]
@@ -11933,7 +11963,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61389, result_type, execution, operation, x]
@@ -11962,7 +11992,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138a, result_type, execution, operation, x]
@@ -11991,7 +12021,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138b, result_type, execution, operation, x]
@@ -12020,7 +12050,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138c, result_type, execution, operation, x]
@@ -12049,7 +12079,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138d, result_type, execution, operation, x]
@@ -12078,7 +12108,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138e, result_type, execution, operation, x]
@@ -12107,7 +12137,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x6138f, result_type, execution, operation, x]
@@ -13520,7 +13550,7 @@ class CoreInstructions(InstructionSink):
                 and coordinate.__class__ in FAST_IDS and 0 < coordinate < bound
                 and granularity.__class__ in FAST_IDS and 0 < granularity < bound
                 and coarse.__class__ in FAST_IDS and 0 < coarse < bound
-                and (image_operands is None or (isinstance(image_operands, int) and (image_operands.__class__ is int or image_operands.__class__.__name__ == "ImageOperands") and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
+                and (image_operands is None or (isinstance(image_operands, int) and image_operands.__class__ in _CLASSES_ImageOperands and 0 <= image_operands < 4294967296 and not int(image_operands) & _PARAMETER_BITS_ImageOperands))
             ):
                 words = [0, result_type, sampled_image, coordinate, granularity, coarse]
                 if image_operands is not None:
@@ -13592,7 +13622,7 @@ class CoreInstructions(InstructionSink):
                 and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
                 and transpose.__class__ in FAST_IDS and 0 < transpose < bound
                 and (matrix_stride is None or (matrix_stride.__class__ in FAST_IDS and 0 < matrix_stride < bound))
-                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not int(cooperative_matrix_operands) & _PARAMETER_BITS_CooperativeMatrixOperands))
+                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and cooperative_matrix_operands.__class__ in _CLASSES_CooperativeMatrixOperands and 0 <= cooperative_matrix_operands < 4294967296 and not int(cooperative_matrix_operands) & _PARAMETER_BITS_CooperativeMatrixOperands))
             ):
                 words = [0, result_type, input, input_interpretation, matrix, matrix_offset, matrix_interpretation, m, k, memory_layout, transpose]
                 if matrix_stride is not None:
@@ -13712,7 +13742,7 @@ class CoreInstructions(InstructionSink):
                 and memory_layout.__class__ in FAST_IDS and 0 < memory_layout < bound
                 and transpose.__class__ in FAST_IDS and 0 < transpose < bound
                 and (matrix_stride is None or (matrix_stride.__class__ in FAST_IDS and 0 < matrix_stride < bound))
-                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and (cooperative_matrix_operands.__class__ is int or cooperative_matrix_operands.__class__.__name__ == "CooperativeMatrixOperands") and 0 <= cooperative_matrix_operands < 4294967296 and not int(cooperative_matrix_operands) & _PARAMETER_BITS_CooperativeMatrixOperands))
+                and (cooperative_matrix_operands is None or (isinstance(cooperative_matrix_operands, int) and cooperative_matrix_operands.__class__ in _CLASSES_CooperativeMatrixOperands and 0 <= cooperative_matrix_operands < 4294967296 and not int(cooperative_matrix_operands) & _PARAMETER_BITS_CooperativeMatrixOperands))
             ):
                 words = [0, result_type, input, input_interpretation, matrix, matrix_offset, matrix_interpretation, bias, bias_offset, bias_interpretation, m, k, memory_layout, transpose]
                 if matrix_stride is not None:
@@ -13964,7 +13994,7 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and offset.__class__ in FAST_IDS and 0 < offset < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and memory_access.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, result_type, pointer, offset]
                 if memory_access is not None:
@@ -13995,7 +14025,7 @@ class CoreInstructions(InstructionSink):
                 pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and offset.__class__ in FAST_IDS and 0 < offset < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and memory_access.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, pointer, offset, object]
                 if memory_access is not None:
@@ -15482,7 +15512,7 @@ class CoreInstructions(InstructionSink):
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and stride.__class__ in FAST_IDS and 0 < stride < bound
                 and column_major.__class__ in FAST_IDS and 0 < column_major < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and memory_access.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, result_type, pointer, stride, column_major]
                 if memory_access is not None:
@@ -15516,7 +15546,7 @@ class CoreInstructions(InstructionSink):
                 and object.__class__ in FAST_IDS and 0 < object < bound
                 and stride.__class__ in FAST_IDS and 0 < stride < bound
                 and column_major.__class__ in FAST_IDS and 0 < column_major < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and memory_access.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, pointer, object, stride, column_major]
                 if memory_access is not None:
@@ -15646,7 +15676,7 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and matrix.__class__ in FAST_IDS and 0 < matrix < bound
-                and isinstance(reduce, int) and (reduce.__class__ is int or reduce.__class__.__name__ == "CooperativeMatrixReduce") and 0 <= reduce < 4294967296 and not int(reduce) & _PARAMETER_BITS_CooperativeMatrixReduce
+                and isinstance(reduce, int) and reduce.__class__ in _CLASSES_CooperativeMatrixReduce and 0 <= reduce < 4294967296 and not int(reduce) & _PARAMETER_BITS_CooperativeMatrixReduce
                 and combine_func.__class__ in FAST_IDS and 0 < combine_func < bound
             ):
                 words = [0x614f6, result_type, matrix, reduce, combine_func]
@@ -15678,8 +15708,8 @@ class CoreInstructions(InstructionSink):
                 and pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
                 and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
-                and isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess
-                and isinstance(tensor_addressing_operands, int) and (tensor_addressing_operands.__class__ is int or tensor_addressing_operands.__class__.__name__ == "TensorAddressingOperands") and 0 <= tensor_addressing_operands < 4294967296 and not int(tensor_addressing_operands) & _PARAMETER_BITS_TensorAddressingOperands
+                and isinstance(memory_operand, int) and memory_operand.__class__ in _CLASSES_MemoryAccess and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess
+                and isinstance(tensor_addressing_operands, int) and tensor_addressing_operands.__class__ in _CLASSES_TensorAddressingOperands and 0 <= tensor_addressing_operands < 4294967296 and not int(tensor_addressing_operands) & _PARAMETER_BITS_TensorAddressingOperands
             ):
                 words = [0x814f7, result_type, pointer, object, tensor_layout, memory_operand, tensor_addressing_operands]
                 return Id(put(5367, result_type, operands, words, 2, (5367, memory_operand, tensor_addressing_operands)))
@@ -15707,8 +15737,8 @@ class CoreInstructions(InstructionSink):
                 pointer.__class__ in FAST_IDS and 0 < pointer < bound
                 and object.__class__ in FAST_IDS and 0 < object < bound
                 and tensor_layout.__class__ in FAST_IDS and 0 < tensor_layout < bound
-                and isinstance(memory_operand, int) and (memory_operand.__class__ is int or memory_operand.__class__.__name__ == "MemoryAccess") and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess
-                and isinstance(tensor_addressing_operands, int) and (tensor_addressing_operands.__class__ is int or tensor_addressing_operands.__class__.__name__ == "TensorAddressingOperands") and 0 <= tensor_addressing_operands < 4294967296 and not int(tensor_addressing_operands) & _PARAMETER_BITS_TensorAddressingOperands
+                and isinstance(memory_operand, int) and memory_operand.__class__ in _CLASSES_MemoryAccess and 0 <= memory_operand < 4294967296 and not int(memory_operand) & _PARAMETER_BITS_MemoryAccess
+                and isinstance(tensor_addressing_operands, int) and tensor_addressing_operands.__class__ in _CLASSES_TensorAddressingOperands and 0 <= tensor_addressing_operands < 4294967296 and not int(tensor_addressing_operands) & _PARAMETER_BITS_TensorAddressingOperands
             ):
                 words = [0x614f8, pointer, object, tensor_layout, memory_operand, tensor_addressing_operands]
                 put(5368, None, operands, words, 0, (5368, memory_operand, tensor_addressing_operands))
@@ -16349,7 +16379,7 @@ class CoreInstructions(InstructionSink):
                 and byte_stride.__class__ in FAST_IDS and 0 < byte_stride < bound
                 and element_index.__class__ in FAST_IDS and 0 < element_index < bound
                 and byte_offset.__class__ in FAST_IDS and 0 < byte_offset < bound
-                and (raw_access_chain_operands is None or (isinstance(raw_access_chain_operands, int) and (raw_access_chain_operands.__class__ is int or raw_access_chain_operands.__class__.__name__ == "RawAccessChainOperands") and 0 <= raw_access_chain_operands < 4294967296 and not int(raw_access_chain_operands) & _PARAMETER_BITS_RawAccessChainOperands))
+                and (raw_access_chain_operands is None or (isinstance(raw_access_chain_operands, int) and raw_access_chain_operands.__class__ in _CLASSES_RawAccessChainOperands and 0 <= raw_access_chain_operands < 4294967296 and not int(raw_access_chain_operands) & _PARAMETER_BITS_RawAccessChainOperands))
             ):
                 words = [0, result_type, base, byte_stride, element_index, byte_offset]
                 if raw_access_chain_operands is not None:
@@ -17756,7 +17786,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 target.__class__ in FAST_IDS and 0 < target < bound
-                and (decoration_words := enumerant_words(decoration, "Decoration", bound)) is not None
+                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, "Decoration", bound)) is not None
             ):
                 words = [0, target]
                 words += decoration_words
@@ -17786,7 +17816,7 @@ class CoreInstructions(InstructionSink):
             if (
                 struct_type.__class__ in FAST_IDS and 0 < struct_type < bound
                 and member.__class__ is int and 0 <= member < 4294967296
-                and (decoration_words := enumerant_words(decoration, "Decoration", bound)) is not None
+                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, "Decoration", bound)) is not None
             ):
                 words = [0, struct_type, member]
                 words += decoration_words
@@ -24047,7 +24077,7 @@ class CoreInstructions(InstructionSink):
         if put is not None and result_id is None:
             bound = self._bound
             if (
-                isinstance(access_qualifier, int) and (access_qualifier.__class__ is int or access_qualifier.__class__.__name__ == "AccessQualifier") and access_qualifier in _BARE_AccessQualifier
+                isinstance(access_qualifier, int) and access_qualifier.__class__ in _CLASSES_AccessQualifier and access_qualifier in _BARE_AccessQualifier
             ):
                 words = [0x317c6, access_qualifier]
                 return TypeId(put(6086, None, operands, words, 1, (6086, access_qualifier)))
@@ -24446,7 +24476,7 @@ class CoreInstructions(InstructionSink):
             if (
                 ptr.__class__ in FAST_IDS and 0 < ptr < bound
                 and num_bytes.__class__ in FAST_IDS and 0 < num_bytes < bound
-                and (memory_access is None or (isinstance(memory_access, int) and (memory_access.__class__ is int or memory_access.__class__.__name__ == "MemoryAccess") and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
+                and (memory_access is None or (isinstance(memory_access, int) and memory_access.__class__ in _CLASSES_MemoryAccess and 0 <= memory_access < 4294967296 and not int(memory_access) & _PARAMETER_BITS_MemoryAccess))
             ):
                 words = [0, ptr, num_bytes]
                 if memory_access is not None:
@@ -24681,7 +24711,7 @@ class CoreInstructions(InstructionSink):
                 and matrix_a.__class__ in FAST_IDS and 0 < matrix_a < bound
                 and matrix_b.__class__ in FAST_IDS and 0 < matrix_b < bound
                 and matrix_c.__class__ in FAST_IDS and 0 < matrix_c < bound
-                and (matrix_multiply_accumulate_operands is None or (isinstance(matrix_multiply_accumulate_operands, int) and (matrix_multiply_accumulate_operands.__class__ is int or matrix_multiply_accumulate_operands.__class__.__name__ == "MatrixMultiplyAccumulateOperands") and 0 <= matrix_multiply_accumulate_operands < 4294967296 and not int(matrix_multiply_accumulate_operands) & _PARAMETER_BITS_MatrixMultiplyAccumulateOperands))
+                and (matrix_multiply_accumulate_operands is None or (isinstance(matrix_multiply_accumulate_operands, int) and matrix_multiply_accumulate_operands.__class__ in _CLASSES_MatrixMultiplyAccumulateOperands and 0 <= matrix_multiply_accumulate_operands < 4294967296 and not int(matrix_multiply_accumulate_operands) & _PARAMETER_BITS_MatrixMultiplyAccumulateOperands))
             ):
                 words = [0, result_type, k_dim, matrix_a, matrix_b, matrix_c]
                 if matrix_multiply_accumulate_operands is not None:
@@ -24809,7 +24839,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 condition.__class__ in FAST_IDS and 0 < condition < bound
-                and isinstance(execution_model, int) and (execution_model.__class__ is int or execution_model.__class__.__name__ == "ExecutionModel") and execution_model in _BARE_ExecutionModel
+                and isinstance(execution_model, int) and execution_model.__class__ in _CLASSES_ExecutionModel and execution_model in _BARE_ExecutionModel
                 and entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
                 and name.__class__ is str and name.isascii() and "\0" not in name
                 and ids_below(interfaces, bound)
@@ -24841,7 +24871,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 condition.__class__ in FAST_IDS and 0 < condition < bound
-                and isinstance(capability, int) and (capability.__class__ is int or capability.__class__.__name__ == "Capability") and capability in _BARE_Capability
+                and isinstance(capability, int) and capability.__class__ in _CLASSES_Capability and capability in _BARE_Capability
             ):
                 words = [0x3186a, condition, capability]
                 put(6250, None, operands, words, 0, (6250, capability))
@@ -24930,7 +24960,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
-                and all(isinstance(item, int) and (item.__class__ is int or item.__class__.__name__ == "Capability") and item in _BARE_Capability for item in capabilities)
+                and all(isinstance(item, int) and item.__class__ in _CLASSES_Capability and item in _BARE_Capability for item in capabilities)
             ):
                 words = [0, result_type]
                 words += capabilities
@@ -24991,7 +25021,7 @@ Condition 1, Operand 1, +
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61901, result_type, execution, operation, x]
@@ -25019,7 +25049,7 @@ Condition 1, Operand 1, +
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61902, result_type, execution, operation, x]
@@ -25047,7 +25077,7 @@ Condition 1, Operand 1, +
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61903, result_type, execution, operation, x]
@@ -25075,7 +25105,7 @@ Condition 1, Operand 1, +
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61904, result_type, execution, operation, x]
@@ -25103,7 +25133,7 @@ Condition 1, Operand 1, +
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61905, result_type, execution, operation, x]
@@ -25131,7 +25161,7 @@ Condition 1, Operand 1, +
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61906, result_type, execution, operation, x]
@@ -25159,7 +25189,7 @@ Condition 1, Operand 1, +
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61907, result_type, execution, operation, x]
@@ -25187,7 +25217,7 @@ Condition 1, Operand 1, +
             if (
                 result_type.__class__ in FAST_IDS and 0 < result_type < bound
                 and execution.__class__ in FAST_IDS and 0 < execution < bound
-                and isinstance(operation, int) and (operation.__class__ is int or operation.__class__.__name__ == "GroupOperation") and operation in _BARE_GroupOperation
+                and isinstance(operation, int) and operation.__class__ in _CLASSES_GroupOperation and operation in _BARE_GroupOperation
                 and x.__class__ in FAST_IDS and 0 < x < bound
             ):
                 words = [0x61908, result_type, execution, operation, x]

@@ -116,6 +116,11 @@ def fresh(code: str, pure: bool) -> str:
     [
         ("asm_engine", "from spvbuild.text import assembler; print(assembler.ENGINE)"),
         ("read_engine", "from spvbuild.binary import reader; print(reader.engine_kind())"),
+        (
+            "layout_engine",
+            "from spvbuild.accel import engines; from spvbuild.ir import section_order; "
+            "print(engines.kind(section_order.layout_engine()))",
+        ),
     ],
 )
 def test_a_fresh_import_runs_the_compiled_engine_when_current(engine: str, code: str) -> None:
@@ -148,6 +153,9 @@ def test_ci_runs_the_compiled_engine() -> None:
     reader_engine = engines.compiled("read_engine")
     assert reader_engine is not None, "python -m spvbuild.accel.accelerate did not build the reader's"
     assert reader_engine.SOURCE_SHA256 == engines.source_digest("read_engine")
+    layout_engine = engines.compiled("layout_engine")
+    assert layout_engine is not None, "python -m spvbuild.accel.accelerate did not build the layout's"
+    assert layout_engine.SOURCE_SHA256 == engines.source_digest("layout_engine")
     assert accelerate.main(["--check"]) == 0
 
 

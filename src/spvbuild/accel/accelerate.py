@@ -1,8 +1,8 @@
 """Compile spvbuild's engines with mypyc: ``python -m spvbuild.accel.accelerate``.
 
 Each engine of :data:`spvbuild.accel.engines.ENGINES` (the assembler's
-:mod:`spvbuild.text.asm_engine` and the reader's loops, :mod:`spvbuild.binary.read_engine`) is plain,
-fully typed Python.  This command compiles a copy of it with mypyc (which comes with mypy)
+:mod:`spvbuild.text.asm_engine`, the reader's loops, :mod:`spvbuild.binary.read_engine`, and the
+module builder's writing loops, :mod:`spvbuild.ir.layout_engine`) is plain, fully typed Python.  This command compiles a copy of it with mypyc (which comes with mypy)
 and a C compiler into ``spvbuild/accel/_<engine>_mypyc*.so`` beside the sources, with the digest
 of the sources it was built from; :mod:`spvbuild.accel.engines` then hands out the compiled
 copy for as long as the sources stay the same.  The compiled assembler takes about a

@@ -1,8 +1,8 @@
 """Which form of an engine runs: its plain-Python module or a mypyc-compiled one.
 
 An *engine* is a plain-Python module of spvbuild whose hot loops are worth compiling
-(:data:`ENGINES`: the assembler's ``spvbuild.text.asm_engine`` and the reader's
-``spvbuild.binary.read_engine``).  A compiled form comes from one of two places:
+(:data:`ENGINES`: the assembler's ``spvbuild.text.asm_engine``, the reader's
+``spvbuild.binary.read_engine`` and the module builder's ``spvbuild.ir.layout_engine``).  A compiled form comes from one of two places:
 
 * **the wheel**: building a wheel (``pip install .``, ``python -m build``) compiles each
   engine with mypyc under its own name (``setup.py``), so an installed spvbuild imports
@@ -54,13 +54,17 @@ __all__ = [
     "source_path",
 ]
 
-ENGINES = ("asm_engine", "read_engine")
+ENGINES = ("asm_engine", "read_engine", "layout_engine")
 """The modules ``python -m spvbuild.accel.accelerate`` compiles."""
 
 PURE_ENV = "SPVBUILD_PURE_PYTHON"
 """Environment variable: when set to a non-empty value, :func:`load` ignores compiled copies."""
 
-_MODULES = {"asm_engine": "text.asm_engine", "read_engine": "binary.read_engine"}
+_MODULES = {
+    "asm_engine": "text.asm_engine",
+    "read_engine": "binary.read_engine",
+    "layout_engine": "ir.layout_engine",
+}
 """Each engine's module, under ``spvbuild``."""
 
 _ROOT = Path(__file__).resolve().parent.parent  # the spvbuild package

@@ -250,6 +250,15 @@ def bare_values(kind_name: str) -> frozenset[int]:
     return found
 
 
+def enum_classes(kind_name: str) -> frozenset[type]:
+    """The classes a words path takes for an operand of the core enum kind ``kind_name``:
+    ``int`` and the kind's own enum class (a bool, or another kind's member, takes the
+    general path)."""
+    from spvbuild.generated.core import enums
+
+    return frozenset({int, getattr(enums, kind_name)})
+
+
 def parameter_bits(kind_name: str) -> int:
     """The bits of a core BitEnum kind whose enumerants take parameters (or-ed together)."""
     from spvbuild.generated.core import tables
@@ -261,21 +270,19 @@ def parameter_bits(kind_name: str) -> int:
     return bits
 
 
-# How enumerant_words checks one parameter: an id, a 32-bit literal, a string, a bare
-# enumerant of a ValueEnum kind (with that kind's bare values).
-_ID, _LITERAL, _STRING, _BARE = range(4)
-_Plan = tuple[int, tuple[tuple[str, int, str, frozenset[int]], ...]]
-_enumerant_plans: dict[tuple[type, str], _Plan | None] = {}
-
-
-def _enumerant_plan(cls: type, kind_name: str) -> _Plan | None:
-    """How to write an enumerant-parameter class's words for ``kind_name`` (None: only
-    the general encoder can, or must say what is wrong); made once per class and kind."""
-    plan = _enumerant_plans[cls, kind_name] = _make_plan(cls, kind_name)
-    return plan
+# How enumerant_words checks one parameter: a 32-bit literal, an id, a string, a bare
+# enumerant of a ValueEnum kind (with that kind's classes and bare values).
+_LITERAL, _ID, _STRING, _BARE = range(4)
+_Step = tuple[str, int, frozenset[type], frozenset[int]]
+_Plan = tuple[int, tuple[_Step, ...]]
+# Per kind name: per class of a value given for it, its plan (None: no words path).
+_enumerant_plans: dict[str, dict[type, _Plan | None]] = {}
+_PLANS_KEPT = 512  # classes per kind (a user's own classes make no plan beyond it)
 
 
 def _make_plan(cls: type, kind_name: str) -> _Plan | None:
+    """How to write an enumerant-parameter class's words for ``kind_name`` (None: only
+    the general encoder can, or must say what is wrong)."""
     from spvbuild.generated.core import tables
 
     enumerant = getattr(cls, "enumerant", None)
@@ -286,20 +293,21 @@ def _make_plan(cls: type, kind_name: str) -> _Plan | None:
     fields = getattr(cls, "fields", ())
     if info is None or len(fields) != len(info.parameters):
         return None
-    steps = []
+    steps: list[_Step] = []
+    nothing = frozenset[int]()
     for name, op in zip(fields, info.parameters, strict=True):
         found = tables.KINDS.get(op.kind)
         category = found.category if found is not None else ""
         if op.quantifier:
             return None
         if category == "Id":
-            steps.append((name, _ID, "", frozenset[int]()))
+            steps.append((name, _ID, frozenset(), nothing))
         elif op.kind == "LiteralInteger":
-            steps.append((name, _LITERAL, "", frozenset[int]()))
+            steps.append((name, _LITERAL, frozenset(), nothing))
         elif op.kind == "LiteralString":
-            steps.append((name, _STRING, "", frozenset[int]()))
+            steps.append((name, _STRING, frozenset(), nothing))
         elif category == "ValueEnum":
-            steps.append((name, _BARE, op.kind, bare_values(op.kind)))
+            steps.append((name, _BARE, enum_classes(op.kind), bare_values(op.kind)))
         else:
             return None
     return (int(enumerant), tuple(steps))
@@ -312,28 +320,35 @@ def enumerant_words(value: object, kind_name: str, bound: int) -> list[int] | No
     bare enumerants.  None for anything else: the general encoder decides (and names
     what is wrong)."""
     cls = value.__class__
-    if cls is int or cls.__name__ == kind_name:
-        return [value] if value in bare_values(kind_name) else None
-    key = (cls, kind_name)
-    plan = _enumerant_plans[key] if key in _enumerant_plans else _enumerant_plan(cls, kind_name)
+    plans = _enumerant_plans.get(kind_name)
+    if plans is None:
+        plans = _enumerant_plans[kind_name] = {}
+    if cls in plans:
+        plan = plans[cls]
+    else:
+        plan = _make_plan(cls, kind_name)
+        if len(plans) < _PLANS_KEPT:
+            plans[cls] = plan
     if plan is None:
+        if cls is int or cls.__name__ == kind_name:
+            return [value] if value in bare_values(kind_name) else None
         return None
     number, steps = plan
     words = [number]
-    for name, how, kind, bare in steps:
+    for name, how, classes, bare in steps:
         item = getattr(value, name)
-        if how == _ID:
-            if item.__class__ not in FAST_IDS or not 0 < item < bound:
-                return None
-        elif how == _LITERAL:
+        if how == _LITERAL:
             if item.__class__ is not int or not 0 <= item < 4294967296:
+                return None
+        elif how == _ID:
+            if item.__class__ not in FAST_IDS or not 0 < item < bound:
                 return None
         elif how == _STRING:
             if item.__class__ is not str or not item.isascii() or "\0" in item:
                 return None
             words += string_words(item)
             continue
-        elif not ((item.__class__ is int or item.__class__.__name__ == kind) and item in bare):
+        elif item.__class__ not in classes or item not in bare:
             return None
         words.append(item)
     return words

@@ -80,7 +80,7 @@ from spvbuild.ir.requirements import (
 )
 from spvbuild.ir.rules import TRIGGERS as _RULE_TRIGGERS
 from spvbuild.ir.rules import check_rules
-from spvbuild.ir.section_order import canonical
+from spvbuild.ir.section_order import laid_out, layout_engine
 
 CapabilityMode = Literal["infer", "verify", "off"]
 _AnyId = TypeVar("_AnyId", bound=Id)
@@ -530,17 +530,26 @@ class Module(CoreInstructions, ExtInstSets):
             words.insert(slot, rid)
             self._bound = rid + 1  # (given back if _record refuses the instruction)
         inst = _new_record(Instruction, (opcode, result_type, rid, operands, ext_set))
-        block = self._fast_block
-        if how <= _DECORATION:  # what _record does with it, without its other cases
+        needs = None if needs_key is None else NEEDS_BY_KEY.get(needs_key)
+        if needs is None and needs_key is not None:
+            needs = instruction_needs(inst, needs_key)
+        if how <= _DECORATION:
+            # What _record does with it, without its other cases.
             if rid is not None:
                 self._definitions[rid] = inst
             self.sections[section].append(inst)
-            if how == _GLOBAL_WATCHED:
-                if _may_trigger(inst):
-                    self._rules_work = True
-            elif how == _DECORATION and words[2] in _TRIGGER_DECORATIONS:
-                self._rules_work = True  # (_may_trigger by the decoration's word)
-        elif block is not None and (
+            if how and (
+                how == _DECORATION
+                and words[2] in _TRIGGER_DECORATIONS
+                or (how == _GLOBAL_WATCHED and _may_trigger(inst))
+            ):
+                self._rules_work = True  # (a decoration's word, see _may_trigger)
+            self._words[id(inst)] = (inst, words, None, needs)
+            if key is not None:
+                self._interned[key] = None if rid is None else Id(rid)
+            return rid or 0
+        block = self._fast_block
+        if block is not None and (
             how <= _BLOCK_END
             or (
                 how == _EXT_INST
@@ -604,11 +613,6 @@ class Module(CoreInstructions, ExtInstSets):
                 if rid is not None:
                     self._bound = rid
                 raise _at_call(exc) from None
-        needs = None
-        if needs_key is not None:
-            needs = NEEDS_BY_KEY.get(needs_key)
-            if needs is None:
-                needs = instruction_needs(inst, needs_key)
         self._words[id(inst)] = (inst, words, None, needs)
         if key is not None:
             self._interned[key] = None if rid is None else Id(rid)
@@ -1126,7 +1130,9 @@ class Module(CoreInstructions, ExtInstSets):
         entries = self.sections["entry_points"]
         if not wanted or not entries:
             return  # no global an interface lists, or no entry point
-        by_id = {f.header[2] or 0: f for f in self.functions}  # (result ids)
+        by_id: dict[int, Function] = {}  # (by result id)
+        for each in self.functions:
+            by_id[each.header[2] or 0] = each
         uses: dict[int, tuple[set[int], set[int]]] = {}  # function → (globals, callees)
         kept_words = self._words
         for index, entry in enumerate(entries):
@@ -1139,7 +1145,12 @@ class Module(CoreInstructions, ExtInstSets):
             ):
                 continue  # kept as read: operands the grammar cannot say (a call's never are)
             reached: set[int] = set()
-            todo = [_plain_id(operands[1])]
+            entry_function = operands[1]
+            todo = [
+                entry_function
+                if entry_function.__class__ in FAST_IDS
+                else _plain_id(entry_function)
+            ]
             variables: set[int] = set()
             while todo:
                 fid = todo.pop()
@@ -1157,7 +1168,7 @@ class Module(CoreInstructions, ExtInstSets):
             interface = list(operands[3]) if len(operands) > 3 else []
             missing = sorted(variables.difference(interface))
             if missing:
-                new_interface = (*interface, *[Id(v) for v in missing])
+                new_interface = (*interface, *map(Id, missing))
                 new_operands = (*operands[:3], new_interface)
                 new_entry = _new_record(Instruction, (*entry[:3], new_operands, entry.ext_set))
                 entries[index] = new_entry
@@ -1215,14 +1226,7 @@ class Module(CoreInstructions, ExtInstSets):
     def _body_after_requirements(self) -> list[BlockItem]:
         """Every section after the requirements, in layout order (those whose order means
         nothing sorted), then the functions (declarations first)."""
-        out: list[BlockItem] = []
-        for name, items in self.sections.items():
-            if not items or name in _REQUIREMENT_SECTIONS:
-                continue
-            if len(items) == 1 or name in _CALL_ORDER_SECTIONS:
-                out += items
-            else:
-                out += canonical(name, items, self._words)
+        out: list[BlockItem] = laid_out(self.sections, _REQUIREMENT_SECTIONS, self._words)
         functions = self.functions
         if len(functions) == 1:
             out += functions[0].pieces()
@@ -1264,51 +1268,36 @@ class Module(CoreInstructions, ExtInstSets):
         met, found = (collector.met, collector.found) if collector is not None else (set(), {})
         used: dict[int, str] = {}
         encode: Callable[[Instruction], list[int]] | None = None  # made if a record needs it
-        cached = self._words.get
-        runs: list[Run] = []
         # The body's words, in the form of ``out`` (an array keeps a big module compact).
         words: MutableSequence[int] = array("I") if isinstance(out, array) else []
         extend = words.extend
-        made_by_pieces = _MADE_BY_PIECES
-        for piece in body:
-            if piece.__class__ is Run:
-                run: Run = piece
-                runs.append(run)
-                extend(run.words)
-                if collector is not None and run.firsts:
-                    collector.run(run)
-                continue
-            record: Instruction = piece  # type: ignore[assignment]
-            entry = cached(id(record))
-            if entry is not None and entry[0] is record:
-                # Encoded at its call: its words and the ids it uses, as encoding gives them
-                # (or, from a words path, none: its ids were all below the bound).
-                extend(entry[1])
-                if entry[2] is not None:
-                    for value, where in entry[2].items():
-                        used.setdefault(value, where)
-                needs = entry[3]
-                if needs is not None:
-                    # What it needs, as its call listed it (what collector.listed does).
-                    for need, where in needs:
-                        if need not in met:
-                            found[need] = where
-                            met.add(need)
-                    continue
-            else:
+
+        def other(record: Instruction, written: bool) -> None:
+            # A record whose kept words are written but whose needs were not listed, or
+            # one whose words are made here (labels and ends as Function.pieces() makes
+            # them need nothing).
+            nonlocal encode
+            if not written:
                 opcode = record.opcode
-                if opcode in made_by_pieces and not record.operands and not record.result_type:
-                    # OpLabel / OpFunctionEnd as Function.pieces() makes them: no operands.
+                if opcode in _MADE_BY_PIECES and not record.operands and not record.result_type:
                     if record.result_id is None:
                         words.append(0x10000 | opcode)
                     else:
                         extend((0x20000 | opcode, int(record.result_id)))
-                    continue  # (they need nothing)
+                    return
                 if encode is None:
                     encode = Encoder(self._type_widths, used).instruction
                 extend(encode(record))
             if collector is not None:
                 collector.walk(record)
+
+        def on_run(run: Run) -> None:
+            if collector is not None:
+                collector.run(run)
+
+        runs: list[Run] = layout_engine().join(
+            body, self._words, extend, Run, met, found, used, other, on_run
+        )
         capabilities, extensions = requirements.resolution(collector)
         self._run_rules(capabilities, extensions, runs, body)
         out.extend(header_words(self.version, self.bound, self.generator))
@@ -1330,9 +1319,7 @@ class Module(CoreInstructions, ExtInstSets):
     ) -> None:
         """The grammar's rules and the added checks, on the instructions they look at."""
         if not self._checks and not (
-            self._rules_work
-            or _RULE_TRIGGERS is None
-            or any(first & 0xFFFF in _RULE_TRIGGERS[0] for run in runs for first in run.firsts)
+            self._rules_work or _RULE_TRIGGERS is None or _runs_trigger(runs)
         ):
             return  # no rule has anything to look at: none is run
         records = _records(body)
@@ -1434,13 +1421,6 @@ _MADE_BY_PIECES = {OP_LABEL, OP_FUNCTION_END}  # records that Function.pieces() 
 _FUNCTION_END_RECORD = Instruction(OP_FUNCTION_END, None, None, ())
 _REQUIREMENT_SECTIONS = frozenset({"capabilities", "extensions"})  # written from the resolution
 # Sections that keep call order (see spvbuild.ir.section_order).
-_CALL_ORDER_SECTIONS = frozenset(tables.SECTIONS) - {
-    "ext_inst_imports",
-    "entry_points",
-    "execution_modes",
-    "debug_names",
-    "annotations",
-}
 # Rules that look at every instruction in module order (function pointers: their uses).
 _WHOLE_MODULE_RULES = {OP_CONSTANT_FUNCTION_POINTER_INTEL}
 
@@ -1459,6 +1439,19 @@ def _may_trigger(inst: Instruction) -> bool:
         if isinstance(decoration, EnumerantParameters):
             decoration = decoration.enumerant
         return not isinstance(decoration, int) or int(decoration) in decorations
+    return False
+
+
+def _runs_trigger(runs: list[Run]) -> bool:
+    """Whether a run of words holds an opcode a rule looks for (by its first words)."""
+    if _RULE_TRIGGERS is None:
+        return True
+    opcodes = _RULE_TRIGGERS[0]
+    for run in runs:
+        if run.firsts:  # (most runs list none: their instructions need nothing)
+            for first in run.firsts:
+                if first & 0xFFFF in opcodes:
+                    return True
     return False
 
 

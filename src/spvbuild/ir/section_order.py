@@ -16,10 +16,12 @@ grammar tables say which instructions and enumerants qualify (:data:`WORD_KEYS`)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from enum import Enum
+from types import ModuleType
 from typing import Any
 
+from spvbuild.accel import engines
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import (
     OP_DECORATION_GROUP,
@@ -29,16 +31,13 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.generated.core.operand_classes import ID, LITERAL, RESULT_ID, VALUE_ENUM
 from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.instruction import Instruction, RawWords
+from spvbuild.ir.layout_engine import Kept
 from spvbuild.ir.params import EnumerantParameters
 from spvbuild.ir.tables import OperandInfo
 
 _PLAIN_INTS = frozenset({int, Id, TypeId})
 _GROUP_OPCODES = {OP_DECORATION_GROUP, OP_GROUP_DECORATE, OP_GROUP_MEMBER_DECORATE}
 _SORTED_BY_TARGET = ("execution_modes", "debug_names", "annotations")
-
-# What Module keeps of a record made at its call, by id() of the record: the record
-# itself first, its words second (see Module._words).
-Kept = Mapping[int, tuple[Any, ...]]
 
 
 def operand_key(value: Any) -> Any:
@@ -137,36 +136,19 @@ def _word_keys() -> dict[int, tuple[int, frozenset[int], int]]:
 WORD_KEYS = _word_keys()
 
 
-def _by_words(items: list[Instruction], kept: Kept) -> list[Instruction] | None:
-    """``items`` sorted by their words, or None where some record's words are not kept
-    or may hold a value that is not a plain word where it could decide the order."""
-    keyed: list[tuple[int, int, list[int], int, Instruction]] = []
-    word_keys = WORD_KEYS
-    prefixed = False
-    for index, inst in enumerate(items):
-        opcode = inst.opcode
-        rule = word_keys.get(opcode)
-        entry = kept.get(id(inst))
-        if rule is None or entry is None or entry[0] is not inst:
-            return None
-        words = entry[1]
-        if len(words) < 2:
-            return None
-        position, allowed, prefix = rule
-        if position and (len(words) <= position or words[position] not in allowed):
-            return None
-        if prefix >= 0:
-            prefixed = True
-            keyed.append((words[1], opcode, words[2 : 2 + prefix], index, inst))
-        else:
-            keyed.append((words[1], opcode, words[2:], index, inst))
-    keyed.sort()
-    if prefixed:
-        # A record ordered by a prefix of its words must differ from its neighbours in it.
-        for before, after in zip(keyed, keyed[1:], strict=False):
-            if before[:3] == after[:3]:
-                return None
-    return [entry[4] for entry in keyed]
+# The layout engine that runs (spvbuild.ir.layout_engine: its compiled copy when current,
+# else the module itself), looked up on first use: a 1-tuple.
+_engine_found: tuple[ModuleType] | None = None
+
+
+def layout_engine() -> ModuleType:
+    """The form of :mod:`spvbuild.ir.layout_engine` that runs: a compiled one when there is
+    one (the wheel's, or a current development copy; see :mod:`spvbuild.accel.engines`;
+    never with ``SPVBUILD_PURE_PYTHON`` set), else the module itself, interpreted."""
+    global _engine_found
+    if _engine_found is None:
+        _engine_found = (engines.load("layout_engine"),)
+    return _engine_found[0]
 
 
 def canonical(section: str, items: list[Instruction], kept: Kept) -> list[Instruction]:
@@ -174,15 +156,38 @@ def canonical(section: str, items: list[Instruction], kept: Kept) -> list[Instru
     call order)."""
     if len(items) < 2:
         return items  # nothing to order
+    if section in _SORTED_BY_TARGET:
+        # (None where a decoration group is among them)
+        found: list[Instruction] | None = layout_engine().by_words(items, kept, WORD_KEYS)
+        if found is not None:
+            return found
+    return _by_values(section, items)
+
+
+def laid_out(sections: dict[str, list[Instruction]], skip: frozenset[str], kept: Kept) -> list[Any]:
+    """The records of every section but those in ``skip``, in layout order, each section
+    in its canonical order (what :func:`canonical` gives, in one pass)."""
+    out: list[Any] = layout_engine().lay_out(
+        sections, skip, _REORDERED, _SORTED_SECTIONS, kept, WORD_KEYS, _by_values
+    )
+    return out
+
+
+def _by_values(section: str, items: list[Instruction]) -> list[Instruction]:
+    """``items`` (two or more) of ``section`` in the canonical order, by their operand
+    values (where their words cannot say it)."""
     if section == "ext_inst_imports":
         return sorted(items, key=lambda i: int(i.result_id or 0))
     if section == "entry_points":
         return sorted(items, key=lambda i: (operand_key(i.operands[1:2]), operand_key(i.operands)))
     if section in _SORTED_BY_TARGET:
-        found = _by_words(items, kept)  # (None where a decoration group is among them)
-        if found is not None:
-            return found
         if section == "annotations" and any(i.opcode in _GROUP_OPCODES for i in items):
             return items  # decoration groups: call order kept
         return sorted(items, key=target_key)
     return items
+
+
+# The sections whose records canonical() may reorder (the others keep call order), and
+# those of them ordered by target.
+_SORTED_SECTIONS = frozenset(_SORTED_BY_TARGET)
+_REORDERED = frozenset({"ext_inst_imports", "entry_points"}) | _SORTED_SECTIONS
