@@ -333,9 +333,14 @@ def _plain(best: dict[str, Timed], what: str, theirs: float) -> str:
         return ""
     compiled = ", ".join(name.rsplit(".", 1)[-1] for name in default.compiled)
     plain = best[f"{what}-pure"]
+    ratio = (  # as the default form's figure is said
+        f"{theirs / plain.inside:.2f}x as fast"
+        if what == "build"
+        else f"{plain.inside / theirs:.2f}x spirv-as's time"
+    )
     return (
-        f"; ran compiled {compiled}: plain Python {plain.inside:.2f} s = "
-        f"{plain.inside / theirs:.2f}x spirv-as's time, peak {megabytes(plain.peak)}"
+        f"; ran compiled {compiled}: plain Python {plain.inside:.2f} s = {ratio}, "
+        f"peak {megabytes(plain.peak)}"
     )
 
 

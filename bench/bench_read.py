@@ -93,17 +93,17 @@ def measure(data: bytes) -> tuple[int, dict[str, tuple[float, float]]]:
     built) and "python" (the same engine interpreted).  This host's speed drifts over
     seconds, so the two are interleaved rather than timed one after the other."""
     from spvbuild.accel import engines
-    from spvbuild.binary import framing, read_engine, reader
+    from spvbuild.binary import read_engine, reader
 
     compiled = engines.compiled("read_engine")
     choices = {"python": read_engine} if compiled is None else {"mypyc": compiled, "python": read_engine}
-    saved = framing._engine_found
+    saved = engines.RUNNING.get("read_engine")
     best = {name: (float("inf"), float("inf")) for name in choices}
     try:
         count = len(reader.read(data).instructions)
         for _ in range(RUNS):
             for name, engine in choices.items():
-                framing._engine_found = (engine,)
+                engines.RUNNING["read_engine"] = engine
                 start = time.perf_counter()
                 module = reader.read(data)
                 middle = time.perf_counter()
@@ -113,7 +113,10 @@ def measure(data: bytes) -> tuple[int, dict[str, tuple[float, float]]]:
                 split, typed = best[name]
                 best[name] = (min(split, middle - start), min(typed, stop - start))
     finally:
-        framing._engine_found = saved
+        if saved is None:
+            engines.RUNNING.pop("read_engine", None)
+        else:
+            engines.RUNNING["read_engine"] = saved
     return count, best
 
 

@@ -126,8 +126,6 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
     skipped with a note when there is none.  "python" runs the plain modules.
     """
     from spvbuild.accel import engines
-    from spvbuild.binary import framing
-    from spvbuild.ir import section_order
     from spvbuild.text import assembler
 
     wanted: str | None = getattr(request, "param", None)
@@ -147,11 +145,10 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
         asm = engines.plain("asm_engine")
         read = engines.plain("read_engine")
         layout = engines.plain("layout_engine")
-    saved = assembler._engine, framing._engine_found, section_order._engine_found
+    saved = assembler._engine, dict(engines.RUNNING)
     saved_env = os.environ.get(engines.PURE_ENV)
     assembler._engine = asm
-    framing._engine_found = (read,)
-    section_order._engine_found = (layout,)
+    engines.RUNNING.update(read_engine=read, layout_engine=layout)
     if wanted == "mypyc":
         os.environ.pop(engines.PURE_ENV, None)
     else:  # subprocesses (the CLI tests) run plain Python too
@@ -159,7 +156,9 @@ def asm_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
     try:
         yield wanted
     finally:
-        assembler._engine, framing._engine_found, section_order._engine_found = saved
+        assembler._engine = saved[0]
+        engines.RUNNING.clear()
+        engines.RUNNING.update(saved[1])
         if saved_env is None:
             os.environ.pop(engines.PURE_ENV, None)
         else:

@@ -42,6 +42,7 @@ from types import ModuleType
 __all__ = [
     "ENGINES",
     "PURE_ENV",
+    "RUNNING",
     "compiled",
     "compiled_form",
     "compiled_name",
@@ -49,6 +50,7 @@ __all__ = [
     "kind",
     "load",
     "plain",
+    "running",
     "source_digest",
     "source_files",
     "source_path",
@@ -149,6 +151,20 @@ def load(engine: str) -> ModuleType:
     if found is not None:
         return found
     return importlib.import_module(f"spvbuild.{_MODULES[engine]}")
+
+
+RUNNING: dict[str, ModuleType] = {}
+"""The form of each engine this process runs, by engine, as :func:`running` looked it up
+(tests and benchmarks put the other form here to run it)."""
+
+
+def running(engine: str) -> ModuleType:
+    """The form of ``engine`` this process runs: :func:`load`'s answer on first use,
+    kept in :data:`RUNNING`."""
+    found = RUNNING.get(engine)
+    if found is None:
+        found = RUNNING[engine] = load(engine)
+    return found
 
 
 def compiled_form(engine: str) -> ModuleType | None:

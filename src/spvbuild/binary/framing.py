@@ -131,19 +131,11 @@ def offsets(words: Sequence[int], start: int = 5, stop: int | None = None) -> li
     return found
 
 
-# The read engine the reader runs (spvbuild.binary.read_engine: its compiled copy when current,
-# else the module itself), looked up on first use: a 1-tuple.
-_engine_found: tuple[ModuleType] | None = None
-
-
 def engine() -> ModuleType:
     """The form of :mod:`spvbuild.binary.read_engine` that runs: a compiled one when there is
     one (the wheel's, or a current development copy; see :mod:`spvbuild.accel.engines`;
     never with ``SPVBUILD_PURE_PYTHON`` set), else the module itself, interpreted."""
-    global _engine_found
-    if _engine_found is None:
-        _engine_found = (engines.load("read_engine"),)
-    return _engine_found[0]
+    return engines.running("read_engine")
 
 
 def engine_kind() -> str:

@@ -136,19 +136,11 @@ def _word_keys() -> dict[int, tuple[int, frozenset[int], int]]:
 WORD_KEYS = _word_keys()
 
 
-# The layout engine that runs (spvbuild.ir.layout_engine: its compiled copy when current,
-# else the module itself), looked up on first use: a 1-tuple.
-_engine_found: tuple[ModuleType] | None = None
-
-
 def layout_engine() -> ModuleType:
     """The form of :mod:`spvbuild.ir.layout_engine` that runs: a compiled one when there is
     one (the wheel's, or a current development copy; see :mod:`spvbuild.accel.engines`;
     never with ``SPVBUILD_PURE_PYTHON`` set), else the module itself, interpreted."""
-    global _engine_found
-    if _engine_found is None:
-        _engine_found = (engines.load("layout_engine"),)
-    return _engine_found[0]
+    return engines.running("layout_engine")
 
 
 def canonical(section: str, items: list[Instruction], kept: Kept) -> list[Instruction]:
