@@ -29,6 +29,7 @@ from spvbuild.errors import (
     BinaryError,
     BuildError,
     EncodeError,
+    LayoutError,
     SpvbuildError,
 )
 from spvbuild.ir.ids import Id, TypeId
@@ -52,6 +53,7 @@ __all__ = [
     "EncodeError",
     "Id",
     "Instruction",
+    "LayoutError",
     "Module",
     "Recorder",
     "SpvbuildError",

@@ -29,6 +29,16 @@ class EncodeError(BuildError):
     """An operand value that cannot be encoded as SPIR-V words."""
 
 
+class LayoutError(BuildError):
+    """A block layout that cannot be (:mod:`spvbuild.constructs.layouts`).
+
+    The message names the struct and the member, e.g. ``struct Params member 'scale':
+    offset 8 breaks the std140 layout: the lowest offset allowed after 'mvp' is 64 (a
+    multiple of its std140 alignment 16)``.  It is a :class:`BuildError`, as declaring
+    such a block is a builder call that cannot make a valid module.
+    """
+
+
 class BinaryError(SpvbuildError):
     """A SPIR-V binary that cannot be read.
 
