@@ -55,6 +55,7 @@ from spvbuild.generated.core.opcodes import (
     OP_LINE,
     OP_LOOP_MERGE,
     OP_NO_LINE,
+    OP_PHI,
     OP_SELECTION_MERGE,
     OP_SWITCH,
     OP_TYPE_ARRAY,
@@ -1095,6 +1096,38 @@ class Module(CoreInstructions, ExtInstSets):
     def current_block(self) -> Id | None:
         """The label of the block instructions currently go to, if any."""
         return None if self._block is None else self._block.label
+
+    def add_phi_incoming(self, phi: Id, value: Id, parent: Id) -> None:
+        """Add the pair (``value``, ``parent``) to the OpPhi that defines ``phi``, in
+        whatever block is current (a loop's phi gets the value of its continue block once
+        that block is made).  Checked like a builder call: BuildError if ``phi`` is no
+        OpPhi of this module's functions, EncodeError for a value or parent that is no id.
+        """
+        found = self._definitions.get(int(phi)) if isinstance(phi, int) else None
+        if found is None or found.opcode != OP_PHI:
+            raise _at_call(BuildError(f"add_phi_incoming: {shown(phi)} is not defined by an OpPhi"))
+        pairs = tuple(found.operands[0]) if found.operands else ()
+        new = found._replace(operands=((*pairs, (value, parent)),))
+        self._call_used.clear()
+        try:
+            self._encoder.instruction(new)
+        except SpvbuildError as exc:
+            raise _at_call(exc) from None
+        for function in self.functions:
+            for block in function.blocks:
+                for index, item in enumerate(block.items):
+                    if item is found:
+                        block.items[index] = new
+                        self._definitions[int(phi)] = new
+                        self._words.pop(id(found), None)  # encoded again when written
+                        function.noted = function.noted and not (
+                            (self._listed or self._pending_ids)
+                            and not {int(value), int(parent)}.isdisjoint(
+                                self._listed | self._pending_ids
+                            )
+                        )
+                        return
+        raise _at_call(BuildError(f"add_phi_incoming: the OpPhi of {phi!r} is in no block"))
 
     # -- capabilities and extensions ------------------------------------------------------
     def ordered_instructions(self) -> list[Instruction]:
