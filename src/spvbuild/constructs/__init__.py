@@ -5,6 +5,12 @@ Structured control flow (:mod:`spvbuild.constructs.control`): ``if_then``, ``if_
 the blocks, merges and branches, ``break_``/``continue_``, and ``phi`` with incoming
 pairs added later.
 
+Values and resources (:mod:`spvbuild.constructs.values`, :mod:`spvbuild.constructs.resources`):
+``type_of``, ``load`` and ``access_chain`` that take their types from the pointer,
+``builtin`` variables made on first use, barriers and atomics from ``Scope`` and
+``MemorySemantics`` values, and uniform, storage and push-constant blocks, sampled and
+storage images in one call each.
+
 Block layouts (:mod:`spvbuild.constructs.layouts`): a buffer's data described once, laid
 out by std140, std430 or scalar rules (or offsets the user gives, checked), declared in a
 module with every layout decoration (:mod:`spvbuild.constructs.blocks`) and offered to
@@ -58,6 +64,24 @@ from spvbuild.constructs.layouts import (
     u64,
     vec,
 )
+from spvbuild.constructs.resources import (
+    BlockVariable,
+    push_constant_block,
+    sampled_image,
+    storage_block,
+    storage_image,
+    uniform_block,
+)
+from spvbuild.constructs.values import (
+    access_chain,
+    atomic,
+    builtin,
+    control_barrier,
+    load,
+    memory_barrier,
+    pointee,
+    type_of,
+)
 
 __all__ = [
     "SCALAR",
@@ -65,6 +89,7 @@ __all__ = [
     "STD430",
     "Array",
     "ArrayLayout",
+    "BlockVariable",
     "Branch",
     "Cases",
     "DataType",
@@ -79,28 +104,41 @@ __all__ = [
     "Struct",
     "StructLayout",
     "Vector",
+    "access_chain",
+    "atomic",
+    "builtin",
+    "control_barrier",
     "ctypes_type",
     "declare_struct",
     "do_while",
     "f16",
     "f32",
     "f64",
-    "i8",
+    "for_range",
     "i16",
     "i32",
     "i64",
-    "for_range",
+    "i8",
     "if_else",
     "if_then",
     "lay_out",
+    "load",
     "mat",
+    "memory_barrier",
     "numpy_dtype",
     "phi",
+    "pointee",
+    "push_constant_block",
+    "sampled_image",
+    "storage_block",
+    "storage_image",
     "switch",
-    "u8",
+    "type_of",
     "u16",
     "u32",
     "u64",
+    "u8",
+    "uniform_block",
     "vec",
     "while_loop",
 ]
