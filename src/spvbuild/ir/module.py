@@ -32,7 +32,7 @@ from typing import Any, Literal, Self, TypeVar
 
 from spvbuild.binary.encoder import GENERATOR, Encoder, header_words
 from spvbuild.binary.strings import string_words
-from spvbuild.errors import ArgumentError, BuildError, SpvbuildError
+from spvbuild.errors import ArgumentError, BuildError, SpvbuildError, ValidationError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.builder import FAST_PATH_FIRST_WORDS, CoreInstructions
 from spvbuild.generated.core.enums import Capability, FunctionControl, StorageClass
@@ -67,7 +67,7 @@ from spvbuild.generated.core.opcodes import (
 )
 from spvbuild.generated.extinst import ExtInstSets, set_module
 from spvbuild.ir.arguments import shown
-from spvbuild.ir.call_site import located
+from spvbuild.ir.call_site import caller_location, located
 from spvbuild.ir.emitter import FAST_IDS, Run, ids_below
 from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.instruction import Instruction, RawWords
@@ -235,7 +235,9 @@ class Module(CoreInstructions, ExtInstSets):
     :meth:`extension`) or ``"off"``; ``merge_aggregates`` also merges identical structs
     and arrays (off by default: their layout decorations usually differ);
     ``complete_interfaces`` adds to each OpEntryPoint the global variables its call tree
-    uses that the interface must list (Input/Output ones before SPIR-V 1.4, all from 1.4).
+    uses that the interface must list (Input/Output ones before SPIR-V 1.4, all from 1.4);
+    ``call_sites`` makes the module remember the Python ``file:line`` of the call that made
+    each instruction, for :meth:`validate` (every call then takes the general path: slower).
     """
 
     def __init__(
@@ -246,6 +248,7 @@ class Module(CoreInstructions, ExtInstSets):
         merge_aggregates: bool = False,
         generator: int = GENERATOR_WORD,
         complete_interfaces: bool = True,
+        call_sites: bool = False,
     ) -> None:
         super().__init__()
         if capabilities not in ("infer", "verify", "off"):
@@ -316,6 +319,12 @@ class Module(CoreInstructions, ExtInstSets):
         self._from_binary = False  # ids below the bound may be a binary's, defined or not
         self._put_words = self._put  # generated methods hand their words to _put
         self._noting = True  # new functions note their uses (see _note)
+        # The Python call site of each record, by id() of the record (kept alive here), when
+        # asked for: every call then takes the general path, which records it.
+        self._sites: dict[int, tuple[Instruction, str]] | None = None
+        if call_sites:
+            self._sites = {}
+            self._put_words = None
 
     @cached_property
     def _encoder(self) -> Encoder:
@@ -487,6 +496,8 @@ class Module(CoreInstructions, ExtInstSets):
             self._record(inst)
             if result_id is not None:
                 self._pending_ids.discard(int(result_id))
+            if self._sites is not None:
+                self._sites[id(inst)] = (inst, caller_location(2) or "?")
         except SpvbuildError as exc:
             self._bound = bound
             raise _at_call(exc) from None
@@ -856,7 +867,12 @@ class Module(CoreInstructions, ExtInstSets):
         self._block = block
         self._run = None
         self._fast_block = (
-            block if block is not None and not block.terminated and block.merge is None else None
+            block
+            if block is not None
+            and not block.terminated
+            and block.merge is None
+            and self._sites is None
+            else None
         )
 
     def new_id(self) -> Id:
@@ -1205,6 +1221,8 @@ class Module(CoreInstructions, ExtInstSets):
                 new_operands = (*operands[:3], new_interface)
                 new_entry = _new_record(Instruction, (*entry[:3], new_operands, entry.ext_set))
                 entries[index] = new_entry
+                if self._sites is not None and id(entry) in self._sites:
+                    self._sites[id(new_entry)] = (new_entry, self._sites[id(entry)][1])
                 kept = kept_words.pop(id(entry), None) if made is not None else None
                 if kept is not None and kept[0] is entry:
                     # Its words from the call, the interface's new ids appended.
@@ -1429,6 +1447,28 @@ class Module(CoreInstructions, ExtInstSets):
         if undefined:
             first = min(undefined)
             raise BuildError(f"{used[first]} uses %{first}, which no instruction defines")
+
+    def validate(self, target_env: str = "vulkan1.1", flags: Sequence[str] = ()) -> None:
+        """Run spirv-val on the module for ``target_env`` (more of its options in
+        ``flags``, e.g. ``["--scalar-block-layout"]``); ValidationError listing each
+        problem, with the Python ``file:line`` of the call that made its instruction when
+        the module was made with ``call_sites=True``.  ToolUnavailable without spirv-val.
+        """
+        from spvbuild.ir.validation import run_spirv_val
+
+        words = self.to_words()
+        problems = run_spirv_val(words, target_env, flags)
+        if not problems:
+            return
+        sites = self._sites or {}
+        ordered = self.ordered_instructions()
+        found: list[object] = []
+        for problem in problems:
+            record = ordered[problem.number - 1] if 0 < problem.number <= len(ordered) else None
+            site = sites.get(id(record)) if record is not None else None
+            found.append(problem._replace(call_site=site[1] if site else None))
+        listed = "\n".join(f"  {problem}" for problem in found)
+        raise ValidationError(f"spirv-val ({target_env}) rejects the module:\n{listed}", found)
 
     def write(self, path: str | Path, endian: Literal["little", "big"] = "little") -> Path:
         """Write the module to ``path`` (a ``.spv`` file); returns the path."""
