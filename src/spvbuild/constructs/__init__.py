@@ -66,6 +66,8 @@ from spvbuild.constructs.layouts import (
 )
 from spvbuild.constructs.resources import (
     BlockVariable,
+    input_variable,
+    output_variable,
     push_constant_block,
     sampled_image,
     storage_block,
@@ -121,11 +123,13 @@ __all__ = [
     "i8",
     "if_else",
     "if_then",
+    "input_variable",
     "lay_out",
     "load",
     "mat",
     "memory_barrier",
     "numpy_dtype",
+    "output_variable",
     "phi",
     "pointee",
     "push_constant_block",

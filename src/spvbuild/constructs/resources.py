@@ -19,6 +19,7 @@ from spvbuild.constructs.values import access_chain
 from spvbuild.generated.core.enums import (
     DecorationBinding,
     DecorationDescriptorSet,
+    DecorationLocation,
     Dim,
     ImageFormat,
     StorageClass,
@@ -28,6 +29,8 @@ from spvbuild.ir.module import Module
 
 __all__ = [
     "BlockVariable",
+    "input_variable",
+    "output_variable",
     "push_constant_block",
     "sampled_image",
     "storage_block",
@@ -151,3 +154,21 @@ def storage_image(
     if name is not None:
         m.name(variable, name)
     return variable
+
+
+def _located(m: Module, storage: StorageClass, type: TypeId, location: int, name: str | None) -> Id:
+    variable = m.variable(m.type_pointer(storage, type), storage)
+    m.decorate(variable, DecorationLocation(location))
+    if name is not None:
+        m.name(variable, name)
+    return variable
+
+
+def input_variable(m: Module, type: TypeId, location: int, name: str | None = None) -> Id:
+    """``layout(location) in T name;``: an Input variable (entry points list it)."""
+    return _located(m, StorageClass.Input, type, location, name)
+
+
+def output_variable(m: Module, type: TypeId, location: int, name: str | None = None) -> Id:
+    """``layout(location) out T name;``: an Output variable (entry points list it)."""
+    return _located(m, StorageClass.Output, type, location, name)

@@ -25,6 +25,7 @@ import struct
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -54,6 +55,7 @@ from spvbuild.generated.core.opcodes import (
     OP_LABEL,
     OP_LINE,
     OP_LOOP_MERGE,
+    OP_NAME,
     OP_NO_LINE,
     OP_PHI,
     OP_SELECTION_MERGE,
@@ -1032,6 +1034,158 @@ class Module(CoreInstructions, ExtInstSets):
         }
         self._reintern()
         return removed
+
+    # -- editing --------------------------------------------------------------------------
+    def find(
+        self,
+        *,
+        name: str | None = None,
+        opcode: int | None = None,
+        result_id: int | None = None,
+    ) -> list[Instruction]:
+        """The stored instructions, in module order, that match every criterion given: the
+        debug name (``OpName``) of their result, their opcode, their result id."""
+        named: set[int] | None = None
+        if name is not None:
+            named = {
+                int(i.operands[0])
+                for i in self.sections["debug_names"]
+                if i.opcode == OP_NAME and len(i.operands) > 1 and i.operands[1] == name
+            }
+        found = []
+        for inst in self.all_instructions():
+            rid = inst.result_id
+            if opcode is not None and inst.opcode != opcode:
+                continue
+            if result_id is not None and (rid is None or int(rid) != int(result_id)):
+                continue
+            if named is not None and (rid is None or int(rid) not in named):
+                continue
+            found.append(inst)
+        return found
+
+    def replace_all_uses(
+        self, old: Id, new: Id, where: Callable[[Instruction], bool] | None = None
+    ) -> int:
+        """Make every instruction that uses the id ``old`` (every one for which ``where``
+        is true, when given) use ``new`` instead; ``old``'s definition stays (remove it with
+        :meth:`remove` once dead).  How many operands changed.  Goes through
+        :meth:`rewrite`: checked, every cache rebuilt."""
+        if not isinstance(old, Id) or not isinstance(new, Id):
+            raise _at_call(
+                BuildError(f"replace_all_uses: two ids, not {shown(old)} and {shown(new)}")
+            )
+        if self.definition(new) is None and int(new) not in self._pending_ids:
+            raise _at_call(BuildError(f"replace_all_uses: {new!r} is defined by nothing"))
+        count = 0
+
+        def swap(value: Any) -> Any:
+            nonlocal count
+            if isinstance(value, Id):
+                if int(value) == int(old):
+                    count += 1
+                    return new
+                return value
+            if isinstance(value, tuple | list) and not isinstance(value, RawWords):
+                return type(value)(swap(v) for v in value)
+            if isinstance(value, EnumerantParameters):
+                return type(value)(*(swap(v) for v in value.parameters))
+            return value
+
+        def change(inst: Instruction) -> Instruction:
+            if where is not None and not where(inst):
+                return inst
+            operands = tuple(swap(v) for v in inst.operands)
+            result_type = inst.result_type
+            if result_type is not None and int(result_type) == int(old):
+                result_type = TypeId(int(new))
+                count_type[0] += 1
+            if operands == inst.operands and result_type is inst.result_type:
+                return inst
+            return inst._replace(operands=operands, result_type=result_type)
+
+        count_type = [0]
+        self.rewrite(change)
+        return count + count_type[0]
+
+    def remove(self, instruction: Instruction) -> None:
+        """Remove ``instruction`` (one :meth:`find` gave, or its result id's); BuildError
+        if the module holds no such instruction.  Goes through :meth:`rewrite`."""
+        rid = instruction.result_id
+
+        def same(inst: Instruction) -> bool:
+            return inst is instruction or (
+                rid is not None and inst.result_id is not None and int(inst.result_id) == int(rid)
+            )
+
+        if not any(same(i) for i in self.all_instructions()):
+            raise _at_call(
+                BuildError(f"remove: the module holds no {_name(instruction.opcode)} like this")
+            )
+        self.rewrite(lambda inst: None if same(inst) else inst)
+
+    @contextmanager
+    def inserting(
+        self, *, before: Instruction | None = None, after: Instruction | None = None
+    ) -> Iterator[Self]:
+        """Make the calls in the ``with`` insert their instructions into a function's
+        block, just before or after an instruction of it (also before the terminator of
+        a block that has ended); then go on where the module was."""
+        if (before is None) == (after is None):
+            raise _at_call(BuildError("inserting: give one of before= or after="))
+        target = before if before is not None else after
+        assert target is not None
+        rid = target.result_id
+
+        def index_in(items: list[BlockItem]) -> int | None:
+            for n, item in enumerate(items):
+                if item is target:
+                    return n
+                if (
+                    rid is not None
+                    and not isinstance(item, Run)
+                    and item.result_id is not None
+                    and int(item.result_id) == int(rid)
+                ):
+                    return n
+            return None
+
+        for function in self.functions:
+            for block in function.blocks:
+                index = index_in(block.items)
+                if index is None and rid is not None:
+                    runs = [i for i in block.items if isinstance(i, Run)]
+                    if not any(int(rid) in run.result_ids() for run in runs):
+                        continue
+                    # In a run of words: the block's runs become records first.
+                    block.items = list(block.instructions)
+                    function.runs = [r for r in function.runs if r not in runs]
+                    function.noted = False  # its uses are found again when written
+                    index = index_in(block.items)
+                if index is None:
+                    continue
+                yield from self._insert_into(function, block, index + (after is not None))
+                return
+        raise _at_call(BuildError(f"inserting: no function holds this {_name(target.opcode)}"))
+
+    def _insert_into(self, function: Function, block: Block, index: int) -> Iterator[Self]:
+        """Route the calls of an ``inserting`` block into ``block`` at ``index``."""
+        saved = self._function, self._block, function.ended
+        staging = Block(block.label)
+        self._function = function
+        function.ended = False  # (an ended function takes insertions too)
+        self._enter(staging)
+        try:
+            yield self
+        finally:
+            function.ended = saved[2]
+            self._function = saved[0]
+            self._enter(saved[1])
+        if staging.terminated or staging.merge is not None:
+            raise _at_call(
+                BuildError("inserting: a terminator or merge instruction cannot be inserted")
+            )
+        block.items[index:index] = staging.items
 
     def add_check(self, check: Callable[[list[Instruction]], None]) -> None:
         """Run ``check`` on the ordered instructions each time the module is serialized."""
