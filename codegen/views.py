@@ -169,6 +169,8 @@ class Namer:
         base = self.kind_type(op.kind)
         if type_rule and op.kind == "IdRef" and _names_a_type(op.name):
             base = "TypeId"
+        elif type_rule and op.kind == "IdRef" and op.name.strip("'") in ("Target", "Targets"):
+            base = "Id | TypeId"  # a name or a decoration targets a value or a type
         return base
 
 

@@ -274,7 +274,7 @@ class CoreInstructions(InstructionSink):
                     return self
         return self._void(4, operands)
 
-    def name(self, target: Id, name: str) -> Self:
+    def name(self, target: Id | TypeId, name: str) -> Self:
         """OpName (opcode 5, class Debug, section debug_names).
 
         Operands:
@@ -1468,7 +1468,7 @@ class CoreInstructions(InstructionSink):
                     return self
         return self._void(62, operands)
 
-    def copy_memory(self, target: Id, source: Id, memory_access: MemoryAccessOperand | None = None, memory_access_2: MemoryAccessOperand | None = None) -> Self:
+    def copy_memory(self, target: Id | TypeId, source: Id, memory_access: MemoryAccessOperand | None = None, memory_access_2: MemoryAccessOperand | None = None) -> Self:
         """OpCopyMemory (opcode 63, class Memory, section functions).
 
         Operands:
@@ -1501,7 +1501,7 @@ class CoreInstructions(InstructionSink):
                     return self
         return self._void(63, operands)
 
-    def copy_memory_sized(self, target: Id, source: Id, size: Id, memory_access: MemoryAccessOperand | None = None, memory_access_2: MemoryAccessOperand | None = None) -> Self:
+    def copy_memory_sized(self, target: Id | TypeId, source: Id, size: Id, memory_access: MemoryAccessOperand | None = None, memory_access_2: MemoryAccessOperand | None = None) -> Self:
         """OpCopyMemorySized (opcode 64, class Memory, section functions).
 
         Operands:
@@ -1713,7 +1713,7 @@ class CoreInstructions(InstructionSink):
                     return Id(put(70, result_type, operands, words, 2, (70,)))
         return self._value(70, result_type, operands, result_id)
 
-    def decorate(self, target: Id, decoration: DecorationOperand) -> Self:
+    def decorate(self, target: Id | TypeId, decoration: DecorationOperand) -> Self:
         """OpDecorate (opcode 71, class Annotation, section annotations).
 
         Operands:
@@ -1783,7 +1783,7 @@ class CoreInstructions(InstructionSink):
             return Id(put(73, None, operands, words, 1, (73,)))
         return self._value(73, None, operands, result_id)
 
-    def group_decorate(self, decoration_group: Id, targets: Sequence[Id] = ()) -> Self:
+    def group_decorate(self, decoration_group: Id, targets: Sequence[Id | TypeId] = ()) -> Self:
         """OpGroupDecorate (opcode 74, class Annotation, section annotations).
 
         Operands:
@@ -8576,7 +8576,7 @@ class CoreInstructions(InstructionSink):
                     return self
         return self._void(331, operands)
 
-    def decorate_id(self, target: Id, decoration: DecorationOperand) -> Self:
+    def decorate_id(self, target: Id | TypeId, decoration: DecorationOperand) -> Self:
         """OpDecorateId (opcode 332, class Annotation, section annotations).
 
         Operands:
@@ -11557,7 +11557,7 @@ class CoreInstructions(InstructionSink):
                 return Id(rid)
         return self._value(4481, result_type, (texture, coordinates, box_size), result_id)
 
-    def image_block_match_ssdqcom(self, result_type: TypeId, target: Id, target_coordinates: Id, reference: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
+    def image_block_match_ssdqcom(self, result_type: TypeId, target: Id | TypeId, target_coordinates: Id, reference: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchSSDQCOM (opcode 4482, class Image, section functions).
 
         Operands:
@@ -11597,7 +11597,7 @@ class CoreInstructions(InstructionSink):
                 return Id(rid)
         return self._value(4482, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
 
-    def image_block_match_sadqcom(self, result_type: TypeId, target: Id, target_coordinates: Id, reference: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
+    def image_block_match_sadqcom(self, result_type: TypeId, target: Id | TypeId, target_coordinates: Id, reference: Id, reference_coordinates: Id, block_size: Id, *, result_id: Id | None = None) -> Id:
         """OpImageBlockMatchSADQCOM (opcode 4483, class Image, section functions).
 
         Operands:
@@ -17589,7 +17589,7 @@ class CoreInstructions(InstructionSink):
                     return Id(put(5609, None, operands, words, 1, (5609,)))
         return self._value(5609, None, operands, result_id)
 
-    def asm_intel(self, result_type: TypeId, asm_type: TypeId, target: Id, asm_instructions: str, constraints: str, *, result_id: Id | None = None) -> Id:
+    def asm_intel(self, result_type: TypeId, asm_type: TypeId, target: Id | TypeId, asm_instructions: str, constraints: str, *, result_id: Id | None = None) -> Id:
         """OpAsmINTEL (opcode 5610, class @exclude, section functions).
 
         Operands:
@@ -17768,7 +17768,7 @@ class CoreInstructions(InstructionSink):
                 return Id(rid)
         return self._value(5631, result_type, (value, expected_value), result_id)
 
-    def decorate_string(self, target: Id, decoration: DecorationOperand) -> Self:
+    def decorate_string(self, target: Id | TypeId, decoration: DecorationOperand) -> Self:
         """OpDecorateString (opcode 5632, class Annotation, section annotations).
 
         Operands:
@@ -24297,7 +24297,7 @@ class CoreInstructions(InstructionSink):
                 return self
         return self._void(6143, operands)
 
-    def arithmetic_fence_ext(self, result_type: TypeId, target: Id, *, result_id: Id | None = None) -> Id:
+    def arithmetic_fence_ext(self, result_type: TypeId, target: Id | TypeId, *, result_id: Id | None = None) -> Id:
         """OpArithmeticFenceEXT (opcode 6145, class Miscellaneous, section functions).
 
         Operands:

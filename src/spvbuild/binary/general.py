@@ -37,7 +37,7 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_FLOAT,
     OP_TYPE_INT,
 )
-from spvbuild.ir.ids import Id, TypeId
+from spvbuild.ir.ids import Id, TypeId, as_id
 from spvbuild.ir.instruction import Instruction, RawWords
 from spvbuild.ir.params import EnumerantParameters
 from spvbuild.ir.tables import KindInfo, OperandInfo
@@ -390,7 +390,7 @@ class GeneralDecoder:
     def _define(self, pos: int, is_type: bool) -> Id:
         if not is_type:
             return self._id(pos)
-        found = self._type_ref(pos)
+        found = as_id(self._type_ref(pos))
         self.ids[int(found)] = found  # from now on references to it are TypeIds too
         return found
 

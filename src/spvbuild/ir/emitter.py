@@ -21,7 +21,7 @@ from spvbuild.ir.instruction import Instruction
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-_AnyId = TypeVar("_AnyId", bound=Id)
+_AnyId = TypeVar("_AnyId", bound=Id | TypeId)
 
 FAST_IDS = (Id, TypeId)
 """The types of the operands the generated fast path takes (ids the builder handed out)."""

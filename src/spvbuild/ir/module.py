@@ -86,7 +86,7 @@ from spvbuild.ir.rules import check_rules
 from spvbuild.ir.section_order import laid_out, layout_engine
 
 CapabilityMode = Literal["infer", "verify", "off"]
-_AnyId = TypeVar("_AnyId", bound=Id)
+_AnyId = TypeVar("_AnyId", bound=Id | TypeId)
 
 GENERATOR_WORD = GENERATOR  # the one generator word (spvbuild.binary.encoder.GENERATOR)
 
@@ -462,7 +462,7 @@ class Module(CoreInstructions, ExtInstSets):
         opcode: int,
         result_type: TypeId | None,
         operands: tuple[Any, ...],
-        result_id: Id | None,
+        result_id: Id | TypeId | None,
         has_result: bool,
         ext_set: str | None,
     ) -> int:
@@ -709,7 +709,7 @@ class Module(CoreInstructions, ExtInstSets):
             return (int(found.operands[0]), True, True)
         return None
 
-    def _defined_once(self, opcode: int, result_id: Id) -> int:
+    def _defined_once(self, opcode: int, result_id: Id | TypeId) -> int:
         """A ``result_id`` given to a call: reserved earlier and not yet defined."""
         info = tables.INSTRUCTIONS.get(opcode)
         where = f"{info.name if info is not None else f'opcode {opcode}'} operand 'result_id'"

@@ -24,7 +24,7 @@ def declare_vec(b: Recorder, width: int, count: int) -> TypeId:
     return b.type_vector(b.type_float(width), count)
 
 
-def name_all(b: Recorder, ids: Sequence[Id], prefix: str) -> Recorder:
+def name_all(b: Recorder, ids: Sequence[Id | TypeId], prefix: str) -> Recorder:
     for index, id_ in enumerate(ids):
         b.name(id_, f"{prefix}{index}")
     return b
@@ -39,7 +39,7 @@ four = b.constant(u32, 4)
 arr = b.type_array(vec4, four)  # the length is a constant's (value) id
 b.decorate(arr, DecorationArrayStride(16))
 types: list[TypeId] = [vec4, arr, f32]
-name_all(b, types, "t")  # list[TypeId] where Sequence[Id] is expected
+name_all(b, types, "t")  # list[TypeId] where Sequence[Id | TypeId] is expected
 b.group_decorate(b.decoration_group(), types)
 
 # A forward-declared pointer: reserve a type id up front, declare it after the struct.
@@ -66,7 +66,7 @@ b.vector_shuffle(vec4, texel, texel, [3, 2, 1, 0xFFFFFFFF])
 # Ids are ints, so they work as words and dictionary keys.
 assert isinstance(fwd, TypeId) and isinstance(fwd, int)
 assert repr(four) == f"%{int(four)}"
-table: dict[Id, str] = {vec4: "vec4", four: "4"}
+table: dict[Id | TypeId, str] = {vec4: "vec4", four: "4"}
 assert table[vec4] == "vec4"
 assert b.bound == max(int(i.result_id or 0) for i in b.instructions) + 1
 assert b.to_words()[0] == 0x07230203  # the SPIR-V magic number
