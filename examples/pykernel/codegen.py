@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from spvbuild import Id, TypeId
+from spvbuild.constructs import Loop, if_else, if_then, while_loop
 from spvbuild.enums import (
     AddressingModel,
     BuiltIn,
@@ -38,9 +39,7 @@ from spvbuild.enums import (
     DecorationOffset,
     ExecutionModel,
     ExecutionModeLocalSize,
-    LoopControl,
     MemoryModel,
-    SelectionControl,
     SourceLanguage,
     StorageClass,
 )
@@ -251,23 +250,17 @@ class _ModuleBuilder:
             self.pointer(StorageClass.PushConstant, UINT), push, [self.const(INT, 0)]
         )
         inside = m.u_less_than(self.types[BOOL], x, m.load(self.types[UINT], count_ptr))
-        body, end = m.new_id(), m.new_id()
-        m.selection_merge(end, SelectionControl.None_)
-        m.branch_conditional(inside, body, end)
-        m.label(result_id=body)
-        emitter.declare()
-        m.store(emitter.vars[index.name], emitter.convert(x, UINT, index.type))
-        for member, (name, scalar) in enumerate(scalars, start=1):
-            stored = UINT if scalar is BOOL else scalar
-            pointer = self.pointer(StorageClass.PushConstant, stored)
-            value = m.load(
-                self.types[stored], m.access_chain(pointer, push, [self.const(INT, member)])
-            )
-            m.store(emitter.vars[name], emitter.convert(value, stored, scalar))
-        emitter.block(signature.node.body)
-        if not m.block_terminated:
-            m.branch(end)
-        m.label(result_id=end)
+        with if_then(m, inside):
+            emitter.declare()
+            m.store(emitter.vars[index.name], emitter.convert(x, UINT, index.type))
+            for member, (name, scalar) in enumerate(scalars, start=1):
+                stored = UINT if scalar is BOOL else scalar
+                pointer = self.pointer(StorageClass.PushConstant, stored)
+                value = m.load(
+                    self.types[stored], m.access_chain(pointer, push, [self.const(INT, member)])
+                )
+                m.store(emitter.vars[name], emitter.convert(value, stored, scalar))
+            emitter.block(signature.node.body)
         m.return_().function_end()
 
         for name in self.function_ids:
@@ -328,7 +321,7 @@ class _FunctionEmitter:
         self.m = builder.m
         self.fn = checked
         self.vars: dict[str, Id] = {}
-        self.loops: list[tuple[Id, Id]] = []  # (merge, continue target) of enclosing loops
+        self.loops: list[Loop] = []  # the enclosing loops, innermost last
 
     def declare(self) -> None:
         """One Function-storage OpVariable per parameter and local."""
@@ -348,13 +341,6 @@ class _FunctionEmitter:
             if self.m.block_terminated:
                 return  # after return / break / continue: dead code
             self.stmt(stmt)
-
-    def close(self, target: Id) -> bool:
-        """Branch to ``target`` unless the block already ended; did control get there?"""
-        if self.m.block_terminated:
-            return False
-        self.m.branch(target)
-        return True
 
     def stmt(self, node: ast.stmt) -> None:
         m = self.m
@@ -387,9 +373,9 @@ class _FunctionEmitter:
         elif isinstance(node, ast.For):
             self.for_(node)
         elif isinstance(node, ast.Break):
-            m.branch(self.loops[-1][0])
+            self.loops[-1].break_()
         elif isinstance(node, ast.Continue):
-            m.branch(self.loops[-1][1])
+            self.loops[-1].continue_()
         elif isinstance(node, ast.Return):
             returns = self.fn.signature.returns
             if node.value is None or returns is None:
@@ -429,50 +415,37 @@ class _FunctionEmitter:
     def if_(self, node: ast.If) -> None:
         m = self.m
         condition = self.truth(node.test)
-        then, merge = m.new_id(), m.new_id()
-        otherwise = m.new_id() if node.orelse else merge
-        m.selection_merge(merge, SelectionControl.None_)
-        m.branch_conditional(condition, then, otherwise)
-        m.label(result_id=then)
-        self.block(node.body)
-        reached = self.close(merge)
-        if node.orelse:
-            m.label(result_id=otherwise)
-            self.block(node.orelse)
-            reached = self.close(merge) or reached
-        else:
-            reached = True
-        m.label(result_id=merge)
+        if not node.orelse:
+            with if_then(m, condition):
+                self.block(node.body)
+            return
+        reached = False
+        with if_else(m, condition) as (then, otherwise):
+            for branch, body in ((then, node.body), (otherwise, node.orelse)):
+                with branch:
+                    self.block(body)
+                    reached = reached or not m.block_terminated
         if not reached:
             m.unreachable()  # both branches returned, broke or continued
 
-    def loop_body(self, merge: Id, step: Id, body: list[ast.stmt]) -> None:
-        """A loop's statements; ``break`` goes to ``merge``, ``continue`` and the end to ``step``."""
-        self.loops.append((merge, step))
+    def loop_body(self, loop: Loop, body: list[ast.stmt]) -> None:
+        """A loop's statements (``break`` and ``continue`` go to ``loop``'s blocks)."""
+        self.loops.append(loop)
         self.block(body)
-        self.close(step)
         self.loops.pop()
 
     def while_(self, node: ast.While) -> None:
         m = self.m
-        header, body, step, merge = m.new_id(), m.new_id(), m.new_id(), m.new_id()
-        m.branch(header)
-        m.label(result_id=header)
-        m.loop_merge(merge, step, LoopControl.None_)
         forever = is_constant_true(node.test)
-        if forever:
-            m.branch(body)
-        else:
-            check = m.new_id()
-            m.branch(check)
-            m.label(result_id=check)
+
+        def test() -> Id:
+            if forever:
+                return m.constant_true(self.t(BOOL))
             self.b.line(node)
-            m.branch_conditional(self.truth(node.test), body, merge)
-        m.label(result_id=body)
-        self.loop_body(merge, step, node.body)
-        m.label(result_id=step)
-        m.branch(header)
-        m.label(result_id=merge)
+            return self.truth(node.test)
+
+        with while_loop(m, test) as loop:
+            self.loop_body(loop, node.body)
         if forever and not has_break(node.body):
             m.unreachable()
 
@@ -492,31 +465,25 @@ class _FunctionEmitter:
         step_literal = literal_value(args[2]) if len(args) == 3 else (INT, 1)
         counter = self.local(scalar, f"{node.target.id}.counter")
         m.store(counter, start)
-        header, check, body, advance, merge = (m.new_id() for _ in range(5))
-        m.branch(header)
-        m.label(result_id=header)
-        m.loop_merge(merge, advance, LoopControl.None_)
-        m.branch(check)
-        m.label(result_id=check)
-        self.b.line(node)
-        current = m.load(self.t(scalar), counter)
-        if step_literal is not None:  # the direction is known
-            more = self.compare(
-                ast.Lt() if step_literal[1] > 0 else ast.Gt(), current, stop, scalar
-            )
-        else:
-            up = self.compare(ast.Lt(), current, stop, scalar)
-            down = self.compare(ast.Gt(), current, stop, scalar)
+        current: list[Id] = []
+
+        def more() -> Id:
+            self.b.line(node)
+            current[:] = [m.load(self.t(scalar), counter)]
+            if step_literal is not None:  # the direction is known
+                less = ast.Lt() if step_literal[1] > 0 else ast.Gt()
+                return self.compare(less, current[0], stop, scalar)
+            up = self.compare(ast.Lt(), current[0], stop, scalar)
+            down = self.compare(ast.Gt(), current[0], stop, scalar)
             positive = self.compare(ast.Gt(), step, zero, scalar)
-            more = m.select(self.t(BOOL), positive, up, down)
-        m.branch_conditional(more, body, merge)
-        m.label(result_id=body)
-        m.store(self.vars[node.target.id], current)
-        self.loop_body(merge, advance, node.body)
-        m.label(result_id=advance)
-        m.store(counter, m.i_add(self.t(scalar), m.load(self.t(scalar), counter), step))
-        m.branch(header)
-        m.label(result_id=merge)
+            return m.select(self.t(BOOL), positive, up, down)
+
+        def advance() -> None:
+            m.store(counter, m.i_add(self.t(scalar), m.load(self.t(scalar), counter), step))
+
+        with while_loop(m, more, advance) as loop:
+            m.store(self.vars[node.target.id], current[0])
+            self.loop_body(loop, node.body)
 
     # -- values ----------------------------------------------------------------------------
     def value(self, node: ast.expr, want: Scalar) -> Id:
@@ -584,18 +551,13 @@ class _FunctionEmitter:
         m = self.m
         if eager:
             return m.select(self.t(scalar), condition, when_true(), when_false())
-        yes, no, merge = m.new_id(), m.new_id(), m.new_id()
-        m.selection_merge(merge, SelectionControl.None_)
-        m.branch_conditional(condition, yes, no)
-        m.label(result_id=yes)
-        first = when_true()
-        from_yes = m.current_block
-        m.branch(merge)
-        m.label(result_id=no)
-        second = when_false()
-        from_no = m.current_block
-        m.branch(merge)
-        m.label(result_id=merge)
+        with if_else(m, condition) as (yes, no):
+            with yes:
+                first = when_true()
+                from_yes = m.current_block
+            with no:
+                second = when_false()
+                from_no = m.current_block
         assert from_yes is not None and from_no is not None
         return m.phi(self.t(scalar), [(first, from_yes), (second, from_no)])
 
@@ -680,17 +642,10 @@ class _FunctionEmitter:
         """
         m = self.m
         here = m.current_block
-        more, merge = m.new_id(), m.new_id()
-        m.selection_merge(merge, SelectionControl.None_)
-        if when:
-            m.branch_conditional(condition, more, merge)
-        else:
-            m.branch_conditional(condition, merge, more)
-        m.label(result_id=more)
-        value = rest()
-        there = m.current_block
-        m.branch(merge)
-        m.label(result_id=merge)
+        test = condition if when else m.logical_not(self.t(BOOL), condition)
+        with if_then(m, test):
+            value = rest()
+            there = m.current_block
         assert here is not None and there is not None
         return m.phi(self.t(scalar), [(kept, here), (value, there)])
 

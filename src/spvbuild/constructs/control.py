@@ -192,9 +192,13 @@ def _loop(m: Module, what: str) -> Iterator[Loop]:
 
 
 @contextmanager
-def while_loop(m: Module, condition: Callable[[], Id]) -> Iterator[Loop]:
+def while_loop(
+    m: Module, condition: Callable[[], Id], step: Callable[[], object] | None = None
+) -> Iterator[Loop]:
     """``while (condition()) { ... }``: ``condition`` makes the condition's instructions
-    (it is called once, in the block that tests it, before every iteration)."""
+    (it is called once, in the block that tests it, before every iteration); ``step``, if
+    given, makes those of the continue target, run after each iteration and each
+    ``continue_()`` (a C ``for`` loop's increment)."""
     with _loop(m, "while_loop") as loop:
         test, body = m.new_id(), m.new_id()
         m.loop_merge(loop.merge, loop.continue_target, LoopControl.None_)
@@ -205,6 +209,8 @@ def while_loop(m: Module, condition: Callable[[], Id]) -> Iterator[Loop]:
         yield loop
         _end_with_branch(m, loop.continue_target)
         m.label(result_id=loop.continue_target)
+        if step is not None:
+            step()
         m.branch(loop.header)
     m.label(result_id=loop.merge)
 
