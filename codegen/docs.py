@@ -34,6 +34,7 @@ from typing import Any
 
 import jinja2
 
+from codegen.api_docs import ApiPage, api_pages
 from codegen.model import Enumerant, ExtInstSet, Grammar, Instruction, Operand, OperandKind
 from codegen.naming import __doc__ as NAMING_DOC
 from codegen.naming import enum_member_name
@@ -302,6 +303,7 @@ class Site:
     naming: str
     layout: list[tuple[str, str, str]]  # (section, doc, what goes there)
     search: list[tuple[str, str, str, str]]  # (name, alt, url, category)
+    api: list[ApiPage]  # the hand-written API, from its docstrings
 
 
 # ---------------------------------------------------------------- building the records
@@ -844,6 +846,10 @@ class _Builder:
                 )
         for x in site.extensions:
             entries.append((x.name, "", url(x.link), "extension"))
+        for api in site.api:
+            for entry in api.entries:
+                target = url(Link(entry.name, api.page, entry.anchor))
+                entries.append((entry.name, entry.kind, target, f"API: {api.title}"))
         return entries
 
 
@@ -872,6 +878,7 @@ def build_site(grammar: Grammar) -> Site:
         naming=(NAMING_DOC or "").strip(),
         layout=layout,
         search=[],
+        api=api_pages(),
     )
     site.search = b.search(site)
     return site
@@ -940,6 +947,8 @@ def render_docs(grammar: Grammar) -> dict[str, str]:
         page("kind", k.page, f"{k.name} ({k.category})", kind=k)
     for x in site.extensions:
         page("extension", x.page, x.name, ext=x)
+    for api in site.api:
+        page("api", api.page, api.title, api=api)
     out[f"{DOCS_DIR}/style.css"] = env.get_template("docs/style.css.j2").render()
     out[f"{DOCS_DIR}/search.js"] = env.get_template("docs/search.js.j2").render()
     lines = [

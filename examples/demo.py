@@ -67,8 +67,7 @@ def build_saxpy() -> tuple[list[int], list[str]]:
     # buffer Floats { float data[]; } x (binding 0), y (binding 1): one block type, two buffers
     array = m.type_runtime_array(f32)
     m.decorate(array, DecorationArrayStride(4))
-    block = m.type_struct([array])
-    m.name(block, "Floats")  # not m.named(): it returns Id, and block must stay a TypeId
+    block = m.named(m.type_struct([array]), "Floats")  # named() keeps the TypeId
     m.decorate(block, Decoration.Block).member_decorate(block, 0, DecorationOffset(0))
     m.member_name(block, 0, "data")
     block_ptr = m.type_pointer(StorageClass.StorageBuffer, block)

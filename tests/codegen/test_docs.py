@@ -396,3 +396,35 @@ def test_site_stays_small_and_self_contained() -> None:
         assert 'src="http' not in text and 'rel="stylesheet" href="http' not in text, path
     js = (DOCS / "search.js").read_text(encoding="utf-8")
     assert "http" not in js.replace("http-equiv", ""), "search.js refers to something external"
+
+
+# -- the hand-written API pages ------------------------------------------------------------
+def test_the_hand_written_api_has_a_searchable_page_per_area() -> None:
+    """Module, control flow, layouts, DebugInfo, reader, assembler, disassembler and the
+    runner each have a page showing every public name with its docstring, and every name
+    is in the search index, pointing at its entry."""
+    import inspect
+
+    import spvbuild.constructs.control as control
+    from spvbuild.ir.module import Module
+
+    pages = {p.stem for p in (DOCS / "api").glob("*.html")}
+    assert pages >= {
+        "module", "control-flow", "layouts", "debuginfo", "reader", "assembler",
+        "disassembler", "runner",
+    }  # fmt: skip
+    module_page = (DOCS / "md" / "api" / "module.md").read_text(encoding="utf-8")
+    for name in ("find", "replace_all_uses", "inserting", "validate", "to_words", "from_binary"):
+        doc = inspect.getdoc(getattr(Module, name))
+        assert doc is not None
+        assert f"### `Module.{name}(" in module_page
+        assert doc.splitlines()[0] in module_page, name
+    control_page = (DOCS / "md" / "api" / "control-flow.md").read_text(encoding="utf-8")
+    for name in control.__all__:
+        assert f"### `{name}" in control_page, name
+    index = (DOCS / "search-index.js").read_text(encoding="utf-8")
+    assert (
+        '["Module.find","method","api/module.html#Module.find","API: Module: the module builder"]'
+        in index
+    )
+    assert '"api/control-flow.html#if_else"' in index
