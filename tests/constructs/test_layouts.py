@@ -193,3 +193,31 @@ def test_the_numpy_dtype_has_the_layout_bytes(rule: Any) -> None:
     data["lights"][0, 1]["intensity"] = 2.5
     host = ctypes_type(layout).from_buffer_copy(data.tobytes())
     assert host.lights[1].intensity == 2.5
+
+
+@pytest.mark.spirv_val
+def test_a_buffer_block_for_spirv_1_0(spirv_val: Any) -> None:
+    from spvbuild.enums import (
+        AddressingModel,
+        DecorationBinding,
+        DecorationDescriptorSet,
+        ExecutionModel,
+        ExecutionModeLocalSize,
+        MemoryModel,
+        StorageClass,
+    )  # fmt: skip
+
+    m = Module(version=(1, 0))
+    declared = declare_struct(m, PARAMS, STD430, buffer_block=True)
+    variable = m.variable(m.type_pointer(StorageClass.Uniform, declared.type), StorageClass.Uniform)
+    m.decorate(variable, DecorationDescriptorSet(0)).decorate(variable, DecorationBinding(0))
+    main = m.define_function(m.type_void(), name="main")
+    m.return_().function_end()
+    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    m.entry_point(ExecutionModel.GLCompute, main.id, "main")
+    m.execution_mode(main.id, ExecutionModeLocalSize(1, 1, 1))
+    words = m.to_words()
+    decorate = [3 << 16 | 71, int(declared.type), 3]  # OpDecorate %struct BufferBlock
+    assert any(words[i : i + 3] == decorate for i in range(len(words)))
+    done = spirv_val(words, "vulkan1.0")
+    assert done.returncode == 0, done.stderr

@@ -119,10 +119,12 @@ def declare_struct(
     *,
     block: bool = True,
     names: bool = True,
+    buffer_block: bool = False,
 ) -> DeclaredStruct:
     """Declare ``struct`` in ``m`` with its layout's decorations; ``Block`` too unless
-    ``block`` is False (a struct used inside other data); debug names unless ``names``
-    is False.
+    ``block`` is False (a struct used inside other data), or ``BufferBlock`` with
+    ``buffer_block`` (a storage buffer in the Uniform storage class, before SPIR-V 1.3's
+    StorageBuffer); debug names unless ``names`` is False.
 
     ``struct`` is a :class:`Struct` laid out here by ``rule``, or a :class:`StructLayout`
     made already (then ``rule``, if given, must be its rule).
@@ -146,6 +148,8 @@ def declare_struct(
             f"declare_struct: a Struct or a StructLayout is declared, not {type(struct).__name__}"
         )
     declared = _Declaring(m, names).struct(layout)
-    if block:
+    if buffer_block:
+        m.decorate(declared, Decoration.BufferBlock)
+    elif block:
         m.decorate(declared, Decoration.Block)
     return DeclaredStruct(declared, layout)
