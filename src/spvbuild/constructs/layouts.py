@@ -10,7 +10,9 @@ row-major or carry an offset the user chose), and laid out by one of the Vulkan 
 * ``STD430``: *base* alignment (a 3- or 4-vector aligns to 4 components, a 2-vector to 2),
   ``layout(std430)``, the rule of storage buffers and push constants;
 * ``SCALAR``: *scalar* alignment (everything aligns to its component),
-  ``layout(scalar)`` (``VK_EXT_scalar_block_layout``).
+  ``layout(scalar)`` (``VK_EXT_scalar_block_layout``); a struct or an array there ends
+  with its last member or element, unpadded (the next member may follow at once, as
+  glslang lays it out), while an array's stride still rounds its element up.
 
 :func:`lay_out` gives a :class:`StructLayout`: every member's offset, array strides
 (outermost first) and matrix stride, the size and the alignment.  The same record
@@ -309,7 +311,12 @@ def _size(data: DataType, rule: Rule, row_major: bool) -> int:
         vectors = data.column.count if row_major else data.columns
         return _matrix_stride(data, rule, row_major) * vectors
     if isinstance(data, Array):
-        return _array_stride(data, rule, row_major) * (data.length or 0)
+        if not data.length:
+            return 0
+        stride = _array_stride(data, rule, row_major)
+        if rule is SCALAR:  # the last element without its padding (as glslang lays it out)
+            return stride * (data.length - 1) + _size(data.element, rule, row_major)
+        return stride * data.length
     return _struct(data, rule).size
 
 
@@ -352,11 +359,12 @@ def _struct(struct: Struct, rule: Rule) -> StructLayout:
         size = _size(data, rule, row_major)
         members.append(MemberLayout(field, offset, size, tuple(arrays), matrix_stride, nested))
         end = offset + size
-        if isinstance(data, (Array, Matrix, Struct)):
+        if isinstance(data, (Array, Matrix, Struct)) and rule is not SCALAR:
             end = _round_up(end, alignment)  # nothing goes in a composite's tail padding
         previous = field.name
     alignment = _alignment(struct, rule, False)
-    size = _round_up(end, alignment)
+    # The scalar layout pads a struct only where it is an array's element (its stride).
+    size = end if rule is SCALAR else _round_up(end, alignment)
     if members and members[-1].arrays and members[-1].arrays[0].length is None:
         size = members[-1].offset  # the fixed part: a runtime array's elements follow
     return StructLayout(struct, rule, tuple(members), size, alignment)
