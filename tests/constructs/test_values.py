@@ -1,11 +1,10 @@
-"""Type-aware helpers and resources: a workgroup reduction (shared memory, barriers,
-built-ins, an atomic, loads and access chains typed from their pointers) run on
-lavapipe; every resource kind in a module spirv-val accepts; misuse at the call."""
+"""Type-aware helpers and resources: every resource kind in a module spirv-val accepts
+(loads and access chains typed from their pointers); misuse at the call.  The workgroup
+reduction of examples/gallery/reduction.py (shared memory, barriers, built-ins, an atomic)
+is run on lavapipe by tests/test_gallery.py."""
 
 from __future__ import annotations
 
-import random
-import struct
 import subprocess
 from collections.abc import Callable
 
@@ -21,7 +20,6 @@ from spvbuild.constructs import (
     atomic,
     builtin,
     control_barrier,
-    if_then,
     load,
     memory_barrier,
     push_constant_block,
@@ -32,7 +30,6 @@ from spvbuild.constructs import (
     u32,
     uniform_block,
     vec,
-    while_loop,
 )
 from spvbuild.constructs.layouts import mat
 from spvbuild.enums import (
@@ -45,79 +42,11 @@ from spvbuild.enums import (
     MemoryModel,
     MemorySemantics,
     Scope,
-    StorageClass,
 )
 from spvbuild.ir.module import Module
-from spvbuild.vulkan_runner import run_compute
 
 Validate = Callable[[list[int], str], subprocess.CompletedProcess[str]]
 GROUP = 64
-
-
-def reduction() -> list[int]:
-    """out.sums[w] = the sum of workgroup w's 64 values; out.total = every value's sum."""
-    m = Module(version=(1, 3))
-    uint, boolean = m.type_int(32, 0), m.type_bool()
-    source = storage_block(m, Struct("In", (Field("values", Array(u32, None)),)), binding=0)
-    target = storage_block(
-        m, Struct("Out", (Field("total", u32), Field("sums", Array(u32, None)))), binding=1
-    )
-    shared_type = m.type_array(uint, m.constant(uint, GROUP))
-    shared = m.variable(m.type_pointer(StorageClass.Workgroup, shared_type), StorageClass.Workgroup)
-    main = m.define_function(m.type_void(), name="main")
-    stride_var = m.variable(m.type_pointer(StorageClass.Function, uint), StorageClass.Function)
-
-    def x_of(which: BuiltIn) -> Id:
-        return m.composite_extract(uint, load(m, builtin(m, which)), [0])
-
-    local, group, item = (
-        x_of(BuiltIn.LocalInvocationId),
-        x_of(BuiltIn.WorkgroupId),
-        x_of(BuiltIn.GlobalInvocationId),
-    )
-    m.store(access_chain(m, shared, [local]), load(m, source.member(m, "values", item)))
-    control_barrier(m)
-    m.store(stride_var, m.constant(uint, GROUP // 2))
-    with while_loop(
-        m, lambda: m.u_greater_than(boolean, m.load(uint, stride_var), m.constant(uint, 0))
-    ):
-        stride = m.load(uint, stride_var)
-        with if_then(m, m.u_less_than(boolean, local, stride)):
-            mine = access_chain(m, shared, [local])
-            other = load(m, access_chain(m, shared, [m.i_add(uint, local, stride)]))
-            m.store(mine, m.i_add(uint, load(m, mine), other))
-        control_barrier(m)
-        m.store(stride_var, m.shift_right_logical(uint, stride, m.constant(uint, 1)))
-    with if_then(m, m.i_equal(boolean, local, m.constant(uint, 0))):
-        total = load(m, access_chain(m, shared, [0]))
-        m.store(target.member(m, "sums", group), total)
-        atomic(m, m.atomic_i_add, target.member(m, "total"), total)
-        memory_barrier(
-            m, Scope.Device, MemorySemantics.AcquireRelease | MemorySemantics.UniformMemory
-        )
-    m.return_().function_end()
-    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
-    m.entry_point(ExecutionModel.GLCompute, main.id, "main")
-    m.execution_mode(main.id, ExecutionModeLocalSize(GROUP, 1, 1))
-    assert builtin(m, BuiltIn.LocalInvocationId) == builtin(m, BuiltIn.LocalInvocationId)
-    words: list[int] = m.to_words()
-    return words
-
-
-@pytest.mark.spirv_val
-@pytest.mark.vulkan
-def test_a_workgroup_reduction_computes_the_sums(spirv_val: Validate) -> None:
-    words = reduction()
-    done = spirv_val(words, "vulkan1.1")
-    assert done.returncode == 0, done.stderr
-    groups = 5
-    values = [random.Random(7).randrange(1000) for _ in range(GROUP * groups)]
-    data = struct.pack(f"<{len(values)}I", *values)
-    out = bytes(4 * (1 + groups))
-    _, result = run_compute(words, [data, out], (groups, 1, 1))
-    total, *sums = struct.unpack(f"<{1 + groups}I", result)
-    assert sums == [sum(values[g * GROUP : (g + 1) * GROUP]) for g in range(groups)]
-    assert total == sum(values)
 
 
 @pytest.mark.spirv_val
@@ -178,3 +107,25 @@ def test_misuse_is_a_build_error_at_the_call() -> None:
         builtin(m, BuiltIn.ClipDistance)
     with pytest.raises(EncodeError):
         storage_block(m, Struct("C", (Field("a", u32),)), binding=-1)
+
+
+@pytest.mark.spirv_val
+def test_builtins_barriers_and_atomics_validate(spirv_val: Validate) -> None:
+    m = Module(version=(1, 3))
+    counter = storage_block(m, Struct("Counter", (Field("hits", u32),)))
+    main = m.define_function(m.type_void(), name="main")
+    first = builtin(m, BuiltIn.LocalInvocationIndex)
+    assert builtin(m, BuiltIn.LocalInvocationIndex) == first  # made once
+    index = load(m, first)
+    control_barrier(m)
+    memory_barrier(m, Scope.Device, MemorySemantics.AcquireRelease | MemorySemantics.UniformMemory)
+    before = atomic(m, m.atomic_i_add, counter.member(m, "hits"), index)
+    assert type_of(m, before) == m.type_int(32, 0)
+    m.return_().function_end()
+    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    m.entry_point(ExecutionModel.GLCompute, main.id, "main")
+    m.execution_mode(main.id, ExecutionModeLocalSize(8, 1, 1))
+    words = m.to_words()
+    done = spirv_val(words, "vulkan1.1")
+    assert done.returncode == 0, done.stderr
+    assert words.count(0x40000 | 224) == 1  # one OpControlBarrier (3 operands)
