@@ -1065,7 +1065,10 @@ class Module(CoreInstructions, ExtInstSets):
         return found
 
     def replace_all_uses(
-        self, old: Id, new: Id, where: Callable[[Instruction], bool] | None = None
+        self,
+        old: Id | TypeId,
+        new: Id | TypeId,
+        where: Callable[[Instruction], bool] | None = None,
     ) -> int:
         """Make every instruction that uses the id ``old`` (every one for which ``where``
         is true, when given) use ``new`` instead; ``old``'s definition stays (remove it with
