@@ -36,7 +36,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SYSTEM_STAMP := $(VENV)/.system-deps
 # lavapipe (Mesa's CPU Vulkan driver) and the Vulkan loader that PyPI's `vulkan` dlopens.
-SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1
+SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1 spirv-cross
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 

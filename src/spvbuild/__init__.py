@@ -9,6 +9,8 @@ The public face::
   only records them, in call order.
 * :func:`read` (``spvbuild.binary.reader``): a binary → typed instructions.
 * :func:`assemble` / :func:`disassemble`: text ↔ words, like ``spirv-as`` / ``spirv-dis``.
+* :func:`reflect` (``spvbuild.reflection``): what a runtime needs to bind a module (entry
+  points, descriptor bindings, push constants, specialization constants, interfaces).
 * The errors (every one a :class:`SpvbuildError`) and the id types :class:`Id`,
   :class:`TypeId`.
 * The core enums (``Op``, ``Decoration``, ``StorageClass``, ...) and their parameter
@@ -30,6 +32,7 @@ from spvbuild.errors import (
     BuildError,
     EncodeError,
     LayoutError,
+    ReflectionError,
     SpvbuildError,
     ToolUnavailable,
     ValidationError,
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
     from spvbuild.ir.instruction import Instruction
     from spvbuild.ir.module import Module
     from spvbuild.ir.recorder import Recorder
+    from spvbuild.reflection import reflect
     from spvbuild.text.assembler import assemble
     from spvbuild.text.disassembler import disassemble
 
@@ -58,6 +62,7 @@ __all__ = [
     "LayoutError",
     "Module",
     "Recorder",
+    "ReflectionError",
     "SpvbuildError",
     "ToolUnavailable",
     "TypeId",
@@ -65,6 +70,7 @@ __all__ = [
     "assemble",
     "disassemble",
     "read",
+    "reflect",
 ]
 
 # Name → the module that defines it, imported on first use.
@@ -75,6 +81,7 @@ _LAZY = {
     "read": "spvbuild.binary.reader",
     "assemble": "spvbuild.text.assembler",
     "disassemble": "spvbuild.text.disassembler",
+    "reflect": "spvbuild.reflection",
 }
 
 

@@ -1,4 +1,5 @@
-"""The ``spvbuild`` command (also ``python -m spvbuild``): ``as``, ``dis`` and ``val``.
+"""The ``spvbuild`` command (also ``python -m spvbuild``): ``as``, ``dis``, ``val`` and
+``reflect``.
 
 Flags share their names with spirv-as / spirv-dis where they overlap (``-o``,
 ``--target-env``, ``--preserve-numeric-ids``, ``--raw-id``, ``--no-header``).  ``-`` reads
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import stat
 import subprocess
@@ -164,6 +166,24 @@ def _cmd_val(args: argparse.Namespace, out: BinaryIO | None) -> int:
     return EXIT_OK if done.returncode == 0 else EXIT_BAD_INPUT
 
 
+def _cmd_reflect(args: argparse.Namespace, out: BinaryIO | None) -> int:
+    """Print what a runtime needs to bind the module: text, or JSON by the schema."""
+    from spvbuild.reflection import reflect
+    from spvbuild.reflection.json_form import SCHEMA, to_json
+    from spvbuild.reflection.text_form import summary
+
+    if args.schema:
+        text = json.dumps(SCHEMA, indent=2) + "\n"
+    else:
+        if args.input is None:
+            raise _StreamError("give the module to reflect (a file, or - for standard input)")
+        data, _label = _read_input(args.input)
+        found = reflect(data)
+        text = to_json(found) + "\n" if args.json else summary(found)
+    _write_output(args.output, out, lambda stream: stream.write(text.encode()))
+    return EXIT_OK
+
+
 def _target_env(value: str) -> str:
     """An ``--target-env`` value of spirv-as's names (else a usage error, exit 2)."""
     from spvbuild.text.asm_grammar import TARGET_ENVS
@@ -201,11 +221,22 @@ def build_parser() -> argparse.ArgumentParser:
     p_dis.add_argument("--no-header", action="store_true", help="omit the header comments")
     p_val = sub.add_parser("val", help="validate with spirv-val (when installed)")
     p_val.add_argument("input", nargs="?", default="-", help="binary file, or - for stdin")
-    p_val.add_argument("--target-env", default=None, help="as spirv-val --target-env")
+    p_val.add_argument(
+        "--target-env", type=_target_env, default=None, help="as spirv-val --target-env"
+    )
+    p_reflect = sub.add_parser(
+        "reflect", help="entry points, bindings, push constants, spec constants, interfaces"
+    )
+    p_reflect.add_argument("input", nargs="?", default=None, help="binary file, or - for stdin")
+    p_reflect.add_argument("-o", dest="output", default="-", help="output file (- for stdout)")
+    p_reflect.add_argument("--json", action="store_true", help="JSON (see --schema)")
+    p_reflect.add_argument(
+        "--schema", action="store_true", help="print the JSON output's JSON Schema"
+    )
     return parser
 
 
-COMMANDS = {"as": _cmd_as, "dis": _cmd_dis, "val": _cmd_val}
+COMMANDS = {"as": _cmd_as, "dis": _cmd_dis, "val": _cmd_val, "reflect": _cmd_reflect}
 
 
 def main(argv: Sequence[str] | None = None, out: BinaryIO | None = None) -> int:

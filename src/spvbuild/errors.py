@@ -85,3 +85,10 @@ class AssemblyError(SpvbuildError):
         self.col = col
         self.reason = message
         super().__init__(f"{file}:{line}:{col}: {message}")
+
+
+class ReflectionError(SpvbuildError):
+    """A module that reads as SPIR-V but cannot be reflected
+    (:func:`spvbuild.reflect`): an id used as a type that declares none, a
+    function without its end, a constant of a type that is not one.  The message names
+    the id or the instruction at fault."""

@@ -1,0 +1,199 @@
+"""One walk over a read module that sorts what reflection looks at: debug names, decorations
+(on ids and on struct members, decoration groups applied), the type, constant and global
+declarations by id, and each function's references and calls.
+
+Everything later (:mod:`~spvbuild.reflection.type_table`, :mod:`~spvbuild.reflection.constants`,
+:mod:`~spvbuild.reflection.analysis`) asks these tables; none walks the instructions again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import Enum
+from typing import Any
+
+from spvbuild.errors import ReflectionError
+from spvbuild.generated.core import opcodes as op
+from spvbuild.generated.core.tables import INSTRUCTIONS
+from spvbuild.ir.ids import Id
+from spvbuild.ir.instruction import Instruction
+from spvbuild.ir.params import EnumerantParameters
+
+__all__ = ["ModuleFacts", "enum_name", "instruction_name"]
+
+# A decoration's number → its parameters (empty for one without).
+Decorations = dict[int, tuple[Any, ...]]
+
+_TYPE_OPCODES = frozenset(
+    value
+    for name, value in vars(op).items()
+    if name.startswith("OP_TYPE_") and isinstance(value, int)
+)
+_CONSTANT_OPCODES = frozenset(
+    (
+        op.OP_CONSTANT_TRUE,
+        op.OP_CONSTANT_FALSE,
+        op.OP_CONSTANT,
+        op.OP_CONSTANT_COMPOSITE,
+        op.OP_CONSTANT_NULL,
+        op.OP_CONSTANT_SAMPLER,
+        op.OP_SPEC_CONSTANT_TRUE,
+        op.OP_SPEC_CONSTANT_FALSE,
+        op.OP_SPEC_CONSTANT,
+        op.OP_SPEC_CONSTANT_COMPOSITE,
+        op.OP_SPEC_CONSTANT_OP,
+        op.OP_CONSTANT_COMPOSITE_REPLICATE_EXT,
+        op.OP_SPEC_CONSTANT_COMPOSITE_REPLICATE_EXT,
+    )
+)
+
+
+def enum_name(value: Any) -> str:
+    """An enumerant's name (an operand the reader gave as an enum, or with parameters);
+    the number as text for a value the grammar does not name."""
+    if isinstance(value, EnumerantParameters):
+        value = value.enumerant
+    if isinstance(value, Enum):
+        return value.name.rstrip("_")
+    return str(int(value))
+
+
+def instruction_name(opcode: int) -> str:
+    """The grammar's name of ``opcode`` (``Op<number>`` for one it does not know)."""
+    info = INSTRUCTIONS.get(opcode)
+    return info.name if info is not None else f"Op{opcode}"
+
+
+def _decoration(value: Any) -> tuple[int, tuple[Any, ...]]:
+    """A decoration operand → (its number, its parameters)."""
+    if isinstance(value, EnumerantParameters):
+        return int(value.enumerant), value.parameters
+    return int(value), ()
+
+
+def ids_in(values: Iterable[Any]) -> Iterable[int]:
+    """The ids among an instruction's operands, nested tuples (pairs, lists) included."""
+    for value in values:
+        if isinstance(value, Id):
+            yield int(value)
+        elif isinstance(value, tuple) and not isinstance(value, EnumerantParameters):
+            yield from ids_in(value)
+        elif isinstance(value, EnumerantParameters):
+            yield from ids_in(value.parameters)
+
+
+class ModuleFacts:
+    """The declarations and annotations of one module, by id."""
+
+    def __init__(self, instructions: list[Instruction]) -> None:
+        self.names: dict[int, str] = {}
+        self.member_names: dict[tuple[int, int], str] = {}
+        self.decorations: dict[int, Decorations] = {}
+        self.member_decorations: dict[tuple[int, int], Decorations] = {}
+        self.types: dict[int, Instruction] = {}
+        self.constants: dict[int, Instruction] = {}
+        self.constant_order: list[int] = []
+        self.globals: dict[int, Instruction] = {}
+        """Global OpVariables (outside functions) by id."""
+        self.global_order: list[int] = []
+        self.entry_points: list[Instruction] = []
+        self.execution_modes: list[Instruction] = []
+        self.capabilities: list[str] = []
+        self.extensions: list[str] = []
+        self.imports: list[str] = []
+        self.memory_model: Instruction | None = None
+        self.function_refs: dict[int, set[int]] = {}
+        """A function's id → every id its body's instructions name."""
+        self.function_calls: dict[int, set[int]] = {}
+        """A function's id → the functions it calls."""
+        self._groups: dict[int, list[Instruction]] = {}
+        self._walk(instructions)
+
+    def _walk(self, instructions: list[Instruction]) -> None:
+        current: int | None = None  # the function being read
+        refs: set[int] = set()
+        calls: set[int] = set()
+        for index, inst in enumerate(instructions):
+            code = inst.opcode
+            if current is not None:
+                if code == op.OP_FUNCTION_END:
+                    self.function_refs[current] = refs
+                    self.function_calls[current] = calls
+                    current = None
+                    continue
+                if code == op.OP_FUNCTION_CALL:
+                    calls.add(int(inst.operands[0]))
+                refs.update(ids_in(inst.operands))
+                continue
+            rid = inst.result_id
+            if code == op.OP_FUNCTION:
+                if rid is None:
+                    raise ReflectionError(f"instruction {index}: OpFunction without a result id")
+                current = int(rid)
+                refs, calls = set(), set()
+            elif code in _TYPE_OPCODES and rid is not None:
+                self.types[int(rid)] = inst
+            elif code in _CONSTANT_OPCODES and rid is not None:
+                self.constants[int(rid)] = inst
+                self.constant_order.append(int(rid))
+            elif code == op.OP_VARIABLE and rid is not None:
+                self.globals[int(rid)] = inst
+                self.global_order.append(int(rid))
+            elif code == op.OP_NAME:
+                self.names[int(inst.operands[0])] = str(inst.operands[1])
+            elif code == op.OP_MEMBER_NAME:
+                key = (int(inst.operands[0]), int(inst.operands[1]))
+                self.member_names[key] = str(inst.operands[2])
+            elif code in (op.OP_DECORATE, op.OP_DECORATE_ID, op.OP_DECORATE_STRING):
+                number, params = _decoration(inst.operands[1])
+                self.decorations.setdefault(int(inst.operands[0]), {})[number] = params
+            elif code in (op.OP_MEMBER_DECORATE, op.OP_MEMBER_DECORATE_STRING):
+                number, params = _decoration(inst.operands[2])
+                key = (int(inst.operands[0]), int(inst.operands[1]))
+                self.member_decorations.setdefault(key, {})[number] = params
+            elif code == op.OP_GROUP_DECORATE:
+                group = self.decorations.get(int(inst.operands[0]), {})
+                for target in inst.operands[1]:
+                    self.decorations.setdefault(int(target), {}).update(group)
+            elif code == op.OP_GROUP_MEMBER_DECORATE:
+                group = self.decorations.get(int(inst.operands[0]), {})
+                for target, member in inst.operands[1]:
+                    key = (int(target), int(member))
+                    self.member_decorations.setdefault(key, {}).update(group)
+            elif code == op.OP_ENTRY_POINT:
+                self.entry_points.append(inst)
+            elif code in (op.OP_EXECUTION_MODE, op.OP_EXECUTION_MODE_ID):
+                self.execution_modes.append(inst)
+            elif code == op.OP_CAPABILITY:
+                self.capabilities.append(enum_name(inst.operands[0]))
+            elif code == op.OP_EXTENSION:
+                self.extensions.append(str(inst.operands[0]))
+            elif code == op.OP_EXT_INST_IMPORT:
+                self.imports.append(str(inst.operands[0]))
+            elif code == op.OP_MEMORY_MODEL:
+                self.memory_model = inst
+        if current is not None:
+            raise ReflectionError(
+                f"function %{current} has no OpFunctionEnd: the module ends inside it"
+            )
+
+    def decoration(self, target: int, number: int) -> tuple[Any, ...] | None:
+        """The parameters of decoration ``number`` on ``target`` (None: not decorated)."""
+        found = self.decorations.get(target)
+        return found.get(number) if found is not None else None
+
+    def member_decoration(self, target: int, member: int, number: int) -> tuple[Any, ...] | None:
+        """The parameters of decoration ``number`` on member ``member`` of struct ``target``."""
+        found = self.member_decorations.get((target, member))
+        return found.get(number) if found is not None else None
+
+    def reachable(self, function: int) -> set[int]:
+        """``function`` and every function it calls, directly or not."""
+        seen = {function}
+        todo = [function]
+        while todo:
+            for callee in self.function_calls.get(todo.pop(), ()):
+                if callee not in seen:
+                    seen.add(callee)
+                    todo.append(callee)
+        return seen

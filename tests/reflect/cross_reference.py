@@ -1,0 +1,282 @@
+"""SPIRV-Cross's ``--reflect`` as a reference: run it, and compare its JSON with
+:func:`spvbuild.reflect` field by field.
+
+SPIRV-Cross groups resources by kind (``ubos``, ``ssbos``, ``textures``, ...) and prints
+struct types once under ``types``; each of its facts is matched to ours by the key both
+share (set and binding; push-constant variable; SpecId; stage-variable name and location)
+and every field it prints is compared: names, types (its GLSL spellings), offsets, array
+sizes (a specialization-constant size by its id), strides, row-majorness, block sizes,
+workgroup sizes (a specialization-constant size by its SpecId), spec-constant ids, names,
+types and defaults, formats, read-only and write-only.  A :class:`Difference` names the
+path of the field and both values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spvbuild.reflection import (
+    ArraySize,
+    DescriptorBinding,
+    Member,
+    Reflection,
+    StageVariable,
+    TypeInfo,
+)
+
+# Our descriptor type → the SPIRV-Cross resource list it prints the binding in.
+CROSS_LISTS = {
+    "uniform_buffer": "ubos",
+    "storage_buffer": "ssbos",
+    "combined_image_sampler": "textures",
+    "sampled_image": "separate_images",
+    "uniform_texel_buffer": "separate_images",
+    "sampler": "separate_samplers",
+    "storage_image": "images",
+    "storage_texel_buffer": "images",
+    "input_attachment": "subpass_inputs",
+    "acceleration_structure": "acceleration_structures",
+}
+
+
+_MADE_UP = re.compile(r"_\d+(_\d+)?|_m\d+")
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One field where SPIRV-Cross and spvbuild disagree."""
+
+    path: str
+    cross: Any
+    ours: Any
+
+    def __str__(self) -> str:
+        return f"{self.path}: spirv-cross {self.cross!r}, spvbuild {self.ours!r}"
+
+
+def spirv_cross_path() -> str | None:
+    """The spirv-cross command, or None when it is not installed."""
+    return shutil.which("spirv-cross")
+
+
+def cross_reflect(binary: bytes, workdir: Path, name: str) -> dict[str, Any]:
+    """SPIRV-Cross's ``--reflect`` JSON of ``binary`` (RuntimeError with its message when
+    it fails)."""
+    tool = spirv_cross_path()
+    if tool is None:
+        raise RuntimeError("spirv-cross is not installed")
+    path = workdir / f"{name}.spv"
+    path.write_bytes(binary)
+    done = subprocess.run([tool, str(path), "--reflect"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"spirv-cross --reflect failed: {done.stderr.strip()}")
+    found = json.loads(done.stdout)
+    assert isinstance(found, dict)
+    return found
+
+
+class _Comparison:
+    def __init__(self, ours: Reflection, cross: dict[str, Any]) -> None:
+        self.ours = ours
+        self.cross = cross
+        self.types: dict[str, Any] = cross.get("types", {})
+        self.differences: list[Difference] = []
+
+    def check(self, path: str, cross: Any, ours: Any) -> None:
+        if cross != ours:
+            self.differences.append(Difference(path, cross, ours))
+
+    def name(self, path: str, cross: str, ours: str) -> None:
+        """A name; SPIRV-Cross makes one up (``_12``, ``_12_14``, ``_m0``) for an id or
+        member the module leaves unnamed, where spvbuild says ``""``."""
+        if ours == "" and _MADE_UP.fullmatch(cross):
+            return
+        self.check(path, cross, ours)
+
+    # -- arrays and types ---------------------------------------------------------------
+
+    def arrays(self, path: str, item: dict[str, Any], dimensions: tuple[ArraySize, ...]) -> None:
+        """SPIRV-Cross lists dimensions innermost first; a non-literal size is the id."""
+        cross = item.get("array", [])
+        literal = item.get("array_size_is_literal", [])
+        ours = [d.constant_id if d.constant_id is not None else d.length for d in dimensions]
+        ours_literal = [d.constant_id is None for d in dimensions]
+        self.check(f"{path}.array", cross, list(reversed(ours)))
+        if cross:
+            self.check(f"{path}.array_size_is_literal", literal, list(reversed(ours_literal)))
+
+    def type_name(self, path: str, cross: str, ours: TypeInfo) -> None:
+        if cross in self.types:
+            struct = ours.element if ours.kind in ("array", "runtime_array") else ours
+            if struct is None or struct.kind != "struct":
+                self.check(f"{path}.type", cross, ours.glsl)
+                return
+            self.struct(f"{path}<{cross}>", self.types[cross], struct.members)
+        else:
+            self.check(f"{path}.type", cross, ours.glsl)
+
+    def struct(self, path: str, cross: dict[str, Any], members: tuple[Member, ...]) -> None:
+        cross_members = cross.get("members", [])
+        self.check(f"{path}.members.count", len(cross_members), len(members))
+        for item, member in zip(cross_members, members, strict=False):
+            where = f"{path}.{item.get('name') or member.index}"
+            self.name(f"{where}.name", item.get("name", ""), member.name)
+            self.type_name(where, item["type"], member.type)
+            self.check(f"{where}.offset", item.get("offset"), member.offset)
+            self.arrays(where, item, member.type.dimensions)
+            if "array_stride" in item or member.array_stride is not None:
+                self.check(f"{where}.array_stride", item.get("array_stride"), member.array_stride)
+            if "matrix_stride" in item:
+                self.check(f"{where}.matrix_stride", item["matrix_stride"], member.matrix_stride)
+            self.check(f"{where}.row_major", item.get("row_major", False), member.row_major)
+
+    # -- the lists ----------------------------------------------------------------------
+
+    def entry_points(self) -> None:
+        ours = {(e.name, e.stage): e for e in self.ours.entry_points}
+        for item in self.cross.get("entryPoints", []):
+            key = (item["name"], item["mode"])
+            path = f"entryPoints[{item['name']}:{item['mode']}]"
+            found = ours.pop(key, None)
+            if found is None:
+                self.check(path, "present", "missing")
+                continue
+            if "workgroup_size" not in item:
+                continue
+            flags = item.get("workgroup_size_is_spec_constant_id", [False] * 3)
+            size = found.workgroup_size
+            dims = (size.x, size.y, size.z) if size is not None else (None, None, None)
+            for axis, cross, spec, dim in zip(
+                "xyz", item["workgroup_size"], flags, dims, strict=True
+            ):
+                mine = None if dim is None else (dim.spec_id if spec else dim.size)
+                self.check(f"{path}.workgroup_size.{axis}", cross, mine)
+        for key in ours:
+            self.check(f"entryPoints[{key[0]}:{key[1]}]", "missing", "present")
+
+    def bindings(self) -> None:
+        by_place: dict[tuple[int, int], list[DescriptorBinding]] = {}
+        for b in self.ours.descriptor_bindings:
+            by_place.setdefault((b.set, b.binding), []).append(b)
+        for list_name in sorted(set(CROSS_LISTS.values())):
+            for item in self.cross.get(list_name, []):
+                place = (item.get("set", 0), item.get("binding", 0))
+                path = f"{list_name}[set {place[0]} binding {place[1]} {item['name']}]"
+                candidates = by_place.get(place, [])
+                found = next(
+                    (b for b in candidates if CROSS_LISTS[b.descriptor_type] == list_name), None
+                )
+                if found is None:
+                    kinds = [b.descriptor_type for b in candidates] or "missing"
+                    self.check(path, list_name, kinds)
+                    continue
+                candidates.remove(found)
+                self.binding(path, item, found)
+        for place, rest in by_place.items():
+            for b in rest:
+                self.check(f"binding {place} {b.name}", "missing", b.descriptor_type)
+
+    def binding(self, path: str, item: dict[str, Any], ours: DescriptorBinding) -> None:
+        if ours.block is not None:
+            # A block is shown by its struct's name, unless several variables share the
+            # struct: then by the variable's.
+            shared = sum(
+                b.block is not None and b.block.type_id == ours.block.type_id
+                for b in self.ours.descriptor_bindings
+            )
+            named = (
+                ours.name if shared > 1 or not self.named(ours.block.type_id) else (ours.block.name)
+            )
+            self.name(f"{path}.name", item["name"], named)
+            self.check(f"{path}.block_size", item.get("block_size"), ours.block.size)
+            self.struct(path, self.types[item["type"]], ours.block.members)
+        else:
+            self.name(f"{path}.name", item["name"], ours.name)
+            self.check(f"{path}.type", item["type"], ours.type.glsl)
+        self.arrays(path, item, ours.dimensions)
+        if ours.descriptor_type in ("storage_buffer", "storage_image", "storage_texel_buffer"):
+            self.check(f"{path}.readonly", item.get("readonly", False), ours.readonly)
+            self.check(f"{path}.writeonly", item.get("writeonly", False), ours.writeonly)
+        if "format" in item and ours.image is not None:
+            self.check(f"{path}.format", item["format"], ours.image.format.lower())
+        if "input_attachment_index" in item:
+            self.check(
+                f"{path}.input_attachment_index",
+                item["input_attachment_index"],
+                ours.input_attachment_index,
+            )
+
+    def named(self, type_id: int) -> bool:
+        """Whether the struct ``type_id`` has a debug name (not one made up)."""
+        for b in self.ours.descriptor_bindings:
+            if b.block is not None and b.block.type_id == type_id:
+                return not b.block.name.startswith("_")
+        return False
+
+    def push_constants(self) -> None:
+        ours = {p.name or f"_{p.variable_id}": p for p in self.ours.push_constants}
+        for item in self.cross.get("push_constants", []):
+            path = f"push_constants[{item['name']}]"
+            found = ours.pop(item["name"], None)
+            if found is None:
+                self.check(path, "present", "missing")
+                continue
+            self.struct(path, self.types[item["type"]], found.block.members)
+        for name in ours:
+            self.check(f"push_constants[{name}]", "missing", "present")
+
+    def spec_constants(self) -> None:
+        ours = {s.spec_id: s for s in self.ours.spec_constants if s.spec_id is not None}
+        for item in self.cross.get("specialization_constants", []):
+            path = f"specialization_constants[{item['id']}]"
+            found = ours.pop(item["id"], None)
+            if found is None:
+                self.check(path, "present", "missing")
+                continue
+            self.check(f"{path}.variable_id", item["variable_id"], found.id)
+            self.name(f"{path}.name", item["name"], found.name)
+            self.check(f"{path}.type", item["type"], found.type.glsl)
+            if "default_value" in item:
+                self.check(f"{path}.default_value", item["default_value"], found.default)
+        for spec_id in ours:
+            self.check(f"specialization_constants[{spec_id}]", "missing", "present")
+
+    def stage_variables(self) -> None:
+        for list_name, storage in (("inputs", "inputs"), ("outputs", "outputs")):
+            ours: dict[str, StageVariable] = {}
+            for e in self.ours.entry_points:
+                for v in getattr(e, storage):
+                    inner = v.type.element if v.type.kind == "array" else v.type
+                    members = inner.members if inner is not None else ()
+                    if v.builtin is None and not any(m.builtin for m in members):
+                        ours.setdefault(v.name or f"_{v.variable_id}", v)
+            for item in self.cross.get(list_name, []):
+                path = f"{list_name}[{item['name']}]"
+                found = ours.pop(item["name"], None)
+                if found is None:
+                    self.check(path, "present", "missing")
+                    continue
+                self.type_name(path, item["type"], found.type)
+                self.check(f"{path}.location", item.get("location"), found.location)
+                if "component" in item:
+                    self.check(f"{path}.component", item["component"], found.component)
+                self.arrays(path, item, found.type.dimensions)
+            for name in ours:
+                self.check(f"{list_name}[{name}]", "missing", "present")
+
+
+def compare(ours: Reflection, cross: dict[str, Any]) -> list[Difference]:
+    """Every field where SPIRV-Cross's ``--reflect`` JSON ``cross`` and ``ours`` differ."""
+    comparison = _Comparison(ours, cross)
+    comparison.entry_points()
+    comparison.bindings()
+    comparison.push_constants()
+    comparison.spec_constants()
+    comparison.stage_variables()
+    return comparison.differences
