@@ -9,6 +9,7 @@ unknown operand kinds, capabilities, extensions and instructions.  Every problem
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,9 @@ from codegen.model import (
     LayoutSection,
     Operand,
     OperandKind,
+    ResultTypeCapability,
     Rule,
+    TargetEnv,
     TypeCapability,
 )
 from codegen.names_check import check_names
@@ -37,6 +40,8 @@ BIT_ENUM_EXCEPTIONS = {("DebugInfoFlags", "FlagIsPublic"): 3}
 """BitEnum values that are not a single bit: DebugInfo's FlagIsPublic is FlagIsProtected |
 FlagIsPrivate (the DebugInfo specifications define it so)."""
 ERRATA_FILE = "errata.yaml"
+TARGET_ENVS_FILE = "target_envs.yaml"
+EXTENSION_NAME_RE = re.compile(r"SPV_[A-Za-z0-9_]+")
 
 
 def grammar_files(root: Path) -> list[str]:
@@ -46,6 +51,8 @@ def grammar_files(root: Path) -> list[str]:
     files += sorted(f"extensions/{p.name}" for p in (root / "extensions").glob("*.yaml"))
     if (root / ERRATA_FILE).exists():
         files.append(ERRATA_FILE)
+    if (root / TARGET_ENVS_FILE).exists():
+        files.append(TARGET_ENVS_FILE)
     return files
 
 
@@ -283,6 +290,9 @@ class _Loader:
                 ext_sets[s.import_name] = s
 
         errata = self.errata() if ERRATA_FILE in files else []
+        sources, target_envs = (
+            self.target_envs(kinds) if TARGET_ENVS_FILE in files else ({}, [])
+        )
         layout = [
             LayoutSection(
                 name=item["section"],
@@ -306,6 +316,8 @@ class _Loader:
             extensions=extensions,
             ext_inst_sets=ext_sets,
             errata=errata,
+            target_envs=target_envs,
+            target_env_sources=sources,
             files=files,
             block_terminators=_strings(core, "block_terminators"),
             dedup_classes=_strings(core["deduplicate"], "classes"),
@@ -315,6 +327,18 @@ class _Loader:
             type_capabilities=[
                 TypeCapability(t["instruction"], t["operand"], t["value"], t["capability"])
                 for t in core.get("type_capabilities", [])
+            ],
+            result_type_capabilities=[
+                ResultTypeCapability(
+                    _strings(t, "instructions"),
+                    t["type"],
+                    t["operand"],
+                    t["value"],
+                    t["capability"],
+                    t["said"],
+                    t["source"],
+                )
+                for t in core.get("result_type_capabilities", [])
             ],
         )
         _Consistency(grammar, core).check()
@@ -388,6 +412,69 @@ class _Loader:
             import_core_in=raw.get("import_core_in"),
             import_prefix=raw.get("import_prefix"),
         )
+
+    def target_envs(
+        self, kinds: dict[str, OperandKind]
+    ) -> tuple[dict[str, str], list[TargetEnv]]:
+        """The target environments (``target_envs.yaml``): names once, sources known,
+        capabilities of the grammar's Capability kind, extensions named SPV_*."""
+        raw = self.read(TARGET_ENVS_FILE)
+        known = {
+            name for e in kinds["Capability"].enumerants for name in (e.name, *e.aliases)
+        }
+        sources = {str(k): str(v) for k, v in raw["sources"].items()}
+        envs: list[TargetEnv] = []
+        seen: set[str] = set()
+        for index, item in enumerate(raw["environments"]):
+            mark = raw["environments"].mark_of(index)
+            name = item["name"]
+            if name in seen:
+                raise GrammarError(mark, "name", "a target env named once", repr(name))
+            seen.add(name)
+            if item["source"] not in sources:
+                raise GrammarError(mark, "source", "a key of sources", repr(item["source"]))
+            everything = bool(item.get("everything", False))
+            if everything == ("capabilities" in item):
+                raise GrammarError(
+                    mark, "capabilities", "either everything: true or a capabilities list"
+                )
+            for key, ok, what in (
+                ("capabilities", known.__contains__, "a Capability of the grammar"),
+                ("extensions", EXTENSION_NAME_RE.fullmatch, "an extension name SPV_*"),
+            ):
+                values = item.get(key)
+                for position, value in enumerate(values or ()):
+                    if not ok(value):
+                        raise GrammarError(values.mark_of(position), key, what, repr(value))
+            forbids: list[tuple[str, str, str, str]] = []
+            listed = item.get("forbids")
+            for position, forbidden in enumerate(listed or ()):
+                kind = kinds.get(forbidden["kind"])
+                names = {n for e in kind.enumerants for n in (e.name, *e.aliases)} if kind else set()
+                if forbidden["enumerant"] not in names:
+                    raise GrammarError(
+                        listed.mark_of(position),
+                        "enumerant",
+                        f"an enumerant of the operand kind {forbidden['kind']!r}",
+                        repr(forbidden["enumerant"]),
+                    )
+                forbids.append(
+                    (forbidden["kind"], forbidden["enumerant"], forbidden["why"], forbidden["source"])
+                )
+            envs.append(
+                TargetEnv(
+                    name=name,
+                    family=item["family"],
+                    spirv_version=item["spirv_version"],
+                    source=item["source"],
+                    doc=item.get("doc", ""),
+                    everything=everything,
+                    capabilities=_strings(item, "capabilities"),
+                    extensions=_strings(item, "extensions"),
+                    forbids=forbids,
+                )
+            )
+        return sources, envs
 
     def errata(self) -> list[Erratum]:
         raw = self.read(ERRATA_FILE)
@@ -485,6 +572,13 @@ class _Consistency:
                 raise GrammarError(mark, "instruction", "a known instruction", repr(tc.instruction))
             if tc.capability not in capabilities:
                 raise GrammarError(mark, "capability", "a known Capability", repr(tc.capability))
+        for index, rt in enumerate(g.result_type_capabilities):
+            mark = self.core["result_type_capabilities"].mark_of(index)
+            for name in [*rt.instructions, rt.type]:
+                if name not in names:
+                    raise GrammarError(mark, "instructions", "a known instruction", repr(name))
+            if rt.capability not in capabilities:
+                raise GrammarError(mark, "capability", "a known Capability", repr(rt.capability))
         for s in g.ext_inst_sets.values():
             known = {i.name for i in s.instructions}
             self.requirements([], s.import_extensions, Mark(s.file, 1, 1), s.import_name)

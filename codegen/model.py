@@ -232,6 +232,36 @@ class TypeCapability:
 
 
 @dataclass
+class ResultTypeCapability:
+    """Instructions that need a capability when their result type is one type (64-bit
+    atomics → Int64Atomics): the type's declaring instruction, its operand and value."""
+
+    instructions: list[str]
+    type: str
+    operand: int
+    value: int
+    capability: str
+    said: str
+    source: str
+
+
+@dataclass
+class TargetEnv:
+    """A target environment: the SPIR-V version it writes, what it allows, the source."""
+
+    name: str
+    family: str
+    spirv_version: str
+    source: str
+    doc: str
+    everything: bool
+    capabilities: list[str]
+    extensions: list[str]
+    forbids: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """(operand kind, enumerant, why, source) of the enumerants it refuses."""
+
+
+@dataclass
 class Erratum:
     """A documented difference between grammars/ and the Khronos JSON."""
 
@@ -263,6 +293,9 @@ class Grammar:
     dedup_instructions: list[str] = field(default_factory=list)
     dedup_never: list[str] = field(default_factory=list)
     type_capabilities: list[TypeCapability] = field(default_factory=list)
+    result_type_capabilities: list[ResultTypeCapability] = field(default_factory=list)
+    target_envs: list[TargetEnv] = field(default_factory=list)
+    target_env_sources: dict[str, str] = field(default_factory=dict)
     spec_constant_op_opcodes: list[str] = field(default_factory=list)
 
     def deduplicated(self, instruction: Instruction) -> bool:

@@ -155,8 +155,30 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
             )
             for t in grammar.type_capabilities
         ],
+        result_type_caps=_result_type_caps(grammar, capability_values),
         rules=[(ext.name, r) for ext in grammar.extensions.values() for r in ext.rules],
     )
+    if grammar.target_envs:
+        out["core/targets.py"] = env.get_template("core_targets.py.j2").render(
+            banner=_banner("core_targets.py.j2", ["grammars/target_envs.yaml"]),
+            sources=sorted(grammar.target_env_sources.items()),
+            envs=[
+                {
+                    "name": t.name,
+                    "family": t.family,
+                    "version": version_tuple(t.spirv_version),
+                    "everything": t.everything,
+                    "capability_lines": _wrapped(t.capabilities),
+                    "extension_lines": _wrapped(t.extensions),
+                    "forbids": [
+                        (kind, _enumerant_value(grammar, kind, name), name, why)
+                        for kind, name, why, _source in t.forbids
+                    ],
+                    "source": t.source,
+                }
+                for t in grammar.target_envs
+            ],
+        )
     out["core/__init__.py"] = env.get_template("package_init.py.j2").render(
         banner=_banner("package_init.py.j2", core_files),
         doc="SPIR-V core and extensions: enums, instruction tables and the typed builder methods.",
@@ -209,6 +231,51 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         sets=sets,
     )
     return out
+
+
+def _result_type_caps(
+    grammar: Grammar, capability_values: dict[str, int]
+) -> list[tuple[int, str, list[tuple[int, int, int, int, str, str]]]]:
+    """(opcode, name, [(type opcode, operand, value, Capability value, said, capability
+    name)]) of each instruction some result-type capability names, by opcode."""
+    by_name = {inst.name: inst for inst in grammar.instructions}
+    grouped: dict[int, tuple[str, list[tuple[int, int, int, int, str, str]]]] = {}
+    for rt in grammar.result_type_capabilities:
+        row = (
+            by_name[rt.type].opcode,
+            rt.operand,
+            rt.value,
+            capability_values[rt.capability],
+            rt.said,
+            rt.capability,
+        )
+        for name in rt.instructions:
+            grouped.setdefault(by_name[name].opcode, (name, []))[1].append(row)
+    return [(opcode, name, rows) for opcode, (name, rows) in sorted(grouped.items())]
+
+
+def _enumerant_value(grammar: Grammar, kind: str, name: str) -> int:
+    """The value of enumerant ``name`` (or an alias of it) of operand kind ``kind``."""
+    for enumerant in grammar.operand_kinds[kind].enumerants:
+        if name == enumerant.name or name in enumerant.aliases:
+            return enumerant.value
+    raise ValueError(f"codegen: no enumerant {kind}.{name}")
+
+
+def _wrapped(names: list[str], width: int = 84) -> list[str]:
+    """``names`` as lines of quoted, comma-ended items of at most ``width`` characters."""
+    lines: list[str] = []
+    line = ""
+    for name in names:
+        item = f"{name!r},"
+        if line and len(line) + 1 + len(item) > width:
+            lines.append(line)
+            line = item
+        else:
+            line = f"{line} {item}" if line else item
+    if line:
+        lines.append(line)
+    return lines
 
 
 def _check_unique(names: list[str], what: str) -> None:

@@ -3,7 +3,7 @@
 # Grammar files: grammars/core.yaml
 #   grammars/extinst/arm.motion-engine.100.yaml
 #   grammars/extinst/debuginfo.yaml
-#   ... and 193 more (see spvbuild.generated.GRAMMAR_FILES)
+#   ... and 194 more (see spvbuild.generated.GRAMMAR_FILES)
 """Code generated from grammars/ by ``python -m codegen``; installed as ``spvbuild.generated``.
 
 * ``core.enums``, ``core.tables``, ``core.builder``: SPIR-V core with every extension;
@@ -11,7 +11,7 @@
 """
 
 GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
-    ('grammars/core.yaml', 'fb17909c35f25a26'),
+    ('grammars/core.yaml', '3f662307f275ebbd'),
     ('grammars/extinst/arm.motion-engine.100.yaml', '4832f5335973f3a3'),
     ('grammars/extinst/debuginfo.yaml', '9c6092a5f6bc2a30'),
     ('grammars/extinst/glsl.std.450.yaml', 'ceb15f8be8cd5ad5'),
@@ -207,5 +207,6 @@ GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
     ('grammars/extensions/SPV_QCOM_image_processing2.yaml', 'e6c7c2a58706bb37'),
     ('grammars/extensions/SPV_QCOM_tile_shading.yaml', '477d2bd7c09f19c8'),
     ('grammars/errata.yaml', 'e566088f36fa8cf5'),
+    ('grammars/target_envs.yaml', '5046ad8a5561c58d'),
 )
 """Every grammar file this code was generated from, with the first 16 hex digits of its SHA-256."""

@@ -6606,6 +6606,56 @@ TYPE_CAPABILITIES: tuple[tuple[int, int, int, int], ...] = (
 )
 """(opcode, operand index, value, Capability value): a type that needs a capability."""
 
+RESULT_TYPE_CAPABILITIES: dict[int, tuple[tuple[int, int, int, int, str], ...]] = {
+    227: (  # OpAtomicLoad
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    229: (  # OpAtomicExchange
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    230: (  # OpAtomicCompareExchange
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    231: (  # OpAtomicCompareExchangeWeak
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    232: (  # OpAtomicIIncrement
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    233: (  # OpAtomicIDecrement
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    234: (  # OpAtomicIAdd
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    235: (  # OpAtomicISub
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    236: (  # OpAtomicSMin
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    237: (  # OpAtomicUMin
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    238: (  # OpAtomicSMax
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    239: (  # OpAtomicUMax
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    240: (  # OpAtomicAnd
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    241: (  # OpAtomicOr
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+    242: (  # OpAtomicXor
+        (21, 0, 64, 12, 'on a 64-bit integer'),  # Int64Atomics
+    ),
+}
+"""opcode → ((the result type's opcode, its operand index, value, Capability value, how
+messages say it), ...): an instruction that needs a capability by its result type."""
+
 RULES: tuple[tuple[str, str, str, str, str, dict[str, object]], ...] = (
     ('fp-constant-result-type', 'SPV_INTEL_function_pointers', 'function_pointer_constant', 'Result Type must be an OpTypePointer whose Type is the OpTypeFunction of the Function operand and whose Storage Class is CodeSectionINTEL.', 'seed 004, OpConstantFunctionPointerINTEL',
      {'instruction': 'OpConstantFunctionPointerINTEL', 'type_opcode': 'OpTypePointer', 'storage_class': 'CodeSectionINTEL'}),
@@ -6626,4 +6676,4 @@ RULES: tuple[tuple[str, str, str, str, str, dict[str, object]], ...] = (
 
 __all__ = ["BLOCK_TERMINATORS", "DEDUPLICATED", "EXT_INST_OPCODES", "GRAMMAR_REVISION", "GRAMMAR_VERSION",
            "INSTRUCTIONS", "KINDS", "SPEC_CONSTANT_OP_OPCODES", "MAGIC_NUMBER", "OPCODES_BY_NAME", "OperandInfo", "RULES",
-           "SECTIONS", "TYPE_CAPABILITIES"]
+           "RESULT_TYPE_CAPABILITIES", "SECTIONS", "TYPE_CAPABILITIES"]

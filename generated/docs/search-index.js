@@ -3033,5 +3033,6 @@ window.SPVBUILD_SEARCH = [
 ["ValidationError","class","api/errors.html#ValidationError","API: Errors"],
 ["ToolUnavailable","class","api/errors.html#ToolUnavailable","API: Errors"],
 ["BinaryError","class","api/errors.html#BinaryError","API: Errors"],
-["AssemblyError","class","api/errors.html#AssemblyError","API: Errors"]
+["AssemblyError","class","api/errors.html#AssemblyError","API: Errors"],
+["ReflectionError","class","api/errors.html#ReflectionError","API: Errors"]
 ];

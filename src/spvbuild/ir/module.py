@@ -80,10 +80,13 @@ from spvbuild.ir.requirements import (
     ext_single_ids,
     instruction_needs,
     one_word,
+    walked_needs,
+    with_result_type_needs,
 )
 from spvbuild.ir.rules import TRIGGERS as _RULE_TRIGGERS
 from spvbuild.ir.rules import check_rules
 from spvbuild.ir.section_order import laid_out, layout_engine
+from spvbuild.ir.targets import TargetProfile, target_profile
 
 CapabilityMode = Literal["infer", "verify", "off"]
 _AnyId = TypeVar("_AnyId", bound=Id | TypeId)
@@ -108,6 +111,7 @@ _KNOWN_VERSION_SET = frozenset(KNOWN_VERSIONS)
 _ID_TYPES = FAST_IDS
 _new_record = tuple.__new__  # Instruction._make's way: every field given, in order
 _INSTRUCTIONS = tables.INSTRUCTIONS
+_RESULT_TYPE_CAPABILITIES = tables.RESULT_TYPE_CAPABILITIES
 
 
 def _name(opcode: int) -> str:
@@ -240,19 +244,46 @@ class Module(CoreInstructions, ExtInstSets):
     uses that the interface must list (Input/Output ones before SPIR-V 1.4, all from 1.4);
     ``call_sites`` makes the module remember the Python ``file:line`` of the call that made
     each instruction, for :meth:`validate` (every call then takes the general path: slower).
+
+    ``target_env`` (spirv-val's ``--target-env`` names: ``"vulkan1.1"``, ``"opencl2.2"``,
+    ``"spv1.4"``, ...) builds for that environment (:mod:`spvbuild.ir.targets`): the
+    version defaults to the one the environment writes (a later one is an ArgumentError),
+    inference chooses only capabilities and extensions the environment allows, and a call
+    that needs one it does not allow is a BuildError at that call, e.g. ``Int64Atomics is
+    not allowed by vulkan1.0: needed by OpAtomicIAdd on a 64-bit integer (at
+    shader.py:41)``.  Every call then takes the general path, which checks it (slower).
+    Without ``target_env`` the version defaults to (1, 3).
     """
 
     def __init__(
         self,
-        version: tuple[int, int] = (1, 3),
+        version: tuple[int, int] | None = None,
         *,
         capabilities: CapabilityMode = "infer",
         merge_aggregates: bool = False,
         generator: int = GENERATOR_WORD,
         complete_interfaces: bool = True,
         call_sites: bool = False,
+        target_env: str | None = None,
     ) -> None:
         super().__init__()
+        target = None
+        if target_env is not None:
+            try:
+                target = target_profile(target_env)
+            except ArgumentError as exc:
+                raise ArgumentError(located(f"Module: {exc}")) from None
+            if version is None:
+                version = target.version
+            elif version in _KNOWN_VERSION_SET and version > target.version:
+                raise ArgumentError(
+                    located(
+                        f"Module: version {shown(version)} is later than {target_env} accepts "
+                        f"(SPIR-V {target.version[0]}.{target.version[1]} at most)"
+                    )
+                )
+        elif version is None:
+            version = (1, 3)
         if capabilities not in ("infer", "verify", "off"):
             raise ArgumentError(
                 located(
@@ -285,6 +316,8 @@ class Module(CoreInstructions, ExtInstSets):
                 )
             )
         self.version = version
+        self.target: TargetProfile | None = target
+        """The target profile (``target_env``), or None."""
         self.capability_mode: CapabilityMode = capabilities
         self.merge_aggregates = merge_aggregates
         self.generator = generator
@@ -326,6 +359,9 @@ class Module(CoreInstructions, ExtInstSets):
         self._sites: dict[int, tuple[Instruction, str]] | None = None
         if call_sites:
             self._sites = {}
+        # Calls checked one by one (call sites kept, or a target profile): the general path.
+        self._general_only = call_sites or target is not None
+        if self._general_only:
             self._put_words = None
 
     @cached_property
@@ -493,6 +529,9 @@ class Module(CoreInstructions, ExtInstSets):
                 found = self._interned.get(key, _MISSING)
                 if found is not _MISSING:
                     return 0 if found is None else int(found)
+            needs = None
+            if self.target is not None or opcode in _RESULT_TYPE_CAPABILITIES:
+                needs = self._needs_at_call(inst)
             if has_result and result_id is None:
                 self._bound = bound + 1
             self._record(inst)
@@ -505,10 +544,23 @@ class Module(CoreInstructions, ExtInstSets):
             raise _at_call(exc) from None
         if opcode != OP_SWITCH and (result_type is None or result_type in self._definitions):
             # Literal widths come from a type defined already, so these words are final.
-            self._words[id(inst)] = (inst, words, dict(used) if used else None, None)
+            self._words[id(inst)] = (inst, words, dict(used) if used else None, needs)
         if key is not None:
             self._interned[key] = Id(rid) if rid is not None else None
         return rid or 0
+
+    def _needs_at_call(self, inst: Instruction) -> tuple[tuple[Any, str], ...]:
+        """What ``inst`` needs (its walk, and its result type's needs), checked against the
+        target profile when there is one: a BuildError names what it does not allow."""
+        needs = with_result_type_needs(inst, walked_needs(inst), self._definitions)
+        assert needs is not None
+        target = self.target
+        if target is not None:
+            declared = [str(i.operands[0]) for i in self.sections["extensions"]]
+            if inst.opcode == OP_EXTENSION:
+                declared.append(str(inst.operands[0]))
+            target.check_instruction(inst, needs, self.version, declared)
+        return needs
 
     def _put(
         self,
@@ -547,6 +599,8 @@ class Module(CoreInstructions, ExtInstSets):
         needs = None if needs_key is None else NEEDS_BY_KEY.get(needs_key)
         if needs is None and needs_key is not None:
             needs = instruction_needs(inst, needs_key)
+        if opcode in _RESULT_TYPE_CAPABILITIES:
+            needs = with_result_type_needs(inst, needs, self._definitions)
         if how <= _DECORATION:
             # What _record does with it, without its other cases.
             if rid is not None:
@@ -873,7 +927,7 @@ class Module(CoreInstructions, ExtInstSets):
             if block is not None
             and not block.terminated
             and block.merge is None
-            and self._sites is None
+            and not self._general_only
             else None
         )
 

@@ -86,7 +86,7 @@ _set_kinds: dict[str, dict[str, KindInfo]] = {}  # an extended set's module → 
 _names_of_capabilities: dict[str, int] = {}
 
 
-def _capability_names() -> dict[str, int]:
+def capability_names() -> dict[str, int]:
     """Capability enumerant names → values (built once)."""
     if not _names_of_capabilities:
         for value, enumerant in tables.KINDS["Capability"].enumerants.items():
@@ -118,6 +118,50 @@ def _kind_may_need(kind_name: str, kinds: dict[str, KindInfo]) -> bool:
 
 
 _parameters_that_need: dict[tuple[str, int], bool] = {}
+_RESULT_TYPE_CAPABILITIES = tables.RESULT_TYPE_CAPABILITIES
+
+
+def result_type_needs(
+    opcode: int, result_type: int | None, definitions: dict[int, Instruction]
+) -> tuple[tuple[_Need, str], ...]:
+    """What an instruction of ``opcode`` needs by its result type (64-bit atomics:
+    Int64Atomics), the type's definition looked up in ``definitions``."""
+    rows = _RESULT_TYPE_CAPABILITIES.get(opcode)
+    if not rows or result_type is None:
+        return ()
+    declared = definitions.get(int(result_type))
+    if declared is None:
+        return ()
+    found: list[tuple[_Need, str]] = []
+    for type_opcode, index, value, capability, said in rows:
+        operands = declared.operands
+        if declared.opcode == type_opcode and len(operands) > index and operands[index] == value:
+            name = tables.KINDS["Capability"].enumerants[capability].name
+            where = f"{tables.INSTRUCTIONS[opcode].name} {said}"
+            found.append((((name,), (), None), where))
+    return tuple(found)
+
+
+def walked_needs(instruction: Instruction) -> tuple[tuple[_Need, str], ...]:
+    """What ``instruction`` needs, found by walking it (each need once, in order)."""
+    collector = _Collector()
+    collector.walk(instruction)
+    return tuple(collector.found.items())
+
+
+def with_result_type_needs(
+    instruction: Instruction,
+    needs: tuple[tuple[_Need, str], ...] | None,
+    definitions: dict[int, Instruction],
+) -> tuple[tuple[_Need, str], ...] | None:
+    """``needs`` (None: found by walking ``instruction`` when written) with what its
+    result type needs added; unchanged when that is nothing."""
+    extra = result_type_needs(instruction.opcode, instruction.result_type, definitions)
+    if not extra:
+        return needs
+    if needs is None:
+        needs = walked_needs(instruction)
+    return needs + extra
 
 
 def _parameters_may_need(kind_name: str, enumerant: EnumerantInfo) -> bool:
@@ -195,7 +239,8 @@ class Requirements:
     def __init__(self, module: Module) -> None:
         self.module = module
         self.version = module.version
-        self.capability_names = _capability_names()
+        self.profile = module.target
+        self.capability_names = capability_names()
         declared = module.sections["capabilities"]
         self.declared_caps = [one_word(i.operands[0]) for i in declared] if declared else []
         declared = module.sections["extensions"]
@@ -260,7 +305,8 @@ class Requirements:
             return sorted(self.caps), sorted(self.exts)
         found = collector.found
         needs = found
-        key = (self.version, mode, tuple(self.caps), tuple(self.exts), tuple(needs))
+        profile = self.profile.name if self.profile is not None else None
+        key = (self.version, mode, profile, tuple(self.caps), tuple(self.exts), tuple(needs))
         known = _resolutions.get(key)
         if known is not None:
             return list(known[0]), list(known[1])
@@ -481,7 +527,16 @@ class Requirements:
                             f"{where} needs extension {' or '.join(extensions)} at SPIR-V "
                             f"{self.version[0]}.{self.version[1]} (declared: {self.exts or 'none'})"
                         )
-                    self.exts.append(extensions[0])
+                    profile = self.profile
+                    allowed = [
+                        e for e in extensions if profile is None or profile.allows_extension(e)
+                    ]
+                    if not allowed:  # (a profile allows no extension of the need)
+                        raise BuildError(
+                            f"{' or '.join(extensions)} is not allowed by "
+                            f"{profile.name if profile else '?'}: needed by {where}"
+                        )
+                    self.exts.append(allowed[0])
             elif version is not None and not capabilities:
                 raise BuildError(
                     f"{where} needs SPIR-V {version[0]}.{version[1]}; the module is "
@@ -498,6 +553,15 @@ class Requirements:
                 f"{where} needs capability {' or '.join(capabilities)} (declared: "
                 f"{', '.join(declared) or 'none'})"
             )
+        profile = self.profile
+        if profile is not None:
+            choices = [v for v in values if profile.allows_capability(v, self.version, self.exts)]
+            if not choices:
+                raise BuildError(
+                    f"{' or '.join(capabilities)} is not allowed by {profile.name}: needed by "
+                    f"{where}"
+                )
+            values = choices
         chosen = min(values, key=lambda v: self._cost(v, values.index(v)))
         self.caps.append(chosen)
         self._close(chosen)
@@ -509,6 +573,7 @@ class _Collector(Requirements):
     nothing is met (see :meth:`Requirements.resolve`)."""
 
     def __init__(self) -> None:  # no module: only the instructions' own walks run
+        self.profile = None
         self.met = set()
         self.found: dict[_Need, str] = {}
 

@@ -66,6 +66,21 @@ class KindInfo(NamedTuple):
     operand_class: int  # spvbuild.generated.core.operand_classes: how its words are read
 
 
+class TargetEnvInfo(NamedTuple):
+    """A target environment as ``grammars/target_envs.yaml`` describes it (generated into
+    ``spvbuild.generated.core.targets.TARGET_ENVS``)."""
+
+    name: str  # spirv-val's --target-env name
+    family: str  # vulkan, opencl or universal
+    version: tuple[int, int]  # the SPIR-V version a module for it is written at
+    everything: bool  # every capability and extension up to the version (universal)
+    capabilities: tuple[str, ...]  # allowed by the environment itself
+    extensions: tuple[str, ...]  # allowed SPIR-V extensions
+    # (operand kind, value, enumerant name, why) of the enumerants it refuses
+    forbids: tuple[tuple[str, int, str, str], ...]
+    source: str  # where the facts come from
+
+
 class IdRun(NamedTuple):
     """Where the operands after an instruction's result id are ids (see :func:`id_run`)."""
 
