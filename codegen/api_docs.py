@@ -36,6 +36,12 @@ API_PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("disassembler", "Disassembler", ("text/disassembler.py",)),
     ("runner", "Vulkan runner", ("vulkan_runner.py",)),
     ("validation", "Validation", ("ir/validation.py",)),
+    (
+        "reflection",
+        "Reflection",
+        ("reflection/analysis.py", "reflection/records.py", "reflection/json_form.py"),
+    ),
+    ("targets", "Target profiles", ("ir/targets.py",)),
     ("errors", "Errors", ("errors.py",)),
 )
 

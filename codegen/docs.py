@@ -16,6 +16,7 @@ Layout (paths relative to ``generated/docs/``; every HTML page has a Markdown tw
   every operand kind (the id, literal and composite kinds too);
 * ``extensions/<SPV_name>.html``: one page per extension, with its rules;
 * ``errata.html``: grammars/errata.yaml;
+* ``targets.html``: grammars/target_envs.yaml, what each target environment allows;
 * ``search.js`` (hand-written, a template), ``search-index.js`` (the generated index,
   loaded once on first use of the search box), ``style.css``.
 
@@ -35,7 +36,15 @@ from typing import Any
 import jinja2
 
 from codegen.api_docs import ApiPage, api_pages
-from codegen.model import Enumerant, ExtInstSet, Grammar, Instruction, Operand, OperandKind
+from codegen.model import (
+    Enumerant,
+    ExtInstSet,
+    Grammar,
+    Instruction,
+    Operand,
+    OperandKind,
+    TargetEnv,
+)
 from codegen.naming import __doc__ as NAMING_DOC
 from codegen.naming import enum_member_name
 from codegen.output import DOCS_DIR
@@ -304,6 +313,8 @@ class Site:
     layout: list[tuple[str, str, str]]  # (section, doc, what goes there)
     search: list[tuple[str, str, str, str]]  # (name, alt, url, category)
     api: list[ApiPage]  # the hand-written API, from its docstrings
+    targets: list[TargetEnv] = field(default_factory=list)  # grammars/target_envs.yaml
+    target_sources: list[tuple[str, str]] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- building the records
@@ -879,6 +890,8 @@ def build_site(grammar: Grammar) -> Site:
         layout=layout,
         search=[],
         api=api_pages(),
+        targets=grammar.target_envs,
+        target_sources=sorted(grammar.target_env_sources.items()),
     )
     site.search = b.search(site)
     return site
@@ -938,6 +951,8 @@ def render_docs(grammar: Grammar) -> dict[str, str]:
 
     page("index", "index", "spvbuild SPIR-V reference")
     page("errata", "errata", "Errata: differences from the Khronos grammars")
+    if site.targets:
+        page("targets", "targets", "Target environments")
     page("kinds", "enums/index", "Operand kinds")
     for c in site.classes:
         page("class", c.page, c.heading, cls=c)

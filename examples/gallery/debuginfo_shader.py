@@ -31,7 +31,7 @@ SOURCE = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 
 
 def build() -> Module:
-    m = Module(version=(1, 5))
+    m = Module(target_env="vulkan1.2")
     uint = m.type_int(32, 0)
     data = storage_block(m, Struct("Data", (Field("values", Array(u32, None)),)), name="data")
     di = DebugInfo(m, "NonSemantic.Shader.DebugInfo.100")

@@ -48,7 +48,7 @@ PARAMS = Struct("Params", (Field("tint", vec(4)), Field("offsets", Array(vec(2),
 
 
 def build() -> Module:
-    m = Module(version=(1, 3))
+    m = Module(target_env="vulkan1.1")
     float_, uint, boolean = m.type_float(32), m.type_int(32, 0), m.type_bool()
     v2, v4 = m.type_vector(float_, 2), m.type_vector(float_, 4)
     params = uniform_block(m, PARAMS, binding=0, name="params")

@@ -24,7 +24,7 @@ from spvbuild.enums import (
 
 
 def build() -> Module:
-    m = Module(version=(1, 0))
+    m = Module(target_env="opencl1.2")
     m.capability(Capability.Addresses).capability(Capability.Kernel)
     f32, u64 = m.type_float(32), m.type_int(64, 0)
     global_float = m.type_pointer(StorageClass.CrossWorkgroup, f32)

@@ -38,7 +38,7 @@ GROUP, GROUPS = 64, 16
 
 
 def build() -> Module:
-    m = Module(version=(1, 3))
+    m = Module(target_env="vulkan1.1")
     uint, boolean = m.type_int(32, 0), m.type_bool()
     values = storage_block(m, Struct("In", (Field("values", Array(u32, None)),)), binding=0)
     sums = storage_block(

@@ -1675,8 +1675,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < pointer < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40045] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40045, result_type, rid, pointer))
-                run.firsts[0x40045] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(69, result_type, (pointer,), result_id)
@@ -2049,8 +2049,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < matrix < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40054] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40054, result_type, rid, matrix))
-                run.firsts[0x40054] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(84, result_type, (matrix,), result_id)
@@ -2540,8 +2540,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < image < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40065] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40065, result_type, rid, image))
-                run.firsts[0x40065] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(101, result_type, (image,), result_id)
@@ -2568,8 +2568,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < image < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40066] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40066, result_type, rid, image))
-                run.firsts[0x40066] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(102, result_type, (image,), result_id)
@@ -2599,8 +2599,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < level_of_detail < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x50067] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x50067, result_type, rid, image, level_of_detail))
-                run.firsts[0x50067] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(103, result_type, (image, level_of_detail), result_id)
@@ -2627,8 +2627,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < image < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40068] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40068, result_type, rid, image))
-                run.firsts[0x40068] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(104, result_type, (image,), result_id)
@@ -2658,8 +2658,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < coordinate < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x50069] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x50069, result_type, rid, sampled_image, coordinate))
-                run.firsts[0x50069] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(105, result_type, (sampled_image, coordinate), result_id)
@@ -2686,8 +2686,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < image < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4006a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4006a, result_type, rid, image))
-                run.firsts[0x4006a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(106, result_type, (image,), result_id)
@@ -2714,8 +2714,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < image < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4006b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4006b, result_type, rid, image))
-                run.firsts[0x4006b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(107, result_type, (image,), result_id)
@@ -2924,8 +2924,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40074] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40074, result_type, rid, value))
-                run.firsts[0x40074] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(116, result_type, (value,), result_id)
@@ -2952,8 +2952,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < pointer < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40075] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40075, result_type, rid, pointer))
-                run.firsts[0x40075] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(117, result_type, (pointer,), result_id)
@@ -2980,8 +2980,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < signed_value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40076] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40076, result_type, rid, signed_value))
-                run.firsts[0x40076] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(118, result_type, (signed_value,), result_id)
@@ -3008,8 +3008,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < unsigned_value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40077] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40077, result_type, rid, unsigned_value))
-                run.firsts[0x40077] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(119, result_type, (unsigned_value,), result_id)
@@ -3036,8 +3036,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < integer_value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40078] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40078, result_type, rid, integer_value))
-                run.firsts[0x40078] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(120, result_type, (integer_value,), result_id)
@@ -3064,8 +3064,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < pointer < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40079] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40079, result_type, rid, pointer))
-                run.firsts[0x40079] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(121, result_type, (pointer,), result_id)
@@ -3092,8 +3092,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < pointer < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4007a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4007a, result_type, rid, pointer))
-                run.firsts[0x4007a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(122, result_type, (pointer,), result_id)
@@ -3662,8 +3662,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < scalar < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5008f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5008f, result_type, rid, matrix, scalar))
-                run.firsts[0x5008f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(143, result_type, (matrix, scalar), result_id)
@@ -3693,8 +3693,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < matrix < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x50090] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x50090, result_type, rid, vector, matrix))
-                run.firsts[0x50090] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(144, result_type, (vector, matrix), result_id)
@@ -3724,8 +3724,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < vector < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x50091] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x50091, result_type, rid, matrix, vector))
-                run.firsts[0x50091] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(145, result_type, (matrix, vector), result_id)
@@ -3755,8 +3755,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < right_matrix < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x50092] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x50092, result_type, rid, left_matrix, right_matrix))
-                run.firsts[0x50092] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(146, result_type, (left_matrix, right_matrix), result_id)
@@ -3786,8 +3786,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < vector_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x50093] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x50093, result_type, rid, vector_1, vector_2))
-                run.firsts[0x50093] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(147, result_type, (vector_1, vector_2), result_id)
@@ -4063,8 +4063,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < x < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4009e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4009e, result_type, rid, x))
-                run.firsts[0x4009e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(158, result_type, (x,), result_id)
@@ -4091,8 +4091,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < x < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4009f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4009f, result_type, rid, x))
-                run.firsts[0x4009f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(159, result_type, (x,), result_id)
@@ -4119,8 +4119,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < x < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400a0] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400a0, result_type, rid, x))
-                run.firsts[0x400a0] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(160, result_type, (x,), result_id)
@@ -4150,8 +4150,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < y < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x500a1] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x500a1, result_type, rid, x, y))
-                run.firsts[0x500a1] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(161, result_type, (x, y), result_id)
@@ -4181,8 +4181,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < y < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x500a2] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x500a2, result_type, rid, x, y))
-                run.firsts[0x500a2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(162, result_type, (x, y), result_id)
@@ -4212,8 +4212,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < y < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x500a3] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x500a3, result_type, rid, x, y))
-                run.firsts[0x500a3] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(163, result_type, (x, y), result_id)
@@ -5261,8 +5261,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < count < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x700c9] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x700c9, result_type, rid, base, insert, offset, count))
-                run.firsts[0x700c9] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(201, result_type, (base, insert, offset, count), result_id)
@@ -5295,8 +5295,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < count < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x600ca] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x600ca, result_type, rid, base, offset, count))
-                run.firsts[0x600ca] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(202, result_type, (base, offset, count), result_id)
@@ -5329,8 +5329,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < count < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x600cb] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x600cb, result_type, rid, base, offset, count))
-                run.firsts[0x600cb] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(203, result_type, (base, offset, count), result_id)
@@ -5357,8 +5357,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < base < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400cc] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400cc, result_type, rid, base))
-                run.firsts[0x400cc] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(204, result_type, (base,), result_id)
@@ -5411,8 +5411,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < p < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400cf] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400cf, result_type, rid, p))
-                run.firsts[0x400cf] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(207, result_type, (p,), result_id)
@@ -5439,8 +5439,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < p < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400d0] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400d0, result_type, rid, p))
-                run.firsts[0x400d0] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(208, result_type, (p,), result_id)
@@ -5467,8 +5467,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < p < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400d1] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400d1, result_type, rid, p))
-                run.firsts[0x400d1] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(209, result_type, (p,), result_id)
@@ -5495,8 +5495,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < p < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400d2] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400d2, result_type, rid, p))
-                run.firsts[0x400d2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(210, result_type, (p,), result_id)
@@ -5523,8 +5523,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < p < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400d3] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400d3, result_type, rid, p))
-                run.firsts[0x400d3] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(211, result_type, (p,), result_id)
@@ -5551,8 +5551,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < p < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400d4] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400d4, result_type, rid, p))
-                run.firsts[0x400d4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(212, result_type, (p,), result_id)
@@ -5579,8 +5579,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < p < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400d5] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400d5, result_type, rid, p))
-                run.firsts[0x400d5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(213, result_type, (p,), result_id)
@@ -5607,8 +5607,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < p < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400d6] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400d6, result_type, rid, p))
-                run.firsts[0x400d6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(214, result_type, (p,), result_id)
@@ -5635,8 +5635,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < p < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x400d7] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x400d7, result_type, rid, p))
-                run.firsts[0x400d7] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(215, result_type, (p,), result_id)
@@ -6882,8 +6882,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < packet_alignment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x70112] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x70112, result_type, rid, pipe, pointer, packet_size, packet_alignment))
-                run.firsts[0x70112] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(274, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
@@ -6919,8 +6919,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < packet_alignment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x70113] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x70113, result_type, rid, pipe, pointer, packet_size, packet_alignment))
-                run.firsts[0x70113] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(275, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
@@ -6962,8 +6962,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < packet_alignment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x90114] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x90114, result_type, rid, pipe, reserve_id, index, pointer, packet_size, packet_alignment))
-                run.firsts[0x90114] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(276, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
@@ -7005,8 +7005,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < packet_alignment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x90115] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x90115, result_type, rid, pipe, reserve_id, index, pointer, packet_size, packet_alignment))
-                run.firsts[0x90115] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(277, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
@@ -7042,8 +7042,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < packet_alignment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x70116] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x70116, result_type, rid, pipe, num_packets, packet_size, packet_alignment))
-                run.firsts[0x70116] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(278, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
@@ -7079,8 +7079,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < packet_alignment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x70117] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x70117, result_type, rid, pipe, num_packets, packet_size, packet_alignment))
-                run.firsts[0x70117] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(279, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
@@ -7163,8 +7163,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < reserve_id < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4011a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4011a, result_type, rid, reserve_id))
-                run.firsts[0x4011a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(282, result_type, (reserve_id,), result_id)
@@ -7197,8 +7197,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < packet_alignment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x6011b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x6011b, result_type, rid, pipe, packet_size, packet_alignment))
-                run.firsts[0x6011b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(283, result_type, (pipe, packet_size, packet_alignment), result_id)
@@ -7231,8 +7231,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < packet_alignment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x6011c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x6011c, result_type, rid, pipe, packet_size, packet_alignment))
-                run.firsts[0x6011c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(284, result_type, (pipe, packet_size, packet_alignment), result_id)
@@ -7392,8 +7392,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < ret_event < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x70123] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x70123, result_type, rid, queue, num_events, wait_events, ret_event))
-                run.firsts[0x70123] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(291, result_type, (queue, num_events, wait_events, ret_event), result_id)
@@ -7480,8 +7480,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < param_align < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x80125] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x80125, result_type, rid, nd_range, invoke, param, param_size, param_align))
-                run.firsts[0x80125] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(293, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
@@ -7520,8 +7520,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < param_align < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x80126] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x80126, result_type, rid, nd_range, invoke, param, param_size, param_align))
-                run.firsts[0x80126] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(294, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
@@ -7557,8 +7557,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < param_align < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x70127] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x70127, result_type, rid, invoke, param, param_size, param_align))
-                run.firsts[0x70127] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(295, result_type, (invoke, param, param_size, param_align), result_id)
@@ -7594,8 +7594,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < param_align < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x70128] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x70128, result_type, rid, invoke, param, param_size, param_align))
-                run.firsts[0x70128] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(296, result_type, (invoke, param, param_size, param_align), result_id)
@@ -7688,8 +7688,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < event < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4012c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4012c, result_type, rid, event))
-                run.firsts[0x4012c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(300, result_type, (event,), result_id)
@@ -7794,8 +7794,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < global_work_offset < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x60130] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x60130, result_type, rid, global_work_size, local_work_size, global_work_offset))
-                run.firsts[0x60130] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(304, result_type, (global_work_size, local_work_size, global_work_offset), result_id)
@@ -8170,8 +8170,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < resident_code < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4013c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4013c, result_type, rid, resident_code))
-                run.firsts[0x4013c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(316, result_type, (resident_code,), result_id)
@@ -8299,8 +8299,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < pointer < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40141] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40141, result_type, rid, pointer))
-                run.firsts[0x40141] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(321, result_type, (pointer,), result_id)
@@ -8372,8 +8372,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < pipe_storage < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40144] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40144, result_type, rid, pipe_storage))
-                run.firsts[0x40144] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(324, result_type, (pipe_storage,), result_id)
@@ -8412,8 +8412,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < param_align < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x80145] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x80145, result_type, rid, subgroup_count, invoke, param, param_size, param_align))
-                run.firsts[0x80145] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(325, result_type, (subgroup_count, invoke, param, param_size, param_align), result_id)
@@ -8449,8 +8449,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < param_align < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x70146] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x70146, result_type, rid, invoke, param, param_size, param_align))
-                run.firsts[0x70146] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(326, result_type, (invoke, param, param_size, param_align), result_id)
@@ -8494,8 +8494,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < subgroup_count < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40148] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40148, result_type, rid, subgroup_count))
-                run.firsts[0x40148] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(328, result_type, (subgroup_count,), result_id)
@@ -9652,8 +9652,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x40190] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x40190, result_type, rid, operand))
-                run.firsts[0x40190] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(400, result_type, (operand,), result_id)
@@ -9682,8 +9682,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x50191] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x50191, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50191] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(401, result_type, (operand_1, operand_2), result_id)
@@ -9712,8 +9712,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x50192] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x50192, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50192] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(402, result_type, (operand_1, operand_2), result_id)
@@ -9743,8 +9743,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x50193] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x50193, result_type, rid, operand_1, operand_2))
-                run.firsts[0x50193] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(403, result_type, (operand_1, operand_2), result_id)
@@ -9956,8 +9956,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < dimension < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51046] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51046, result_type, rid, tensor, dimension))
-                run.firsts[0x51046] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4166, result_type, (tensor, dimension), result_id)
@@ -10303,8 +10303,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < predicate < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41145] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41145, result_type, rid, predicate))
-                run.firsts[0x41145] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4421, result_type, (predicate,), result_id)
@@ -10332,8 +10332,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41146] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41146, result_type, rid, value))
-                run.firsts[0x41146] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4422, result_type, (value,), result_id)
@@ -10500,8 +10500,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_3 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x6114b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x6114b, result_type, rid, operand_1, operand_2, operand_3))
-                run.firsts[0x6114b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4427, result_type, (operand_1, operand_2, operand_3), result_id)
@@ -10529,8 +10529,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < predicate < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4114c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4114c, result_type, rid, predicate))
-                run.firsts[0x4114c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4428, result_type, (predicate,), result_id)
@@ -10558,8 +10558,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < predicate < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4114d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4114d, result_type, rid, predicate))
-                run.firsts[0x4114d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4429, result_type, (predicate,), result_id)
@@ -10587,8 +10587,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < predicate < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4114e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4114e, result_type, rid, predicate))
-                run.firsts[0x4114e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4430, result_type, (predicate,), result_id)
@@ -10653,8 +10653,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < index < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51150] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51150, result_type, rid, value, index))
-                run.firsts[0x51150] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4432, result_type, (value, index), result_id)
@@ -10812,8 +10812,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < accel < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4115f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4115f, result_type, rid, accel))
-                run.firsts[0x4115f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4447, result_type, (accel,), result_id)
@@ -11220,8 +11220,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < type < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4116c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4116c, result_type, rid, type))
-                run.firsts[0x4116c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4460, result_type, (type,), result_id)
@@ -11296,8 +11296,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4116f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4116f, result_type, rid, value))
-                run.firsts[0x4116f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4463, result_type, (value,), result_id)
@@ -11451,8 +11451,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < ray_query < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4117d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4117d, result_type, rid, ray_query))
-                run.firsts[0x4117d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4477, result_type, (ray_query,), result_id)
@@ -11483,8 +11483,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5117f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5117f, result_type, rid, ray_query, intersection))
-                run.firsts[0x5117f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4479, result_type, (ray_query, intersection), result_id)
@@ -11517,8 +11517,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < weights < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x61180] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x61180, result_type, rid, texture, coordinates, weights))
-                run.firsts[0x61180] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4480, result_type, (texture, coordinates, weights), result_id)
@@ -11551,8 +11551,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < box_size < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x61181] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x61181, result_type, rid, texture, coordinates, box_size))
-                run.firsts[0x61181] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4481, result_type, (texture, coordinates, box_size), result_id)
@@ -11591,8 +11591,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < block_size < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x81182] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x81182, result_type, rid, target, target_coordinates, reference, reference_coordinates, block_size))
-                run.firsts[0x81182] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4482, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
@@ -11631,8 +11631,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < block_size < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x81183] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x81183, result_type, rid, target, target_coordinates, reference, reference_coordinates, block_size))
-                run.firsts[0x81183] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4483, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
@@ -11659,8 +11659,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < source_array < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41191] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41191, result_type, rid, source_array))
-                run.firsts[0x41191] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4497, result_type, (source_array,), result_id)
@@ -11699,8 +11699,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < block_size < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x81194] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x81194, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
-                run.firsts[0x81194] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4500, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
@@ -11739,8 +11739,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < block_size < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x81195] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x81195, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
-                run.firsts[0x81195] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4501, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
@@ -11779,8 +11779,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < block_size < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x81196] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x81196, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
-                run.firsts[0x81196] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4502, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
@@ -11819,8 +11819,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < block_size < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x81197] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x81197, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
-                run.firsts[0x81197] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4503, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
@@ -11847,8 +11847,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < source_array < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x411bc] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x411bc, result_type, rid, source_array))
-                run.firsts[0x411bc] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4540, result_type, (source_array,), result_id)
@@ -11875,8 +11875,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < source_cooperative_matrix < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x411bd] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x411bd, result_type, rid, source_cooperative_matrix))
-                run.firsts[0x411bd] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4541, result_type, (source_cooperative_matrix,), result_id)
@@ -11906,8 +11906,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < index < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x511be] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x511be, result_type, rid, source_array, index))
-                run.firsts[0x511be] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4542, result_type, (source_array, index), result_id)
@@ -12170,8 +12170,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < coordinate < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51393] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51393, result_type, rid, image, coordinate))
-                run.firsts[0x51393] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5011, result_type, (image, coordinate), result_id)
@@ -12205,8 +12205,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < fragment_index < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x61394] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x61394, result_type, rid, image, coordinate, fragment_index))
-                run.firsts[0x61394] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5012, result_type, (image, coordinate, fragment_index), result_id)
@@ -12333,8 +12333,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x413d6] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x413d6, result_type, rid, payload))
-                run.firsts[0x413d6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5078, result_type, (payload,), result_id)
@@ -12362,8 +12362,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload_array < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x413e2] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x413e2, result_type, rid, payload_array))
-                run.firsts[0x413e2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5090, result_type, (payload_array,), result_id)
@@ -12394,8 +12394,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < node_index < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x513ed] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x513ed, result_type, rid, payload_type, node_index))
-                run.firsts[0x513ed] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5101, result_type, (payload_type, node_index), result_id)
@@ -12474,8 +12474,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < predicate < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x413f6] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x413f6, result_type, rid, predicate))
-                run.firsts[0x413f6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5110, result_type, (predicate,), result_id)
@@ -12502,8 +12502,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < predicate < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x413f7] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x413f7, result_type, rid, predicate))
-                run.firsts[0x413f7] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5111, result_type, (predicate,), result_id)
@@ -12658,8 +12658,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41484] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41484, result_type, rid, hit_object))
-                run.firsts[0x41484] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5252, result_type, (hit_object,), result_id)
@@ -12686,8 +12686,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41485] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41485, result_type, rid, hit_object))
-                run.firsts[0x41485] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5253, result_type, (hit_object,), result_id)
@@ -12714,8 +12714,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41486] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41486, result_type, rid, hit_object))
-                run.firsts[0x41486] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5254, result_type, (hit_object,), result_id)
@@ -12742,8 +12742,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41487] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41487, result_type, rid, hit_object))
-                run.firsts[0x41487] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5255, result_type, (hit_object,), result_id)
@@ -12816,8 +12816,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41489] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41489, result_type, rid, hit_object))
-                run.firsts[0x41489] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5257, result_type, (hit_object,), result_id)
@@ -12844,8 +12844,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4148a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4148a, result_type, rid, hit_object))
-                run.firsts[0x4148a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5258, result_type, (hit_object,), result_id)
@@ -13084,8 +13084,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41491] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41491, result_type, rid, hit_object))
-                run.firsts[0x41491] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5265, result_type, (hit_object,), result_id)
@@ -13136,8 +13136,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41493] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41493, result_type, rid, hit_object))
-                run.firsts[0x41493] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5267, result_type, (hit_object,), result_id)
@@ -13164,8 +13164,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41494] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41494, result_type, rid, hit_object))
-                run.firsts[0x41494] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5268, result_type, (hit_object,), result_id)
@@ -13192,8 +13192,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41495] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41495, result_type, rid, hit_object))
-                run.firsts[0x41495] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5269, result_type, (hit_object,), result_id)
@@ -13220,8 +13220,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41496] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41496, result_type, rid, hit_object))
-                run.firsts[0x41496] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5270, result_type, (hit_object,), result_id)
@@ -13248,8 +13248,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41497] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41497, result_type, rid, hit_object))
-                run.firsts[0x41497] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5271, result_type, (hit_object,), result_id)
@@ -13276,8 +13276,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41498] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41498, result_type, rid, hit_object))
-                run.firsts[0x41498] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5272, result_type, (hit_object,), result_id)
@@ -13304,8 +13304,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41499] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41499, result_type, rid, hit_object))
-                run.firsts[0x41499] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5273, result_type, (hit_object,), result_id)
@@ -13332,8 +13332,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4149a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4149a, result_type, rid, hit_object))
-                run.firsts[0x4149a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5274, result_type, (hit_object,), result_id)
@@ -13360,8 +13360,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4149b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4149b, result_type, rid, hit_object))
-                run.firsts[0x4149b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5275, result_type, (hit_object,), result_id)
@@ -13388,8 +13388,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4149c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4149c, result_type, rid, hit_object))
-                run.firsts[0x4149c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5276, result_type, (hit_object,), result_id)
@@ -13416,8 +13416,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4149d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4149d, result_type, rid, hit_object))
-                run.firsts[0x4149d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5277, result_type, (hit_object,), result_id)
@@ -13444,8 +13444,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4149e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4149e, result_type, rid, hit_object))
-                run.firsts[0x4149e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5278, result_type, (hit_object,), result_id)
@@ -13776,8 +13776,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < matrix < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414ad] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414ad, result_type, rid, matrix))
-                run.firsts[0x414ad] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5293, result_type, (matrix,), result_id)
@@ -13861,8 +13861,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414b0] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414b0, result_type, rid, value))
-                run.firsts[0x414b0] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5296, result_type, (value,), result_id)
@@ -13926,8 +13926,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < barycentric < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x814b4] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x814b4, result_type, rid, accel, instance_id, geometry_index, primitive_index, barycentric))
-                run.firsts[0x814b4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5300, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
@@ -13966,8 +13966,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < barycentric < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x814b5] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x814b5, result_type, rid, accel, instance_id, geometry_index, primitive_index, barycentric))
-                run.firsts[0x814b5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5301, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
@@ -14156,8 +14156,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414bb] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414bb, result_type, rid, hit_object))
-                run.firsts[0x414bb] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5307, result_type, (hit_object,), result_id)
@@ -14184,8 +14184,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414bc] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414bc, result_type, rid, hit_object))
-                run.firsts[0x414bc] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5308, result_type, (hit_object,), result_id)
@@ -14589,8 +14589,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414c8] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414c8, result_type, rid, hit_object))
-                run.firsts[0x414c8] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5320, result_type, (hit_object,), result_id)
@@ -14641,8 +14641,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414ca] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414ca, result_type, rid, hit_object))
-                run.firsts[0x414ca] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5322, result_type, (hit_object,), result_id)
@@ -14669,8 +14669,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414cb] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414cb, result_type, rid, hit_object))
-                run.firsts[0x414cb] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5323, result_type, (hit_object,), result_id)
@@ -14697,8 +14697,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414cc] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414cc, result_type, rid, hit_object))
-                run.firsts[0x414cc] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5324, result_type, (hit_object,), result_id)
@@ -14725,8 +14725,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414cd] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414cd, result_type, rid, hit_object))
-                run.firsts[0x414cd] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5325, result_type, (hit_object,), result_id)
@@ -14753,8 +14753,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414ce] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414ce, result_type, rid, hit_object))
-                run.firsts[0x414ce] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5326, result_type, (hit_object,), result_id)
@@ -14781,8 +14781,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414cf] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414cf, result_type, rid, hit_object))
-                run.firsts[0x414cf] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5327, result_type, (hit_object,), result_id)
@@ -14809,8 +14809,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414d0] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414d0, result_type, rid, hit_object))
-                run.firsts[0x414d0] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5328, result_type, (hit_object,), result_id)
@@ -14837,8 +14837,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414d1] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414d1, result_type, rid, hit_object))
-                run.firsts[0x414d1] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5329, result_type, (hit_object,), result_id)
@@ -14865,8 +14865,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414d2] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414d2, result_type, rid, hit_object))
-                run.firsts[0x414d2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5330, result_type, (hit_object,), result_id)
@@ -14893,8 +14893,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414d3] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414d3, result_type, rid, hit_object))
-                run.firsts[0x414d3] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5331, result_type, (hit_object,), result_id)
@@ -14921,8 +14921,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414d4] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414d4, result_type, rid, hit_object))
-                run.firsts[0x414d4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5332, result_type, (hit_object,), result_id)
@@ -14949,8 +14949,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414d5] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414d5, result_type, rid, hit_object))
-                run.firsts[0x414d5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5333, result_type, (hit_object,), result_id)
@@ -14982,8 +14982,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_kind < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x514d6] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x514d6, result_type, rid, hit, hit_kind))
-                run.firsts[0x514d6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5334, result_type, (hit, hit_kind), result_id)
@@ -15180,8 +15180,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x514dc] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x514dc, result_type, rid, ray_query, intersection))
-                run.firsts[0x514dc] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5340, result_type, (ray_query, intersection), result_id)
@@ -15256,8 +15256,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x514e1] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x514e1, result_type, rid, ray_query, intersection))
-                run.firsts[0x514e1] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5345, result_type, (ray_query, intersection), result_id)
@@ -15284,8 +15284,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414e2] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414e2, result_type, rid, hit_object))
-                run.firsts[0x414e2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5346, result_type, (hit_object,), result_id)
@@ -15312,8 +15312,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414e3] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414e3, result_type, rid, hit_object))
-                run.firsts[0x414e3] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5347, result_type, (hit_object,), result_id)
@@ -15340,8 +15340,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414e4] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414e4, result_type, rid, hit_object))
-                run.firsts[0x414e4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5348, result_type, (hit_object,), result_id)
@@ -15368,8 +15368,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414e5] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414e5, result_type, rid, hit_object))
-                run.firsts[0x414e5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5349, result_type, (hit_object,), result_id)
@@ -15396,8 +15396,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414e6] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414e6, result_type, rid, hit_object))
-                run.firsts[0x414e6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5350, result_type, (hit_object,), result_id)
@@ -15424,8 +15424,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414e7] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414e7, result_type, rid, hit_object))
-                run.firsts[0x414e7] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5351, result_type, (hit_object,), result_id)
@@ -15452,8 +15452,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414e8] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414e8, result_type, rid, hit_object))
-                run.firsts[0x414e8] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5352, result_type, (hit_object,), result_id)
@@ -15586,8 +15586,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < c < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x614f1] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x614f1, result_type, rid, a, b, c))
-                run.firsts[0x614f1] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5361, result_type, (a, b, c), result_id)
@@ -15615,8 +15615,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < type < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x414f2] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x414f2, result_type, rid, type))
-                run.firsts[0x414f2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5362, result_type, (type,), result_id)
@@ -15937,8 +15937,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51500] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51500, result_type, rid, tensor_layout, value))
-                run.firsts[0x51500] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5376, result_type, (tensor_layout, value), result_id)
@@ -16099,8 +16099,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < clip_col_span < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x81506] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x81506, result_type, rid, tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span))
-                run.firsts[0x81506] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5382, result_type, (tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span), result_id)
@@ -16157,8 +16157,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < matrix < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4150e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4150e, result_type, rid, matrix))
-                run.firsts[0x4150e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5390, result_type, (matrix,), result_id)
@@ -16185,8 +16185,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4150f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4150f, result_type, rid, operand))
-                run.firsts[0x4150f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5391, result_type, (operand,), result_id)
@@ -16213,8 +16213,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41510] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41510, result_type, rid, operand))
-                run.firsts[0x41510] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5392, result_type, (operand,), result_id)
@@ -16241,8 +16241,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41511] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41511, result_type, rid, operand))
-                run.firsts[0x41511] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5393, result_type, (operand,), result_id)
@@ -16269,8 +16269,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41512] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41512, result_type, rid, operand))
-                run.firsts[0x41512] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5394, result_type, (operand,), result_id)
@@ -16297,8 +16297,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41513] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41513, result_type, rid, operand))
-                run.firsts[0x41513] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5395, result_type, (operand,), result_id)
@@ -16325,8 +16325,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41514] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41514, result_type, rid, operand))
-                run.firsts[0x41514] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5396, result_type, (operand,), result_id)
@@ -16414,8 +16414,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51533] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51533, result_type, rid, ray_query, intersection))
-                run.firsts[0x51533] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5427, result_type, (ray_query, intersection), result_id)
@@ -16445,8 +16445,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51534] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51534, result_type, rid, ray_query, intersection))
-                run.firsts[0x51534] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5428, result_type, (ray_query, intersection), result_id)
@@ -16476,8 +16476,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51535] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51535, result_type, rid, ray_query, intersection))
-                run.firsts[0x51535] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5429, result_type, (ray_query, intersection), result_id)
@@ -16507,8 +16507,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51536] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51536, result_type, rid, ray_query, intersection))
-                run.firsts[0x51536] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5430, result_type, (ray_query, intersection), result_id)
@@ -16538,8 +16538,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51537] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51537, result_type, rid, ray_query, intersection))
-                run.firsts[0x51537] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5431, result_type, (ray_query, intersection), result_id)
@@ -16566,8 +16566,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41538] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41538, result_type, rid, hit_object))
-                run.firsts[0x41538] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5432, result_type, (hit_object,), result_id)
@@ -16594,8 +16594,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41539] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41539, result_type, rid, hit_object))
-                run.firsts[0x41539] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5433, result_type, (hit_object,), result_id)
@@ -16622,8 +16622,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4153a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4153a, result_type, rid, hit_object))
-                run.firsts[0x4153a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5434, result_type, (hit_object,), result_id)
@@ -16650,8 +16650,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4153b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4153b, result_type, rid, hit_object))
-                run.firsts[0x4153b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5435, result_type, (hit_object,), result_id)
@@ -16678,8 +16678,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4153c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4153c, result_type, rid, hit_object))
-                run.firsts[0x4153c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5436, result_type, (hit_object,), result_id)
@@ -16706,8 +16706,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < hit_object < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4153d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4153d, result_type, rid, hit_object))
-                run.firsts[0x4153d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5437, result_type, (hit_object,), result_id)
@@ -16737,8 +16737,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5153e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5153e, result_type, rid, ray_query, intersection))
-                run.firsts[0x5153e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5438, result_type, (ray_query, intersection), result_id)
@@ -16768,8 +16768,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5153f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5153f, result_type, rid, ray_query, intersection))
-                run.firsts[0x5153f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5439, result_type, (ray_query, intersection), result_id)
@@ -16799,8 +16799,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < invocation_id < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515c3] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515c3, result_type, rid, data, invocation_id))
-                run.firsts[0x515c3] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5571, result_type, (data, invocation_id), result_id)
@@ -16833,8 +16833,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < delta < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x615c4] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x615c4, result_type, rid, current, next, delta))
-                run.firsts[0x615c4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5572, result_type, (current, next, delta), result_id)
@@ -16867,8 +16867,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < delta < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x615c5] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x615c5, result_type, rid, previous, current, delta))
-                run.firsts[0x615c5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5573, result_type, (previous, current, delta), result_id)
@@ -16898,8 +16898,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515c6] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515c6, result_type, rid, data, value))
-                run.firsts[0x515c6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5574, result_type, (data, value), result_id)
@@ -16926,8 +16926,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < ptr < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x415c7] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x415c7, result_type, rid, ptr))
-                run.firsts[0x415c7] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5575, result_type, (ptr,), result_id)
@@ -16981,8 +16981,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < coordinate < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515c9] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515c9, result_type, rid, image, coordinate))
-                run.firsts[0x515c9] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5577, result_type, (image, coordinate), result_id)
@@ -17044,8 +17044,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < height < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x715cc] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x715cc, result_type, rid, image, coordinate, width, height))
-                run.firsts[0x715cc] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5580, result_type, (image, coordinate, width, height), result_id)
@@ -17102,8 +17102,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x415d1] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x415d1, result_type, rid, operand))
-                run.firsts[0x415d1] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5585, result_type, (operand,), result_id)
@@ -17130,8 +17130,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x415d2] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x415d2, result_type, rid, operand))
-                run.firsts[0x415d2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5586, result_type, (operand,), result_id)
@@ -17161,8 +17161,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515d3] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515d3, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515d3] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5587, result_type, (operand_1, operand_2), result_id)
@@ -17192,8 +17192,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515d4] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515d4, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515d4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5588, result_type, (operand_1, operand_2), result_id)
@@ -17223,8 +17223,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515d5] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515d5, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515d5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5589, result_type, (operand_1, operand_2), result_id)
@@ -17254,8 +17254,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515d6] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515d6, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515d6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5590, result_type, (operand_1, operand_2), result_id)
@@ -17285,8 +17285,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515d7] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515d7, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515d7] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5591, result_type, (operand_1, operand_2), result_id)
@@ -17316,8 +17316,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515d8] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515d8, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515d8] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5592, result_type, (operand_1, operand_2), result_id)
@@ -17347,8 +17347,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515d9] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515d9, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515d9] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5593, result_type, (operand_1, operand_2), result_id)
@@ -17378,8 +17378,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515da] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515da, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515da] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5594, result_type, (operand_1, operand_2), result_id)
@@ -17409,8 +17409,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515db] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515db, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515db] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5595, result_type, (operand_1, operand_2), result_id)
@@ -17440,8 +17440,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515dc] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515dc, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515dc] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5596, result_type, (operand_1, operand_2), result_id)
@@ -17471,8 +17471,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515dd] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515dd, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515dd] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5597, result_type, (operand_1, operand_2), result_id)
@@ -17502,8 +17502,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515de] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515de, result_type, rid, operand_1, operand_2))
-                run.firsts[0x515de] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5598, result_type, (operand_1, operand_2), result_id)
@@ -17762,8 +17762,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < expected_value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x515ff] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x515ff, result_type, rid, value, expected_value))
-                run.firsts[0x515ff] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5631, result_type, (value, expected_value), result_id)
@@ -17851,8 +17851,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < sampler < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51643] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51643, result_type, rid, image_type, sampler))
-                run.firsts[0x51643] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5699, result_type, (image_type, sampler), result_id)
@@ -18108,8 +18108,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < qp < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51651] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51651, result_type, rid, slice_type, qp))
-                run.firsts[0x51651] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5713, result_type, (slice_type, qp), result_id)
@@ -18139,8 +18139,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51652] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51652, result_type, rid, reference_base_penalty, payload))
-                run.firsts[0x51652] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5714, result_type, (reference_base_penalty, payload), result_id)
@@ -18170,8 +18170,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < qp < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51653] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51653, result_type, rid, slice_type, qp))
-                run.firsts[0x51653] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5715, result_type, (slice_type, qp), result_id)
@@ -18201,8 +18201,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51654] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51654, result_type, rid, packed_shape_penalty, payload))
-                run.firsts[0x51654] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5716, result_type, (packed_shape_penalty, payload), result_id)
@@ -18232,8 +18232,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < qp < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51655] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51655, result_type, rid, slice_type, qp))
-                run.firsts[0x51655] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5717, result_type, (slice_type, qp), result_id)
@@ -18263,8 +18263,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51656] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51656, result_type, rid, direction_cost, payload))
-                run.firsts[0x51656] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5718, result_type, (direction_cost, payload), result_id)
@@ -18294,8 +18294,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < qp < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51657] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51657, result_type, rid, slice_type, qp))
-                run.firsts[0x51657] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5719, result_type, (slice_type, qp), result_id)
@@ -18325,8 +18325,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < qp < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51658] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51658, result_type, rid, slice_type, qp))
-                run.firsts[0x51658] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5720, result_type, (slice_type, qp), result_id)
@@ -18428,8 +18428,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x7165c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x7165c, result_type, rid, packed_cost_center_delta, packed_cost_table, cost_precision, payload))
-                run.firsts[0x7165c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5724, result_type, (packed_cost_center_delta, packed_cost_table, cost_precision, payload), result_id)
@@ -18459,8 +18459,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < qp < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5165d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5165d, result_type, rid, slice_type, qp))
-                run.firsts[0x5165d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5725, result_type, (slice_type, qp), result_id)
@@ -18531,8 +18531,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41660] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41660, result_type, rid, payload))
-                run.firsts[0x41660] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5728, result_type, (payload,), result_id)
@@ -18562,8 +18562,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51661] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51661, result_type, rid, source_field_polarity, payload))
-                run.firsts[0x51661] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5729, result_type, (source_field_polarity, payload), result_id)
@@ -18593,8 +18593,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51662] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51662, result_type, rid, reference_field_polarity, payload))
-                run.firsts[0x51662] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5730, result_type, (reference_field_polarity, payload), result_id)
@@ -18627,8 +18627,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x61663] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x61663, result_type, rid, forward_reference_field_polarity, backward_reference_field_polarity, payload))
-                run.firsts[0x61663] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5731, result_type, (forward_reference_field_polarity, backward_reference_field_polarity, payload), result_id)
@@ -18655,8 +18655,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41664] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41664, result_type, rid, payload))
-                run.firsts[0x41664] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5732, result_type, (payload,), result_id)
@@ -18683,8 +18683,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41665] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41665, result_type, rid, payload))
-                run.firsts[0x41665] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5733, result_type, (payload,), result_id)
@@ -18711,8 +18711,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41666] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41666, result_type, rid, payload))
-                run.firsts[0x41666] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5734, result_type, (payload,), result_id)
@@ -18739,8 +18739,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41667] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41667, result_type, rid, payload))
-                run.firsts[0x41667] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5735, result_type, (payload,), result_id)
@@ -18767,8 +18767,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41668] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41668, result_type, rid, payload))
-                run.firsts[0x41668] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5736, result_type, (payload,), result_id)
@@ -18795,8 +18795,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41669] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41669, result_type, rid, payload))
-                run.firsts[0x41669] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5737, result_type, (payload,), result_id)
@@ -18823,8 +18823,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4166a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4166a, result_type, rid, payload))
-                run.firsts[0x4166a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5738, result_type, (payload,), result_id)
@@ -18851,8 +18851,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4166b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4166b, result_type, rid, payload))
-                run.firsts[0x4166b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5739, result_type, (payload,), result_id)
@@ -18879,8 +18879,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4166c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4166c, result_type, rid, payload))
-                run.firsts[0x4166c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5740, result_type, (payload,), result_id)
@@ -18907,8 +18907,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4166d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4166d, result_type, rid, payload))
-                run.firsts[0x4166d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5741, result_type, (payload,), result_id)
@@ -18935,8 +18935,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4166e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4166e, result_type, rid, payload))
-                run.firsts[0x4166e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5742, result_type, (payload,), result_id)
@@ -18963,8 +18963,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4166f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4166f, result_type, rid, payload))
-                run.firsts[0x4166f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5743, result_type, (payload,), result_id)
@@ -18991,8 +18991,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41670] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41670, result_type, rid, payload))
-                run.firsts[0x41670] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5744, result_type, (payload,), result_id)
@@ -19019,8 +19019,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41671] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41671, result_type, rid, payload))
-                run.firsts[0x41671] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5745, result_type, (payload,), result_id)
@@ -19053,8 +19053,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x61672] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x61672, result_type, rid, packed_reference_ids, packed_reference_parameter_field_polarities, payload))
-                run.firsts[0x61672] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5746, result_type, (packed_reference_ids, packed_reference_parameter_field_polarities, payload), result_id)
@@ -19087,8 +19087,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < sad_adjustment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x61673] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x61673, result_type, rid, src_coord, partition_mask, sad_adjustment))
-                run.firsts[0x61673] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5747, result_type, (src_coord, partition_mask, sad_adjustment), result_id)
@@ -19121,8 +19121,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x61674] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x61674, result_type, rid, ref_offset, search_window_config, payload))
-                run.firsts[0x61674] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5748, result_type, (ref_offset, search_window_config, payload), result_id)
@@ -19158,8 +19158,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x71675] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x71675, result_type, rid, fwd_ref_offset, bwd_ref_offset, search_window_config, payload))
-                run.firsts[0x71675] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5749, result_type, (fwd_ref_offset, bwd_ref_offset, search_window_config, payload), result_id)
@@ -19189,8 +19189,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < dual_ref < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51676] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51676, result_type, rid, search_window_config, dual_ref))
-                run.firsts[0x51676] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5750, result_type, (search_window_config, dual_ref), result_id)
@@ -19226,8 +19226,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < image_size < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x71677] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x71677, result_type, rid, ref_offset, src_coord, ref_window_size, image_size))
-                run.firsts[0x71677] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5751, result_type, (ref_offset, src_coord, ref_window_size, image_size), result_id)
@@ -19254,8 +19254,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41678] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41678, result_type, rid, payload))
-                run.firsts[0x41678] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5752, result_type, (payload,), result_id)
@@ -19285,8 +19285,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51679] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51679, result_type, rid, max_motion_vector_count, payload))
-                run.firsts[0x51679] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5753, result_type, (max_motion_vector_count, payload), result_id)
@@ -19313,8 +19313,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4167a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4167a, result_type, rid, payload))
-                run.firsts[0x4167a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5754, result_type, (payload,), result_id)
@@ -19344,8 +19344,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5167b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5167b, result_type, rid, threshold, payload))
-                run.firsts[0x5167b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5755, result_type, (threshold, payload), result_id)
@@ -19375,8 +19375,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5167c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5167c, result_type, rid, packed_sad_weights, payload))
-                run.firsts[0x5167c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5756, result_type, (packed_sad_weights, payload), result_id)
@@ -19409,8 +19409,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x6167d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x6167d, result_type, rid, src_image, ref_image, payload))
-                run.firsts[0x6167d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5757, result_type, (src_image, ref_image, payload), result_id)
@@ -19446,8 +19446,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x7167e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x7167e, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
-                run.firsts[0x7167e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5758, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
@@ -19483,8 +19483,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < streamin_components < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x7167f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x7167f, result_type, rid, src_image, ref_image, payload, streamin_components))
-                run.firsts[0x7167f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5759, result_type, (src_image, ref_image, payload, streamin_components), result_id)
@@ -19523,8 +19523,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < streamin_components < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x81680] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x81680, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components))
-                run.firsts[0x81680] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5760, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
@@ -19557,8 +19557,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x61681] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x61681, result_type, rid, src_image, ref_image, payload))
-                run.firsts[0x61681] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5761, result_type, (src_image, ref_image, payload), result_id)
@@ -19594,8 +19594,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x71682] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x71682, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
-                run.firsts[0x71682] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5762, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
@@ -19631,8 +19631,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < streamin_components < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x71683] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x71683, result_type, rid, src_image, ref_image, payload, streamin_components))
-                run.firsts[0x71683] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5763, result_type, (src_image, ref_image, payload, streamin_components), result_id)
@@ -19671,8 +19671,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < streamin_components < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x81684] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x81684, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components))
-                run.firsts[0x81684] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5764, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
@@ -19699,8 +19699,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41685] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41685, result_type, rid, payload))
-                run.firsts[0x41685] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5765, result_type, (payload,), result_id)
@@ -19727,8 +19727,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41686] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41686, result_type, rid, payload))
-                run.firsts[0x41686] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5766, result_type, (payload,), result_id)
@@ -19755,8 +19755,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41687] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41687, result_type, rid, payload))
-                run.firsts[0x41687] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5767, result_type, (payload,), result_id)
@@ -19783,8 +19783,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41688] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41688, result_type, rid, payload))
-                run.firsts[0x41688] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5768, result_type, (payload,), result_id)
@@ -19811,8 +19811,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41689] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41689, result_type, rid, payload))
-                run.firsts[0x41689] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5769, result_type, (payload,), result_id)
@@ -19842,8 +19842,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < major_shape < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5168a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5168a, result_type, rid, payload, major_shape))
-                run.firsts[0x5168a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5770, result_type, (payload, major_shape), result_id)
@@ -19873,8 +19873,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < major_shape < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5168b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5168b, result_type, rid, payload, major_shape))
-                run.firsts[0x5168b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5771, result_type, (payload, major_shape), result_id)
@@ -19904,8 +19904,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < major_shape < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5168c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5168c, result_type, rid, payload, major_shape))
-                run.firsts[0x5168c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5772, result_type, (payload, major_shape), result_id)
@@ -19938,8 +19938,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < direction < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x6168d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x6168d, result_type, rid, payload, major_shape, direction))
-                run.firsts[0x6168d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5773, result_type, (payload, major_shape, direction), result_id)
@@ -19972,8 +19972,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < direction < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x6168e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x6168e, result_type, rid, payload, major_shape, direction))
-                run.firsts[0x6168e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5774, result_type, (payload, major_shape, direction), result_id)
@@ -20006,8 +20006,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < direction < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x6168f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x6168f, result_type, rid, payload, major_shape, direction))
-                run.firsts[0x6168f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5775, result_type, (payload, major_shape, direction), result_id)
@@ -20037,8 +20037,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51690] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51690, result_type, rid, image_select, payload))
-                run.firsts[0x51690] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5776, result_type, (image_select, payload), result_id)
@@ -20065,8 +20065,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41691] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41691, result_type, rid, payload))
-                run.firsts[0x41691] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5777, result_type, (payload,), result_id)
@@ -20093,8 +20093,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41692] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41692, result_type, rid, payload))
-                run.firsts[0x41692] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5778, result_type, (payload,), result_id)
@@ -20121,8 +20121,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41693] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41693, result_type, rid, payload))
-                run.firsts[0x41693] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5779, result_type, (payload,), result_id)
@@ -20149,8 +20149,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41694] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41694, result_type, rid, payload))
-                run.firsts[0x41694] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5780, result_type, (payload,), result_id)
@@ -20195,8 +20195,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < sad_adjustment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0xa1695] = None  # (first: a target profile may refuse it)
                 run.words.extend((0xa1695, result_type, rid, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment))
-                run.firsts[0xa1695] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5781, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment), result_id)
@@ -20244,8 +20244,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < sad_adjustment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0xb1696] = None  # (first: a target profile may refuse it)
                 run.words.extend((0xb1696, result_type, rid, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment))
-                run.firsts[0xb1696] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5782, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment), result_id)
@@ -20272,8 +20272,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41697] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41697, result_type, rid, payload))
-                run.firsts[0x41697] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5783, result_type, (payload,), result_id)
@@ -20300,8 +20300,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41698] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41698, result_type, rid, payload))
-                run.firsts[0x41698] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5784, result_type, (payload,), result_id)
@@ -20328,8 +20328,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41699] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41699, result_type, rid, payload))
-                run.firsts[0x41699] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5785, result_type, (payload,), result_id)
@@ -20362,8 +20362,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x6169a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x6169a, result_type, rid, src_image, ref_image, payload))
-                run.firsts[0x6169a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5786, result_type, (src_image, ref_image, payload), result_id)
@@ -20399,8 +20399,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x7169b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x7169b, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
-                run.firsts[0x7169b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5787, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
@@ -20433,8 +20433,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x6169c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x6169c, result_type, rid, src_image, packed_reference_ids, payload))
-                run.firsts[0x6169c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5788, result_type, (src_image, packed_reference_ids, payload), result_id)
@@ -20470,8 +20470,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x7169d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x7169d, result_type, rid, src_image, packed_reference_ids, packed_reference_field_polarities, payload))
-                run.firsts[0x7169d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5789, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
@@ -20498,8 +20498,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4169e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4169e, result_type, rid, payload))
-                run.firsts[0x4169e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5790, result_type, (payload,), result_id)
@@ -20526,8 +20526,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < src_coord < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4169f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4169f, result_type, rid, src_coord))
-                run.firsts[0x4169f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5791, result_type, (src_coord,), result_id)
@@ -20569,8 +20569,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x916a0] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x916a0, result_type, rid, skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload))
-                run.firsts[0x916a0] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5792, result_type, (skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload), result_id)
@@ -20618,8 +20618,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0xb16a1] = None  # (first: a target profile may refuse it)
                 run.words.extend((0xb16a1, result_type, rid, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload))
-                run.firsts[0xb16a1] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5793, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload), result_id)
@@ -20676,8 +20676,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0xe16a2] = None  # (first: a target profile may refuse it)
                 run.words.extend((0xe16a2, result_type, rid, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload))
-                run.firsts[0xe16a2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5794, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload), result_id)
@@ -20707,8 +20707,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < direction < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x516a3] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x516a3, result_type, rid, skip_block_partition_type, direction))
-                run.firsts[0x516a3] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5795, result_type, (skip_block_partition_type, direction), result_id)
@@ -20735,8 +20735,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416a4] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416a4, result_type, rid, payload))
-                run.firsts[0x416a4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5796, result_type, (payload,), result_id)
@@ -20766,8 +20766,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x516a5] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x516a5, result_type, rid, packed_shape_penalty, payload))
-                run.firsts[0x516a5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5797, result_type, (packed_shape_penalty, payload), result_id)
@@ -20803,8 +20803,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x716a6] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x716a6, result_type, rid, luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload))
-                run.firsts[0x716a6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5798, result_type, (luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload), result_id)
@@ -20834,8 +20834,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x516a7] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x516a7, result_type, rid, chroma_mode_base_penalty, payload))
-                run.firsts[0x516a7] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5799, result_type, (chroma_mode_base_penalty, payload), result_id)
@@ -20862,8 +20862,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416a8] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416a8, result_type, rid, payload))
-                run.firsts[0x416a8] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5800, result_type, (payload,), result_id)
@@ -20893,8 +20893,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x516a9] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x516a9, result_type, rid, packed_sad_coefficients, payload))
-                run.firsts[0x516a9] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5801, result_type, (packed_sad_coefficients, payload), result_id)
@@ -20924,8 +20924,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x516aa] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x516aa, result_type, rid, block_based_skip_type, payload))
-                run.firsts[0x516aa] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5802, result_type, (block_based_skip_type, payload), result_id)
@@ -20955,8 +20955,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x516ab] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x516ab, result_type, rid, src_image, payload))
-                run.firsts[0x516ab] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5803, result_type, (src_image, payload), result_id)
@@ -20989,8 +20989,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x616ac] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x616ac, result_type, rid, src_image, ref_image, payload))
-                run.firsts[0x616ac] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5804, result_type, (src_image, ref_image, payload), result_id)
@@ -21026,8 +21026,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x716ad] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x716ad, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
-                run.firsts[0x716ad] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5805, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
@@ -21060,8 +21060,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x616ae] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x616ae, result_type, rid, src_image, packed_reference_ids, payload))
-                run.firsts[0x616ae] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5806, result_type, (src_image, packed_reference_ids, payload), result_id)
@@ -21097,8 +21097,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x716af] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x716af, result_type, rid, src_image, packed_reference_ids, packed_reference_field_polarities, payload))
-                run.firsts[0x716af] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5807, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
@@ -21125,8 +21125,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416b0] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416b0, result_type, rid, payload))
-                run.firsts[0x416b0] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5808, result_type, (payload,), result_id)
@@ -21153,8 +21153,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416b1] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416b1, result_type, rid, payload))
-                run.firsts[0x416b1] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5809, result_type, (payload,), result_id)
@@ -21181,8 +21181,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416b2] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416b2, result_type, rid, payload))
-                run.firsts[0x416b2] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5810, result_type, (payload,), result_id)
@@ -21209,8 +21209,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416b3] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416b3, result_type, rid, payload))
-                run.firsts[0x416b3] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5811, result_type, (payload,), result_id)
@@ -21237,8 +21237,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416b4] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416b4, result_type, rid, payload))
-                run.firsts[0x416b4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5812, result_type, (payload,), result_id)
@@ -21265,8 +21265,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416b5] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416b5, result_type, rid, payload))
-                run.firsts[0x416b5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5813, result_type, (payload,), result_id)
@@ -21293,8 +21293,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416b6] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416b6, result_type, rid, payload))
-                run.firsts[0x416b6] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5814, result_type, (payload,), result_id)
@@ -21321,8 +21321,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416b7] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416b7, result_type, rid, payload))
-                run.firsts[0x416b7] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5815, result_type, (payload,), result_id)
@@ -21349,8 +21349,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < payload < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416b8] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416b8, result_type, rid, payload))
-                run.firsts[0x416b8] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5816, result_type, (payload,), result_id)
@@ -21377,8 +21377,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < length < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x416ba] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x416ba, result_type, rid, length))
-                run.firsts[0x416ba] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5818, result_type, (length,), result_id)
@@ -23373,8 +23373,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < pointer < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4172e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4172e, result_type, rid, pointer))
-                run.firsts[0x4172e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5934, result_type, (pointer,), result_id)
@@ -23402,8 +23402,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < pointer < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41732] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41732, result_type, rid, pointer))
-                run.firsts[0x41732] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5938, result_type, (pointer,), result_id)
@@ -23434,8 +23434,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < packet_alignment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5173a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5173a, result_type, rid, packet_size, packet_alignment))
-                run.firsts[0x5173a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5946, result_type, (packet_size, packet_alignment), result_id)
@@ -23466,8 +23466,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < packet_alignment < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5173b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5173b, result_type, rid, packet_size, packet_alignment))
-                run.firsts[0x5173b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5947, result_type, (packet_size, packet_alignment), result_id)
@@ -23495,8 +23495,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < input < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4173d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4173d, result_type, rid, input))
-                run.firsts[0x4173d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5949, result_type, (input,), result_id)
@@ -23524,8 +23524,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < ray_query < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41780] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41780, result_type, rid, ray_query))
-                run.firsts[0x41780] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6016, result_type, (ray_query,), result_id)
@@ -23553,8 +23553,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < ray_query < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41781] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41781, result_type, rid, ray_query))
-                run.firsts[0x41781] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6017, result_type, (ray_query,), result_id)
@@ -23585,8 +23585,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51782] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51782, result_type, rid, ray_query, intersection))
-                run.firsts[0x51782] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6018, result_type, (ray_query, intersection), result_id)
@@ -23617,8 +23617,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51783] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51783, result_type, rid, ray_query, intersection))
-                run.firsts[0x51783] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6019, result_type, (ray_query, intersection), result_id)
@@ -23649,8 +23649,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51784] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51784, result_type, rid, ray_query, intersection))
-                run.firsts[0x51784] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6020, result_type, (ray_query, intersection), result_id)
@@ -23681,8 +23681,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51785] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51785, result_type, rid, ray_query, intersection))
-                run.firsts[0x51785] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6021, result_type, (ray_query, intersection), result_id)
@@ -23713,8 +23713,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51786] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51786, result_type, rid, ray_query, intersection))
-                run.firsts[0x51786] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6022, result_type, (ray_query, intersection), result_id)
@@ -23745,8 +23745,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51787] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51787, result_type, rid, ray_query, intersection))
-                run.firsts[0x51787] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6023, result_type, (ray_query, intersection), result_id)
@@ -23777,8 +23777,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51788] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51788, result_type, rid, ray_query, intersection))
-                run.firsts[0x51788] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6024, result_type, (ray_query, intersection), result_id)
@@ -23809,8 +23809,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51789] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51789, result_type, rid, ray_query, intersection))
-                run.firsts[0x51789] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6025, result_type, (ray_query, intersection), result_id)
@@ -23838,8 +23838,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < ray_query < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4178a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4178a, result_type, rid, ray_query))
-                run.firsts[0x4178a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6026, result_type, (ray_query,), result_id)
@@ -23870,8 +23870,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5178b] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5178b, result_type, rid, ray_query, intersection))
-                run.firsts[0x5178b] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6027, result_type, (ray_query, intersection), result_id)
@@ -23902,8 +23902,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5178c] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5178c, result_type, rid, ray_query, intersection))
-                run.firsts[0x5178c] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6028, result_type, (ray_query, intersection), result_id)
@@ -23931,8 +23931,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < ray_query < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4178d] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4178d, result_type, rid, ray_query))
-                run.firsts[0x4178d] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6029, result_type, (ray_query,), result_id)
@@ -23960,8 +23960,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < ray_query < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4178e] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4178e, result_type, rid, ray_query))
-                run.firsts[0x4178e] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6030, result_type, (ray_query,), result_id)
@@ -23992,8 +23992,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x5178f] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x5178f, result_type, rid, ray_query, intersection))
-                run.firsts[0x5178f] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6031, result_type, (ray_query, intersection), result_id)
@@ -24024,8 +24024,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < intersection < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51790] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51790, result_type, rid, ray_query, intersection))
-                run.firsts[0x51790] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6032, result_type, (ray_query, intersection), result_id)
@@ -24211,8 +24211,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < float_value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x417e4] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x417e4, result_type, rid, float_value))
-                run.firsts[0x417e4] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6116, result_type, (float_value,), result_id)
@@ -24239,8 +24239,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < b_float16_value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x417e5] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x417e5, result_type, rid, b_float16_value))
-                run.firsts[0x417e5] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6117, result_type, (b_float16_value,), result_id)
@@ -24319,8 +24319,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < target < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41801] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41801, result_type, rid, target))
-                run.firsts[0x41801] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6145, result_type, (target,), result_id)
@@ -24410,8 +24410,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < sequence < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41815] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41815, result_type, rid, sequence))
-                run.firsts[0x41815] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6165, result_type, (sequence,), result_id)
@@ -24752,8 +24752,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < lut_index < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x71862] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x71862, result_type, rid, a, b, c, lut_index))
-                run.firsts[0x71862] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6242, result_type, (a, b, c, lut_index), result_id)
@@ -24783,8 +24783,8 @@ class CoreInstructions(InstructionSink):
                 and 0 < length < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x51864] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x51864, result_type, rid, element_type, length))
-                run.firsts[0x51864] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6244, result_type, (element_type, length), result_id)
@@ -25246,8 +25246,8 @@ Condition 1, Operand 1, +
                 and 0 < float_value < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x4191a] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x4191a, result_type, rid, float_value))
-                run.firsts[0x4191a] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6426, result_type, (float_value,), result_id)
@@ -25333,8 +25333,8 @@ Condition 1, Operand 1, +
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41981] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41981, result_type, rid, operand))
-                run.firsts[0x41981] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6529, result_type, (operand,), result_id)
@@ -25362,8 +25362,8 @@ Condition 1, Operand 1, +
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41982] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41982, result_type, rid, operand))
-                run.firsts[0x41982] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6530, result_type, (operand,), result_id)
@@ -25391,8 +25391,8 @@ Condition 1, Operand 1, +
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
+                run.firsts[0x41983] = None  # (first: a target profile may refuse it)
                 run.words.extend((0x41983, result_type, rid, operand))
-                run.firsts[0x41983] = None
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6531, result_type, (operand,), result_id)

@@ -779,6 +779,85 @@ CASES: list[Case] = [
         key="why",
         expected="the required key 'why' in erratum",
     ),
+    # -- target_envs.yaml ------------------------------------------------------------------------
+    Case(
+        "target env allowing a capability the grammar lacks",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: vulkan1.0\n    family: vulkan\n"
+                "    spirv_version: '1.0'\n    source: test\n    capabilities: [Shader, Kernal]\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="    capabilities: [Shader, Kernal]",
+        key="capabilities",
+        expected="a Capability of the grammar",
+        found="'Kernal'",
+        col_at="Kernal",
+    ),
+    Case(
+        "target env with an unknown source",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: spv1.0\n    family: universal\n"
+                "    spirv_version: '1.0'\n    source: nowhere\n    everything: true\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="  - name: spv1.0",
+        key="source",
+        expected="a key of sources",
+        found="'nowhere'",
+    ),
+    Case(
+        "target env named twice",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: spv1.0\n    family: universal\n"
+                "    spirv_version: '1.0'\n    source: test\n    everything: true\n"
+                "  - name: spv1.0\n    family: universal\n"
+                "    spirv_version: '1.1'\n    source: test\n    everything: true\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="  - name: spv1.0\n    family: universal\n    spirv_version: '1.1'",
+        key="name",
+        expected="a target env named once",
+    ),
+    Case(
+        "target env forbidding an enumerant the kind lacks",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: vulkan1.0\n    family: vulkan\n"
+                "    spirv_version: '1.0'\n    source: test\n    capabilities: [Shader]\n"
+                "    forbids:\n      - kind: Capability\n        enumerant: Geometry\n"
+                "        why: test\n        source: test\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="      - kind: Capability",
+        key="enumerant",
+        expected="an enumerant of the operand kind 'Capability'",
+        found="'Geometry'",
+    ),
+    Case(
+        "target env with a family the schema lacks",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: dx12\n    family: directx\n"
+                "    spirv_version: '1.0'\n    source: test\n    everything: true\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="    family: directx",
+        key="family",
+        expected="one of",
+    ),
 ]
 
 

@@ -356,10 +356,10 @@ def test_needs_listed_at_the_calls_are_the_walks_in_every_catalogue_module() -> 
     kinds.  A words path lists its record's needs at the call, worked out once per needs
     key (spvbuild.ir.requirements.instruction_needs); over every catalogue module (every
     kind of capability and extension the catalogue infers) each listed list must be what
-    the walk finds in that record."""
-    from spvbuild.ir.requirements import _Collector
+    the walk finds in that record, plus what its result type needs (64-bit atomics)."""
+    from spvbuild.ir.requirements import _Collector, result_type_needs
 
-    compared = 0
+    compared = typed_seen = 0
     for item in CATALOGUE:
         if item.xfail:
             continue
@@ -370,6 +370,9 @@ def test_needs_listed_at_the_calls_are_the_walks_in_every_catalogue_module() -> 
                 continue
             walk = _Collector()
             walk.walk(inst)
-            assert needs == tuple(walk.found.items()), (item.name, inst)
+            typed = result_type_needs(inst.opcode, inst.result_type, m._definitions)
+            assert needs == tuple(walk.found.items()) + typed, (item.name, inst)
             compared += 1
+            typed_seen += bool(typed)
     assert compared > 500
+    assert typed_seen > 0  # kernel_atomics: OpAtomicIAdd on a 64-bit integer

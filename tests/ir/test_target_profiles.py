@@ -201,8 +201,16 @@ def test_opencl_refuses_shader_only_instructions() -> None:
     m = Module(target_env="opencl2.0")
     f32 = m.type_float(32)
     fn = m.define_function(f32, [f32])
-    with pytest.raises(BuildError, match=r"^Shader is not allowed by opencl2\.0: needed by OpDPdx"):
-        m.d_pdx(f32, fn.parameters[0])
+    before = m.bound
+    with pytest.raises(
+        BuildError,
+        match=r"^Shader is not allowed by opencl2\.0: needed by OpDPdx \(at test_target_profiles",
+    ):
+        m.d_pdx(f32, fn.parameters[0])  # the fast path's run of id-only instructions
+    assert m.bound == before  # the refused call changed nothing
+    m.f_add(f32, fn.parameters[0], fn.parameters[0])  # the same run takes the next one
+    m.return_value(fn.parameters[0]).function_end()
+    assert "OpDPdx" not in _dis(m.to_bytes())
 
 
 def test_universal_refuses_what_a_later_version_brings() -> None:

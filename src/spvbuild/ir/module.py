@@ -86,7 +86,7 @@ from spvbuild.ir.requirements import (
 from spvbuild.ir.rules import TRIGGERS as _RULE_TRIGGERS
 from spvbuild.ir.rules import check_rules
 from spvbuild.ir.section_order import laid_out, layout_engine
-from spvbuild.ir.targets import TargetProfile, target_profile
+from spvbuild.ir.targets import CheckedFirsts, TargetProfile, target_profile
 
 CapabilityMode = Literal["infer", "verify", "off"]
 _AnyId = TypeVar("_AnyId", bound=Id | TypeId)
@@ -251,8 +251,11 @@ class Module(CoreInstructions, ExtInstSets):
     inference chooses only capabilities and extensions the environment allows, and a call
     that needs one it does not allow is a BuildError at that call, e.g. ``Int64Atomics is
     not allowed by vulkan1.0: needed by OpAtomicIAdd on a 64-bit integer (at
-    shader.py:41)``.  Every call then takes the general path, which checks it (slower).
-    Without ``target_env`` the version defaults to (1, 3).
+    shader.py:41)``.  The check runs on every path of a call: the generated words paths
+    check what their needs key lists (once per key and version), the runs of id-only
+    instructions each new opcode (:class:`~spvbuild.ir.targets.CheckedFirsts`), the
+    general path the instruction's walk.  Without ``target_env`` the version defaults to
+    (1, 3).
     """
 
     def __init__(
@@ -359,8 +362,8 @@ class Module(CoreInstructions, ExtInstSets):
         self._sites: dict[int, tuple[Instruction, str]] | None = None
         if call_sites:
             self._sites = {}
-        # Calls checked one by one (call sites kept, or a target profile): the general path.
-        self._general_only = call_sites or target is not None
+        # Every call through the general path, which records its call site.
+        self._general_only = call_sites
         if self._general_only:
             self._put_words = None
 
@@ -549,6 +552,35 @@ class Module(CoreInstructions, ExtInstSets):
             self._interned[key] = Id(rid) if rid is not None else None
         return rid or 0
 
+    def _check_target(
+        self,
+        inst: Instruction,
+        needs: tuple[tuple[Any, str], ...] | None,
+        needs_key: tuple[Any, ...] | None,
+    ) -> None:
+        """Refuse (BuildError) what the target profile does not allow in ``inst``, whose
+        needs a words path listed (None: found here by walking it).  A needs key allowed
+        with no extension declared is allowed for good (the profile keeps it, per version);
+        the instructions that declare (OpCapability, OpExtension) and those with result-type
+        needs are checked each time."""
+        target = self.target
+        assert target is not None
+        opcode = inst.opcode
+        if needs is None or opcode in _RESULT_TYPE_CAPABILITIES:
+            needs = with_result_type_needs(inst, walked_needs(inst), self._definitions)
+            assert needs is not None
+        lasting = (
+            needs_key is not None
+            and opcode not in (OP_CAPABILITY, OP_EXTENSION)
+            and opcode not in _RESULT_TYPE_CAPABILITIES
+        )
+        if lasting and target.allows_needs(inst, needs, self.version, needs_key):
+            return
+        declared = [str(i.operands[0]) for i in self.sections["extensions"]]
+        if opcode == OP_EXTENSION:
+            declared.append(str(inst.operands[0]))
+        target.check_instruction(inst, needs, self.version, declared)
+
     def _needs_at_call(self, inst: Instruction) -> tuple[tuple[Any, str], ...]:
         """What ``inst`` needs (its walk, and its result type's needs), checked against the
         target profile when there is one: a BuildError names what it does not allow."""
@@ -601,6 +633,13 @@ class Module(CoreInstructions, ExtInstSets):
             needs = instruction_needs(inst, needs_key)
         if opcode in _RESULT_TYPE_CAPABILITIES:
             needs = with_result_type_needs(inst, needs, self._definitions)
+        if self.target is not None:
+            try:
+                self._check_target(inst, needs, needs_key)
+            except BuildError as exc:
+                if rid is not None:
+                    self._bound = rid
+                raise _at_call(exc) from None
         if how <= _DECORATION:
             # What _record does with it, without its other cases.
             if rid is not None:
@@ -946,6 +985,8 @@ class Module(CoreInstructions, ExtInstSets):
     def _new_run(self, block: Block) -> Run:
         """Start a run of words at the end of ``block`` (of the open function)."""
         run = self._run = Run()
+        if self.target is not None:
+            run.firsts = CheckedFirsts(self.target, self)
         block.items.append(run)
         if self._function is not None:
             self._function.runs.append(run)
@@ -975,12 +1016,12 @@ class Module(CoreInstructions, ExtInstSets):
                         break
                 else:
                     run = self._run or self._new_run(block)
+                    run.firsts[first] = None  # (first: a target profile may refuse it)
                     words = run.words
                     words.append(first)
                     words.append(result_type)
                     words.append(rid)
                     words.extend(operands)
-                    run.firsts[first] = None
                     self._bound = rid + 1
                     return Id(rid)
         return self._value(first & 0xFFFF, result_type, operands, result_id)

@@ -31,9 +31,10 @@ from spvbuild.ir.params import EnumerantParameters
 from spvbuild.ir.tables import TargetEnvInfo
 
 if TYPE_CHECKING:
+    from spvbuild.ir.module import Module
     from spvbuild.ir.requirements import _Need
 
-__all__ = ["TargetProfile", "target_env_names", "target_profile"]
+__all__ = ["CheckedFirsts", "TargetProfile", "target_env_names", "target_profile"]
 
 _profiles: dict[str, TargetProfile] = {}
 
@@ -81,6 +82,9 @@ class TargetProfile:
         self.extensions = frozenset(info.extensions)
         # (operand kind, value) → (name, why) of each enumerant the environment refuses.
         self.forbids = {(kind, value): (name, why) for kind, value, name, why in info.forbids}
+        # (version, needs key) of what a words path listed and the profile allowed with no
+        # extension declared: allowed in every module of that version.
+        self._allowed: set[tuple[tuple[int, int], tuple[object, ...]]] = set()
 
     def allows_extension(self, extension: str) -> bool:
         """Whether the environment allows the SPIR-V extension ``extension``."""
@@ -141,6 +145,26 @@ class TargetProfile:
             return None
         return f"{' or '.join(capabilities)} is not allowed by {self.name}: needed by {where}"
 
+    def allows_needs(
+        self,
+        instruction: Instruction,
+        needs: Sequence[tuple[_Need, str]],
+        version: tuple[int, int],
+        key: tuple[object, ...] | None,
+    ) -> bool:
+        """Whether ``instruction`` (of needs key ``key``) is allowed with no extension
+        declared: worked out once per version and key, then remembered."""
+        if key is None:
+            return False
+        if (version, key) in self._allowed:
+            return True
+        try:
+            self.check_instruction(instruction, needs, version, ())
+        except BuildError:
+            return False
+        self._allowed.add((version, key))
+        return True
+
     def check_instruction(
         self,
         instruction: Instruction,
@@ -190,3 +214,32 @@ def _capability_value(name: str) -> int | None:
     from spvbuild.ir.requirements import capability_names
 
     return capability_names().get(name)
+
+
+class CheckedFirsts(dict[int, None]):
+    """A run's first words (``Run.firsts``) in a module built for a target: a first word
+    added for the first time is checked, its opcode's own needs against the profile (an
+    instruction of a run has ids only, so its opcode decides what it needs), before the
+    generated fast path appends the instruction's words; a refusal is a BuildError at the
+    user's call."""
+
+    __slots__ = ("_module", "_target")
+
+    def __init__(self, target: TargetProfile, module: Module) -> None:
+        super().__init__()
+        self._target = target
+        self._module = module
+
+    def __setitem__(self, first: int, value: None) -> None:
+        if first not in self:
+            from spvbuild.ir.call_site import located
+            from spvbuild.ir.requirements import walked_needs
+
+            inst = Instruction(first & 0xFFFF, None, None, ())
+            module = self._module
+            declared = [str(i.operands[0]) for i in module.sections["extensions"]]
+            try:
+                self._target.check_instruction(inst, walked_needs(inst), module.version, declared)
+            except BuildError as exc:
+                raise BuildError(located(str(exc))) from None
+        super().__setitem__(first, value)

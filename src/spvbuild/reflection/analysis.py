@@ -11,7 +11,7 @@ BufferBlock (storage buffer); a StorageBuffer block; arrays of any of these.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 from spvbuild.binary.read_module import ReadModule
 from spvbuild.binary.reader import read
@@ -21,7 +21,7 @@ from spvbuild.generated.core.enums import BuiltIn, Decoration
 from spvbuild.ir.call_site import located
 from spvbuild.ir.ids import Id
 from spvbuild.reflection.constants import SPEC_OPCODES, ConstantValues
-from spvbuild.reflection.module_facts import ModuleFacts, enum_name
+from spvbuild.reflection.module_facts import ModuleFacts, enum_name, word
 from spvbuild.reflection.records import (
     ArraySize,
     BlockLayout,
@@ -38,6 +38,9 @@ from spvbuild.reflection.records import (
     WorkgroupSize,
 )
 from spvbuild.reflection.type_table import TypeTable
+
+if TYPE_CHECKING:
+    from spvbuild.ir.module import Module
 
 __all__ = ["STAGES", "reflect"]
 
@@ -61,23 +64,10 @@ STAGES = {
     "MissKHR": "rmiss",
     "CallableKHR": "rcall",
 }
-_SET = int(Decoration.DescriptorSet)
-_BINDING = int(Decoration.Binding)
-_BLOCK = int(Decoration.Block)
-_BUFFER_BLOCK = int(Decoration.BufferBlock)
-_NON_WRITABLE = int(Decoration.NonWritable)
-_NON_READABLE = int(Decoration.NonReadable)
-_LOCATION = int(Decoration.Location)
-_COMPONENT = int(Decoration.Component)
-_BUILTIN = int(Decoration.BuiltIn)
-_SPEC_ID = int(Decoration.SpecId)
-_PATCH = int(Decoration.Patch)
-_FLAT = int(Decoration.Flat)
-_INDEX = int(Decoration.Index)
-_INPUT_ATTACHMENT_INDEX = int(Decoration.InputAttachmentIndex)
 
 SpecKind = Literal["scalar", "composite", "operation"]
-ModuleLike = Any  # Module | ReadModule | bytes | bytearray | memoryview | Sequence[int]
+ModuleLike = Union["Module", ReadModule, bytes, bytearray, memoryview, Sequence[int]]
+"""What :func:`reflect` takes: a module being built, a module read, or a binary."""
 
 
 def reflect(module: ModuleLike) -> Reflection:
@@ -93,17 +83,24 @@ def reflect(module: ModuleLike) -> Reflection:
     :class:`~spvbuild.errors.ReflectionError`.
     """
     read_module = _as_read_module(module)
-    return _Reflector(read_module).reflection()
+    try:
+        return _Reflector(read_module).reflection()
+    except RecursionError:
+        raise ReflectionError(
+            "types or constants nest too deeply to reflect (a chain of thousands of arrays, "
+            "structs or composites)"
+        ) from None
 
 
-def _as_read_module(module: ModuleLike) -> ReadModule:
+def _as_read_module(module: object) -> ReadModule:
     if isinstance(module, ReadModule):
         return module
     if isinstance(module, bytes | bytearray | memoryview):
         return read(module)
-    to_bytes = getattr(module, "to_bytes", None)
-    if callable(to_bytes) and hasattr(module, "sections"):
-        return read(to_bytes())
+    from spvbuild.ir.module import Module
+
+    if isinstance(module, Module):
+        return read(module.to_bytes())
     if isinstance(module, Sequence) and not isinstance(module, str):
         return read(module)
     raise ArgumentError(
@@ -155,17 +152,17 @@ class _Reflector:
         variable = self.facts.globals[vid]
         if variable.result_type is None:
             raise ReflectionError(f"OpVariable %{vid} has no result type")
-        pointer = self.types.info(int(variable.result_type))
+        pointer = self.types.info(word(variable.result_type))
         if pointer.kind != "pointer" or pointer.element is None:
             raise ReflectionError(
-                f"OpVariable %{vid}: its result type %{int(variable.result_type)} is "
+                f"OpVariable %{vid}: its result type %{word(variable.result_type)} is "
                 f"{pointer.kind}, not a pointer"
             )
         return pointer.element
 
     def _literal(self, target: int, number: int) -> int | None:
         found = self.facts.decoration(target, number)
-        return int(found[0]) if found else None
+        return word(found[0]) if found else None
 
     def _binding(self, vid: int, storage: str) -> DescriptorBinding | None:
         pointee = self._pointee(vid)
@@ -174,14 +171,14 @@ class _Reflector:
         if pointee.kind in ("array", "runtime_array") and pointee.element is not None:
             dimensions, resource = pointee.dimensions, pointee.element
         block: BlockLayout | None = None
-        readonly = self.facts.decoration(vid, _NON_WRITABLE) is not None
-        writeonly = self.facts.decoration(vid, _NON_READABLE) is not None
+        readonly = self.facts.decoration(vid, Decoration.NonWritable) is not None
+        writeonly = self.facts.decoration(vid, Decoration.NonReadable) is not None
         kind: DescriptorType
         if resource.kind == "struct":
             if storage == "UniformConstant":
                 return None
-            decorated_block = self.facts.decoration(resource.id, _BLOCK) is not None
-            buffer_block = self.facts.decoration(resource.id, _BUFFER_BLOCK) is not None
+            decorated_block = self.facts.decoration(resource.id, Decoration.Block) is not None
+            buffer_block = self.facts.decoration(resource.id, Decoration.BufferBlock) is not None
             if storage == "StorageBuffer" or buffer_block:
                 kind = "storage_buffer"
             elif decorated_block:
@@ -213,8 +210,8 @@ class _Reflector:
         return DescriptorBinding(
             variable_id=vid,
             name=self.facts.names.get(vid, ""),
-            set=self._literal(vid, _SET) or 0,
-            binding=self._literal(vid, _BINDING) or 0,
+            set=self._literal(vid, Decoration.DescriptorSet) or 0,
+            binding=self._literal(vid, Decoration.Binding) or 0,
             descriptor_type=kind,
             type=pointee,
             dimensions=dimensions,
@@ -222,7 +219,7 @@ class _Reflector:
             readonly=readonly,
             writeonly=writeonly,
             image=resource.image,
-            input_attachment_index=self._literal(vid, _INPUT_ATTACHMENT_INDEX),
+            input_attachment_index=self._literal(vid, Decoration.InputAttachmentIndex),
             storage_class=storage,
         )
 
@@ -257,18 +254,18 @@ class _Reflector:
 
     def _stage_variable(self, vid: int, storage: str) -> StageVariable:
         facts = self.facts
-        builtin = facts.decoration(vid, _BUILTIN)
+        builtin = facts.decoration(vid, Decoration.BuiltIn)
         return StageVariable(
             variable_id=vid,
             name=facts.names.get(vid, ""),
             storage_class="Input" if storage == "Input" else "Output",
             type=self._pointee(vid),
-            location=self._literal(vid, _LOCATION),
-            component=self._literal(vid, _COMPONENT),
+            location=self._literal(vid, Decoration.Location),
+            component=self._literal(vid, Decoration.Component),
             builtin=enum_name(builtin[0]) if builtin else None,
-            patch=facts.decoration(vid, _PATCH) is not None,
-            flat=facts.decoration(vid, _FLAT) is not None,
-            index=self._literal(vid, _INDEX),
+            patch=facts.decoration(vid, Decoration.Patch) is not None,
+            flat=facts.decoration(vid, Decoration.Flat) is not None,
+            index=self._literal(vid, Decoration.Index),
         )
 
     # -- entry points ---------------------------------------------------------------
@@ -276,10 +273,10 @@ class _Reflector:
     def _entry_point(self, inst: Any, bindings: list[DescriptorBinding]) -> EntryPoint:
         facts = self.facts
         model = enum_name(inst.operands[0])
-        function = int(inst.operands[1])
-        interface = tuple(int(i) for i in inst.operands[3])
+        function = word(inst.operands[1])
+        interface = tuple(word(i) for i in inst.operands[3])
         modes = tuple(
-            self._mode(m) for m in facts.execution_modes if int(m.operands[0]) == function
+            self._mode(m) for m in facts.execution_modes if word(m.operands[0]) == function
         )
         used: set[int] = set()
         for reached in facts.reachable(function):
@@ -318,7 +315,7 @@ class _Reflector:
     def _mode(self, inst: Any) -> ExecutionModeInfo:
         mode = inst.operands[1]
         parameters = getattr(mode, "parameters", ())
-        values = tuple(int(v) for v in _flat(parameters))
+        values = tuple(word(v) for v in _flat(parameters))
         return ExecutionModeInfo(
             enum_name(mode), values, by_id=inst.opcode == op.OP_EXECUTION_MODE_ID
         )
@@ -328,17 +325,17 @@ class _Reflector:
         size = value if isinstance(value, int) and not isinstance(value, bool) else None
         if not self.constants.is_spec(cid):
             return WorkgroupDimension(size, cid)
-        return WorkgroupDimension(size, cid, self._literal(cid, _SPEC_ID))
+        return WorkgroupDimension(size, cid, self._literal(cid, Decoration.SpecId))
 
     def _workgroup_size(self, modes: tuple[ExecutionModeInfo, ...]) -> WorkgroupSize | None:
         facts = self.facts
         for cid in facts.constant_order:
-            found = facts.decoration(cid, _BUILTIN)
+            found = facts.decoration(cid, Decoration.BuiltIn)
             if found and int(found[0]) == int(BuiltIn.WorkgroupSize):
                 parts = facts.constants[cid].operands
                 items = parts[0] if parts and isinstance(parts[0], tuple) else ()
                 if len(items) == 3:
-                    x, y, z = (self._dimension(int(i)) for i in items)
+                    x, y, z = (self._dimension(word(i)) for i in items)
                     return WorkgroupSize(x, y, z, "WorkgroupSize")
         for mode in modes:
             if mode.mode == "LocalSizeId" and len(mode.operands) == 3:
@@ -374,13 +371,13 @@ class _Reflector:
             found.append(
                 SpecConstant(
                     id=cid,
-                    spec_id=self._literal(cid, _SPEC_ID),
+                    spec_id=self._literal(cid, Decoration.SpecId),
                     name=facts.names.get(cid, ""),
-                    type=self.types.info(int(inst.result_type)),
+                    type=self.types.info(word(inst.result_type)),
                     kind=kind,
                     default=self.constants.value(cid),
                     operation=operation,
-                    constituents=tuple(int(p) for p in parts if isinstance(p, Id)),
+                    constituents=tuple(word(p) for p in parts if isinstance(p, Id)),
                 )
             )
         return found

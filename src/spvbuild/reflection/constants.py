@@ -14,7 +14,7 @@ from typing import Any
 
 from spvbuild.generated.core import opcodes as op
 from spvbuild.ir.ids import Id
-from spvbuild.reflection.module_facts import ModuleFacts, enum_name
+from spvbuild.reflection.module_facts import ModuleFacts, enum_name, word
 from spvbuild.reflection.records import SpecValue
 
 __all__ = ["SPEC_OPCODES", "ConstantValues"]
@@ -127,11 +127,11 @@ class ConstantValues:
         if inst is None:
             return ("other", 0, False)
         if inst.opcode == op.OP_TYPE_VECTOR:
-            return self.scalar_type(int(inst.operands[0]))
+            return self.scalar_type(word(inst.operands[0]))
         if inst.opcode == op.OP_TYPE_INT:
-            return ("int", int(inst.operands[0]), bool(inst.operands[1]))
+            return ("int", word(inst.operands[0]), bool(inst.operands[1]))
         if inst.opcode == op.OP_TYPE_FLOAT:
-            return ("float", int(inst.operands[0]), True)
+            return ("float", word(inst.operands[0]), True)
         if inst.opcode == op.OP_TYPE_BOOL:
             return ("bool", 1, False)
         return ("other", 0, False)
@@ -149,19 +149,19 @@ class ConstantValues:
                 return value
             return None
         if code in (op.OP_CONSTANT_COMPOSITE, op.OP_SPEC_CONSTANT_COMPOSITE):
-            return tuple(self.values.get(int(c)) for c in inst.operands[0])
+            return tuple(self.values.get(word(c)) for c in inst.operands[0])
         if code == op.OP_CONSTANT_NULL and inst.result_type is not None:
-            kind, _, _ = self.scalar_type(int(inst.result_type))
+            kind, _, _ = self.scalar_type(word(inst.result_type))
             return {"int": 0, "float": 0.0, "bool": False}.get(kind)
         if code == op.OP_SPEC_CONSTANT_OP and inst.result_type is not None:
             try:
-                return self._operation(inst.operands, int(inst.result_type))
+                return self._operation(inst.operands, word(inst.result_type))
             except (ZeroDivisionError, TypeError, ValueError, IndexError):
                 return None
         return None
 
     def _operand(self, value: Any) -> SpecValue:
-        return self.values.get(int(value)) if isinstance(value, Id) else value
+        return self.values.get(word(value)) if isinstance(value, Id) else value
 
     def _operation(self, operands: tuple[Any, ...], result_type: int) -> SpecValue:
         """OpSpecConstantOp at the defaults (raises on what Python cannot work out)."""

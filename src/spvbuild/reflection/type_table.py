@@ -17,7 +17,7 @@ from spvbuild.errors import ReflectionError
 from spvbuild.generated.core import opcodes as op
 from spvbuild.generated.core.enums import Decoration
 from spvbuild.reflection.constants import ConstantValues
-from spvbuild.reflection.module_facts import ModuleFacts, enum_name
+from spvbuild.reflection.module_facts import ModuleFacts, enum_name, word
 from spvbuild.reflection.records import ArraySize, ImageInfo, Member, TypeInfo
 
 __all__ = ["TypeTable"]
@@ -49,15 +49,6 @@ _DIM_SPELLING = {
     "Rect": "2DRect",
     "Buffer": "Buffer",
 }
-_OFFSET = int(Decoration.Offset)
-_ARRAY_STRIDE = int(Decoration.ArrayStride)
-_MATRIX_STRIDE = int(Decoration.MatrixStride)
-_ROW_MAJOR = int(Decoration.RowMajor)
-_BUILTIN = int(Decoration.BuiltIn)
-_LOCATION = int(Decoration.Location)
-_COMPONENT = int(Decoration.Component)
-_NON_WRITABLE = int(Decoration.NonWritable)
-_NON_READABLE = int(Decoration.NonReadable)
 
 
 class TypeTable:
@@ -96,17 +87,17 @@ class TypeTable:
         if code == op.OP_TYPE_BOOL:
             return TypeInfo(tid, "bool", "bool")
         if code == op.OP_TYPE_INT:
-            width, signed = int(operands[0]), bool(operands[1])
+            width, signed = word(operands[0]), bool(operands[1])
             names = _INT_NAMES if signed else _UINT_NAMES
             glsl = names.get(width, f"{'' if signed else 'u'}int{width}_t")
             return TypeInfo(tid, "int", glsl, width=width, signed=signed, size=width // 8)
         if code == op.OP_TYPE_FLOAT:
-            width = int(operands[0])
+            width = word(operands[0])
             glsl = _FLOAT_NAMES.get(width, f"float{width}_t")
             return TypeInfo(tid, "float", glsl, width=width, signed=True, size=width // 8)
         if code == op.OP_TYPE_VECTOR:
-            component = self.info(int(operands[0]))
-            count = int(operands[1])
+            component = self.info(word(operands[0]))
+            count = word(operands[1])
             key = (component.kind, component.width or 1, bool(component.signed))
             prefix = _VECTOR_PREFIX.get(key, f"{component.glsl}vec")
             size = component.size * count if component.size is not None else None
@@ -121,8 +112,8 @@ class TypeTable:
                 size=size,
             )
         if code == op.OP_TYPE_MATRIX:
-            column = self.info(int(operands[0]))
-            columns = int(operands[1])
+            column = self.info(word(operands[0]))
+            columns = word(operands[1])
             rows = column.components or 0
             prefix = _MATRIX_PREFIX.get(column.width or 32, "mat")
             glsl = f"{prefix}{columns}" if columns == rows else f"{prefix}{columns}x{rows}"
@@ -141,7 +132,7 @@ class TypeTable:
         if code == op.OP_TYPE_STRUCT:
             return self._struct(tid, operands)
         if code == op.OP_TYPE_POINTER:
-            pointee = self.info(int(operands[1]))
+            pointee = self.info(word(operands[1]))
             storage = enum_name(operands[0])
             size = 8 if storage == "PhysicalStorageBuffer" else None
             return TypeInfo(
@@ -151,7 +142,7 @@ class TypeTable:
             image = self._image(operands)
             return TypeInfo(tid, "image", self._image_spelling(image, False), image=image)
         if code == op.OP_TYPE_SAMPLED_IMAGE:
-            inner = self.info(int(operands[0]))
+            inner = self.info(word(operands[0]))
             glsl = self._image_spelling(inner.image, True) if inner.image else "sampler"
             return TypeInfo(tid, "sampled_image", glsl, element=inner, image=inner.image)
         if code == op.OP_TYPE_SAMPLER:
@@ -169,15 +160,15 @@ class TypeTable:
         if not self.constants.is_spec(length_id):
             return ArraySize(length)
         spec = self.facts.decoration(length_id, int(Decoration.SpecId))
-        return ArraySize(length, length_id, int(spec[0]) if spec else None)
+        return ArraySize(length, length_id, word(spec[0]) if spec else None)
 
     def _array(self, tid: int, code: int, operands: tuple[Any, ...]) -> TypeInfo:
-        element = self.info(int(operands[0]))
+        element = self.info(word(operands[0]))
         if code == op.OP_TYPE_ARRAY:
-            dimension = self.array_size(int(operands[1]))
+            dimension = self.array_size(word(operands[1]))
         else:
             dimension = ArraySize(0)
-        stride_found = self.facts.decoration(tid, _ARRAY_STRIDE)
+        stride_found = self.facts.decoration(tid, Decoration.ArrayStride)
         stride = int(stride_found[0]) if stride_found else None
         inner = element if element.kind in ("array", "runtime_array") else None
         dimensions = (dimension, *(inner.dimensions if inner else ()))
@@ -199,7 +190,7 @@ class TypeTable:
 
     def _struct(self, tid: int, operands: tuple[Any, ...]) -> TypeInfo:
         member_ids = operands[0] if operands and isinstance(operands[0], tuple) else operands
-        members = tuple(self.member(tid, index, int(m)) for index, m in enumerate(member_ids))
+        members = tuple(self.member(tid, index, word(m)) for index, m in enumerate(member_ids))
         size: int | None = 0
         for member in members:
             if member.offset is None or member.size is None:
@@ -218,26 +209,26 @@ class TypeTable:
 
         def literal(number: int) -> int | None:
             found = decorations.get(number)
-            return int(found[0]) if found else None
+            return word(found[0]) if found else None
 
-        matrix_stride = literal(_MATRIX_STRIDE)
-        row_major = _ROW_MAJOR in decorations
+        matrix_stride = literal(Decoration.MatrixStride)
+        row_major = Decoration.RowMajor in decorations
         size = self.member_size(kind, matrix_stride, row_major)
-        builtin = decorations.get(_BUILTIN)
+        builtin = decorations.get(Decoration.BuiltIn)
         return Member(
             index=index,
             name=facts.member_names.get((struct_id, index), ""),
             type=kind,
-            offset=literal(_OFFSET),
+            offset=literal(Decoration.Offset),
             size=size,
             array_stride=kind.array_stride,
             matrix_stride=matrix_stride,
             row_major=row_major,
             builtin=enum_name(builtin[0]) if builtin else None,
-            location=literal(_LOCATION),
-            component=literal(_COMPONENT),
-            readonly=_NON_WRITABLE in decorations,
-            writeonly=_NON_READABLE in decorations,
+            location=literal(Decoration.Location),
+            component=literal(Decoration.Component),
+            readonly=Decoration.NonWritable in decorations,
+            writeonly=Decoration.NonReadable in decorations,
         )
 
     @staticmethod
@@ -257,13 +248,13 @@ class TypeTable:
         return kind.size
 
     def _image(self, operands: tuple[Any, ...]) -> ImageInfo:
-        sampled_type = self.info(int(operands[0]))
+        sampled_type = self.info(word(operands[0]))
         return ImageInfo(
             dim=enum_name(operands[1]),
-            depth=int(operands[2]),
+            depth=word(operands[2]),
             arrayed=bool(operands[3]),
             multisampled=bool(operands[4]),
-            sampled=int(operands[5]),
+            sampled=word(operands[5]),
             format=enum_name(operands[6]),
             sampled_type=sampled_type.glsl,
         )
