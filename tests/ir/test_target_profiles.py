@@ -17,14 +17,16 @@ import pytest
 
 from spvbuild import ArgumentError, BuildError, Module
 from spvbuild.cli import main
-from spvbuild.constructs import Field, Struct, atomic, storage_block, u64
+from spvbuild.constructs import Array, Field, Struct, atomic, storage_block, u32, u64
 from spvbuild.enums import (
     AddressingModel,
     Capability,
+    DecorationArrayStride,
     ExecutionModel,
     ExecutionModeLocalSize,
     ExecutionModeLocalSizeId,
     MemoryModel,
+    StorageClass,
 )
 from spvbuild.generated.core.targets import SOURCES, TARGET_ENVS
 from spvbuild.ir.targets import target_profile
@@ -272,3 +274,33 @@ def test_local_size_id_from_vulkan_1_3(env: str) -> None:
         return
     m.execution_mode_id(main_fn.id, ExecutionModeLocalSizeId(size, size, size))
     assert _validate(m.to_bytes(), env).returncode == 0
+
+
+def _pointer_arithmetic(target_env: str | None) -> bytes:
+    """OpPtrAccessChain on a storage buffer: Addresses or VariablePointers (any of)."""
+    m = Module(target_env=target_env) if target_env else Module((1, 3))
+    block = storage_block(m, Struct("B", (Field("v", Array(u32, None)),)), binding=0)
+    uint = m.type_int(32, 0)
+    main_fn = m.define_function(m.type_void(), name="main")
+    base = block.member(m, "v", m.constant(uint, 0))
+    pointer = m.type_pointer(StorageClass.StorageBuffer, uint)
+    m.decorate(pointer, DecorationArrayStride(4))
+    m.store(m.ptr_access_chain(pointer, base, m.constant(uint, 1), []), m.constant(uint, 7))
+    m.return_().function_end()
+    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    m.entry_point(ExecutionModel.GLCompute, main_fn.id, "main")
+    m.execution_mode(main_fn.id, ExecutionModeLocalSize(1, 1, 1))
+    return m.to_bytes()
+
+
+@pytest.mark.spirv_val
+def test_inference_chooses_what_the_target_allows() -> None:
+    """OpPtrAccessChain needs Addresses or VariablePointers (or ...): without a target the
+    first is chosen, which Vulkan refuses; for vulkan1.1 the first it allows."""
+    plain = _pointer_arithmetic(None)
+    assert "OpCapability Addresses" in _dis(plain)
+    assert _validate(plain, "vulkan1.1").returncode != 0
+    targeted = _pointer_arithmetic("vulkan1.1")
+    capabilities = [line.strip() for line in _dis(targeted).splitlines() if "OpCapability" in line]
+    assert capabilities == ["OpCapability VariablePointers"]
+    assert _validate(targeted, "vulkan1.1").returncode == 0

@@ -18,7 +18,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -85,8 +85,6 @@ class Shader:
     source: str  # GLSL text
     target_env: str  # glslang's (and spirv-val's) --target-env: vulkan1.0 .. vulkan1.3
     covers: tuple[str, ...]  # feature tags, from TAGS
-    # spirv-cross 2021.01.15 --reflect fails on this module (a feature it does not know).
-    cross_fails: bool = False
     # Extra spirv-val options the module needs (--scalar-block-layout for scalar blocks).
     spirv_val_flags: tuple[str, ...] = field(default=())
 
@@ -223,12 +221,12 @@ class _Src:
         lines += ["}", ""]
         return "\n".join(lines)
 
-    def shader(self, name: str, rng: random.Random, cross_fails: bool = False) -> Shader:
+    def shader(self, name: str, rng: random.Random) -> Shader:
         env = rng.choice(ENVS[self.min_env :])
         if "scalar_layout" in self.tags:
             self.val_flags = ("--scalar-block-layout",)
         covers = tuple(t for t in TAGS if t in self.tags)
-        return Shader(name, self.stage, self.render(), env, covers, cross_fails, self.val_flags)
+        return Shader(name, self.stage, self.render(), env, covers, self.val_flags)
 
 
 def _stage_frame(src: _Src) -> tuple[list[str], list[str], list[str]]:
@@ -1428,12 +1426,12 @@ def _builtins(rng: random.Random, src: _Src) -> None:
 
 
 def _hand(
-    name: str, stage: str, env: str, covers: str, body: str, cross_fails: bool = False
+    name: str, stage: str, env: str, covers: str, body: str
 ) -> Shader:
     tags = tuple(t for t in TAGS if t in covers.split())
     assert len(tags) == len(covers.split()), (name, covers)
     flags = ("--scalar-block-layout",) if "scalar_layout" in tags else ()
-    return Shader(name, stage, body.strip() + "\n", env, tags, cross_fails, flags)
+    return Shader(name, stage, body.strip() + "\n", env, tags, flags)
 
 
 def _hand_written() -> list[Shader]:
@@ -2544,11 +2542,6 @@ void main()
 # The corpus
 
 
-# Shaders spirv-cross 2021.01.15 --reflect fails on.  None at present: it reflects even the
-# mesh and task shaders (GL_EXT_mesh_shader), though it names their execution model "???".
-_CROSS_FAILS: frozenset[str] = frozenset()
-
-
 @cache
 def _corpus() -> tuple[Shader, ...]:
     out: list[Shader] = list(_hand_written())
@@ -2559,7 +2552,7 @@ def _corpus() -> tuple[Shader, ...]:
     out += [_gen_images(i) for i in range(40)]
     out += [_gen_bindless(i) for i in range(8)]
     out += [_gen_io(i) for i in range(28)]
-    return tuple(replace(s, cross_fails=True) if s.name in _CROSS_FAILS else s for s in out)
+    return tuple(out)
 
 
 def shaders() -> list[Shader]:

@@ -4,6 +4,7 @@ program's module.  Each is a :class:`Case`: a name, where it comes from, its wor
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from spvbuild.reflection import reflect
 from tests.modules.catalogue import CATALOGUE
-from tests.reflect.glsl_corpus import compile_shader, glslang_path, shaders
+from tests.reflect.glsl_corpus import Shader, compile_shader, glslang_path, shaders
 
 GALLERY = Path(__file__).resolve().parent.parent.parent / "examples" / "gallery"
 
@@ -30,14 +31,41 @@ class Case:
     kernel: bool  # an OpenCL kernel (SPIRV-Cross refuses those)
 
 
+CACHE = Path(__file__).resolve().parent.parent.parent / ".cache" / "glsl-corpus"
+"""Compiled shaders kept between test runs (``make test`` runs the suite three times),
+each under the digest of its source, stage, environment and glslangValidator's file."""
+
+
+def _compiled(shader: Shader, workdir: Path, tool: str) -> bytes:
+    """``shader`` compiled, from the cache when it holds this very compilation."""
+    tool_file = Path(tool).stat()
+    digest = hashlib.sha256(
+        "\0".join(
+            (shader.source, shader.stage, shader.target_env, tool,
+             str(tool_file.st_size), str(tool_file.st_mtime_ns))
+        ).encode()
+    ).hexdigest()[:32]
+    kept = CACHE / f"{shader.name}-{digest}.spv"
+    if kept.is_file():
+        return kept.read_bytes()
+    binary = compile_shader(shader, workdir / "glsl")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_suffix(f".{os.getpid()}.part")
+    partial.write_bytes(binary)
+    partial.replace(kept)
+    return binary
+
+
 @cache
 def glsl_cases(workdir: Path) -> tuple[Case, ...]:
-    """The GLSL corpus compiled (in parallel); empty without glslangValidator."""
-    if glslang_path() is None:
+    """The GLSL corpus compiled (in parallel, or from the cache); empty without
+    glslangValidator."""
+    tool = glslang_path()
+    if tool is None:
         return ()
     corpus = shaders()
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        binaries = list(pool.map(lambda s: compile_shader(s, workdir / "glsl"), corpus))
+        binaries = list(pool.map(lambda s: _compiled(s, workdir, tool), corpus))
     return tuple(Case(s.name, "glsl", b, False) for s, b in zip(corpus, binaries, strict=True))
 
 

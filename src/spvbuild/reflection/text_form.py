@@ -90,7 +90,13 @@ def summary(r: Reflection) -> str:
         if e.bindings:
             lines.append("  uses " + ", ".join(f"set {s} binding {b}" for s, b in e.bindings))
         for v in (*e.inputs, *e.outputs):
-            where = f"builtin {v.builtin}" if v.builtin else f"location {v.location}"
+            inner = v.type.element if v.type.kind == "array" else v.type
+            if v.builtin:
+                where = f"builtin {v.builtin}"
+            elif inner is not None and any(m.builtin for m in inner.members):
+                where = "block of built-ins"
+            else:
+                where = f"location {v.location}"
             if v.component is not None:
                 where += f" component {v.component}"
             lines.append(
