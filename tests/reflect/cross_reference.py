@@ -131,6 +131,15 @@ class _Comparison:
             self.check(f"{path}.array_size_is_literal", literal, list(reversed(ours_literal)))
 
     def type_name(self, path: str, cross: str, ours: TypeInfo) -> None:
+        element = ours.element if ours.kind in ("array", "runtime_array") else ours
+        if element is not None and element.kind == "pointer":
+            # A physical storage buffer pointer: SPIRV-Cross names it by an id, its pointee
+            # struct's (a member that is one pointer) or its own (an array of pointers).
+            ids = {f"_{element.id}"}
+            if element.element is not None:
+                ids.add(f"_{element.element.id}")
+            self.check(f"{path}.type", cross, cross if cross in ids else sorted(ids))
+            return
         if cross in self.types:
             struct = ours.element if ours.kind in ("array", "runtime_array") else ours
             if struct is None or struct.kind != "struct":

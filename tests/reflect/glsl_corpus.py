@@ -68,6 +68,8 @@ TAGS: tuple[str, ...] = (
     "std140",
     "matrix",
     "struct_nesting",
+    "buffer_reference",
+    "hlsl",
 )
 
 ENVS: tuple[str, ...] = ("vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3")
@@ -137,10 +139,12 @@ def compile_shader(shader: Shader, workdir: Path) -> bytes:
     path = workdir / f"{shader.name}.{shader.stage}"
     path.write_text(shader.source, encoding="utf-8")
     out = workdir / f"{shader.name}.spv"
+    hlsl = ["-D", "-e", "main"] if "hlsl" in shader.covers else []  # glslang's HLSL front end
     done = subprocess.run(
         [
             tool,
             "-V",
+            *hlsl,
             "--target-env",
             shader.target_env,
             "-S",
@@ -1435,7 +1439,7 @@ def _hand(
 
 
 def _hand_written() -> list[Shader]:
-    return [
+    return _more_languages() + [
         _hand(
             "vert_mvp",
             "vert",
@@ -2532,6 +2536,121 @@ void main()
 {
     atomicAdd(calls, 1u);
     data = imageLoad(volume, ivec3(gl_LaunchIDEXT));
+}
+""",
+        ),
+    ]
+
+
+def _more_languages() -> list[Shader]:
+    """HLSL through glslang's HLSL front end (its cbuffers, structured, byte-address and
+    append buffers with their counters, separate textures and samplers, vk:: attributes),
+    and GLSL's buffer references (physical storage buffer pointers in blocks, a struct
+    that points to itself) with 64- and 16-bit specialization constants."""
+    return [
+        _hand(
+            "hlsl_vert_buffers",
+            "vert",
+            "vulkan1.1",
+            "hlsl ubo ssbo push_constant spec_constant separate_image separate_sampler "
+            "runtime_array readonly stage_io matrix row_major",
+            """
+struct VSIn { float3 pos : POSITION; float2 uv : TEXCOORD0; };
+struct VSOut { float4 pos : SV_Position; float2 uv : TEXCOORD0; nointerpolation uint id : TEXCOORD1; };
+cbuffer Params : register(b0, space1) { float4x4 mvp; float3 tint; float scale; float arr[3]; };
+Texture2D<float4> tex : register(t1);
+SamplerState smp : register(s2);
+RWStructuredBuffer<float4> outbuf : register(u3);
+StructuredBuffer<uint> inbuf : register(t4);
+ByteAddressBuffer raw : register(t5);
+AppendStructuredBuffer<float> app : register(u6);
+[[vk::push_constant]] struct PC { float4 c; uint n; } pc;
+[[vk::constant_id(3)]] const int K = 7;
+VSOut main(VSIn i, uint vid : SV_VertexID) {
+  VSOut o;
+  o.pos = mul(mvp, float4(i.pos * scale + tint, 1.0)) + pc.c * arr[1]
+        + tex.SampleLevel(smp, i.uv, 0);
+  outbuf[vid] = o.pos + float(inbuf[vid] + raw.Load(vid * 4) + K + pc.n);
+  app.Append(1.0);
+  o.uv = i.uv;
+  o.id = vid;
+  return o;
+}
+""",
+        ),
+        _hand(
+            "hlsl_comp_images",
+            "comp",
+            "vulkan1.2",
+            "hlsl storage_image texel_buffer storage_texel_buffer sampled_image resource_array "
+            "ssbo std430 struct_nesting",
+            """
+struct Particle { float3 position; float life; float4 color[2]; };
+RWTexture2D<float4> target : register(u0);
+RWBuffer<uint> counts : register(u1);
+Buffer<float4> lut : register(t2);
+[[vk::combinedImageSampler]] Texture2D<float4> albedo[4] : register(t3);
+[[vk::combinedImageSampler]] SamplerState albedoSampler[4] : register(s3);
+RWStructuredBuffer<Particle> particles : register(u4, space2);
+[numthreads(8, 4, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+  Particle p = particles[id.x];
+  float4 c = albedo[id.y & 3].SampleLevel(albedoSampler[id.y & 3], float2(0.5, 0.5), 0);
+  target[id.xy] = c + lut[id.x] + p.color[1] * p.life;
+  InterlockedAdd(counts[id.x], 1);
+  particles[id.x].position = p.position + 1.0;
+}
+""",
+        ),
+        _hand(
+            "comp_buffer_reference",
+            "comp",
+            "vulkan1.2",
+            "buffer_reference ssbo push_constant spec_constant spec_op local_size_id std430 "
+            "struct_nesting",
+            """
+#version 460
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 16, local_size_y_id = 2) in;
+layout(constant_id = 0) const int64_t BIG = 5000000000l;
+layout(constant_id = 1) const uint16_t SMALL = 7us;
+layout(constant_id = 4) const uint64_t UB = 1ul;
+layout(buffer_reference) buffer Node;
+layout(buffer_reference, std430) buffer Node { Node next; float value; int16_t tag; };
+layout(set = 0, binding = 0, std430) buffer Roots { Node head; uint64_t count; f16vec2 h; } roots;
+layout(push_constant) uniform PC { Node start; layout(offset = 32) uint k; } pc;
+shared float scratch[gl_WorkGroupSize.x];
+void main() {
+  Node n = pc.start;
+  scratch[gl_LocalInvocationID.x] =
+      n.next.value + float(n.tag) + float(BIG) + float(SMALL) + float(UB);
+  barrier();
+  roots.count += uint64_t(scratch[0]) + pc.k;
+  roots.head = n;
+}
+""",
+        ),
+        _hand(
+            "frag_buffer_reference_arrays",
+            "frag",
+            "vulkan1.3",
+            "buffer_reference ubo std140 stage_io location_component",
+            """
+#version 460
+#extension GL_EXT_buffer_reference : require
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Palette {
+  vec4 colors[];
+};
+layout(buffer_reference, std430) readonly buffer Lights { vec3 dir[4]; float power; };
+layout(set = 1, binding = 2) uniform Scene { Palette palette; Lights lights[2]; uint index; } scene;
+layout(location = 0, component = 2) in vec2 uv;
+layout(location = 0) out vec4 color;
+void main() {
+  color = scene.palette.colors[scene.index] * scene.lights[1].power
+        + vec4(scene.lights[0].dir[2], uv.x);
 }
 """,
         ),

@@ -49,9 +49,11 @@ def _member(member: Member, indent: str, lines: list[str]) -> None:
         extra.append(f"{member.size} bytes")
     shown = f" ({', '.join(extra)})" if extra else ""
     name = member.name or f"member {member.index}"
-    lines.append(f"{indent}{where} {member.type.glsl} {name}{_dims(member.type.dimensions)}{shown}")
-    struct = member.type if member.type.kind == "struct" else member.type.element
-    if struct is not None and struct.kind == "struct":
+    spelled = member.type.glsl + ("*" if member.type.kind == "pointer" else "")
+    lines.append(f"{indent}{where} {spelled} {name}{_dims(member.type.dimensions)}{shown}")
+    kind = member.type
+    struct = kind if kind.kind == "struct" else kind.element if kind.kind == "array" else None
+    if struct is not None and struct.kind == "struct":  # (not through a pointer)
         for inner in struct.members:
             _member(inner, indent + "  ", lines)
 

@@ -68,8 +68,8 @@ class TypeTable:
         inst = self.facts.types.get(type_id)
         if inst is None:
             raise ReflectionError(f"%{type_id} is used as a type but declares none")
-        if type_id in self._making:  # a struct reached again through a pointer to it
-            return TypeInfo(type_id, "struct", self._struct_name(type_id))
+        if type_id in self._making:  # a type reached again through a pointer (a cycle)
+            return self._cycle(type_id, inst.opcode, inst.operands)
         self._making.add(type_id)
         try:
             made = self._make(type_id, inst.opcode, inst.operands)
@@ -77,6 +77,17 @@ class TypeTable:
             self._making.discard(type_id)
         self._made[type_id] = made
         return made
+
+    def _cycle(self, type_id: int, code: int, operands: tuple[Any, ...]) -> TypeInfo:
+        """A type met again while it is being described (``struct Node { Node* next; }``
+        through a physical storage buffer pointer): described without what it contains."""
+        if code == op.OP_TYPE_POINTER:
+            storage = enum_name(operands[0])
+            pointee = self.facts.types.get(word(operands[1]))
+            glsl = self._struct_name(word(operands[1])) if pointee is not None else "void"
+            size = 8 if storage == "PhysicalStorageBuffer" else None
+            return TypeInfo(type_id, "pointer", glsl, storage_class=storage, size=size)
+        return TypeInfo(type_id, "struct", self._struct_name(type_id))
 
     def _struct_name(self, type_id: int) -> str:
         return self.facts.names.get(type_id) or f"_{type_id}"
