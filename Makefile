@@ -14,7 +14,7 @@
 #   make wheels       build the two wheels into build/wheels/: compiled (mypyc, when a C
 #                     compiler is there) and pure (SPVBUILD_PURE_BUILD=1)
 #   make test-wheels  wheels, then each installed in a fresh venv and the whole test suite
-#                     run against it (tools/test_wheel.sh)
+#                     run against it (tools/test_wheel.sh; not the source_tree tests)
 #   make lint         ruff check
 #   make typecheck    mypy --strict on the spvbuild package and on codegen/
 #   make regen-check  fail if generated/ is not what grammars/ produce
