@@ -70,7 +70,7 @@ FIXED_PARAMETERS = frozenset({"self", "result_type", "result_id"})
 """Parameters of generated methods that no operand's parameter may take (codegen/views.py)."""
 
 GENERATED_BASES = {"core": ("InstructionSink",), "ext_set": ("SetInstructions",)}
-"""The runtime base classes (src/spvbuild/ir/emitter.py) of the generated ``CoreInstructions``
+"""The runtime base classes (src/spvbuild/spirv/emission.py) of the generated ``CoreInstructions``
 and ``ExtInstSets`` (``core``) and of each extended set's class (``ext_set``)."""
 
 GENERATED_MIXINS = ("CoreInstructions", "ExtInstSets")

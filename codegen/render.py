@@ -288,7 +288,7 @@ def _check_unique(names: list[str], what: str) -> None:
         seen.add(name)
 
 
-# Attributes of the runtime base classes (spvbuild.ir.emitter) that generated methods must not shadow.
+# Attributes of the runtime base classes (spvbuild.spirv.emission) that generated methods must not shadow.
 RUNTIME_ATTRIBUTES = {"instructions", "bound", "new_id", "new_type_id", "set_id"}
 
 

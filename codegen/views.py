@@ -261,11 +261,11 @@ def _word_check(op: Operand, name: str, kinds: dict[str, OperandKind]) -> tuple[
     # isinstance first, which tells a type checker it is an int).
     same = f"isinstance({name}, int) and {name}.__class__ in _CLASSES_{kind.name}"
     if category == "ValueEnum" and any(e.parameters for e in kind.enumerants):
-        # A bare enumerant here; one with parameters: spvbuild.ir.emitter.enumerant_words
+        # A bare enumerant here; one with parameters: spvbuild.spirv.word_checks.enumerant_words
         # checks and writes it.
         check = (
             f"({name}_words := [{name}] if {same} and {name} in _BARE_{kind.name} "
-            f'else enumerant_words({name}, "{kind.name}", bound)) is not None'
+            f'else enumerant_words({name}, _KINDS, "{kind.name}", bound)) is not None'
         )
         return check, f"words += {name}_words"
     if category == "ValueEnum":
@@ -415,8 +415,7 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
         returns, call = "TypeId", f"self._type({inst.opcode}, {operands}, result_id)"
     elif _ids_only(inst, section, rest):
         # A block instruction of ids only: its first word is known here, the module's
-        # fast path appends its words as they are
-        # (spvbuild.ir.emitter.InstructionSink._ids_value).
+        # fast path appends its words as they are (method.py.j2).
         first = ((3 + len(rest)) << 16) | inst.opcode
         returns = "Id"
         call = f"self._value({inst.opcode}, result_type, {operands}, result_id)"

@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 from spvbuild.generated.core import tables
 from spvbuild.generated.extinst import IMPORT_NAMES, known_import_name
-from spvbuild.ir.tables import InstructionInfo, KindInfo, OperandInfo
+from spvbuild.spirv.tables import InstructionInfo, KindInfo, OperandInfo
 
 __all__ = [
     "CORE",

@@ -24,7 +24,7 @@ import pytest
 from spvbuild.errors import BinaryError
 from spvbuild.generated.core import tables
 from spvbuild.generated.extinst import IMPORT_NAMES, known_import_name
-from spvbuild.ir.tables import KindInfo, OperandInfo
+from spvbuild.spirv.tables import KindInfo, OperandInfo
 from spvbuild.text.disassembler import disassemble
 from tests.random_modules import (
     CORE,

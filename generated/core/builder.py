@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Self
 
-from spvbuild.ir.arguments import operand_sequence  # noqa: F401
-from spvbuild.ir.emitter import (  # noqa: F401
+from spvbuild.spirv.arguments import operand_sequence  # noqa: F401
+from spvbuild.spirv.emission import InstructionSink
+from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.strings import string_words  # noqa: F401
+from spvbuild.spirv.word_checks import (  # noqa: F401
     FAST_IDS,
-    InstructionSink,
     bare_values,
     enum_classes,
     enumerant_words,
@@ -31,8 +33,9 @@ from spvbuild.ir.emitter import (  # noqa: F401
     literals32,
     parameter_bits,
 )
-from spvbuild.binary.strings import string_words  # noqa: F401
-from spvbuild.ir.ids import Id, TypeId
+
+from . import enums as _enums
+from .tables import KINDS as _KINDS
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -98,64 +101,66 @@ if TYPE_CHECKING:
         TensorOperandsOperand,
     )
 
-_BARE_AccessQualifier = bare_values("AccessQualifier")
-_CLASSES_AccessQualifier = enum_classes("AccessQualifier")
-_BARE_AddressingModel = bare_values("AddressingModel")
-_CLASSES_AddressingModel = enum_classes("AddressingModel")
-_BARE_Capability = bare_values("Capability")
-_CLASSES_Capability = enum_classes("Capability")
-_BARE_Decoration = bare_values("Decoration")
-_CLASSES_Decoration = enum_classes("Decoration")
-_BARE_Dim = bare_values("Dim")
-_CLASSES_Dim = enum_classes("Dim")
-_BARE_ExecutionMode = bare_values("ExecutionMode")
-_CLASSES_ExecutionMode = enum_classes("ExecutionMode")
-_BARE_ExecutionModel = bare_values("ExecutionModel")
-_CLASSES_ExecutionModel = enum_classes("ExecutionModel")
-_BARE_FPEncoding = bare_values("FPEncoding")
-_CLASSES_FPEncoding = enum_classes("FPEncoding")
-_BARE_GroupOperation = bare_values("GroupOperation")
-_CLASSES_GroupOperation = enum_classes("GroupOperation")
-_BARE_ImageFormat = bare_values("ImageFormat")
-_CLASSES_ImageFormat = enum_classes("ImageFormat")
-_BARE_MemoryModel = bare_values("MemoryModel")
-_CLASSES_MemoryModel = enum_classes("MemoryModel")
-_BARE_PackedVectorFormat = bare_values("PackedVectorFormat")
-_CLASSES_PackedVectorFormat = enum_classes("PackedVectorFormat")
-_BARE_SamplerAddressingMode = bare_values("SamplerAddressingMode")
-_CLASSES_SamplerAddressingMode = enum_classes("SamplerAddressingMode")
-_BARE_SamplerFilterMode = bare_values("SamplerFilterMode")
-_CLASSES_SamplerFilterMode = enum_classes("SamplerFilterMode")
-_BARE_SourceLanguage = bare_values("SourceLanguage")
-_CLASSES_SourceLanguage = enum_classes("SourceLanguage")
-_BARE_StorageClass = bare_values("StorageClass")
-_CLASSES_StorageClass = enum_classes("StorageClass")
-_PARAMETER_BITS_CooperativeMatrixOperands = parameter_bits("CooperativeMatrixOperands")
-_CLASSES_CooperativeMatrixOperands = enum_classes("CooperativeMatrixOperands")
-_PARAMETER_BITS_CooperativeMatrixReduce = parameter_bits("CooperativeMatrixReduce")
-_CLASSES_CooperativeMatrixReduce = enum_classes("CooperativeMatrixReduce")
-_PARAMETER_BITS_FunctionControl = parameter_bits("FunctionControl")
-_CLASSES_FunctionControl = enum_classes("FunctionControl")
-_PARAMETER_BITS_ImageOperands = parameter_bits("ImageOperands")
-_CLASSES_ImageOperands = enum_classes("ImageOperands")
-_PARAMETER_BITS_LoopControl = parameter_bits("LoopControl")
-_CLASSES_LoopControl = enum_classes("LoopControl")
-_PARAMETER_BITS_MatrixMultiplyAccumulateOperands = parameter_bits("MatrixMultiplyAccumulateOperands")
-_CLASSES_MatrixMultiplyAccumulateOperands = enum_classes("MatrixMultiplyAccumulateOperands")
-_PARAMETER_BITS_MemoryAccess = parameter_bits("MemoryAccess")
-_CLASSES_MemoryAccess = enum_classes("MemoryAccess")
-_PARAMETER_BITS_RawAccessChainOperands = parameter_bits("RawAccessChainOperands")
-_CLASSES_RawAccessChainOperands = enum_classes("RawAccessChainOperands")
-_PARAMETER_BITS_SelectionControl = parameter_bits("SelectionControl")
-_CLASSES_SelectionControl = enum_classes("SelectionControl")
-_PARAMETER_BITS_TensorAddressingOperands = parameter_bits("TensorAddressingOperands")
-_CLASSES_TensorAddressingOperands = enum_classes("TensorAddressingOperands")
-_PARAMETER_BITS_TensorOperands = parameter_bits("TensorOperands")
-_CLASSES_TensorOperands = enum_classes("TensorOperands")
+_BARE_AccessQualifier = bare_values(_KINDS["AccessQualifier"])
+_CLASSES_AccessQualifier = enum_classes(_enums.AccessQualifier)
+_BARE_AddressingModel = bare_values(_KINDS["AddressingModel"])
+_CLASSES_AddressingModel = enum_classes(_enums.AddressingModel)
+_BARE_Capability = bare_values(_KINDS["Capability"])
+_CLASSES_Capability = enum_classes(_enums.Capability)
+_BARE_Decoration = bare_values(_KINDS["Decoration"])
+_CLASSES_Decoration = enum_classes(_enums.Decoration)
+_BARE_Dim = bare_values(_KINDS["Dim"])
+_CLASSES_Dim = enum_classes(_enums.Dim)
+_BARE_ExecutionMode = bare_values(_KINDS["ExecutionMode"])
+_CLASSES_ExecutionMode = enum_classes(_enums.ExecutionMode)
+_BARE_ExecutionModel = bare_values(_KINDS["ExecutionModel"])
+_CLASSES_ExecutionModel = enum_classes(_enums.ExecutionModel)
+_BARE_FPEncoding = bare_values(_KINDS["FPEncoding"])
+_CLASSES_FPEncoding = enum_classes(_enums.FPEncoding)
+_BARE_GroupOperation = bare_values(_KINDS["GroupOperation"])
+_CLASSES_GroupOperation = enum_classes(_enums.GroupOperation)
+_BARE_ImageFormat = bare_values(_KINDS["ImageFormat"])
+_CLASSES_ImageFormat = enum_classes(_enums.ImageFormat)
+_BARE_MemoryModel = bare_values(_KINDS["MemoryModel"])
+_CLASSES_MemoryModel = enum_classes(_enums.MemoryModel)
+_BARE_PackedVectorFormat = bare_values(_KINDS["PackedVectorFormat"])
+_CLASSES_PackedVectorFormat = enum_classes(_enums.PackedVectorFormat)
+_BARE_SamplerAddressingMode = bare_values(_KINDS["SamplerAddressingMode"])
+_CLASSES_SamplerAddressingMode = enum_classes(_enums.SamplerAddressingMode)
+_BARE_SamplerFilterMode = bare_values(_KINDS["SamplerFilterMode"])
+_CLASSES_SamplerFilterMode = enum_classes(_enums.SamplerFilterMode)
+_BARE_SourceLanguage = bare_values(_KINDS["SourceLanguage"])
+_CLASSES_SourceLanguage = enum_classes(_enums.SourceLanguage)
+_BARE_StorageClass = bare_values(_KINDS["StorageClass"])
+_CLASSES_StorageClass = enum_classes(_enums.StorageClass)
+_PARAMETER_BITS_CooperativeMatrixOperands = parameter_bits(_KINDS["CooperativeMatrixOperands"])
+_CLASSES_CooperativeMatrixOperands = enum_classes(_enums.CooperativeMatrixOperands)
+_PARAMETER_BITS_CooperativeMatrixReduce = parameter_bits(_KINDS["CooperativeMatrixReduce"])
+_CLASSES_CooperativeMatrixReduce = enum_classes(_enums.CooperativeMatrixReduce)
+_PARAMETER_BITS_FunctionControl = parameter_bits(_KINDS["FunctionControl"])
+_CLASSES_FunctionControl = enum_classes(_enums.FunctionControl)
+_PARAMETER_BITS_ImageOperands = parameter_bits(_KINDS["ImageOperands"])
+_CLASSES_ImageOperands = enum_classes(_enums.ImageOperands)
+_PARAMETER_BITS_LoopControl = parameter_bits(_KINDS["LoopControl"])
+_CLASSES_LoopControl = enum_classes(_enums.LoopControl)
+_PARAMETER_BITS_MatrixMultiplyAccumulateOperands = parameter_bits(_KINDS["MatrixMultiplyAccumulateOperands"])
+_CLASSES_MatrixMultiplyAccumulateOperands = enum_classes(_enums.MatrixMultiplyAccumulateOperands)
+_PARAMETER_BITS_MemoryAccess = parameter_bits(_KINDS["MemoryAccess"])
+_CLASSES_MemoryAccess = enum_classes(_enums.MemoryAccess)
+_PARAMETER_BITS_RawAccessChainOperands = parameter_bits(_KINDS["RawAccessChainOperands"])
+_CLASSES_RawAccessChainOperands = enum_classes(_enums.RawAccessChainOperands)
+_PARAMETER_BITS_SelectionControl = parameter_bits(_KINDS["SelectionControl"])
+_CLASSES_SelectionControl = enum_classes(_enums.SelectionControl)
+_PARAMETER_BITS_TensorAddressingOperands = parameter_bits(_KINDS["TensorAddressingOperands"])
+_CLASSES_TensorAddressingOperands = enum_classes(_enums.TensorAddressingOperands)
+_PARAMETER_BITS_TensorOperands = parameter_bits(_KINDS["TensorOperands"])
+_CLASSES_TensorOperands = enum_classes(_enums.TensorOperands)
 
 
 class CoreInstructions(InstructionSink):
     """One method per core instruction; see each method's docstring for its operands."""
+
+    _bound: int  # (the contract's counter, declared again: the fast paths assign it)
 
     def nop(self) -> Self:
         """OpNop (opcode 0, class Miscellaneous, section functions).
@@ -511,7 +516,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
-                and (mode_words := [mode] if isinstance(mode, int) and mode.__class__ in _CLASSES_ExecutionMode and mode in _BARE_ExecutionMode else enumerant_words(mode, "ExecutionMode", bound)) is not None
+                and (mode_words := [mode] if isinstance(mode, int) and mode.__class__ in _CLASSES_ExecutionMode and mode in _BARE_ExecutionMode else enumerant_words(mode, _KINDS, "ExecutionMode", bound)) is not None
             ):
                 words = [0, entry_point]
                 words += mode_words
@@ -1729,7 +1734,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 target.__class__ in FAST_IDS and 0 < target < bound
-                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, "Decoration", bound)) is not None
+                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, _KINDS, "Decoration", bound)) is not None
             ):
                 words = [0, target]
                 words += decoration_words
@@ -1757,7 +1762,7 @@ class CoreInstructions(InstructionSink):
             if (
                 structure_type.__class__ in FAST_IDS and 0 < structure_type < bound
                 and member.__class__ is int and 0 <= member < 4294967296
-                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, "Decoration", bound)) is not None
+                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, _KINDS, "Decoration", bound)) is not None
             ):
                 words = [0, structure_type, member]
                 words += decoration_words
@@ -8566,7 +8571,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 entry_point.__class__ in FAST_IDS and 0 < entry_point < bound
-                and (mode_words := [mode] if isinstance(mode, int) and mode.__class__ in _CLASSES_ExecutionMode and mode in _BARE_ExecutionMode else enumerant_words(mode, "ExecutionMode", bound)) is not None
+                and (mode_words := [mode] if isinstance(mode, int) and mode.__class__ in _CLASSES_ExecutionMode and mode in _BARE_ExecutionMode else enumerant_words(mode, _KINDS, "ExecutionMode", bound)) is not None
             ):
                 words = [0, entry_point]
                 words += mode_words
@@ -8593,7 +8598,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 target.__class__ in FAST_IDS and 0 < target < bound
-                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, "Decoration", bound)) is not None
+                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, _KINDS, "Decoration", bound)) is not None
             ):
                 words = [0, target]
                 words += decoration_words
@@ -17786,7 +17791,7 @@ class CoreInstructions(InstructionSink):
             bound = self._bound
             if (
                 target.__class__ in FAST_IDS and 0 < target < bound
-                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, "Decoration", bound)) is not None
+                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, _KINDS, "Decoration", bound)) is not None
             ):
                 words = [0, target]
                 words += decoration_words
@@ -17816,7 +17821,7 @@ class CoreInstructions(InstructionSink):
             if (
                 struct_type.__class__ in FAST_IDS and 0 < struct_type < bound
                 and member.__class__ is int and 0 <= member < 4294967296
-                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, "Decoration", bound)) is not None
+                and (decoration_words := [decoration] if isinstance(decoration, int) and decoration.__class__ in _CLASSES_Decoration and decoration in _BARE_Decoration else enumerant_words(decoration, _KINDS, "Decoration", bound)) is not None
             ):
                 words = [0, struct_type, member]
                 words += decoration_words

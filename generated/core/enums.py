@@ -17,11 +17,11 @@ from enum import IntEnum, IntFlag
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
 
-from spvbuild.ir.arguments import operand_sequence  # noqa: F401
-from spvbuild.ir.params import EnumerantParameters
+from spvbuild.spirv.arguments import operand_sequence  # noqa: F401
+from spvbuild.spirv.params import EnumerantParameters
 
 if TYPE_CHECKING:
-    from spvbuild.ir.ids import Id
+    from spvbuild.spirv.ids import Id
 
 
 class Op(IntEnum):

@@ -12,10 +12,10 @@ One generic encoder/decoder walks these tables; nothing here is per-instruction 
 from __future__ import annotations
 
 from spvbuild.generated.core import operand_classes as K
-from spvbuild.ir.tables import EnumerantInfo as E
-from spvbuild.ir.tables import InstructionInfo as I
-from spvbuild.ir.tables import KindInfo, OperandInfo
-from spvbuild.ir.tables import OperandInfo as O
+from spvbuild.spirv.tables import EnumerantInfo as E
+from spvbuild.spirv.tables import InstructionInfo as I
+from spvbuild.spirv.tables import KindInfo, OperandInfo
+from spvbuild.spirv.tables import OperandInfo as O
 
 MAGIC_NUMBER = 0x07230203
 GRAMMAR_VERSION = (1, 6)

@@ -3,7 +3,7 @@
 # Grammar files: grammars/target_envs.yaml
 """Target environments: the SPIR-V version each writes and what each allows.
 
-One :class:`~spvbuild.ir.tables.TargetEnvInfo` per name of spirv-val's ``--target-env``,
+One :class:`~spvbuild.spirv.tables.TargetEnvInfo` per name of spirv-val's ``--target-env``,
 from ``grammars/target_envs.yaml``; ``Module(target_env=...)`` and the command line read
 them through :mod:`spvbuild.ir.targets`.  A capability is allowed by an environment when
 it is listed, or (``everything``) when it is in the grammar at the environment's version;
@@ -17,7 +17,7 @@ Sources:
 
 from __future__ import annotations
 
-from spvbuild.ir.tables import TargetEnvInfo
+from spvbuild.spirv.tables import TargetEnvInfo
 
 SOURCES: dict[str, str] = {
     'opencl': 'OpenCL SPIR-V Environment Specification, KhronosGroup/OpenCL-Docs env/required_capabilities.asciidoc + env/extensions.asciidoc + env/common_properties.asciidoc, commit 1fb076bc72bd32e8798fd5e6f2e3ff26fb06402a (v3.1.1-8-g1fb076bc); extension lists from spirv-val SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a',

@@ -2875,7 +2875,7 @@ window.SPVBUILD_SEARCH = [
 ["Block.instructions","property","api/module.html#Block.instructions","API: Module: the module builder"],
 ["Function","class","api/module.html#Function","API: Module: the module builder"],
 ["Function.id","property","api/module.html#Function.id","API: Module: the module builder"],
-["Function.words_order","method","api/module.html#Function.words_order","API: Module: the module builder"],
+["Function.instructions","method","api/module.html#Function.instructions","API: Module: the module builder"],
 ["Function.pieces","method","api/module.html#Function.pieces","API: Module: the module builder"],
 ["FunctionHandle","class","api/module.html#FunctionHandle","API: Module: the module builder"],
 ["Module","class","api/module.html#Module","API: Module: the module builder"],

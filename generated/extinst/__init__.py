@@ -13,7 +13,7 @@ from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from spvbuild.ir.emitter import InstructionSink
+from spvbuild.spirv.emission import InstructionSink
 
 if TYPE_CHECKING:
     from .amd_gcn_shader import AmdGcnShaderInstructions

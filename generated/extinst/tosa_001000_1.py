@@ -13,17 +13,17 @@ from collections.abc import Sequence  # noqa: F401
 from enum import IntEnum, IntFlag  # noqa: F401
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias  # noqa: F401
 
-from spvbuild.ir.arguments import operand_sequence  # noqa: F401
-from spvbuild.ir.emitter import SetInstructions
+from spvbuild.spirv.arguments import operand_sequence  # noqa: F401
+from spvbuild.spirv.emission import SetInstructions
 from spvbuild.generated.core import operand_classes as K
-from spvbuild.ir.params import EnumerantParameters  # noqa: F401
-from spvbuild.ir.tables import EnumerantInfo as E  # noqa: F401
-from spvbuild.ir.tables import InstructionInfo as I
-from spvbuild.ir.tables import KindInfo
-from spvbuild.ir.tables import OperandInfo as O
+from spvbuild.spirv.params import EnumerantParameters  # noqa: F401
+from spvbuild.spirv.tables import EnumerantInfo as E  # noqa: F401
+from spvbuild.spirv.tables import InstructionInfo as I
+from spvbuild.spirv.tables import KindInfo
+from spvbuild.spirv.tables import OperandInfo as O
 
 if TYPE_CHECKING:
-    from spvbuild.ir.ids import Id, TypeId
+    from spvbuild.spirv.ids import Id, TypeId
 
 IMPORT_NAME = 'TOSA.001000.1'
 SECTION = 'functions'

@@ -37,15 +37,15 @@ from spvbuild.errors import (
     ToolUnavailable,
     ValidationError,
 )
-from spvbuild.ir.ids import Id, TypeId
+from spvbuild.spirv.ids import Id, TypeId
 
 if TYPE_CHECKING:
     from spvbuild.binary.reader import read
     from spvbuild.generated.core.enums import *  # noqa: F403
-    from spvbuild.ir.instruction import Instruction
     from spvbuild.ir.module import Module
     from spvbuild.ir.recorder import Recorder
     from spvbuild.reflection import reflect
+    from spvbuild.spirv.instruction import Instruction
     from spvbuild.text.assembler import assemble
     from spvbuild.text.disassembler import disassemble
 
@@ -77,7 +77,7 @@ __all__ = [
 _LAZY = {
     "Module": "spvbuild.ir.module",
     "Recorder": "spvbuild.ir.recorder",
-    "Instruction": "spvbuild.ir.instruction",
+    "Instruction": "spvbuild.spirv.instruction",
     "read": "spvbuild.binary.reader",
     "assemble": "spvbuild.text.assembler",
     "disassemble": "spvbuild.text.disassembler",

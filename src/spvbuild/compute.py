@@ -22,8 +22,8 @@ from spvbuild.enums import (
 )
 from spvbuild.errors import BuildError
 from spvbuild.generated.core.opcodes import OP_TYPE_FLOAT, OP_TYPE_INT
-from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.module import Module
+from spvbuild.spirv.ids import Id, TypeId
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from spvbuild.enums import (
     StorageClass,
 )
 from spvbuild.errors import BinaryError
-from spvbuild.ir.instruction import RawWords
+from spvbuild.spirv.instruction import RawWords
 from tests.conftest import spirv_tool
 
 # -- helpers -----------------------------------------------------------------------------

@@ -51,8 +51,8 @@ from spvbuild.enums import (
     StorageClass,
 )
 from spvbuild.errors import BinaryError
-from spvbuild.ir.instruction import RawWords
-from spvbuild.ir.params import EnumerantParameters
+from spvbuild.spirv.instruction import RawWords
+from spvbuild.spirv.params import EnumerantParameters
 
 GLSL, OPENCL = "GLSL.std.450", "OpenCL.std"
 SQRT, FMIX, MODF, FABS = 31, 46, 35, 4  # GLSL.std.450 instruction numbers (4: OpenCL asinh)

@@ -44,7 +44,7 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_STRUCT,
 )
 from spvbuild.ir.module import Module
-from spvbuild.ir.params import EnumerantParameters
+from spvbuild.spirv.params import EnumerantParameters
 from tests.conftest import spirv_tool
 from tests.constructs.layout_shapes import Shape, glsl, random_shapes, shapes
 

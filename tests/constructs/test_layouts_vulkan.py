@@ -49,8 +49,8 @@ from spvbuild.enums import (
     MemoryModel,
     StorageClass,
 )
-from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.module import Module
+from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.vulkan_runner import run_compute
 from tests.conftest import spirv_tool
 

@@ -44,8 +44,8 @@ from spvbuild.enums import (
     SourceLanguage,
     StorageClass,
 )
-from spvbuild.ir.ids import Id
 from spvbuild.ir.module import Module
+from spvbuild.spirv.ids import Id
 
 Validator = Callable[[list[int], str], subprocess.CompletedProcess[str]]
 

@@ -30,9 +30,9 @@ from spvbuild.debuginfo import (
 )
 from spvbuild.debuginfo.rules import check_instructions
 from spvbuild.enums import AddressingModel, Capability, MemoryModel, StorageClass
-from spvbuild.ir.ids import Id, TypeId
-from spvbuild.ir.instruction import Instruction
 from spvbuild.ir.module import Module
+from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.instruction import Instruction
 
 FLAVORS: list[FlavorName] = [
     "DebugInfo",

@@ -17,8 +17,8 @@ from spvbuild.debuginfo import (
     remove_debug_instruction,
     strip_debug_info,
 )
-from spvbuild.ir.ids import Id
 from spvbuild.ir.module import Module
+from spvbuild.spirv.ids import Id
 from tests.debuginfo.test_debuginfo_programs import (
     KERNEL_TARGETS,
     SHADER_TARGET,

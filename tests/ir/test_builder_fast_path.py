@@ -29,8 +29,8 @@ from spvbuild.enums import (
     SelectionControl,
     StorageClass,
 )
-from spvbuild.ir.instruction import Instruction
 from spvbuild.ir.module import Run
+from spvbuild.spirv.instruction import Instruction
 
 Validator = Callable[[list[int], str], "subprocess.CompletedProcess[str]"]
 

@@ -49,8 +49,8 @@ from spvbuild.enums import (
 )
 from spvbuild.errors import SpvbuildError
 from spvbuild.generated.core import tables
-from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.module import FunctionHandle, Module
+from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.text.assembler import assemble
 from spvbuild.text.disassembler import disassemble
 

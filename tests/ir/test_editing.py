@@ -60,7 +60,7 @@ def test_insert_into_a_run_and_before_a_terminator(spirv_val) -> None:  # type: 
     (ret,) = m.find(opcode=OP_RETURN)
     with m.inserting(before=ret):
         last = m.i_sub(uint, product, two)
-    order = [i.result_id for i in m.functions[0].words_order()]
+    order = [i.result_id for i in m.functions[0].instructions()]
     assert order.index(total) < order.index(doubled) < order.index(product) < order.index(last)
     assert spirv_val(m.to_words(), "vulkan1.1").returncode == 0
 

@@ -112,7 +112,7 @@ def test_function_variables_go_to_the_entry_block() -> None:
     m.label(result_id=second)
     local = m.variable(ptr, StorageClass.Function)
     m.return_().function_end()
-    body = list(m.functions[0].words_order())
+    body = list(m.functions[0].instructions())
     labels = [i for i, inst in enumerate(body) if inst.opcode == 248]
     var_index = next(i for i, inst in enumerate(body) if inst.result_id == local)
     assert labels[0] < var_index < labels[1]

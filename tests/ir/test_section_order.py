@@ -26,10 +26,10 @@ from spvbuild.enums import (
     LinkageType,
 )
 from spvbuild.generated.core.opcodes import OP_DECORATE, OP_MEMBER_NAME, OP_NAME
-from spvbuild.ir.ids import Id
 from spvbuild.ir.layout_engine import by_words
 from spvbuild.ir.module import Module
 from spvbuild.ir.section_order import WORD_KEYS, canonical, target_key
+from spvbuild.spirv.ids import Id
 
 
 def _calls(

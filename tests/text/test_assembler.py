@@ -24,7 +24,7 @@ import pytest
 from spvbuild.binary.encoder import GENERATOR
 from spvbuild.errors import AssemblyError, SpvbuildError
 from spvbuild.generated.core import tables
-from spvbuild.ir.tables import EnumerantInfo, InstructionInfo
+from spvbuild.spirv.tables import EnumerantInfo, InstructionInfo
 from spvbuild.text.asm_tokens import token_starts, tokens
 from spvbuild.text.assembler import assemble
 from tests.conftest import spirv_tool

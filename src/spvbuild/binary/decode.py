@@ -27,9 +27,9 @@ from spvbuild.binary.framing import offsets
 from spvbuild.binary.general import DEFAULT_CONTEXT, Context, Defer
 from spvbuild.errors import BinaryError
 from spvbuild.generated.core.opcodes import OP_CONSTANT, OP_SPEC_CONSTANT, OP_SWITCH
-from spvbuild.ir.ids import Id
-from spvbuild.ir.instruction import Instruction
-from spvbuild.ir.params import EnumerantParameters
+from spvbuild.spirv.ids import Id
+from spvbuild.spirv.instruction import Instruction
+from spvbuild.spirv.params import EnumerantParameters
 
 __all__ = ["Reader"]
 

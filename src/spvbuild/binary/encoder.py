@@ -13,15 +13,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import Enum
 from typing import Any
 
-from spvbuild.binary.number_types import FLOAT32, UINT32, NumberType, declared_number_type
-from spvbuild.binary.strings import string_words
 from spvbuild.errors import EncodeError
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core.opcodes import OP_SWITCH
-from spvbuild.ir.arguments import shown
-from spvbuild.ir.instruction import Instruction, RawWords
-from spvbuild.ir.params import EnumerantParameters
-from spvbuild.ir.tables import InstructionInfo, KindInfo, OperandInfo
+from spvbuild.spirv.arguments import shown
+from spvbuild.spirv.instruction import Instruction, RawWords
+from spvbuild.spirv.numbers import FLOAT32, UINT32, NumberType, declared_number_type
+from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.strings import string_words
+from spvbuild.spirv.tables import InstructionInfo, KindInfo, OperandInfo
 
 MAGIC = 0x07230203
 GENERATOR = 0x0000_0001

@@ -38,9 +38,9 @@ from spvbuild.binary.plans import (
     ext_tables,
 )
 from spvbuild.generated.core import operand_classes as _classes
-from spvbuild.ir.instruction import Instruction
-from spvbuild.ir.params import EnumerantParameters
-from spvbuild.ir.tables import KindInfo, OperandInfo
+from spvbuild.spirv.instruction import Instruction
+from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.tables import KindInfo, OperandInfo
 
 __all__ = ["FastPaths"]
 

@@ -20,7 +20,6 @@ from collections.abc import Callable
 from typing import Any
 
 from spvbuild.binary.encoder import _number_words
-from spvbuild.binary.number_types import FLOAT32, UINT32, NumberType, declared_number_type
 from spvbuild.binary.plans import (
     ID_CLASSES,
     ID_OR_LITERAL,
@@ -28,7 +27,6 @@ from spvbuild.binary.plans import (
     core_plan,
     ext_tables,
 )
-from spvbuild.binary.strings import string_in
 from spvbuild.errors import BinaryError, EncodeError
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core.opcodes import (
@@ -37,10 +35,12 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_FLOAT,
     OP_TYPE_INT,
 )
-from spvbuild.ir.ids import Id, TypeId, as_id
-from spvbuild.ir.instruction import Instruction, RawWords
-from spvbuild.ir.params import EnumerantParameters
-from spvbuild.ir.tables import KindInfo, OperandInfo
+from spvbuild.spirv.ids import Id, TypeId, as_id
+from spvbuild.spirv.instruction import Instruction, RawWords
+from spvbuild.spirv.numbers import FLOAT32, UINT32, NumberType, declared_number_type
+from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.strings import string_in
+from spvbuild.spirv.tables import KindInfo, OperandInfo
 
 __all__ = ["DEFAULT_CONTEXT", "Context", "Defer", "GeneralDecoder"]
 

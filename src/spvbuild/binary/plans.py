@@ -30,8 +30,8 @@ from typing import Any, Final
 from spvbuild.binary import read_codes as _codes
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core.opcodes import OP_CONSTANT, OP_SPEC_CONSTANT, OP_SPEC_CONSTANT_OP
-from spvbuild.ir.params import EnumerantParameters
-from spvbuild.ir.tables import EnumerantInfo, InstructionInfo, KindInfo, OperandInfo, id_run
+from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.tables import EnumerantInfo, InstructionInfo, KindInfo, OperandInfo, id_run
 
 __all__ = [
     "FLAT",

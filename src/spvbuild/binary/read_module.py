@@ -9,7 +9,7 @@ from array import array
 from spvbuild.binary.decode import Reader
 from spvbuild.binary.encoder import encode_module
 from spvbuild.binary.framing import WORD_CODE, Endianness, version_of
-from spvbuild.ir.instruction import Instruction
+from spvbuild.spirv.instruction import Instruction
 
 __all__ = ["ReadModule"]
 

@@ -1,4 +1,4 @@
-"""The binary reader: SPIR-V words → typed :class:`~spvbuild.ir.instruction.Instruction` records.
+"""The binary reader: SPIR-V words → typed :class:`~spvbuild.spirv.instruction.Instruction` records.
 
 ``read(data)`` is the inverse of :func:`spvbuild.binary.encoder.encode_module`.  Like the encoder it
 is generic: every operand layout comes from ``spvbuild.generated.core.tables`` (or an

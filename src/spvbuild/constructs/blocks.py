@@ -32,8 +32,8 @@ from spvbuild.generated.core.enums import (
     DecorationMatrixStride,
     DecorationOffset,
 )
-from spvbuild.ir.ids import TypeId
 from spvbuild.ir.module import Module
+from spvbuild.spirv.ids import TypeId
 
 __all__ = ["DeclaredStruct", "declare_struct"]
 

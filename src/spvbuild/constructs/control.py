@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 from spvbuild.errors import BuildError
 from spvbuild.generated.core.enums import LoopControl, SelectionControl
 from spvbuild.generated.core.opcodes import OP_TYPE_INT
-from spvbuild.ir.call_site import located
-from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.module import Module
+from spvbuild.spirv.call_site import located
+from spvbuild.spirv.ids import Id, TypeId
 
 __all__ = [
     "Branch",

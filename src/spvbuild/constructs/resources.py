@@ -24,8 +24,8 @@ from spvbuild.generated.core.enums import (
     ImageFormat,
     StorageClass,
 )
-from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.module import Module
+from spvbuild.spirv.ids import Id, TypeId
 
 __all__ = [
     "BlockVariable",

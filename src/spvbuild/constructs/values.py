@@ -35,9 +35,9 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_STRUCT,
     OP_TYPE_VECTOR,
 )
-from spvbuild.ir.call_site import located
-from spvbuild.ir.ids import Id, TypeId
 from spvbuild.ir.module import Module
+from spvbuild.spirv.call_site import located
+from spvbuild.spirv.ids import Id, TypeId
 
 __all__ = [
     "access_chain",

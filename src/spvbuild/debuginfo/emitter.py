@@ -41,8 +41,8 @@ from spvbuild.debuginfo.flavors import Flavor, method_name
 from spvbuild.debuginfo.handles import CompileUnit, Composite, Expression, Handle, Source
 from spvbuild.debuginfo.rules import DebugInfoError, Ref
 from spvbuild.generated.core import tables as core_tables
-from spvbuild.ir.ids import Id
-from spvbuild.ir.tables import OperandInfo
+from spvbuild.spirv.ids import Id
+from spvbuild.spirv.tables import OperandInfo
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module

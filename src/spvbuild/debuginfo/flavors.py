@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any, Literal
 
 from spvbuild.generated.extinst import set_module
-from spvbuild.ir.tables import InstructionInfo, KindInfo, OperandInfo
+from spvbuild.spirv.tables import InstructionInfo, KindInfo, OperandInfo
 
 FlavorName = Literal["DebugInfo", "OpenCL.DebugInfo.100", "NonSemantic.Shader.DebugInfo.100"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spvbuild.ir.ids import Id
+from spvbuild.spirv.ids import Id
 
 # The handles the package re-exports (TemplateTarget, the layer's own alias, is not one).
 __all__ = [

@@ -61,8 +61,8 @@ from spvbuild.debuginfo.handles import (
 )
 from spvbuild.debuginfo.rules import DebugInfoError
 from spvbuild.generated.core.enums import SourceLanguage, StorageClass
-from spvbuild.ir.ids import Id
 from spvbuild.ir.module import Module
+from spvbuild.spirv.ids import Id
 
 H = TypeVar("H", bound=Handle)
 

@@ -39,9 +39,9 @@ from spvbuild.generated.core.opcodes import (
     OP_STRING,
     OP_TYPE_VOID,
 )
-from spvbuild.ir.instruction import Instruction
-from spvbuild.ir.params import EnumerantParameters
-from spvbuild.ir.tables import OperandInfo
+from spvbuild.spirv.instruction import Instruction
+from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.tables import OperandInfo
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module

@@ -31,9 +31,9 @@ from spvbuild.debuginfo.rules import (
 )
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_STRING
-from spvbuild.ir.ids import Id, TypeId
-from spvbuild.ir.instruction import Instruction
-from spvbuild.ir.params import EnumerantParameters
+from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.instruction import Instruction
+from spvbuild.spirv.params import EnumerantParameters
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
 from spvbuild.binary.encoder import GENERATOR, Encoder, header_words
-from spvbuild.binary.strings import string_words
 from spvbuild.errors import ArgumentError, BuildError, SpvbuildError, ValidationError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.builder import FAST_PATH_FIRST_WORDS, CoreInstructions
@@ -68,12 +67,6 @@ from spvbuild.generated.core.opcodes import (
     OP_VARIABLE,
 )
 from spvbuild.generated.extinst import ExtInstSets, set_module
-from spvbuild.ir.arguments import shown
-from spvbuild.ir.call_site import caller_location, located
-from spvbuild.ir.emitter import FAST_IDS, Run, ids_below
-from spvbuild.ir.ids import Id, TypeId
-from spvbuild.ir.instruction import Instruction, RawWords
-from spvbuild.ir.params import EnumerantParameters
 from spvbuild.ir.requirements import (
     NEEDS_BY_KEY,
     Requirements,
@@ -87,6 +80,14 @@ from spvbuild.ir.rules import TRIGGERS as _RULE_TRIGGERS
 from spvbuild.ir.rules import check_rules
 from spvbuild.ir.section_order import laid_out, layout_engine
 from spvbuild.ir.targets import CheckedFirsts, TargetProfile, target_profile
+from spvbuild.spirv.arguments import shown
+from spvbuild.spirv.call_site import caller_location, located
+from spvbuild.spirv.emission import PutWords, Run
+from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.instruction import Instruction, RawWords
+from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.strings import string_words
+from spvbuild.spirv.word_checks import FAST_IDS, ids_below
 
 CapabilityMode = Literal["infer", "verify", "off"]
 _AnyId = TypeVar("_AnyId", bound=Id | TypeId)
@@ -202,7 +203,7 @@ class Function:
         assert self.header.result_id is not None
         return Id(self.header.result_id)
 
-    def words_order(self) -> Iterable[Instruction]:
+    def instructions(self) -> Iterable[Instruction]:
         """The function's instructions in module order (locals first in the entry block)."""
         for item in self.pieces():
             if isinstance(item, Run):
@@ -211,7 +212,7 @@ class Function:
                 yield item
 
     def pieces(self) -> list[BlockItem]:
-        """:meth:`words_order` with runs of words left as they are (a new list)."""
+        """:meth:`instructions` with runs of words left as they are (a new list)."""
         out: list[BlockItem] = [self.header, *self.parameters]
         for index, block in enumerate(self.blocks):
             out.append(_new_record(Instruction, (OP_LABEL, None, block.label, (), None)))
@@ -269,7 +270,8 @@ class Module(CoreInstructions, ExtInstSets):
         call_sites: bool = False,
         target_env: str | None = None,
     ) -> None:
-        super().__init__()
+        self._bound = 1
+        self._ext_imports: dict[str, Id] = {}
         target = None
         if target_env is not None:
             try:
@@ -355,7 +357,7 @@ class Module(CoreInstructions, ExtInstSets):
         self._rules_work = False
         self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
         self._from_binary = False  # ids below the bound may be a binary's, defined or not
-        self._put_words = self._put  # generated methods hand their words to _put
+        self._put_words: PutWords | None = self._put  # generated methods hand their words here
         self._noting = True  # new functions note their uses (see _note)
         # The Python call site of each record, by id() of the record (kept alive here), when
         # asked for: every call then takes the general path, which records it.
@@ -991,40 +993,6 @@ class Module(CoreInstructions, ExtInstSets):
         if self._function is not None:
             self._function.runs.append(run)
         return run
-
-    def _ids_value(
-        self,
-        first: int,
-        result_type: TypeId,
-        operands: tuple[Any, ...],
-        result_id: Id | None = None,
-    ) -> Id:
-        """``%r = OpX %type %a ...`` of ids only, in a block: its words appended at once.
-
-        The fast path of the generated methods of such instructions (``i_add``,
-        ``f_mul``, ``select``, ...): when the current block is open, no ``result_id`` is
-        given and every operand is an :class:`Id` the builder handed out (below the
-        bound), the words go straight into the block's current :class:`Run`.  Anything
-        else takes the general path, which checks it like any call.
-        """
-        block = self._fast_block
-        if block is not None and result_id is None:
-            rid = self._bound
-            if type(result_type) in _ID_TYPES and 0 < result_type < rid:
-                for value in operands:
-                    if type(value) not in _ID_TYPES or not 0 < value < rid:
-                        break
-                else:
-                    run = self._run or self._new_run(block)
-                    run.firsts[first] = None  # (first: a target profile may refuse it)
-                    words = run.words
-                    words.append(first)
-                    words.append(result_type)
-                    words.append(rid)
-                    words.extend(operands)
-                    self._bound = rid + 1
-                    return Id(rid)
-        return self._value(first & 0xFFFF, result_type, operands, result_id)
 
     def _define(self, instruction: Instruction) -> None:
         """Remember the instruction that defines its result id."""

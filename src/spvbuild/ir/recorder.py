@@ -8,11 +8,17 @@ inference, serialization), which takes the same generated methods.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, Self
+
 from spvbuild.binary.encoder import encode_module
+from spvbuild.errors import BuildError
 from spvbuild.generated.core.builder import CoreInstructions
-from spvbuild.generated.core.opcodes import OP_VARIABLE
+from spvbuild.generated.core.opcodes import OP_EXT_INST, OP_EXT_INST_IMPORT, OP_VARIABLE
 from spvbuild.generated.extinst import ExtInstSets
-from spvbuild.ir.instruction import Instruction
+from spvbuild.spirv.emission import PutWords, Run
+from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.instruction import Instruction
 
 
 class Recorder(CoreInstructions, ExtInstSets):
@@ -25,12 +31,68 @@ class Recorder(CoreInstructions, ExtInstSets):
     """
 
     def __init__(self) -> None:
-        super().__init__()
+        self._bound = 1
+        self._ext_imports: dict[str, Id] = {}
+        # No words paths: every generated method records through the general path.
+        self._fast_block: object | None = None
+        self._run: Run | None = None
+        self._put_words: PutWords | None = None
         self.instructions: list[Instruction] = []
 
-    def _record(self, instruction: Instruction) -> None:
-        """Keep one finished instruction, in call order."""
-        self.instructions.append(instruction)
+    # -- the emission contract (spvbuild.spirv.emission.InstructionSink) ----------------------
+    def _value(
+        self,
+        opcode: int,
+        result_type: TypeId | None,
+        operands: tuple[Any, ...],
+        result_id: Id | None = None,
+    ) -> Id:
+        rid = self.new_id() if result_id is None else self._reserved(result_id)
+        self.instructions.append(Instruction(opcode, result_type, rid, operands))
+        return rid
+
+    def _type(
+        self, opcode: int, operands: tuple[Any, ...], result_id: TypeId | None = None
+    ) -> TypeId:
+        rid = self.new_type_id() if result_id is None else self._reserved(result_id)
+        self.instructions.append(Instruction(opcode, None, rid, operands))
+        return rid
+
+    def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:
+        self.instructions.append(Instruction(opcode, None, None, operands))
+        return self
+
+    def _ext_value(
+        self,
+        import_name: str,
+        number: int,
+        result_type: TypeId,
+        operands: Sequence[Any],
+        result_id: Id | None = None,
+    ) -> Id:
+        set_id = self._ext_set_id(import_name)
+        rid = self.new_id() if result_id is None else self._reserved(result_id)
+        self.instructions.append(
+            Instruction(OP_EXT_INST, result_type, rid, (set_id, number, *operands), import_name)
+        )
+        return rid
+
+    def _import_set(self, import_name: str) -> Id:
+        return self._value(OP_EXT_INST_IMPORT, None, (import_name,))
+
+    def _number_words(self, type_id: int, value: object) -> list[int] | None:
+        return None  # (no words path runs: _put_words is None)
+
+    def _new_run(self, block: Any) -> Run:
+        raise BuildError("a Recorder has no blocks: its methods take the general path")
+
+    def _reserved(self, result_id: Any) -> Any:
+        """A ``result_id`` given to a call: an id reserved with new_id()/new_type_id()."""
+        if not isinstance(result_id, Id) or not 0 < result_id < self._bound:
+            raise BuildError(
+                f"result_id {result_id!r} was not reserved with new_id()/new_type_id()"
+            )
+        return result_id
 
     def in_layout_order(self) -> list[Instruction]:
         """The instructions stably sorted into the logical-layout sections of the grammar.

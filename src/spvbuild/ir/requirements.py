@@ -22,10 +22,10 @@ from spvbuild.generated.core import tables
 from spvbuild.generated.core.enums import Capability
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT
 from spvbuild.generated.extinst import set_module
-from spvbuild.ir.emitter import Run
-from spvbuild.ir.instruction import Instruction, RawWords
-from spvbuild.ir.params import EnumerantParameters
-from spvbuild.ir.tables import EnumerantInfo, KindInfo, OperandInfo
+from spvbuild.spirv.emission import Run
+from spvbuild.spirv.instruction import Instruction, RawWords
+from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.tables import EnumerantInfo, KindInfo, OperandInfo
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import BlockItem, Module

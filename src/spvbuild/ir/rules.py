@@ -42,8 +42,8 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_POINTER,
 )
 from spvbuild.generated.extinst import set_module
-from spvbuild.ir.instruction import Instruction
-from spvbuild.ir.params import EnumerantParameters
+from spvbuild.spirv.instruction import Instruction
+from spvbuild.spirv.params import EnumerantParameters
 
 Rule = tuple[str, str, str, str, str, dict[str, object]]
 

@@ -29,11 +29,11 @@ from spvbuild.generated.core.opcodes import (
     OP_GROUP_MEMBER_DECORATE,
 )
 from spvbuild.generated.core.operand_classes import ID, LITERAL, RESULT_ID, VALUE_ENUM
-from spvbuild.ir.ids import Id, TypeId
-from spvbuild.ir.instruction import Instruction, RawWords
 from spvbuild.ir.layout_engine import Kept
-from spvbuild.ir.params import EnumerantParameters
-from spvbuild.ir.tables import OperandInfo
+from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.instruction import Instruction, RawWords
+from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.tables import OperandInfo
 
 _PLAIN_INTS = frozenset({int, Id, TypeId})
 _GROUP_OPCODES = {OP_DECORATION_GROUP, OP_GROUP_DECORATE, OP_GROUP_MEMBER_DECORATE}

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING
 from spvbuild.errors import ArgumentError, BuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_EXTENSION
-from spvbuild.ir.instruction import Instruction
-from spvbuild.ir.params import EnumerantParameters
-from spvbuild.ir.tables import TargetEnvInfo
+from spvbuild.spirv.instruction import Instruction
+from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.tables import TargetEnvInfo
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module
@@ -232,8 +232,8 @@ class CheckedFirsts(dict[int, None]):
 
     def __setitem__(self, first: int, value: None) -> None:
         if first not in self:
-            from spvbuild.ir.call_site import located
             from spvbuild.ir.requirements import walked_needs
+            from spvbuild.spirv.call_site import located
 
             inst = Instruction(first & 0xFFFF, None, None, ())
             module = self._module

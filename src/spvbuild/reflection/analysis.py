@@ -18,8 +18,6 @@ from spvbuild.binary.reader import read
 from spvbuild.errors import ArgumentError, ReflectionError
 from spvbuild.generated.core import opcodes as op
 from spvbuild.generated.core.enums import BuiltIn, Decoration
-from spvbuild.ir.call_site import located
-from spvbuild.ir.ids import Id
 from spvbuild.reflection.constants import SPEC_OPCODES, ConstantValues
 from spvbuild.reflection.module_facts import ModuleFacts, enum_name, word
 from spvbuild.reflection.records import (
@@ -38,6 +36,8 @@ from spvbuild.reflection.records import (
     WorkgroupSize,
 )
 from spvbuild.reflection.type_table import TypeTable
+from spvbuild.spirv.call_site import located
+from spvbuild.spirv.ids import Id
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from spvbuild.generated.core import opcodes as op
-from spvbuild.ir.ids import Id
 from spvbuild.reflection.module_facts import ModuleFacts, enum_name, word
 from spvbuild.reflection.records import SpecValue
+from spvbuild.spirv.ids import Id
 
 __all__ = ["SPEC_OPCODES", "ConstantValues"]
 

@@ -15,9 +15,9 @@ from typing import Any
 from spvbuild.errors import ReflectionError
 from spvbuild.generated.core import opcodes as op
 from spvbuild.generated.core.tables import INSTRUCTIONS
-from spvbuild.ir.ids import Id
-from spvbuild.ir.instruction import Instruction, RawWords
-from spvbuild.ir.params import EnumerantParameters
+from spvbuild.spirv.ids import Id
+from spvbuild.spirv.instruction import Instruction, RawWords
+from spvbuild.spirv.params import EnumerantParameters
 
 __all__ = ["ModuleFacts", "enum_name", "ids_in", "instruction_name", "word"]
 

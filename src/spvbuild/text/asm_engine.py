@@ -38,8 +38,6 @@ from collections.abc import Callable, Iterable
 from functools import cache
 
 from spvbuild.binary.encoder import header_words
-from spvbuild.binary.number_types import NumberType, declared_number_type
-from spvbuild.binary.strings import string_words
 from spvbuild.errors import AssemblyError, EncodeError
 from spvbuild.generated.core.opcodes import (
     OP_EXT_INST,
@@ -47,6 +45,8 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_FLOAT,
     OP_TYPE_INT,
 )
+from spvbuild.spirv.numbers import NumberType, declared_number_type
+from spvbuild.spirv.strings import string_words
 from spvbuild.text.asm_grammar import (
     CIV,
     CIV_DESC,

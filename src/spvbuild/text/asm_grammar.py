@@ -25,7 +25,8 @@ from typing import Final, NamedTuple
 
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core import tables
-from spvbuild.ir.tables import IdRun, InstructionInfo, KindInfo, KindScope, OperandInfo, id_run
+from spvbuild.spirv.tables import IdRun, InstructionInfo, KindInfo, OperandInfo, id_run
+from spvbuild.text.kind_scope import KindScope
 
 __all__ = [
     "SPEC_CONSTANT_OP_OPCODES",
@@ -347,7 +348,7 @@ def _is_id(desc: Desc) -> bool:
 
 
 def _id_run(descs: Sequence[Desc]) -> IdRun:
-    """:func:`~spvbuild.ir.tables.id_run` (the one fast-path shape classifier of id
+    """:func:`~spvbuild.spirv.tables.id_run` (the one fast-path shape classifier of id
     operands) over operand descriptors in consumption order, the result id left out."""
     return id_run([(_is_id(d), "*" if d[0] == VAR else "?" if d[1] else "") for d in descs])
 

@@ -19,13 +19,14 @@ from functools import cache
 from typing import Any, Final
 
 from spvbuild.generated.core import operand_classes as _classes
-from spvbuild.ir.tables import InstructionInfo, KindInfo, KindScope, OperandInfo
+from spvbuild.spirv.tables import InstructionInfo, KindInfo, OperandInfo
 from spvbuild.text.dis_data import (
     OPERAND_LAYOUTS,
     SPEC_CONSTANT_OPCODES,
     UNHANDLED_KINDS,
     UNKNOWN_ENUMERANTS,
 )
+from spvbuild.text.kind_scope import KindScope
 
 __all__ = ["CoreGrammar", "EnumKind", "ExtGrammar", "Plan", "core_grammar", "ext_grammar"]
 

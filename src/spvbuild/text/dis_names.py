@@ -43,8 +43,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from spvbuild.binary.framing import frame, offsets
-from spvbuild.binary.number_types import declared_number_type
-from spvbuild.binary.strings import string_at
 from spvbuild.generated.core.opcodes import (
     OP_CONSTANT,
     OP_DECORATE,
@@ -52,6 +50,8 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_FLOAT,
     OP_TYPE_INT,
 )
+from spvbuild.spirv.numbers import declared_number_type
+from spvbuild.spirv.strings import string_at
 from spvbuild.text.dis_data import (
     BUILTIN_NAMES,
     FLOAT_ENCODING_NAMES,

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Final
 
-from spvbuild.binary.number_types import NumberType
+from spvbuild.spirv.numbers import NumberType
 
 __all__ = [
     "BFLOAT16",

@@ -73,10 +73,10 @@ from functools import cache
 from typing import Any, BinaryIO, Final
 
 from spvbuild.binary.framing import frame, offsets, words_of
-from spvbuild.binary.strings import string_at
 from spvbuild.errors import BinaryError
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT
 from spvbuild.generated.extinst import known_import_name
+from spvbuild.spirv.strings import string_at
 from spvbuild.text.dis_data import (
     EXT_SETS_BY_NUMBER,
     NON_SEMANTIC_PREFIX,

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from spvbuild.errors import EncodeError
-from spvbuild.ir.arguments import shown
+from spvbuild.spirv.arguments import shown
 
 __all__ = ["string_at", "string_in", "string_words"]
 

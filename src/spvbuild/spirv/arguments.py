@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 from spvbuild.errors import BuildError
-from spvbuild.ir.call_site import located
+from spvbuild.spirv.call_site import located
 
 __all__ = ["operand_sequence", "shown"]
 
