@@ -22,7 +22,7 @@ __all__ = ["API_PAGES", "ApiEntry", "ApiPage", "api_pages"]
 
 # (page, title, the modules under src/spvbuild it documents, in order)
 API_PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("module", "Module: the module builder", ("ir/module.py", "spirv/ids.py")),
+    ("module", "Module: the module builder", ("ir/module.py", "ir/body.py", "spirv/ids.py")),
     ("control-flow", "Structured control flow", ("constructs/control.py",)),
     (
         "layouts",

@@ -1,7 +1,7 @@
 """The builder's fast path: block instructions of ids only are appended as words at the call.
 
 ``m.i_add(t, a, b)`` and every other ``%r = OpX %type %a ...`` of single ids goes straight
-into the current block as words (a :class:`spvbuild.ir.module.Run`) when its operands are
+into the current block as words (a :class:`spvbuild.spirv.emission.Run`) when its operands are
 ids the builder handed out.  Everything the module does must see those instructions as
 it sees records: the words written, capability inference, the rules, entry-point
 interfaces, OpSwitch literal widths, undefined ids, ``definition``, ``rewrite`` and the
@@ -29,7 +29,7 @@ from spvbuild.enums import (
     SelectionControl,
     StorageClass,
 )
-from spvbuild.ir.module import Run
+from spvbuild.spirv.emission import Run
 from spvbuild.spirv.instruction import Instruction
 
 Validator = Callable[[list[int], str], "subprocess.CompletedProcess[str]"]

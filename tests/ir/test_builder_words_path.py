@@ -80,7 +80,7 @@ def test_words_paths_write_what_the_general_path_writes() -> None:
 
 def test_words_paths_are_taken() -> None:
     m = _module(True)
-    kept = {id(i) for i, _words, used, _needs in m._words.values() if used is None}
+    kept = {id(i) for i, _words, used, _needs in m._kept.values() if used is None}
     globals_ = m.sections["types_globals"] + m.sections["annotations"]
     assert sum(id(i) in kept for i in globals_) > len(globals_) // 2
 
@@ -91,7 +91,7 @@ def test_needs_listed_at_the_call_are_what_the_walk_finds() -> None:
     from spvbuild.ir.requirements import _Collector
 
     m = _module(True)
-    listed = [(i, needs) for i, _words, _used, needs in m._words.values() if needs is not None]
+    listed = [(i, needs) for i, _words, _used, needs in m._kept.values() if needs is not None]
     assert len(listed) > 10
     assert any(needs for _i, needs in listed)  # some need something (Shader, ...)
     for inst, needs in listed:
@@ -99,7 +99,7 @@ def test_needs_listed_at_the_call_are_what_the_walk_finds() -> None:
         walk._instruction(inst)
         assert needs == tuple(walk.found.items()), inst
     general = _module(False)
-    assert all(entry[3] is None for entry in general._words.values())
+    assert all(entry[3] is None for entry in general._kept.values())
     assert m.to_words() == general.to_words()
 
 

@@ -365,7 +365,7 @@ def test_needs_listed_at_the_calls_are_the_walks_in_every_catalogue_module() -> 
             continue
         m = item.module()
         item.build(m)
-        for inst, _words, _used, needs in list(m._words.values()):
+        for inst, _words, _used, needs in list(m._kept.values()):
             if needs is None:
                 continue
             walk = _Collector()

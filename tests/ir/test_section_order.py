@@ -101,7 +101,7 @@ def test_words_order_is_the_operand_keys(seed: int) -> None:
         m = _module(order)
         for section in ("annotations", "debug_names", "execution_modes"):
             items = m.sections[section]
-            assert canonical(section, items, m._words) == sorted(items, key=target_key)
+            assert canonical(section, items, m._kept) == sorted(items, key=target_key)
     forward, backward = _module(calls), _module(calls[::-1])
     assert forward.to_words() == backward.to_words()  # call order does not matter
 
@@ -114,7 +114,7 @@ def test_names_on_distinct_targets_are_ordered_by_words() -> None:
     m.name(u32, "b").name(f32, "a")
     items = m.sections["debug_names"]
     assert WORD_KEYS[OP_NAME][2] == 0 and WORD_KEYS[OP_MEMBER_NAME][2] == 1
-    assert by_words(items, m._words, WORD_KEYS) == [items[1], items[0]]  # by words, not by the key
+    assert by_words(items, m._kept, WORD_KEYS) == [items[1], items[0]]  # by words, not by the key
 
 
 def test_a_tie_on_the_words_before_a_string_falls_back_to_the_operand_key() -> None:
@@ -122,8 +122,8 @@ def test_a_tie_on_the_words_before_a_string_falls_back_to_the_operand_key() -> N
     f32 = m.type_float(32)
     m.name(f32, "zeta").name(f32, "alpha")  # the same target twice: the strings decide
     items = m.sections["debug_names"]
-    assert by_words(items, m._words, WORD_KEYS) is None
-    assert [i.operands[1] for i in canonical("debug_names", items, m._words)] == ["alpha", "zeta"]
+    assert by_words(items, m._kept, WORD_KEYS) is None
+    assert [i.operands[1] for i in canonical("debug_names", items, m._kept)] == ["alpha", "zeta"]
 
 
 def test_decorations_sort_by_target_then_opcode_then_value() -> None:
@@ -132,7 +132,7 @@ def test_decorations_sort_by_target_then_opcode_then_value() -> None:
     u32 = m.type_int(32, 0)
     m.decorate(u32, DecorationBinding(2)).decorate(f32, DecorationBinding(1))
     m.decorate(f32, Decoration.Block).decorate(f32, DecorationArrayStride(4))
-    items = by_words(m.sections["annotations"], m._words, WORD_KEYS)
+    items = by_words(m.sections["annotations"], m._kept, WORD_KEYS)
     assert items is not None  # by words, not by the key
     assert all(i.opcode == OP_DECORATE for i in items)
     assert [(int(i.operands[0]), i.operands[1]) for i in items] == [

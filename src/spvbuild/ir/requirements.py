@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from spvbuild.errors import BuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.enums import Capability
-from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT
+from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_EXT_INST_IMPORT, OP_EXTENSION
 from spvbuild.generated.extinst import set_module
 from spvbuild.spirv.emission import Run
 from spvbuild.spirv.instruction import Instruction, RawWords
@@ -28,7 +28,9 @@ from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.tables import EnumerantInfo, KindInfo, OperandInfo
 
 if TYPE_CHECKING:
-    from spvbuild.ir.module import BlockItem, Module
+    from collections.abc import Mapping
+
+    from spvbuild.ir.body import BlockItem, KeptWords
 
 EXT_INST_OPCODES = tables.EXT_INST_OPCODES  # OpExtInst, OpExtInstWithForwardRefsKHR
 _MISSING: Any = object()  # no entry (an entry may be None)
@@ -233,17 +235,43 @@ _resolutions: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[str, ...]]] = {
 _RESOLUTIONS_KEPT = 1024
 
 
-class Requirements:
-    """Capability/extension resolution over a module's instructions (one pass, in order)."""
+class CapabilityFilter(Protocol):
+    """What resolution asks of a target profile (:class:`spvbuild.ir.targets.TargetProfile`):
+    its name, and whether it allows a capability or an extension."""
 
-    def __init__(self, module: Module) -> None:
-        self.module = module
-        self.version = module.version
-        self.profile = module.target
+    name: str
+    """The environment's name, for messages."""
+
+    def allows_extension(self, name: str) -> bool:
+        """Whether the SPIR-V extension ``name`` is allowed."""
+        ...
+
+    def allows_capability(
+        self, value: int, version: tuple[int, int], extensions: Sequence[str]
+    ) -> bool:
+        """Whether the capability ``value`` is allowed."""
+        ...
+
+
+class Requirements:
+    """Capability/extension resolution over a module's instructions (one pass, in order):
+    for a module of SPIR-V ``version`` built for ``profile`` (or None), whose sections are
+    ``sections`` (what it declares), inference ``mode`` ("infer", "verify" or "off")."""
+
+    def __init__(
+        self,
+        version: tuple[int, int],
+        profile: CapabilityFilter | None,
+        sections: Mapping[str, list[Instruction]],
+        mode: str,
+    ) -> None:
+        self.mode = mode
+        self.version = version
+        self.profile = profile
         self.capability_names = capability_names()
-        declared = module.sections["capabilities"]
+        declared = sections["capabilities"]
         self.declared_caps = [one_word(i.operands[0]) for i in declared] if declared else []
-        declared = module.sections["extensions"]
+        declared = sections["extensions"]
         self.declared_exts = [str(i.operands[0]) for i in declared] if declared else []
         self.caps: list[int] = list(dict.fromkeys(self.declared_caps))
         self.exts: list[str] = list(dict.fromkeys(self.declared_exts))
@@ -267,26 +295,29 @@ class Requirements:
     def collector(self) -> _Collector | None:
         """A collector of what the module's instructions need (:class:`_Collector`), the
         declared capabilities' needs in it first; None when inference is off."""
-        if self.module.capability_mode == "off":
+        if self.mode == "off":
             return None
         collector = _Collector()
         for cap in self.caps:
             collector._capability_needs(cap, "OpCapability")
         return collector
 
-    def resolve(self, body: list[BlockItem]) -> tuple[list[int], list[str]]:
+    def resolve(
+        self, body: list[BlockItem], kept_words: Mapping[int, KeptWords]
+    ) -> tuple[list[int], list[str]]:
         """The capabilities and extensions to declare (sorted) for the module whose
-        instructions after the requirements are ``body`` (in module order)."""
+        instructions after the requirements are ``body`` (in module order), with the words
+        kept from their calls (their needs listed there)."""
         collector = self.collector()
         if collector is not None:
-            kept = self.module._words.get
+            kept = kept_words.get
             for piece in body:
                 if isinstance(piece, Run):
                     collector.run(piece)
                     continue
                 entry = kept(id(piece))
-                if entry is not None and entry[0] is piece and entry[3] is not None:
-                    collector.listed(entry[3])
+                if entry is not None and entry.record is piece and entry.needs is not None:
+                    collector.listed(entry.needs)
                 else:
                     collector.walk(piece)
         return self.resolution(collector)
@@ -300,7 +331,7 @@ class Requirements:
         but the version, the mode and what is declared, so it is worked out once per such
         input (``_resolutions``) by meeting each need in order, as one pass would.
         """
-        mode = self.module.capability_mode
+        mode = self.mode
         if collector is None:
             return sorted(self.caps), sorted(self.exts)
         found = collector.found
@@ -518,7 +549,7 @@ class Requirements:
 
     def _meet(self, need: _Need, where: str) -> None:
         capabilities, extensions, version = need
-        verify = self.module.capability_mode == "verify"
+        verify = self.mode == "verify"
         if not _version_ok(version, self.version):
             if extensions:
                 if not any(e in self.exts for e in extensions):
@@ -624,3 +655,18 @@ def instruction_needs(
         if len(NEEDS_BY_KEY) < _NEEDS_KEPT:
             NEEDS_BY_KEY[key] = found
     return found
+
+
+def _capability(value: int) -> Capability | RawWords:
+    """A Capability operand: the enumerant, or the raw word of one the grammar lacks."""
+    try:
+        return Capability(value)
+    except ValueError:
+        return RawWords((value,))
+
+
+def requirement_records(capabilities: list[int], extensions: list[str]) -> list[Instruction]:
+    """The OpCapability and OpExtension records of resolved requirements."""
+    head = [Instruction(OP_CAPABILITY, None, None, (_capability(c),)) for c in capabilities]
+    head += [Instruction(OP_EXTENSION, None, None, (e,)) for e in extensions]
+    return head

@@ -31,7 +31,8 @@ from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.tables import TargetEnvInfo
 
 if TYPE_CHECKING:
-    from spvbuild.ir.module import Module
+    from collections.abc import Mapping
+
     from spvbuild.ir.requirements import _Need
 
 __all__ = ["CheckedFirsts", "TargetProfile", "target_env_names", "target_profile"]
@@ -223,12 +224,20 @@ class CheckedFirsts(dict[int, None]):
     generated fast path appends the instruction's words; a refusal is a BuildError at the
     user's call."""
 
-    __slots__ = ("_module", "_target")
+    __slots__ = ("_sections", "_target", "_version")
 
-    def __init__(self, target: TargetProfile, module: Module) -> None:
+    def __init__(
+        self,
+        target: TargetProfile,
+        sections: Mapping[str, list[Instruction]],
+        version: tuple[int, int],
+    ) -> None:
+        """For a module of SPIR-V ``version`` whose sections (what it declares) are
+        ``sections``."""
         super().__init__()
         self._target = target
-        self._module = module
+        self._sections = sections
+        self._version = version
 
     def __setitem__(self, first: int, value: None) -> None:
         if first not in self:
@@ -236,10 +245,9 @@ class CheckedFirsts(dict[int, None]):
             from spvbuild.spirv.call_site import located
 
             inst = Instruction(first & 0xFFFF, None, None, ())
-            module = self._module
-            declared = [str(i.operands[0]) for i in module.sections["extensions"]]
+            declared = [str(i.operands[0]) for i in self._sections["extensions"]]
             try:
-                self._target.check_instruction(inst, walked_needs(inst), module.version, declared)
+                self._target.check_instruction(inst, walked_needs(inst), self._version, declared)
             except BuildError as exc:
                 raise BuildError(located(str(exc))) from None
         super().__setitem__(first, value)

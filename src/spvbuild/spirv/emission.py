@@ -86,7 +86,7 @@ class InstructionSink(Protocol):
     """
 
     _bound: int
-    _fast_block: object | None
+    _fast_block: Any
     _run: Run | None
     _put_words: PutWords | None
     _ext_imports: dict[str, Id]

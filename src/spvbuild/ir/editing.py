@@ -1,0 +1,321 @@
+"""Editing a module under construction: rewriting its records, finding, replacing uses,
+removing, inserting into a block, adding a phi's pairs.
+
+Every change goes through :func:`rewrite` or the block lists, and every cache is kept
+true: a later call never hands out a removed or changed instruction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from spvbuild.errors import BuildError, SpvbuildError
+from spvbuild.generated.core.opcodes import OP_NAME, OP_PHI, OP_VARIABLE
+from spvbuild.ir.body import Block, BlockItem, Function
+from spvbuild.ir.inspection import all_instructions, definition
+from spvbuild.ir.literals import encoder
+from spvbuild.ir.requirements import one_word
+from spvbuild.ir.routing import add_global, enter, may_trigger
+from spvbuild.ir.state import ModuleState, at_call, name_of
+from spvbuild.ir.words_paths import reintern
+from spvbuild.spirv.arguments import shown
+from spvbuild.spirv.emission import Run
+from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.instruction import Instruction, RawWords
+from spvbuild.spirv.params import EnumerantParameters
+
+__all__ = [
+    "add_phi_incoming",
+    "find",
+    "insert_at",
+    "inserting",
+    "remove",
+    "replace_all_uses",
+    "rewrite",
+]
+
+_State = TypeVar("_State", bound=ModuleState)
+
+
+def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | None]) -> set[int]:
+    """Apply ``change`` to every stored instruction: return it, a replacement, or None.
+
+    None removes the instruction (an OpFunction, OpLabel or OpFunctionEnd cannot be
+    removed this way).  A replacement is checked like a builder call (EncodeError
+    before anything changes).  Every cache is rebuilt from what remains, so a later
+    call never hands out a removed or changed instruction (deduplication keys come
+    from the new words, extended-set imports from the imports left).  Returns the
+    result ids removed.
+    """
+    removed: set[int] = set()
+    replaced: dict[int, Instruction] = {}  # id() of a stored instruction → its change
+
+    def decide(items: list[Instruction]) -> None:
+        for inst in items:
+            new = change(inst)
+            if new is not inst and new is not None:
+                try:
+                    encoder(state).instruction(new)
+                except SpvbuildError as exc:
+                    raise at_call(exc) from None
+            replaced[id(inst)] = new  # type: ignore[assignment]
+
+    def apply(items: list[Instruction]) -> list[Instruction]:
+        kept: list[Instruction] = []
+        for inst in items:
+            new = replaced[id(inst)]
+            if new is None:
+                if inst.result_id is not None:
+                    removed.add(int(inst.result_id))
+                continue
+            if new.result_id is not None:
+                state._definitions[int(new.result_id)] = new
+            kept.append(new)
+        return kept
+
+    # Runs of words are decoded once, here: the blocks keep records after a rewrite.
+    decoded = {id(b): b.instructions for f in state.functions for b in f.blocks}
+    everything = [*state.sections.values()]
+    for function in state.functions:
+        everything += [function.parameters, function.variables]
+        everything += [decoded[id(block)] for block in function.blocks]
+    for items in everything:
+        decide(items)
+
+    for name in state.sections:
+        state.sections[name] = apply(state.sections[name])
+    for function in state.functions:
+        function.parameters = apply(function.parameters)
+        function.variables = apply(function.variables)
+        for block in function.blocks:
+            block.items = list(apply(decoded[id(block)]))
+        function.noted = False  # its uses are found again when written
+        function.uses.clear()
+        function.callees.clear()
+        function.runs.clear()
+    enter(state, state._block)
+    state._rules_work = any(may_trigger(i) for i in all_instructions(state))
+    state._listed = set()
+    for v in state.sections["types_globals"]:
+        if v.opcode == OP_VARIABLE and v.result_id is not None and v.operands:
+            add_global(state, int(v.result_id), one_word(v.operands[0]))
+    state._kept.clear()  # a type may have changed: every record is encoded again
+    for rid in removed:
+        state._definitions.pop(rid, None)
+    state._pending_ids |= removed
+    state._ext_imports = {
+        str(inst.operands[0]): Id(inst.result_id)
+        for inst in state.sections["ext_inst_imports"]
+        if inst.result_id is not None
+    }
+    reintern(state)
+    return removed
+
+def find(
+    state: ModuleState,
+    *,
+    name: str | None = None,
+    opcode: int | None = None,
+    result_id: int | None = None,
+) -> list[Instruction]:
+    """The stored instructions, in module order, that match every criterion given: the
+    debug name (``OpName``) of their result, their opcode, their result id."""
+    named: set[int] | None = None
+    if name is not None:
+        named = {
+            int(i.operands[0])
+            for i in state.sections["debug_names"]
+            if i.opcode == OP_NAME and len(i.operands) > 1 and i.operands[1] == name
+        }
+    found = []
+    for inst in all_instructions(state):
+        rid = inst.result_id
+        if opcode is not None and inst.opcode != opcode:
+            continue
+        if result_id is not None and (rid is None or int(rid) != int(result_id)):
+            continue
+        if named is not None and (rid is None or int(rid) not in named):
+            continue
+        found.append(inst)
+    return found
+
+
+def replace_all_uses(
+    state: ModuleState,
+    old: Id | TypeId,
+    new: Id | TypeId,
+    where: Callable[[Instruction], bool] | None = None,
+) -> int:
+    """Make every instruction that uses the id ``old`` (every one for which ``where``
+    is true, when given) use ``new`` instead; ``old``'s definition stays (remove it with
+    :meth:`remove` once dead).  How many operands changed.  Goes through
+    :meth:`rewrite`: checked, every cache rebuilt."""
+    if not isinstance(old, Id) or not isinstance(new, Id):
+        raise at_call(
+            BuildError(f"replace_all_uses: two ids, not {shown(old)} and {shown(new)}")
+        )
+    if definition(state, new) is None and int(new) not in state._pending_ids:
+        raise at_call(BuildError(f"replace_all_uses: {new!r} is defined by nothing"))
+    count = 0
+
+    def swap(value: Any) -> Any:
+        nonlocal count
+        if isinstance(value, Id):
+            if int(value) == int(old):
+                count += 1
+                return new
+            return value
+        if isinstance(value, tuple | list) and not isinstance(value, RawWords):
+            return type(value)(swap(v) for v in value)
+        if isinstance(value, EnumerantParameters):
+            return type(value)(*(swap(v) for v in value.parameters))
+        return value
+
+    def change(inst: Instruction) -> Instruction:
+        if where is not None and not where(inst):
+            return inst
+        operands = tuple(swap(v) for v in inst.operands)
+        result_type = inst.result_type
+        if result_type is not None and int(result_type) == int(old):
+            result_type = TypeId(int(new))
+            count_type[0] += 1
+        if operands == inst.operands and result_type is inst.result_type:
+            return inst
+        return inst._replace(operands=operands, result_type=result_type)
+
+    count_type = [0]
+    rewrite(state, change)
+    return count + count_type[0]
+
+
+def remove(state: ModuleState, instruction: Instruction) -> None:
+    """Remove ``instruction`` (one :meth:`find` gave, or its result id's); BuildError
+    if the module holds no such instruction.  Goes through :meth:`rewrite`."""
+    rid = instruction.result_id
+
+    def same(inst: Instruction) -> bool:
+        return inst is instruction or (
+            rid is not None and inst.result_id is not None and int(inst.result_id) == int(rid)
+        )
+
+    if not any(same(i) for i in all_instructions(state)):
+        raise at_call(
+            BuildError(f"remove: the module holds no {name_of(instruction.opcode)} like this")
+        )
+    rewrite(state, lambda inst: None if same(inst) else inst)
+
+
+@contextmanager
+def inserting(
+    state: _State, *, before: Instruction | None = None, after: Instruction | None = None
+) -> Iterator[_State]:
+    """Make the calls in the ``with`` insert their instructions into a function's
+    block, just before or after an instruction of it (also before the terminator of
+    a block that has ended); then go on where the module was."""
+    if (before is None) == (after is None):
+        raise at_call(BuildError("inserting: give one of before= or after="))
+    target = before if before is not None else after
+    assert target is not None
+    rid = target.result_id
+
+    def index_in(items: list[BlockItem]) -> int | None:
+        for n, item in enumerate(items):
+            if item is target:
+                return n
+            if (
+                rid is not None
+                and not isinstance(item, Run)
+                and item.result_id is not None
+                and int(item.result_id) == int(rid)
+            ):
+                return n
+        return None
+
+    for function in state.functions:
+        for block in function.blocks:
+            index = index_in(block.items)
+            if index is None and rid is not None:
+                runs = [i for i in block.items if isinstance(i, Run)]
+                if not any(int(rid) in run.result_ids() for run in runs):
+                    continue
+                # In a run of words: the block's runs become records first.
+                block.items = list(block.instructions)
+                function.runs = [r for r in function.runs if r not in runs]
+                function.noted = False  # its uses are found again when written
+                index = index_in(block.items)
+            if index is None:
+                continue
+            yield from insert_into(state, function, block, index + (after is not None))
+            return
+    raise at_call(BuildError(f"inserting: no function holds this {name_of(target.opcode)}"))
+
+
+def insert_into(
+    state: _State, function: Function, block: Block, index: int
+) -> Iterator[_State]:
+    """Route the calls of an ``inserting`` block into ``block`` at ``index``."""
+    saved = state._function, state._block, function.ended
+    staging = Block(block.label)
+    state._function = function
+    function.ended = False  # (an ended function takes insertions too)
+    enter(state, staging)
+    try:
+        yield state
+    finally:
+        function.ended = saved[2]
+        state._function = saved[0]
+        enter(state, saved[1])
+    if staging.terminated or staging.merge is not None:
+        raise at_call(
+            BuildError("inserting: a terminator or merge instruction cannot be inserted")
+        )
+    block.items[index:index] = staging.items
+
+
+def insert_at(state: ModuleState, label: Id) -> None:
+    """Continue emitting into the (unterminated) block that ``label`` starts."""
+    block = state._blocks_by_label.get(int(label))
+    if block is None:
+        raise BuildError(f"insert_at: {label!r} does not label a block of this module")
+    if block.terminated:
+        raise BuildError(f"insert_at: block {label!r} already has its terminator")
+    owner = next(f for f in state.functions if block in f.blocks)
+    if owner.ended:
+        raise BuildError(f"insert_at: the function of block {label!r} has ended")
+    state._function = owner
+    enter(state, block)
+
+
+def add_phi_incoming(state: ModuleState, phi: Id, value: Id, parent: Id) -> None:
+    """Add the pair (``value``, ``parent``) to the OpPhi that defines ``phi``, in
+    whatever block is current (a loop's phi gets the value of its continue block once
+    that block is made).  Checked like a builder call: BuildError if ``phi`` is no
+    OpPhi of this module's functions, EncodeError for a value or parent that is no id.
+    """
+    found = state._definitions.get(int(phi)) if isinstance(phi, int) else None
+    if found is None or found.opcode != OP_PHI:
+        raise at_call(BuildError(f"add_phi_incoming: {shown(phi)} is not defined by an OpPhi"))
+    pairs = tuple(found.operands[0]) if found.operands else ()
+    new = found._replace(operands=((*pairs, (value, parent)),))
+    state._call_used.clear()
+    try:
+        encoder(state).instruction(new)
+    except SpvbuildError as exc:
+        raise at_call(exc) from None
+    for function in state.functions:
+        for block in function.blocks:
+            for index, item in enumerate(block.items):
+                if item is found:
+                    block.items[index] = new
+                    state._definitions[int(phi)] = new
+                    state._kept.pop(id(found), None)  # encoded again when written
+                    function.noted = function.noted and not (
+                        (state._listed or state._pending_ids)
+                        and not {int(value), int(parent)}.isdisjoint(
+                            state._listed | state._pending_ids
+                        )
+                    )
+                    return
+    raise at_call(BuildError(f"add_phi_incoming: the OpPhi of {phi!r} is in no block"))

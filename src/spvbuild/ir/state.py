@@ -1,0 +1,101 @@
+"""The state of a module under construction, as one plain record.
+
+:class:`ModuleState` holds everything a :class:`~spvbuild.ir.module.Module` knows: its
+options, its sections and functions, where instructions go now, the words kept from each
+call, the maps and caches.  It has no behaviour of its own: each job of the module
+(routing, the words paths, interfaces, editing, writing, loading) is a set of functions
+over this record in its own file, and ``Module`` is the face on top that calls them.
+``Module`` *is* a ``ModuleState`` (it derives from it), so the generated fast paths read
+``_bound``, ``_fast_block`` and ``_run`` as plain attributes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
+
+from spvbuild.errors import SpvbuildError
+from spvbuild.generated.core import tables
+from spvbuild.ir.body import Block, Function, KeptWords
+from spvbuild.spirv.call_site import located
+from spvbuild.spirv.emission import PutWords, Run
+from spvbuild.spirv.ids import Id
+from spvbuild.spirv.instruction import Instruction
+
+if TYPE_CHECKING:
+    from spvbuild.binary.encoder import Encoder
+    from spvbuild.ir.targets import TargetProfile
+
+__all__ = ["MODULE_SECTIONS", "CapabilityMode", "ModuleState", "at_call", "name_of"]
+
+CapabilityMode = Literal["infer", "verify", "off"]
+MODULE_SECTIONS = tuple(name for name in tables.SECTIONS if name != "functions")
+"""The layout sections a module keeps apart from its functions, in layout order."""
+
+class ModuleState:
+    """Everything a module under construction holds (see the module docstring)."""
+
+    def __init__(
+        self,
+        version: tuple[int, int],
+        target: TargetProfile | None,
+        capability_mode: CapabilityMode,
+        merge_aggregates: bool,
+        generator: int,
+        complete_interfaces: bool,
+        call_sites: bool,
+    ) -> None:
+        self.version = version
+        """The SPIR-V version written in the header."""
+        self.target = target
+        """The target profile (``target_env``), or None."""
+        self.capability_mode: CapabilityMode = capability_mode
+        self.merge_aggregates = merge_aggregates
+        self.generator = generator
+        self.complete_interfaces = complete_interfaces
+        self.sections: dict[str, list[Instruction]] = {name: [] for name in MODULE_SECTIONS}
+        """The module's sections before its functions, by name, each in call order."""
+        self.functions: list[Function] = []
+        """The module's functions, in call order."""
+        self._bound = 1  # one more than the largest id handed out
+        self._ext_imports: dict[str, Id] = {}  # import string → its OpExtInstImport's id
+        self._function: Function | None = None  # the function instructions go to
+        self._block: Block | None = None  # the block instructions go to
+        self._fast_block: Block | None = None  # the block the fast path may append to
+        self._run: Run | None = None  # its current run of words
+        self._put_words: PutWords | None = None  # where generated words paths hand words
+        self._interned: dict[Any, Id | None] = {}  # dedup key → the id of its instruction
+        self._blocks_by_label: dict[int, Block] = {}
+        self._definitions: dict[int, Instruction] = {}  # result id → its record
+        self._checks: list[Callable[[list[Instruction]], None]] = []  # add_check's
+        self._call_used: dict[int, str] = {}  # the ids the call being encoded uses
+        self._encoder: Encoder | None = None  # the general path's (see literals.encoder)
+        # The words kept from each record's call, by id() of the record (see KeptWords).
+        self._kept: dict[int, KeptWords] = {}
+        # The ids of the global OpVariables an entry point's interface lists (Input and
+        # Output ones before SPIR-V 1.4, all from 1.4).
+        self._listed: set[int] = set()
+        # Some record may give a rule work (see routing.may_trigger): set at the call.
+        self._rules_work = False
+        self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
+        self._from_binary = False  # ids below the bound may be a binary's, defined or not
+        self._noting = True  # new functions note their uses (see routing.note)
+        # The Python call site of each record, by id() of the record (kept alive here), when
+        # asked for: every call then takes the general path, which records it.
+        self._sites: dict[int, tuple[Instruction, str]] | None = {} if call_sites else None
+        self._general_only = call_sites  # every call through the general path
+
+
+def name_of(opcode: int) -> str:
+    """An instruction's grammar name (for messages)."""
+    info = tables.INSTRUCTIONS.get(opcode)
+    return info.name if info is not None else f"opcode {opcode}"
+
+
+def at_call(exc: SpvbuildError) -> SpvbuildError:
+    """The same error with the user's call site added to its message (once)."""
+    if getattr(exc, "located", False):
+        return exc
+    again = type(exc)(located(str(exc)))
+    again.located = True  # type: ignore[attr-defined]
+    return again
