@@ -34,7 +34,17 @@ API_PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("reader", "Reader", ("binary/reader.py",)),
     ("assembler", "Assembler", ("text/assembler.py",)),
     ("disassembler", "Disassembler", ("text/disassembler.py",)),
-    ("runner", "Vulkan runner", ("vulkan_runner.py",)),
+    (
+        "runner",
+        "Vulkan runner",
+        (
+            "vulkan/run.py",
+            "vulkan/compute_device.py",
+            "vulkan/devices.py",
+            "vulkan/loader.py",
+            "vulkan/errors.py",
+        ),
+    ),
     ("validation", "Validation", ("ir/validation.py",)),
     (
         "reflection",

@@ -471,21 +471,21 @@ def test_properties_hold_the_limits_and_the_enabled_features(device: ComputeDevi
 
 
 def test_missing_vulkan_module_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
-    import spvbuild.vulkan_runner as runner
+    from spvbuild.vulkan import loader
 
-    monkeypatch.setattr(runner, "_vulkan_module", None)
+    monkeypatch.setattr(loader, "_vulkan_module", None)
     monkeypatch.setitem(sys.modules, "vulkan", None)  # makes `import vulkan` fail
     with pytest.raises(VulkanUnavailable, match=r"'vulkan' .* not installed: pip install vulkan"):
         run_compute(atomic_sum(), [b"\0" * 4, b"\0" * 4], (1, 1, 1))
 
 
 def test_missing_lavapipe_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
-    import spvbuild.vulkan_runner as runner
+    from spvbuild.vulkan import compute_device
 
-    monkeypatch.setattr(runner, "find_lavapipe_icd", lambda: None)
+    monkeypatch.setattr(compute_device, "find_lavapipe_icd", lambda: None)
     with pytest.raises(VulkanUnavailable, match="apt-get install mesa-vulkan-drivers libvulkan1"):
         ComputeDevice("lavapipe")
-    monkeypatch.setattr(runner, "_physical_devices", lambda vk, instance: [])
+    monkeypatch.setattr(compute_device, "physical_devices", lambda vk, instance: [])
     with pytest.raises(VulkanUnavailable, match=r"no GPU .* and no lavapipe; devices seen: none"):
         ComputeDevice("auto")
 

@@ -21,7 +21,8 @@ from spvbuild.debuginfo.facts import *  # noqa: F403  (the vocabulary: facts.__a
 from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, FlavorName
 from spvbuild.debuginfo.handles import *  # noqa: F403  (the handles: handles.__all__)
 from spvbuild.debuginfo.layer import DebugInfo
-from spvbuild.debuginfo.rules import DebugInfoError, Rule, check_module
+from spvbuild.debuginfo.rules import check_module
+from spvbuild.debuginfo.spec_rules import DebugInfoError, Rule
 from spvbuild.debuginfo.strip import remove_debug_instruction, strip_debug_info
 
 __all__ = [

@@ -39,7 +39,8 @@ from spvbuild.debuginfo import rules
 from spvbuild.debuginfo.facts import KIND_OF, NO_FLAGS
 from spvbuild.debuginfo.flavors import Flavor, method_name
 from spvbuild.debuginfo.handles import CompileUnit, Composite, Expression, Handle, Source
-from spvbuild.debuginfo.rules import DebugInfoError, Ref
+from spvbuild.debuginfo.rules import Ref
+from spvbuild.debuginfo.spec_rules import SET, DebugInfoError
 from spvbuild.generated.core import tables as core_tables
 from spvbuild.spirv.ids import Id
 from spvbuild.spirv.tables import OperandInfo
@@ -236,7 +237,7 @@ class DebugInfoWriter:
                 raise DebugInfoError(
                     f"{where}: %{int(value.id)} is a {value.set_name} {value.kind}, but this "
                     f"instruction's Set is {self.flavor.name}",
-                    rules.SET,
+                    SET,
                 )
             tag = value.tag if isinstance(value, Composite) else None
             return value.id, [Ref(value.kind, tag=tag, id=int(value.id))]

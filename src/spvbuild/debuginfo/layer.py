@@ -59,7 +59,7 @@ from spvbuild.debuginfo.handles import (
     TemplateParameter,
     TemplateTarget,
 )
-from spvbuild.debuginfo.rules import DebugInfoError
+from spvbuild.debuginfo.spec_rules import IMPORT, DebugInfoError
 from spvbuild.generated.core.enums import SourceLanguage, StorageClass
 from spvbuild.ir.module import Module
 from spvbuild.spirv.ids import Id
@@ -76,7 +76,7 @@ class DebugInfo:
     def __init__(self, module: Module, flavor: FlavorName = "DebugInfo") -> None:
         if flavor not in FLAVORS:
             raise DebugInfoError(
-                f"unknown debug-info set {flavor!r}: one of {', '.join(FLAVORS)}", rules.IMPORT
+                f"unknown debug-info set {flavor!r}: one of {', '.join(FLAVORS)}", IMPORT
             )
         self.module = module
         self.flavor = FLAVORS[flavor]

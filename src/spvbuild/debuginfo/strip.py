@@ -22,13 +22,8 @@ from typing import TYPE_CHECKING, Any
 from spvbuild.debuginfo.emitter import DebugInfoWriter
 from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, Flavor
 from spvbuild.debuginfo.handles import Handle
-from spvbuild.debuginfo.rules import (
-    EXT_INST_OPCODES,
-    REMOVAL,
-    DebugInfoError,
-    Ref,
-    set_name,
-)
+from spvbuild.debuginfo.rules import EXT_INST_OPCODES, Ref, set_name
+from spvbuild.debuginfo.spec_rules import REMOVAL, DebugInfoError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_STRING
 from spvbuild.spirv.ids import Id, TypeId

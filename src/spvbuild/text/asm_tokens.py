@@ -16,7 +16,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-__all__ = ["line_col", "token_batches", "token_offset", "token_starts", "tokens"]
+__all__ = [
+    "ID_LETTERS",
+    "id_name_match",
+    "line_col",
+    "token_batches",
+    "token_offset",
+    "token_starts",
+    "tokens",
+]
+
+id_name_match = re.compile(r"%[A-Za-z0-9_]+").fullmatch
+"""A match when a word is an id as ``spirv-as`` spells one: ``%`` and letters, digits or ``_``."""
+
+ID_LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+"""The ASCII bytes an id may hold after its ``%``."""
 
 _BREAK = frozenset(" \t\r\n;")
 # Characters str.split() would treat differently from spirv-as: quotes, escapes and
