@@ -85,6 +85,7 @@ from spvbuild.spirv.call_site import caller_location, located
 from spvbuild.spirv.emission import PutWords, Run
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction, RawWords
+from spvbuild.spirv.numbers import NumberType, declared_number_type
 from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.strings import string_words
 from spvbuild.spirv.word_checks import FAST_IDS, ids_below
@@ -764,31 +765,19 @@ class Module(CoreInstructions, ExtInstSets):
         self._interned = interned
 
     def _number_words(self, type_id: int, value: object) -> list[int] | None:
-        """The words of OpConstant's value when it is a plain int (or, for a 32- or
-        64-bit float type, a plain float) that fits the type defined as ``type_id``;
-        None otherwise (the general path encodes it, or says what is wrong)."""
-        widths = self._type_widths(type_id)
-        if widths is None:
+        """The words of OpConstant's value in the format of the numeric type defined as
+        ``type_id`` (its :class:`~spvbuild.spirv.numbers.NumberType`'s codec); None when
+        the type is not numeric or the value does not fit (the general path encodes it,
+        or says what is wrong)."""
+        number = self._type_widths(type_id)
+        if number is None:
             return None
-        width, is_float, signed = widths
-        if value.__class__ is int and not is_float and 0 < width <= 64:
-            if not -(1 << (width - 1)) <= value < (1 << width):
-                return None
-            if width > 32:
-                bits = value & 0xFFFFFFFFFFFFFFFF
-                return [bits & 0xFFFFFFFF, bits >> 32]
-            return [value & 0xFFFFFFFF if signed else value & ((1 << width) - 1)]
-        if value.__class__ is float and is_float and width in (32, 64):
-            try:
-                if width == 32:
-                    return [_FLOAT32.unpack(_FLOAT32_PACK.pack(value))[0]]
-                low, high = _FLOAT64.unpack(_FLOAT64_PACK.pack(value))
-            except (OverflowError, struct.error):
-                return None
-            return [low, high]
-        return None
+        try:
+            return number.words(value)
+        except SpvbuildError:
+            return None
 
-    def _type_widths(self, type_or_value: int) -> tuple[int, bool, bool] | None:
+    def _type_widths(self, type_or_value: int) -> NumberType | None:
         """The literal format of a numeric type (of a value's type, if negative)."""
         if type_or_value < 0:
             value = self.definition(-type_or_value)
@@ -798,11 +787,9 @@ class Module(CoreInstructions, ExtInstSets):
         found = self._definitions.get(type_or_value)
         if found is None or not found.operands or isinstance(found.operands[0], RawWords):
             return None
-        if found.opcode == OP_TYPE_INT and len(found.operands) > 1:
-            return (int(found.operands[0]), False, bool(found.operands[1]))
-        if found.opcode == OP_TYPE_FLOAT:
-            return (int(found.operands[0]), True, True)
-        return None
+        if found.opcode != OP_TYPE_INT and found.opcode != OP_TYPE_FLOAT:
+            return None
+        return declared_number_type(found.opcode, found.operands)
 
     def _defined_once(self, opcode: int, result_id: Id | TypeId) -> int:
         """A ``result_id`` given to a call: reserved earlier and not yet defined."""
