@@ -148,6 +148,14 @@ class FloatFormat(NamedTuple):
             if magnitude >= math.ldexp(1.0, top - bias):  # the top binade saturates
                 return largest
         unbiased = math.frexp(magnitude)[1] - 1  # magnitude = 1.f * 2**unbiased
+        half = 1 << (self.bits - 1)
+        wrapped = (unbiased + half) % (2 * half) - half
+        if wrapped != unbiased:
+            # spirv-as keeps the exponent in a signed integer as wide as the format: a
+            # 32-bit subnormal's exponent (below -128) wraps around in an 8-bit format,
+            # and lands, masked, in the exponent field.  Its words are matched.
+            mantissa = int(math.ldexp(magnitude, frac_bits - unbiased)) - (1 << frac_bits)
+            return (((wrapped + bias) & top) << frac_bits) | mantissa
         if self.infinities and unbiased + bias >= top:
             return None
         if unbiased + bias <= 0:  # subnormal: multiples of 2**(1 - bias - frac_bits)
