@@ -325,7 +325,13 @@ class _Loader:
             dedup_never=_strings(core["deduplicate"], "never"),
             spec_constant_op_opcodes=_strings(core, "spec_constant_op_opcodes"),
             type_capabilities=[
-                TypeCapability(t["instruction"], t["operand"], t["value"], t["capability"])
+                TypeCapability(
+                    t["instruction"],
+                    t["operand"],
+                    t["value"],
+                    t["capability"],
+                    t.get("unless_operand"),
+                )
                 for t in core.get("type_capabilities", [])
             ],
             result_type_capabilities=[

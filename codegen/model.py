@@ -229,6 +229,8 @@ class TypeCapability:
     operand: int
     value: int
     capability: str
+    unless_operand: int | None = None
+    """The row does not apply when the instruction has this operand (an FPEncoding)."""
 
 
 @dataclass

@@ -152,6 +152,7 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
                 t.value,
                 capability_values[t.capability],
                 t.capability,
+                t.unless_operand,
             )
             for t in grammar.type_capabilities
         ],

@@ -6595,16 +6595,17 @@ EXT_INST_OPCODES: frozenset[int] = frozenset({
 LiteralExtInstInteger operand, whose operands after the set id and that number are laid
 out by the extended set's own grammar."""
 
-TYPE_CAPABILITIES: tuple[tuple[int, int, int, int], ...] = (
-    (21, 0, 8, 39),  # Int8
-    (21, 0, 16, 22),  # Int16
-    (21, 0, 64, 11),  # Int64
-    (22, 0, 16, 9),  # Float16
-    (22, 0, 64, 10),  # Float64
-    (23, 1, 8, 7),  # Vector16
-    (23, 1, 16, 7),  # Vector16
+TYPE_CAPABILITIES: tuple[tuple[int, int, int, int, int | None], ...] = (
+    (21, 0, 8, 39, None),  # Int8
+    (21, 0, 16, 22, None),  # Int16
+    (21, 0, 64, 11, None),  # Int64
+    (22, 0, 16, 9, 1),  # Float16
+    (22, 0, 64, 10, None),  # Float64
+    (23, 1, 8, 7, None),  # Vector16
+    (23, 1, 16, 7, None),  # Vector16
 )
-"""(opcode, operand index, value, Capability value): a type that needs a capability."""
+"""(opcode, operand index, value, Capability value, unless operand): a type that needs a
+capability, unless it has the last operand (None: whatever it has)."""
 
 RESULT_TYPE_CAPABILITIES: dict[int, tuple[tuple[int, int, int, int, str], ...]] = {
     227: (  # OpAtomicLoad

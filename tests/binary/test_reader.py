@@ -640,9 +640,17 @@ def test_non_canonical_numbers_are_raw() -> None:
     assert [c.operands[0] for c in constants] == [RawWords([0xFFFF]), -1, RawWords([0x100])]
 
 
-def test_constant_of_a_non_ieee_float_is_raw() -> None:
-    bfloat16 = 0  # FPEncoding.BFloat16KHR
+def test_constant_of_an_encoded_float_is_read_by_its_encoding() -> None:
+    bfloat16 = 0  # FPEncoding.BFloat16KHR: 0x3FC0 is 1.5, written back as the same word
     words = words_of(5, [OP_TYPE_FLOAT, 1, 16, bfloat16], [OP_CONSTANT, 1, 2, 0x3FC0])
+    assert by_opcode(roundtrip(words), OP_CONSTANT)[0].operands == (1.5,)
+    e4m3 = 4214  # FPEncoding.Float8E4M3EXT: 0x78 is 256.0, which spirv-as writes 0x7E
+    words = words_of(5, [OP_TYPE_FLOAT, 1, 8, e4m3], [OP_CONSTANT, 1, 2, 0x78])
+    assert by_opcode(roundtrip(words), OP_CONSTANT)[0].operands == (RawWords([0x78]),)
+
+
+def test_constant_of_an_unknown_float_encoding_is_raw() -> None:
+    words = words_of(5, [OP_TYPE_FLOAT, 1, 16, 77], [OP_CONSTANT, 1, 2, 0x3FC0])
     assert by_opcode(roundtrip(words), OP_CONSTANT)[0].operands == (RawWords([0x3FC0]),)
 
 

@@ -172,7 +172,7 @@ def test_constant_out_of_range_names_instruction_and_operand() -> None:
     b = Recorder()
     u8 = b.type_int(8, 0)
     b.constant(u8, 256)
-    with pytest.raises(EncodeError, match="OpConstant operand 'Value': 256 does not fit in 8 bits"):
+    with pytest.raises(EncodeError, match="OpConstant operand 'Value': Integer 256 does not fit in a 8-bit unsigned integer"):
         b.to_words()
 
 

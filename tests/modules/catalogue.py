@@ -903,8 +903,10 @@ def compute_switch32(m: Module, s: Steps) -> None:
     m.return_().function_end()
 
 
-SWITCH64_CASES: tuple[int, ...] = (-(2**63), -1, 0, 2**32, 2**40 + 5, 2**63 - 1)
-"""The 64-bit case literals of :func:`kernel_switch64` (signed values)."""
+SWITCH64_CASES: tuple[int, ...] = (2**63, 2**64 - 1, 0, 2**32, 2**40 + 5, 2**63 - 1)
+"""The 64-bit case literals of :func:`kernel_switch64`: the bit patterns of INT64_MIN, -1,
+0, 2**32, 2**40+5 and INT64_MAX (an OpenCL kernel's integers are unsigned, and an unsigned
+literal takes no negative number, as in spirv-as)."""
 
 
 @entry((1, 4), "spv1.4", ("Addresses", "Kernel", "Int64"))

@@ -8,7 +8,6 @@ OpSpecConstant, OpSwitch) take their width from a :class:`TypeWidths` lookup.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import Enum
 from typing import Any
@@ -37,10 +36,9 @@ def header_words(
     return [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, schema]
 
 
-# The literal format of a numeric scalar type id, or None if unknown: a NumberType, or
-# its first three fields (width in bits, is_float, is_signed).
-Context = NumberType | tuple[int, bool, bool]
-TypeWidths = Callable[[int], "Context | None"]
+# The literal format of a numeric scalar type id, or None if unknown.
+Context = NumberType
+TypeWidths = Callable[[int], "NumberType | None"]
 
 
 def _core_tables() -> tuple[dict[int, InstructionInfo], dict[str, KindInfo], frozenset[int]]:
@@ -306,47 +304,12 @@ class Encoder:
                 self._check_no_params_needed(kind, enumerant, where, name)
 
 
-def _number_words(value: Any, context: Context, where: str, name: str) -> list[int]:
-    width, is_float, signed = context[0], context[1], context[2]
-    if is_float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise EncodeError(f"{where} operand '{name}': expected a number, got {shown(value)}")
-        if width not in (16, 32, 64):
-            raise EncodeError(
-                f"{where} operand '{name}': literals of a {width}-bit float type cannot be "
-                "written from a Python number (16, 32 and 64 bits can)"
-            )
-        try:
-            if width == 16:
-                return [struct.unpack("<H", struct.pack("<e", value))[0]]
-            if width == 64:
-                low, high = struct.unpack("<II", struct.pack("<d", value))
-                return [low, high]
-            return [struct.unpack("<I", struct.pack("<f", value))[0]]
-        except (OverflowError, struct.error):
-            raise EncodeError(
-                f"{where} operand '{name}': {shown(value)} does not fit in a {width}-bit float "
-                "(pass float('inf') for infinity)"
-            ) from None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise EncodeError(f"{where} operand '{name}': expected an integer, got {shown(value)}")
-    if not 0 < width <= 64:
-        raise EncodeError(
-            f"{where} operand '{name}': literals of a {width}-bit integer type are not "
-            "supported (1 to 64 bits are)"
-        )
-    # Integers are bit patterns: any value from the signed minimum to the unsigned maximum
-    # is accepted whatever the signedness (OpenCL kernels only have signless types).
-    if not -(1 << (width - 1)) <= value < (1 << width):
-        raise EncodeError(
-            f"{where} operand '{name}': {shown(value)} does not fit in {width} bits "
-            f"(range [{-(1 << (width - 1))}, {(1 << width) - 1}])"
-        )
-    if width > 32:
-        bits = value & ((1 << 64) - 1)
-        return [bits & 0xFFFFFFFF, bits >> 32]
-    # Narrower than a word: signed values are sign-extended, unsigned ones zero-extended.
-    return [value & 0xFFFFFFFF if signed else value & ((1 << width) - 1)]
+def _number_words(value: Any, number: NumberType, where: str, name: str) -> list[int]:
+    """The words of a literal of ``number``'s type, its codec's error naming the operand."""
+    try:
+        return number.words(value)
+    except EncodeError as exc:
+        raise EncodeError(f"{where} operand '{name}': {exc}") from None
 
 
 def _bits(mask: int) -> Iterator[int]:

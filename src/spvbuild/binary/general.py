@@ -19,7 +19,6 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
-from spvbuild.binary.encoder import _number_words
 from spvbuild.binary.plans import (
     ID_CLASSES,
     ID_OR_LITERAL,
@@ -151,8 +150,7 @@ class GeneralDecoder:
             self.ext_names[result_id] = operands[0]
             self.imported()
         elif (op == OP_TYPE_INT or op == OP_TYPE_FLOAT) and result_id is not None:
-            # As encode_module will size literals; a float with an FPEncoding operand is
-            # not IEEE, so its constants keep their words.
+            # As encode_module will size literals, by the one NumberType of the type.
             width = declared_number_type(op, operands)
             assert width is not None  # the grammar's layout gives both their operands
             self.redefined = self.redefined or result_id in self.widths
@@ -419,34 +417,20 @@ class GeneralDecoder:
         return text, start + stop
 
     def _number(self, pos: int, context: Context) -> tuple[Any, int]:
-        width, is_float, signed, encoding = context
-        count = 1 if width <= 32 else 2
+        """The literal at ``pos`` read by its type's codec; the instruction keeps its words
+        (``inexact``) where the codec cannot read them or would write other words."""
+        count = 1 if context.width <= 32 else 2
         self._need(pos + count - 1)
         words = self.words[pos : pos + count].tolist()
         after = pos + count
-        value: int | float
-        if encoding is not None:  # not IEEE: the words are kept
+        try:
+            value = context.value(words)
+        except EncodeError:
             self.inexact = True
             return None, after
-        if is_float:
-            if width == 16 and words[0] <= 0xFFFF:
-                value = struct.unpack("<e", struct.pack("<H", words[0]))[0]
-            elif width == 32:
-                value = struct.unpack("<f", struct.pack("<I", words[0]))[0]
-            elif width == 64:
-                value = struct.unpack("<d", struct.pack("<II", words[0], words[1]))[0]
-            else:
-                self.inexact = True
-                return None, after
-        else:
-            if not 0 < width <= 64:
-                self.inexact = True
-                return None, after
-            bits = (words[0] if count == 1 else words[0] | words[1] << 32) & ((1 << width) - 1)
-            value = bits - (1 << width) if signed and bits >> (width - 1) else bits
         try:
-            same = _number_words(value, context, "", "") == words
-        except (EncodeError, OverflowError, ValueError):
+            same = context.words(value) == words
+        except EncodeError:
             same = False
         if not same:
             self.inexact = True

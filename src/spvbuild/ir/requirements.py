@@ -76,7 +76,7 @@ _ByValue = dict[int, tuple[_Need, str, tuple[OperandInfo, ...] | None]]
 # What capability inference looks at in an instruction of one opcode (see _plan).
 _Plan = tuple[
     _Where | None,
-    tuple[tuple[int, int, _Need, str], ...],
+    tuple[tuple[int, int, int | None, _Need, str], ...],
     tuple[tuple[int, OperandInfo, _ByValue | None], ...],
     str,
 ]
@@ -197,7 +197,7 @@ def _by_value(op: OperandInfo, where: str) -> _ByValue | None:
 def _plan(opcode: int) -> _Plan | None:
     """What capability inference looks at in an instruction of ``opcode`` (made once): the
     opcode's own need (None when it needs nothing), the type-driven capabilities ((operand
-    index, value, need, where)), the operands after the result whose kinds can need
+    index, value, the operand whose presence cancels the need or None, need, where)), the operands after the result whose kinds can need
     something ((index, operand, each enumerant's need when a single ValueEnum)) and the
     instruction's name."""
     info = tables.INSTRUCTIONS.get(opcode)
@@ -209,8 +209,8 @@ def _plan(opcode: int) -> _Plan | None:
     if info.capabilities or info.extensions or info.version != (1, 0):
         own = ((info.capabilities, info.extensions, info.version), where)
     type_caps = tuple(
-        (index, value, ((name,), (), None), f"{where} {value}")
-        for op, index, value, cap in tables.TYPE_CAPABILITIES
+        (index, value, unless, ((name,), (), None), f"{where} {value}")
+        for op, index, value, cap, unless in tables.TYPE_CAPABILITIES
         if op == opcode
         for name in (tables.KINDS["Capability"].enumerants[cap].name,)
     )
@@ -383,8 +383,10 @@ class Requirements:
         if own is not None and own[0] not in met:
             self._need(*own)
         operands = inst.operands
-        for index, value, need, said in type_caps:
+        for index, value, unless, need, said in type_caps:
             if len(operands) > index and operands[index] == value:
+                if unless is not None and len(operands) > unless and operands[unless] is not None:
+                    continue  # (OpTypeFloat 16 with an FPEncoding: not an IEEE half)
                 self._need(need, said)
         if opcode in EXT_INST_OPCODES and inst.ext_set is not None:
             self._ext_inst(inst)

@@ -20,10 +20,21 @@ raises :class:`NumberError` with a message in the reference assembler's words.  
 
 from __future__ import annotations
 
-import math
 import re
-import struct
-from decimal import Decimal
+
+from spvbuild.errors import EncodeError
+from spvbuild.spirv.numbers import (
+    BFLOAT16,
+    FLOAT8_E4M3,
+    FLOAT8_E5M2,
+    FLOAT16,
+    FLOAT32_FORMAT,
+    FLOAT64,
+    FloatFormat,
+    NumberType,
+    encoding_format,
+)
+from spvbuild.spirv.numbers import float_format as _float_format
 
 __all__ = [
     "NumberError",
@@ -105,64 +116,45 @@ def encode_int(text: str, width: int, signed: bool) -> list[int]:
         value = _parse_u64(text)
         if value is None:
             raise NumberError(f"Invalid unsigned integer literal: {text}")
-    # Three regions of the 64-bit pattern: magnitude, optional sign bit, overflow bits.
-    magnitude_mask = _U64 if width == 64 else (1 << width) - 1
-    overflow_mask = _U64 & ~magnitude_mask
-    sign_mask = 0
-    if value < 0 or signed:
-        magnitude_mask >>= 1
-        sign_mask = magnitude_mask + 1
-    if value < 0:
-        bits = value & _U64
-        failed = (bits & overflow_mask) != overflow_mask or (bits & sign_mask) != sign_mask
-    elif is_hex:
-        bits = value
-        failed = (bits & overflow_mask) != 0
-    else:
-        bits = value
-        failed = (bits & magnitude_mask) != bits
-    if failed:
-        shown = hex(value) if is_hex and value > 0 else str(value)
+    number = NumberType(width, False, signed)
+    if not is_hex:  # a decimal or octal number: the number model's range and words
+        try:
+            return number.words(value)
+        except EncodeError as exc:
+            raise NumberError(str(exc)) from None
+    # A hexadecimal literal is a bit pattern: it may set the sign bit of a signed type
+    # (and is then sign-extended), not the bits above the type's width.
+    if value >> width:
         kind = "signed" if signed else "unsigned"
-        raise NumberError(f"Integer {shown} does not fit in a {width}-bit {kind} integer")
-    if is_hex and bits & sign_mask:
-        bits |= overflow_mask
-    if width > 32:
-        return [bits & 0xFFFFFFFF, (bits >> 32) & 0xFFFFFFFF]
-    return [bits & 0xFFFFFFFF]
+        raise NumberError(f"Integer {hex(value)} does not fit in a {width}-bit {kind} integer")
+    return number.bits_words(value)
 
 
 # ---------------------------------------------------------------------------------------
-# Floating point.  A format is (name, total bits, exponent bits, fraction bits).
+# Floating point: the formats and their decimal rounding are the number model's
+# (spvbuild.spirv.numbers); the hex-float reading of the text is here.
 
-FloatFormat = tuple[str, int, int, int]
-
-F16: FloatFormat = ("16-bit float", 16, 5, 10)
-F32: FloatFormat = ("32-bit float", 32, 8, 23)
-F64: FloatFormat = ("64-bit float", 64, 11, 52)
-BF16: FloatFormat = ("bfloat16", 16, 8, 7)
-E4M3: FloatFormat = ("E4M3 float", 8, 4, 3)
-E5M2: FloatFormat = ("E5M2 float", 8, 5, 2)
-
-# OpTypeFloat's FPEncoding operand → format (the values of the FPEncoding enumerants).
-_ENCODINGS: dict[int, FloatFormat] = {0: BF16, 4214: E4M3, 4215: E5M2}
+F16 = FLOAT16
+F32 = FLOAT32_FORMAT
+F64 = FLOAT64
+BF16 = BFLOAT16
+E4M3 = FLOAT8_E4M3
+E5M2 = FLOAT8_E5M2
 
 
 def float_format(width: int, encoding: int | None) -> FloatFormat | None:
     """The literal format of ``OpTypeFloat width [encoding]``; None if unsupported."""
-    if encoding is not None:
-        return _ENCODINGS.get(encoding)
-    return {16: F16, 32: F32, 64: F64}.get(width)
+    return _float_format(width, encoding)
 
 
 def known_encoding(encoding: int) -> bool:
     """True for an FPEncoding value whose literals can be assembled."""
-    return encoding in _ENCODINGS
+    return encoding_format(encoding) is not None
 
 
 def _hex_float_bits(match: re.Match[str], fmt: FloatFormat) -> int:
     """Bits of a hex float: the reference algorithm (truncating, NaN-preserving)."""
-    _, nbits, exp_bits, frac_bits = fmt
+    nbits, exp_bits, frac_bits = fmt.bits, fmt.exponent_bits, fmt.fraction_bits
     sign_text, int_digits, frac_digits, exp_text = match.groups()
     bias = (1 << (exp_bits - 1)) - 1
     max_exponent = (1 << exp_bits) - 1
@@ -230,95 +222,20 @@ def _hex_float_bits(match: re.Match[str], fmt: FloatFormat) -> int:
     return bits
 
 
-def _nearest_f32(text: str, value: float) -> float:
-    """The 32-bit float nearest to the decimal ``text`` (ties to even), as a double.
-
-    ``value`` is ``float(text)``.  Rounding that double to 32 bits is right except when
-    it sits exactly on a midpoint between two 32-bit floats; the exact decimal decides.
-    """
-    if value == 0.0 or math.isinf(value):
-        return value
-    _, exponent = math.frexp(value)
-    half_ulp_exponent = max(exponent, -125) - 25
-    scaled = math.ldexp(abs(value), -half_ulp_exponent)
-    if scaled.is_integer() and int(scaled) % 2 == 1:
-        exact = Decimal(text)  # exact, and free of int()'s limit on digit strings
-        if exact != Decimal(value):
-            toward = math.inf if exact > Decimal(value) else -math.inf
-            return math.nextafter(value, toward)
-    return value
-
-
-def _f32_bits(value: float) -> int | None:
-    """IEEE single bits of a double rounded to nearest-even; None on overflow."""
-    try:
-        return int(struct.unpack("<I", struct.pack("<f", value))[0])
-    except OverflowError:
-        return None
-
-
-def _truncate(value: float, exp_bits: int, frac_bits: int) -> int | None:
-    """Magnitude bits of |value| truncated toward zero; None if it overflows the format."""
-    magnitude = abs(value)
-    bias = (1 << (exp_bits - 1)) - 1
-    if magnitude == 0.0:
-        return 0
-    _, exponent = math.frexp(magnitude)  # magnitude = m * 2**exponent, 0.5 <= m < 1
-    unbiased = exponent - 1
-    if unbiased + bias >= (1 << exp_bits) - 1:
-        return None
-    if unbiased + bias <= 0:  # subnormal: multiples of 2**(1 - bias - frac_bits)
-        return int(math.ldexp(magnitude, bias - 1 + frac_bits))
-    mantissa = int(math.ldexp(magnitude, frac_bits - unbiased)) - (1 << frac_bits)
-    return ((unbiased + bias) << frac_bits) | mantissa
-
-
-def _decimal_bits(text: str, fmt: FloatFormat) -> int | None:
-    """Bits of a decimal float literal, or None when it overflows the format."""
-    name, nbits, exp_bits, frac_bits = fmt
-    value = float(text)
-    if math.isinf(value):
-        return None
-    if nbits == 64:
-        return int(struct.unpack("<Q", struct.pack("<d", value))[0])
-    rounded = _nearest_f32(text, value)
-    single_bits = _f32_bits(rounded)
-    if single_bits is None:
-        return None
-    if nbits == 32:
-        return single_bits
-    single = struct.unpack("<f", struct.pack("<I", single_bits))[0]
-    sign = (1 << (nbits - 1)) if single_bits >> 31 else 0
-    if fmt == BF16:
-        return single_bits >> 16
-    if fmt == E4M3:
-        # No infinities: anything in the top binade saturates to the largest finite value.
-        if abs(single) > 448.0:
-            return None
-        if abs(single) >= 256.0:
-            return sign | 0x7E
-    magnitude = _truncate(single, exp_bits, frac_bits)
-    if magnitude is None:
-        return None
-    return sign | magnitude
-
-
 def encode_float(text: str, fmt: FloatFormat) -> list[int]:
     """Words of a floating-point literal in format ``fmt``."""
-    name, nbits = fmt[0], fmt[1]
+    name, nbits = fmt.name, fmt.bits
     hex_match = _HEX_FLOAT(text)
     bits: int | None
     if hex_match is not None:
         bits = _hex_float_bits(hex_match, fmt)
     elif _DECIMAL_FLOAT(text) is not None:
-        bits = _decimal_bits(text, fmt)
+        bits = fmt.decimal_bits(text)
     else:
         bits = None
     if bits is None:
         raise NumberError(f"Invalid {name} literal: {text}")
-    if nbits == 64:
-        return [bits & 0xFFFFFFFF, bits >> 32]
-    return [bits]
+    return NumberType(nbits, True, True).bits_words(bits)
 
 
 def encode_unknown(text: str) -> list[int]:

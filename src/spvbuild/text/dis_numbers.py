@@ -20,10 +20,19 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Final
 
-from spvbuild.spirv.numbers import NumberType
+from spvbuild.spirv.numbers import (
+    BFLOAT16,
+    FLOAT8_E4M3,
+    FLOAT8_E5M2,
+    FLOAT16,
+    FLOAT32_FORMAT,
+    FLOAT64,
+    FloatFormat,
+    NumberType,
+    encoding_format,
+)
 
 __all__ = [
     "BFLOAT16",
@@ -40,36 +49,9 @@ __all__ = [
     "word_formatter",
 ]
 
-# (total bits, exponent bits, fraction bits, exponent bias)
-HexFormat = tuple[int, int, int, int]
-HALF: Final[HexFormat] = (16, 5, 10, 15)
-BFLOAT16: Final[HexFormat] = (16, 8, 7, 127)
-FLOAT8_E4M3: Final[HexFormat] = (8, 4, 3, 7)
-FLOAT8_E5M2: Final[HexFormat] = (8, 5, 2, 15)
-_FLOAT32: Final[HexFormat] = (32, 8, 23, 127)
-_FLOAT64: Final[HexFormat] = (64, 11, 52, 1023)
-
-_ENCODED: Final[dict[str, HexFormat]] = {
-    "BFloat16KHR": BFLOAT16,
-    "Float8E4M3EXT": FLOAT8_E4M3,
-    "Float8E5M2EXT": FLOAT8_E5M2,
-}
-"""The hex format of the FPEncoding enumerants spirv-dis prints, by enumerant name."""
-
-
-@cache
-def _encoding_formats() -> dict[int, HexFormat]:
-    from spvbuild.generated.core import tables
-
-    enumerants = tables.KINDS["FPEncoding"].enumerants
-    return {v: _ENCODED[e.name] for v, e in enumerants.items() if e.name in _ENCODED}
-
-
-def encoding_format(encoding: int | None) -> HexFormat | None:
-    """The hex format of a float type's FPEncoding value (None: IEEE, or one spirv-dis
-    prints as IEEE)."""
-    return None if encoding is None else _encoding_formats().get(encoding)
-
+HALF: Final = FLOAT16
+_FLOAT32: Final = FLOAT32_FORMAT
+_FLOAT64: Final = FLOAT64
 
 _F32 = struct.Struct("<f")
 _U32 = struct.Struct("<I")
@@ -77,9 +59,9 @@ _F64 = struct.Struct("<d")
 _U64 = struct.Struct("<Q")
 
 
-def hex_float(bits: int, fmt: HexFormat) -> str:
+def hex_float(bits: int, fmt: FloatFormat) -> str:
     """``bits`` of a float in format ``fmt`` as a C-style hex float (``-0x1.8p+128``)."""
-    total, exp_bits, frac_bits, bias = fmt
+    total, exp_bits, frac_bits, bias = fmt.bits, fmt.exponent_bits, fmt.fraction_bits, fmt.bias
     nibbles = (frac_bits + 3) // 4
     overflow = nibbles * 4 - frac_bits
     sign = "-" if bits >> (total - 1) & 1 else ""
@@ -139,7 +121,7 @@ def word_formatter(number: NumberType) -> Callable[[int], str] | None:
         return _signed32 if number.signed else str
     fmt = encoding_format(number.encoding)
     if fmt is not None:
-        mask = (1 << fmt[0]) - 1
+        mask = (1 << fmt.bits) - 1
         return lambda word: hex_float(word & mask, fmt)
     if width == 16:
         return lambda word: hex_float(word & 0xFFFF, HALF)
