@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from spvbuild import EncodeError, Module, TypeId
+from spvbuild.binary.number_types import float_format
 from spvbuild.enums import AddressingModel, Capability, FPEncoding, MemoryModel
-from spvbuild.spirv.numbers import FloatFormat, NumberType, float_format
+from spvbuild.spirv.numbers import FloatFormat, NumberType
 from tests.conftest import spirv_tool
 
 COUNT = 1000

@@ -12,12 +12,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import Enum
 from typing import Any
 
+from spvbuild.binary.number_types import declared_number_type
 from spvbuild.errors import EncodeError
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core.opcodes import OP_SWITCH
 from spvbuild.spirv.arguments import shown
 from spvbuild.spirv.instruction import Instruction, RawWords
-from spvbuild.spirv.numbers import FLOAT32, UINT32, NumberType, declared_number_type
+from spvbuild.spirv.numbers import FLOAT32, UINT32, NumberType
 from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.strings import string_words
 from spvbuild.spirv.tables import InstructionInfo, KindInfo, OperandInfo

@@ -19,6 +19,7 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
+from spvbuild.binary.number_types import declared_number_type
 from spvbuild.binary.plans import (
     ID_CLASSES,
     ID_OR_LITERAL,
@@ -36,7 +37,7 @@ from spvbuild.generated.core.opcodes import (
 )
 from spvbuild.spirv.ids import Id, TypeId, as_id
 from spvbuild.spirv.instruction import Instruction, RawWords
-from spvbuild.spirv.numbers import FLOAT32, UINT32, NumberType, declared_number_type
+from spvbuild.spirv.numbers import FLOAT32, UINT32, NumberType
 from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.strings import string_in
 from spvbuild.spirv.tables import KindInfo, OperandInfo

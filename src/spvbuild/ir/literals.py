@@ -9,12 +9,13 @@ over the same lookup.
 from __future__ import annotations
 
 from spvbuild.binary.encoder import Encoder
+from spvbuild.binary.number_types import declared_number_type
 from spvbuild.errors import SpvbuildError
 from spvbuild.generated.core.opcodes import OP_TYPE_FLOAT, OP_TYPE_INT
 from spvbuild.ir.inspection import definition
 from spvbuild.ir.state import ModuleState
 from spvbuild.spirv.instruction import RawWords
-from spvbuild.spirv.numbers import NumberType, declared_number_type
+from spvbuild.spirv.numbers import NumberType
 
 __all__ = ["encoder", "number_words", "type_widths"]
 

@@ -4,8 +4,9 @@ codec of each of its encodings.
 Literals whose size a type sets (``OpConstant``/``OpSpecConstant``'s value, the literal of
 each ``OpSwitch`` target) are read and written by the :class:`NumberType` of that type.
 The encoder, the reader, the assembler and the disassembler each keep a ``dict`` of type
-id → :class:`NumberType`, filled by :func:`declared_number_type` as declarations are seen,
-and nothing else: one shape, one reading of the declarations.
+id → :class:`NumberType`, filled by
+:func:`spvbuild.binary.number_types.declared_number_type` as declarations are seen, and
+nothing else: one shape, one reading of the declarations.
 
 A :class:`NumberType` writes a Python number as words (:meth:`NumberType.words`) and reads
 words back (:meth:`NumberType.value`).  The rules are those of ``spirv-as`` (SPIRV-Tools
@@ -31,11 +32,9 @@ import math
 import struct
 from collections.abc import Sequence
 from decimal import Decimal
-from functools import cache
 from typing import Any, Final, NamedTuple
 
 from spvbuild.errors import EncodeError
-from spvbuild.generated.core.opcodes import OP_TYPE_FLOAT, OP_TYPE_INT
 from spvbuild.spirv.arguments import shown
 
 __all__ = [
@@ -49,9 +48,6 @@ __all__ = [
     "UINT32",
     "FloatFormat",
     "NumberType",
-    "declared_number_type",
-    "encoding_format",
-    "float_format",
 ]
 
 
@@ -219,40 +215,8 @@ BFLOAT16: Final = FloatFormat("bfloat16", 16, 8, 7)
 FLOAT8_E4M3: Final = FloatFormat("E4M3 float", 8, 4, 3, infinities=False)
 FLOAT8_E5M2: Final = FloatFormat("E5M2 float", 8, 5, 2)
 
-_IEEE: Final[dict[int, FloatFormat]] = {16: FLOAT16, 32: FLOAT32_FORMAT, 64: FLOAT64}
-_BY_ENCODING_NAME: Final[dict[str, FloatFormat]] = {
-    "BFloat16KHR": BFLOAT16,
-    "Float8E4M3EXT": FLOAT8_E4M3,
-    "Float8E5M2EXT": FLOAT8_E5M2,
-}
-"""The format of each FPEncoding enumerant whose literals spvbuild reads and writes."""
-
-
-@cache
-def _encodings() -> dict[int, FloatFormat]:
-    from spvbuild.generated.core import tables
-
-    enumerants = tables.KINDS["FPEncoding"].enumerants
-    return {
-        value: _BY_ENCODING_NAME[e.name]
-        for value, e in enumerants.items()
-        if e.name in _BY_ENCODING_NAME
-    }
-
-
-def encoding_format(encoding: int | None) -> FloatFormat | None:
-    """The format of an FPEncoding value (None: IEEE, or an encoding spvbuild lacks)."""
-    return None if encoding is None else _encodings().get(encoding)
-
-
-def float_format(width: int, encoding: int | None) -> FloatFormat | None:
-    """The literal format of ``OpTypeFloat width [encoding]``; None when unsupported."""
-    if encoding is not None:
-        found = _encodings().get(encoding)
-        return found if found is not None and found.bits == width else None
-    return _IEEE.get(width)
-
-
+IEEE_FORMATS: Final[dict[int, FloatFormat]] = {16: FLOAT16, 32: FLOAT32_FORMAT, 64: FLOAT64}
+"""The IEEE 754 format of each width an OpTypeFloat without an encoding may have."""
 class NumberType(NamedTuple):
     """The literal format of a numeric scalar type, and its codec."""
 
@@ -263,11 +227,19 @@ class NumberType(NamedTuple):
     """An integer type's signedness; True for floats."""
     encoding: int | None = None
     """A float type's FPEncoding value (None: IEEE 754 binary16/32/64)."""
+    encoded: FloatFormat | None = None
+    """The format of that encoding, when spvbuild has its codec (see
+    :func:`spvbuild.binary.number_types.declared_number_type`)."""
 
     @property
     def format(self) -> FloatFormat | None:
         """A float type's :class:`FloatFormat` (None: an integer or unsupported type)."""
-        return float_format(self.width, self.encoding) if self.is_float else None
+        if not self.is_float:
+            return None
+        if self.encoding is None:
+            return IEEE_FORMATS.get(self.width)
+        encoded = self.encoded
+        return encoded if encoded is not None and encoded.bits == self.width else None
 
     def words(self, value: Any) -> list[int]:
         """The words of the literal ``value`` of this type; EncodeError saying what is
@@ -343,22 +315,3 @@ UINT32: Final = NumberType(32, False, False)
 """32-bit unsigned integers: how a literal is read when its type is unknown."""
 FLOAT32: Final = NumberType(32, True, True)
 """``LiteralFloat``: one 32-bit IEEE float word."""
-
-
-def declared_number_type(opcode: int, operands: Sequence[Any]) -> NumberType | None:
-    """The :class:`NumberType` that an instruction declares, from its operands after the
-    result id (words, or the reader's typed values; operands past these are ignored, as
-    every tool sizes literals by the first ones): ``OpTypeInt`` width and signedness,
-    ``OpTypeFloat`` width and optional FPEncoding; None for any other instruction or too
-    few operands."""
-    count = len(operands)
-    if opcode == OP_TYPE_INT and count >= 2:
-        return NumberType(int(operands[0]), False, bool(operands[1]))
-    if opcode == OP_TYPE_FLOAT and count >= 1:
-        encoding = operands[1] if count >= 2 else None
-        if encoding is None:
-            return NumberType(int(operands[0]), True, True)
-        if isinstance(encoding, tuple):  # the reader's RawWords of an unknown value
-            return NumberType(int(operands[0]), True, True, encoding[0] if encoding else -1)
-        return NumberType(int(operands[0]), True, True, int(encoding))
-    return None

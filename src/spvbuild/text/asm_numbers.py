@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from spvbuild.binary.number_types import encoding_format
+from spvbuild.binary.number_types import float_format as _float_format
 from spvbuild.errors import EncodeError
 from spvbuild.spirv.numbers import (
     BFLOAT16,
@@ -32,9 +34,7 @@ from spvbuild.spirv.numbers import (
     FLOAT64,
     FloatFormat,
     NumberType,
-    encoding_format,
 )
-from spvbuild.spirv.numbers import float_format as _float_format
 
 __all__ = [
     "NumberError",

@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from spvbuild.binary.number_types import declared_number_type
 from spvbuild.errors import EncodeError
 from spvbuild.generated.core.opcodes import OP_TYPE_FLOAT, OP_TYPE_INT
-from spvbuild.spirv.numbers import NumberType, declared_number_type
+from spvbuild.spirv.numbers import NumberType
 from spvbuild.spirv.strings import string_words
 from spvbuild.text.asm_failures import AsmFailure, suggest
 from spvbuild.text.asm_grammar import (

@@ -43,6 +43,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from spvbuild.binary.framing import frame, offsets
+from spvbuild.binary.number_types import declared_number_type
 from spvbuild.generated.core.opcodes import (
     OP_CONSTANT,
     OP_DECORATE,
@@ -50,7 +51,6 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_FLOAT,
     OP_TYPE_INT,
 )
-from spvbuild.spirv.numbers import declared_number_type
 from spvbuild.spirv.strings import string_at
 from spvbuild.text.dis_data import (
     BUILTIN_NAMES,

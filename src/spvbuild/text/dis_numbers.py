@@ -22,6 +22,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from spvbuild.binary.number_types import encoding_format
 from spvbuild.spirv.numbers import (
     BFLOAT16,
     FLOAT8_E4M3,
@@ -31,7 +32,6 @@ from spvbuild.spirv.numbers import (
     FLOAT64,
     FloatFormat,
     NumberType,
-    encoding_format,
 )
 
 __all__ = [
