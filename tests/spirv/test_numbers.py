@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from spvbuild import EncodeError, Module, TypeId
-from spvbuild.binary.number_types import float_format
+from spvbuild.binary.number_types import declared_number_type, float_format
 from spvbuild.enums import AddressingModel, Capability, FPEncoding, MemoryModel
+from spvbuild.generated.core.opcodes import OP_TYPE_FLOAT
 from spvbuild.spirv.numbers import FloatFormat, NumberType
 from tests.conftest import spirv_tool
 
@@ -339,7 +340,9 @@ def test_a_half_still_needs_float16() -> None:
 @pytest.mark.parametrize("name", [f[0] for f in FLOATS])
 def test_words_read_back_as_the_value_that_writes_them(name: str) -> None:
     _, width, encoding, _ = next(f for f in FLOATS if f[0] == name)
-    number = NumberType(width, True, True, None if encoding is None else int(encoding))
+    operands = (width,) if encoding is None else (width, int(encoding))
+    number = declared_number_type(OP_TYPE_FLOAT, operands)
+    assert number is not None
     fmt = number.format
     assert fmt is not None
     for bits in range(0, 1 << min(width, 16), 1 if width <= 16 else 37):

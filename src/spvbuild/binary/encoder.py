@@ -206,9 +206,9 @@ class Encoder:
             except EncodeError as exc:
                 raise EncodeError(f"{where} operand '{name}': {exc}") from None
         elif code == _classes.FLOAT32:
-            words.extend(_number_words(value, FLOAT32, where, name))
+            words.extend(_operand_literal_words(value, FLOAT32, where, name))
         elif code == _classes.CONTEXT_NUMBER:
-            words.extend(_number_words(value, context, where, name))
+            words.extend(_operand_literal_words(value, context, where, name))
         elif code == _classes.VALUE_ENUM or code == _classes.BIT_ENUM:
             self._enum(words, kind, value, kinds, where, name, context)
         elif code == _classes.ID_PAIR or code == _classes.SWITCH_PAIR or code == _classes.PAIR:
@@ -218,7 +218,7 @@ class Encoder:
                 )
             for index, (base, item) in enumerate(zip(kind.bases, value, strict=True)):
                 if index == 0 and code == _classes.SWITCH_PAIR:  # sized by the selector
-                    words.extend(_number_words(item, context, where, name))
+                    words.extend(_operand_literal_words(item, context, where, name))
                 else:
                     self._operand(words, OperandInfo(base, name, ""), item, kinds, where, context)
         else:  # LITERAL, EXT_INST_NUMBER, SPEC_CONSTANT_OPCODE: one word
@@ -305,7 +305,7 @@ class Encoder:
                 self._check_no_params_needed(kind, enumerant, where, name)
 
 
-def _number_words(value: Any, number: NumberType, where: str, name: str) -> list[int]:
+def _operand_literal_words(value: Any, number: NumberType, where: str, name: str) -> list[int]:
     """The words of a literal of ``number``'s type, its codec's error naming the operand."""
     try:
         return number.words(value)

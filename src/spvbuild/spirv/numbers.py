@@ -72,6 +72,7 @@ class FloatFormat(NamedTuple):
     def bits_of(self, value: int | float) -> int:
         """The bits of a Python number in this format (see the module's rules); EncodeError
         when the format cannot hold it."""
+        text: str | None
         if isinstance(value, int):
             try:
                 text = str(value)
@@ -87,7 +88,7 @@ class FloatFormat(NamedTuple):
                     raise EncodeError(f"{number!r} is not a {self.name}: it has no infinity")
                 sign = 1 << (self.bits - 1) if number < 0 else 0
                 return sign | self._exponent_mask
-            text = repr(number)
+            text = None  # (repr(number), made only where the exact decimal decides)
         found = self.decimal_bits(text, number)
         if found is None:
             raise self._too_big(value)
@@ -112,10 +113,15 @@ class FloatFormat(NamedTuple):
         payload = (double & ((1 << 52) - 1)) >> (52 - self.fraction_bits)
         return sign | self._exponent_mask | payload | 1 << (self.fraction_bits - 1)
 
-    def decimal_bits(self, text: str, value: float | None = None) -> int | None:
+    def decimal_bits(self, text: str | None, value: float | None = None) -> int | None:
         """The bits of the decimal literal ``text`` (``value`` is ``float(text)`` when
-        known), rounded as ``spirv-as`` rounds; None when it overflows the format."""
-        number = float(text) if value is None else value
+        known; a None ``text`` stands for ``repr(value)``), rounded as ``spirv-as``
+        rounds; None when it overflows the format."""
+        if value is None:
+            assert text is not None
+            number = float(text)
+        else:
+            number = value
         if math.isinf(number):
             return None
         if self.bits == 64:
@@ -189,10 +195,10 @@ _SINGLE = struct.Struct("<f")
 _SINGLE_BITS = struct.Struct("<I")
 
 
-def _nearest_f32(text: str, value: float) -> float:
+def _nearest_f32(text: str | None, value: float) -> float:
     """The 32-bit float nearest to the decimal ``text`` (ties to even), as a double.
 
-    ``value`` is ``float(text)``.  Rounding that double to 32 bits is right except when
+    ``value`` is ``float(text)`` (a None ``text``: ``repr(value)``).  Rounding that double to 32 bits is right except when
     it sits exactly on a midpoint between two 32-bit floats; the exact decimal decides.
     """
     if value == 0.0 or math.isinf(value):
@@ -201,7 +207,8 @@ def _nearest_f32(text: str, value: float) -> float:
     half_ulp_exponent = max(exponent, -125) - 25
     scaled = math.ldexp(abs(value), -half_ulp_exponent)
     if scaled.is_integer() and int(scaled) % 2 == 1:
-        exact = Decimal(text)  # exact, and free of int()'s limit on digit strings
+        # Exact, and free of int()'s limit on digit strings.
+        exact = Decimal(text if text is not None else repr(value))
         if exact != Decimal(value):
             toward = math.inf if exact > Decimal(value) else -math.inf
             return math.nextafter(value, toward)
