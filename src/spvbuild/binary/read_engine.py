@@ -69,7 +69,9 @@ def prepare(words: array[int]) -> tuple[bytes, int]:
     if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
         words = array("I", words)
         words.byteswap()
-    return words.tobytes() + bytes(PADDING), len(words)
+    # One copy of the words' buffer (join takes it as is): tobytes() + padding made two
+    # fresh buffers of the module's size, about a twentieth of a typed read.
+    return b"".join((words, bytes(PADDING))), len(words)
 
 
 def _at(data: bytes, p: i64) -> i64:
