@@ -8,8 +8,11 @@ the module (as :func:`prepare` gives it) through three small readers, :func:`_wo
 
 * compiled (by mypyc: in the wheel, or a development copy, see
   :mod:`spvbuild.accel.engines`): the module is its little-endian bytes and the readers
-  are the functions below, byte loads that mypyc turns into C (and fixed-size tuples it
-  does not box); nothing beyond the standard library is needed at run time;
+  are the functions below, byte loads into native 64-bit ints (``i64``) that mypyc turns
+  into plain C (no tagged-int checks, and fixed-size tuples it does not box); the loops'
+  offsets and words are ``i64`` too.  ``i64`` is only an annotation, never evaluated
+  (it is imported for the type checker alone): nothing beyond the standard library is
+  needed at run time, and interpreted the names are plain ints;
 * interpreted (no compiled form, or ``SPVBUILD_PURE_PYTHON`` set): at import the module
   rebinds the four names to what the interpreter runs fastest, the words' own ``array``
   (padded) and C functions over it (``operator.getitem``, ``struct``'s ``unpack_from``).
@@ -26,7 +29,7 @@ import struct
 import sys
 from array import array
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from spvbuild.binary.read_codes import (
     BARE,
@@ -43,6 +46,9 @@ from spvbuild.binary.read_codes import (
     STORE,
     UNARY,
 )
+
+if TYPE_CHECKING:  # mypyc's native int: an annotation only (see the docstring)
+    from mypy_extensions import i64
 
 __all__ = ["COMPILED", "SEEN", "decode", "prepare", "split"]
 
@@ -63,20 +69,27 @@ def prepare(words: array[int]) -> tuple[bytes, int]:
     if sys.byteorder != "little":  # pragma: no cover - big-endian hosts
         words = array("I", words)
         words.byteswap()
-    return words.tobytes() + bytes(PADDING), len(words)
+    # One copy of the words' buffer (join takes it as is): tobytes() + padding made two
+    # fresh buffers of the module's size, about a twentieth of a typed read.
+    return b"".join((words, bytes(PADDING))), len(words)
 
 
-def _at(data: bytes, p: int) -> int:
-    """The little-endian word at byte offset ``p`` (compiled form: four byte loads)."""
-    return data[p] | data[p + 1] << 8 | data[p + 2] << 16 | data[p + 3] << 24
+def _at(data: bytes, p: i64) -> i64:
+    """The little-endian word at byte offset ``p`` (compiled form: four byte loads into
+    native ints; a byte of ``bytes`` converts to ``i64`` without a tagged int)."""
+    b0: i64 = data[p]
+    b1: i64 = data[p + 1]
+    b2: i64 = data[p + 2]
+    b3: i64 = data[p + 3]
+    return b0 | b1 << 8 | b2 << 16 | b3 << 24
 
 
-def _word(data: bytes, i: int) -> int:
+def _word(data: bytes, i: i64) -> i64:
     """The word at word offset ``i`` (compiled form)."""
     return _at(data, i << 2)
 
 
-def _five(data: bytes, p: int) -> tuple[int, int, int, int, int]:
+def _five(data: bytes, p: i64) -> tuple[i64, i64, i64, i64, i64]:
     """The five words from byte offset ``p`` (compiled form)."""
     return _at(data, p), _at(data, p + 4), _at(data, p + 8), _at(data, p + 12), _at(data, p + 16)
 
@@ -84,7 +97,7 @@ def _five(data: bytes, p: int) -> tuple[int, int, int, int, int]:
 _F32 = struct.Struct("<f")
 
 
-def _real(data: bytes, p: int) -> tuple[float]:
+def _real(data: bytes, p: i64) -> tuple[float]:
     """The 32-bit float at byte offset ``p``, in a 1-tuple (compiled form; rare: the
     inline OpConstant path)."""
     real: float = _F32.unpack_from(data, p)[0]
@@ -122,9 +135,10 @@ def split(
     firsts: set[int] = set()
     seen = [-1] * SEEN  # by opcode (see SEEN): the last first word taken into firsts
     count = 0
-    last = 0
-    i = 5  # the word offset of the first instruction
-    while i < n:
+    last: i64 = 0
+    i: i64 = 5  # the word offset of the first instruction
+    end: i64 = n
+    while i < end:
         w0 = _word(data, i)
         if seen[w0 & (SEEN - 1)] != w0:
             if w0 < lowest[w0 & 0xFFFF]:  # word count 0 or below the grammar's minimum
@@ -135,7 +149,7 @@ def split(
         count += 1
         last = i
         i += w0 >> 16
-    if i > n:
+    if i > end:
         check(last)
     return count, firsts
 
@@ -176,9 +190,10 @@ def decode(
     seen_code: list[int] = lookups[8]
     new: Any = tuple.__new__
     compiled = COMPILED
-    i = start
+    i: i64 = start
+    end: i64 = n
     try:
-        while i < n:
+        while i < end:
             w0, w1, w2, w3, w4 = _five(data, i << 2)
             op = w0 & 0xFFFF
             if not compiled:  # the interpreter's fastest: a dict lookup
@@ -217,7 +232,9 @@ def decode(
             elif code == CALL:
                 out.append(decoders[w0](i, w0, w1, w2, w3, w4))
             elif code == EXT:
-                out.append(ext_plans[w3][w4 << 32 | w0](i, w0, w1, w2, w3, w4))
+                number: int = w4  # the key in ints: as an i64 it would overflow
+                first: int = w0
+                out.append(ext_plans[w3][number << 32 | first](i, w0, w1, w2, w3, w4))
             elif code == UNARY:
                 out.append(new(cls, (op, type_ids[w1], ids[w2], (ids[w3],), None)))
             elif code == LABEL:
