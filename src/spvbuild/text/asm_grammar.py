@@ -282,11 +282,6 @@ def _add_aliases(namespace: _Namespace, enum_classes: dict[str, object]) -> None
         table.add_aliases(aliases)
 
 
-def core_enum_table(kind: str) -> EnumTable | None:
-    """The core enum table of ``kind``."""
-    return _core_namespace().table(kind)
-
-
 @cache
 def core_aliases_loaded() -> bool:
     """Load enumerant aliases of the core kinds (imports the generated enums once)."""
