@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from codegen.errors import GrammarError
+from codegen.errors import GrammarError, Mark
 from codegen.model import (
     ANY_VERSION,
     AssemblerEnv,
@@ -33,7 +33,7 @@ from codegen.model import (
 )
 from codegen.names_check import check_names
 from codegen.schema import SchemaChecker, load_schema
-from codegen.yaml_source import Mark, YList, YMap, load_yaml
+from codegen.yaml_source import YList, YMap, load_yaml
 
 GRAMMARS_DIR = Path(__file__).resolve().parent.parent / "grammars"
 CORE_FILE = "core.yaml"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.yaml_source import Mark
+from codegen.errors import Mark
 
 ANY_VERSION = "None"
 
