@@ -1,11 +1,25 @@
-"""The one exception the code generator raises for bad grammar input."""
+"""The one exception the code generator raises for bad grammar input, and the
+:class:`Mark` (file, line, column) it points at.
+
+``Mark`` lives here, not in :mod:`codegen.yaml_source` (which makes the marks as it reads
+YAML): the reader raises ``GrammarError``, so this module must not import it back.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
-if TYPE_CHECKING:
-    from codegen.yaml_source import Mark
+
+@dataclass(frozen=True)
+class Mark:
+    """A position in a grammar file (1-based line and column)."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
 
 
 class GrammarError(Exception):

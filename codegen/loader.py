@@ -13,9 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from codegen.errors import GrammarError
+from codegen.errors import GrammarError, Mark
 from codegen.model import (
     ANY_VERSION,
+    AssemblerEnv,
     Enumerant,
     Erratum,
     Extension,
@@ -32,7 +33,7 @@ from codegen.model import (
 )
 from codegen.names_check import check_names
 from codegen.schema import SchemaChecker, load_schema
-from codegen.yaml_source import Mark, YList, YMap, load_yaml
+from codegen.yaml_source import YList, YMap, load_yaml
 
 GRAMMARS_DIR = Path(__file__).resolve().parent.parent / "grammars"
 CORE_FILE = "core.yaml"
@@ -290,8 +291,8 @@ class _Loader:
                 ext_sets[s.import_name] = s
 
         errata = self.errata() if ERRATA_FILE in files else []
-        sources, target_envs = (
-            self.target_envs(kinds) if TARGET_ENVS_FILE in files else ({}, [])
+        sources, target_envs, assembler_envs = (
+            self.target_envs(kinds) if TARGET_ENVS_FILE in files else ({}, [], [])
         )
         layout = [
             LayoutSection(
@@ -318,6 +319,7 @@ class _Loader:
             errata=errata,
             target_envs=target_envs,
             target_env_sources=sources,
+            assembler_envs=assembler_envs,
             files=files,
             block_terminators=_strings(core, "block_terminators"),
             dedup_classes=_strings(core["deduplicate"], "classes"),
@@ -421,9 +423,10 @@ class _Loader:
 
     def target_envs(
         self, kinds: dict[str, OperandKind]
-    ) -> tuple[dict[str, str], list[TargetEnv]]:
+    ) -> tuple[dict[str, str], list[TargetEnv], list[AssemblerEnv]]:
         """The target environments (``target_envs.yaml``): names once, sources known,
-        capabilities of the grammar's Capability kind, extensions named SPV_*."""
+        capabilities of the grammar's Capability kind, extensions named SPV_*; then the
+        names only the assembler knows (``assembler_only``), each a SPIR-V version."""
         raw = self.read(TARGET_ENVS_FILE)
         known = {
             name for e in kinds["Capability"].enumerants for name in (e.name, *e.aliases)
@@ -480,7 +483,19 @@ class _Loader:
                     forbids=forbids,
                 )
             )
-        return sources, envs
+        assembler: list[AssemblerEnv] = []
+        for index, item in enumerate(raw.get("assembler_only") or ()):
+            mark = raw["assembler_only"].mark_of(index)
+            name = item["name"]
+            if name in seen:
+                raise GrammarError(mark, "name", "a target env named once", repr(name))
+            seen.add(name)
+            if item["source"] not in sources:
+                raise GrammarError(mark, "source", "a key of sources", repr(item["source"]))
+            if item["spirv_version"] == "None":
+                raise GrammarError(mark, "spirv_version", "a SPIR-V version 1.x", "None")
+            assembler.append(AssemblerEnv(name, item["spirv_version"], item["source"]))
+        return sources, envs, assembler
 
     def errata(self) -> list[Erratum]:
         raw = self.read(ERRATA_FILE)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.yaml_source import Mark
+from codegen.errors import Mark
 
 ANY_VERSION = "None"
 
@@ -264,6 +264,16 @@ class TargetEnv:
 
 
 @dataclass
+class AssemblerEnv:
+    """A --target-env name only the assembler knows (spirv-as's OpenGL 4.x names): the
+    SPIR-V version it writes and the source saying so."""
+
+    name: str
+    spirv_version: str
+    source: str
+
+
+@dataclass
 class Erratum:
     """A documented difference between grammars/ and the Khronos JSON."""
 
@@ -298,6 +308,7 @@ class Grammar:
     result_type_capabilities: list[ResultTypeCapability] = field(default_factory=list)
     target_envs: list[TargetEnv] = field(default_factory=list)
     target_env_sources: dict[str, str] = field(default_factory=dict)
+    assembler_envs: list[AssemblerEnv] = field(default_factory=list)
     spec_constant_op_opcodes: list[str] = field(default_factory=list)
 
     def deduplicated(self, instruction: Instruction) -> bool:

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.errors import GrammarError
+from codegen.errors import GrammarError, Mark
 from codegen.model import Grammar, Instruction, Operand, OperandKind
 from codegen.naming import (
     enum_member_name,
@@ -38,7 +38,6 @@ from codegen.naming import (
     parameter_name,
     unique_names,
 )
-from codegen.yaml_source import Mark
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent / "src" / "spvbuild"
 

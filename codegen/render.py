@@ -179,6 +179,9 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
                 }
                 for t in grammar.target_envs
             ],
+            assembler_only=[
+                (t.name, version_tuple(t.spirv_version)) for t in grammar.assembler_envs
+            ],
         )
     out["core/__init__.py"] = env.get_template("package_init.py.j2").render(
         banner=_banner("package_init.py.j2", core_files),

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegen.errors import GrammarError
-from codegen.yaml_source import Mark, YList, YMap, load_yaml
+from codegen.errors import GrammarError, Mark
+from codegen.yaml_source import YList, YMap, load_yaml
 
 VERSION_RE = re.compile(r"^(1\.[0-9]|None)$")
 

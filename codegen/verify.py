@@ -21,11 +21,11 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from codegen.errors import GrammarError
+from codegen.errors import GrammarError, Mark
 from codegen.model import Grammar, OperandKind
 from codegen.names_check import RUNTIME_DIR
 from codegen.naming import enum_member_name, method_name, opcode_constant_name
-from codegen.yaml_source import Mark, load_yaml
+from codegen.yaml_source import load_yaml
 
 IMPORT_TIMEOUT_S = 120
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -1,7 +1,7 @@
 """Read YAML into plain Python values that remember where they came from.
 
 Every mapping becomes a :class:`YMap` and every sequence a :class:`YList`; both carry
-the :class:`Mark` of the node and of each key/item, so the grammar loader can point at
+the :class:`~codegen.errors.Mark` of the node and of each key/item, so the grammar loader can point at
 ``file:line:col`` for any value it rejects.  Duplicate mapping keys are an error here
 (PyYAML silently keeps the last one).
 
@@ -14,14 +14,13 @@ cannot turn into a value (``2020-13-45`` read as a date) is an error at its posi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor
 
-from codegen.errors import GrammarError
+from codegen.errors import GrammarError, Mark
 
 MAX_DEPTH = 32
 """Deepest nesting of mappings and lists a grammar file may use (the schema needs 6)."""
@@ -32,18 +31,6 @@ try:  # libyaml is much faster; the composed node tree is the same.
     _Loader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
-
-
-@dataclass(frozen=True)
-class Mark:
-    """A position in a grammar file (1-based line and column)."""
-
-    file: str
-    line: int
-    col: int
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
 
 
 class YMap(dict[str, Any]):

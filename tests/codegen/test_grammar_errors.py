@@ -828,6 +828,38 @@ CASES: list[Case] = [
         expected="a target env named once",
     ),
     Case(
+        "assembler-only target env named like an environment",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: spv1.0\n    family: universal\n"
+                "    spirv_version: '1.0'\n    source: test\n    everything: true\n"
+                "assembler_only:\n  - {name: spv1.0, spirv_version: '1.0', source: test}\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="  - {name: spv1.0, spirv_version",
+        key="name",
+        expected="a target env named once",
+        found="'spv1.0'",
+    ),
+    Case(
+        "assembler-only target env with an unknown source",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: spv1.0\n    family: universal\n"
+                "    spirv_version: '1.0'\n    source: test\n    everything: true\n"
+                "assembler_only:\n  - {name: opengl4.5, spirv_version: '1.0', source: nowhere}\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="  - {name: opengl4.5",
+        key="source",
+        expected="a key of sources",
+        found="'nowhere'",
+    ),
+    Case(
         "target env forbidding an enumerant the kind lacks",
         steps=(
             write(

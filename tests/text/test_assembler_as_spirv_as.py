@@ -20,6 +20,7 @@ import pytest
 
 from spvbuild.binary.reader import read
 from spvbuild.errors import ArgumentError, AssemblyError, SpvbuildError
+from spvbuild.text.asm_grammar import TARGET_ENVS
 from spvbuild.text.assembler import assemble, assemble_binary, target_env_of_header
 from spvbuild.text.disassembler import disassemble
 from tests.text.test_assembler import same_words, spirv_as
@@ -90,6 +91,18 @@ def test_an_explicit_target_wins_over_the_header(env: str) -> None:
     reference = spirv_as(text, "--target-env", env)
     assert isinstance(reference, list)
     assert same_words(reference, assemble(text, target_env=env))
+
+
+@pytest.mark.spirv_val
+@pytest.mark.parametrize("env", list(TARGET_ENVS))
+def test_every_target_env_writes_spirv_as_version_word(env: str) -> None:
+    """Every name the assembler accepts (grammars/target_envs.yaml: the environments and
+    the assembler-only OpenGL names) is one spirv-as accepts, with the same version word."""
+    reference = spirv_as(BODY, "--target-env", env)
+    assert isinstance(reference, list), reference
+    words = assemble(BODY, target_env=env)
+    assert words[1] == reference[1] == (TARGET_ENVS[env][0] << 16 | TARGET_ENVS[env][1] << 8)
+    assert same_words(reference, words)
 
 
 UNDEFINED = {

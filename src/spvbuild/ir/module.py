@@ -163,7 +163,7 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
             self._put_words = self._put
 
     # -- the emission contract (spvbuild.spirv.emission.InstructionSink) --------------------
-    # The jobs' functions over the state record, bound as methods: no call in between.
+    # words_paths.put, bound as the method the generated words paths call: no call in between.
     _put = put
 
     def _value(

@@ -63,7 +63,7 @@ AGGREGATES = {OP_TYPE_STRUCT, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY}
 DECORATIONS = {OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING}
 
 
-# The section of each instruction that _record always routes to its module section
+# The section of each instruction that record() always routes to its module section
 # (not OpVariable, whose storage class decides, not OpLine/OpNoLine, not OpExtInst).
 _GLOBAL_SECTIONS = {
     opcode: info.section
@@ -95,7 +95,7 @@ def may_trigger(inst: Instruction) -> bool:
 
 # The opcodes of the instructions may_trigger looks at (the others never trigger).
 RULE_WATCHED = DECORATIONS | (RULE_TRIGGERS[0] if RULE_TRIGGERS is not None else set())
-# Block instructions that _record only appends to the open block (a terminator also ends
+# Block instructions that record() only appends to the open block (a terminator also ends
 # it): not the function's structure, locals, debug lines, extended instructions (routed by
 # their set), merges (only their branch may follow) or what a rule watches.
 _PLAIN_BLOCK_OPCODES = frozenset(

@@ -5,7 +5,7 @@ recorded, its words kept for serialization.
 inline there); :func:`emit` is the general path, which encodes the record with the
 module's :func:`~spvbuild.ir.literals.encoder` so that a wrong operand is an error of the
 call.  Both deduplicate by words (:func:`words_key`), check the target profile, route the
-record (:mod:`spvbuild.ir.routing`) and keep its words (:class:`~spvbuild.ir.state.KeptWords`).
+record (:mod:`spvbuild.ir.routing`) and keep its words (:class:`~spvbuild.ir.body.KeptWords`).
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ def emit(
 
     The instruction is encoded here, once: a wrong operand is an error of this call,
     with the user's call site, and a failed call changes nothing; its words are kept
-    (:attr:`_words`) for serialization, which joins them.  Deduplicated instructions
+    (``state._kept``, a :class:`~spvbuild.ir.body.KeptWords`) for serialization, which
+    joins them.  Deduplicated instructions
     (types, constants, ...) are keyed by their words without the result id, so equal
     bits are one id whatever Python values gave them (1 and 1.0, an IntEnum and its
     int).
@@ -191,7 +192,7 @@ def put(
     if slot:
         rid = state._bound
         words.insert(slot, rid)
-        state._bound = rid + 1  # (given back if _record refuses the instruction)
+        state._bound = rid + 1  # (given back if routing.record refuses it)
     inst = _new_record(Instruction, (opcode, result_type, rid, operands, ext_set))
     needs = None if needs_key is None else NEEDS_BY_KEY.get(needs_key)
     if needs is None and needs_key is not None:
@@ -206,7 +207,7 @@ def put(
                 state._bound = rid
             raise at_call(exc) from None
     if how <= DECORATION:
-        # What _record does with it, without its other cases.
+        # What routing.record does with it, without its other cases.
         if rid is not None:
             state._definitions[rid] = inst
         state.sections[section].append(inst)
@@ -215,7 +216,7 @@ def put(
             and words[2] in TRIGGER_DECORATIONS
             or (how == GLOBAL_WATCHED and may_trigger(inst))
         ):
-            state._rules_work = True  # (a decoration's word, see _may_trigger)
+            state._rules_work = True  # (a decoration's word, see routing.may_trigger)
         state._kept[id(inst)] = KeptWords(inst, words, None, needs)
         if key is not None:
             state._interned[key] = None if rid is None else Id(rid)
@@ -229,7 +230,7 @@ def put(
             and set_section(ext_set, operands[1]) == "functions"
         )
     ):
-        # What _record does with it in an open block (no merge waiting for its
+        # What routing.record does with it in an open block (no merge waiting for its
         # branch), without its other cases.
         if rid is not None:
             state._definitions[rid] = inst

@@ -206,11 +206,6 @@ class ModuleFacts:
         found = self.decorations.get(target)
         return found.get(number) if found is not None else None
 
-    def member_decoration(self, target: int, member: int, number: int) -> tuple[Any, ...] | None:
-        """The parameters of decoration ``number`` on member ``member`` of struct ``target``."""
-        found = self.member_decorations.get((target, member))
-        return found.get(number) if found is not None else None
-
     def reachable(self, function: int) -> set[int]:
         """``function`` and every function it calls, directly or not."""
         seen = {function}

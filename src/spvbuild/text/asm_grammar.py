@@ -25,6 +25,7 @@ from typing import Final, NamedTuple
 
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core import tables
+from spvbuild.generated.core import targets as _targets
 from spvbuild.spirv.tables import IdRun, InstructionInfo, KindInfo, OperandInfo, id_run
 from spvbuild.text.kind_scope import KindScope
 
@@ -68,35 +69,9 @@ Desc = tuple[int, bool, object, str]
 CIV_DESC: Desc = (CIV, True, None, "word after !<integer>")
 RESULT_DESC: Desc = (RESULT, False, None, "result id")
 
-# target env → SPIR-V version (as spirv-as --target-env names them).
-TARGET_ENVS: dict[str, tuple[int, int]] = {
-    "vulkan1.0": (1, 0),
-    "vulkan1.1": (1, 3),
-    "vulkan1.1spv1.4": (1, 4),
-    "vulkan1.2": (1, 5),
-    "vulkan1.3": (1, 6),
-    "vulkan1.4": (1, 6),
-    "spv1.0": (1, 0),
-    "spv1.1": (1, 1),
-    "spv1.2": (1, 2),
-    "spv1.3": (1, 3),
-    "spv1.4": (1, 4),
-    "spv1.5": (1, 5),
-    "spv1.6": (1, 6),
-    "opencl1.2embedded": (1, 0),
-    "opencl1.2": (1, 0),
-    "opencl2.0embedded": (1, 0),
-    "opencl2.0": (1, 0),
-    "opencl2.1embedded": (1, 0),
-    "opencl2.1": (1, 0),
-    "opencl2.2embedded": (1, 2),
-    "opencl2.2": (1, 2),
-    "opengl4.0": (1, 0),
-    "opengl4.1": (1, 0),
-    "opengl4.2": (1, 0),
-    "opengl4.3": (1, 0),
-    "opengl4.5": (1, 0),
-}
+# target env → SPIR-V version, for every name spirv-as's --target-env accepts: the
+# generated table (grammars/target_envs.yaml: its environments and its assembler_only names).
+TARGET_ENVS: Final[Mapping[str, tuple[int, int]]] = _targets.ASSEMBLER_ENVS
 
 # The opcodes OpSpecConstantOp may embed: grammar data (grammars/core.yaml:
 # spec_constant_op_opcodes, the list SPIRV-Tools 2025.5 accepts), names without "Op".
@@ -305,11 +280,6 @@ def _add_aliases(namespace: _Namespace, enum_classes: dict[str, object]) -> None
             for name in _demangled(kind, member):
                 aliases[name] = int(value)
         table.add_aliases(aliases)
-
-
-def core_enum_table(kind: str) -> EnumTable | None:
-    """The core enum table of ``kind``."""
-    return _core_namespace().table(kind)
 
 
 @cache
