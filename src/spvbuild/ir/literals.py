@@ -50,8 +50,17 @@ def type_widths(state: ModuleState, type_or_value: int) -> NumberType | None:
             return None
         type_or_value = int(value.result_type)
     found = state._definitions.get(type_or_value)
-    if found is None or not found.operands or isinstance(found.operands[0], RawWords):
+    if found is None:
         return None
-    if found.opcode != OP_TYPE_INT and found.opcode != OP_TYPE_FLOAT:
-        return None
-    return declared_number_type(found.opcode, found.operands)
+    known = state._number_types.get(type_or_value)
+    if known is not None and known[0] is found:
+        return known[1]
+    number = None
+    if (
+        (found.opcode == OP_TYPE_INT or found.opcode == OP_TYPE_FLOAT)
+        and found.operands
+        and not isinstance(found.operands[0], RawWords)
+    ):
+        number = declared_number_type(found.opcode, found.operands)
+    state._number_types[type_or_value] = (found, number)  # (kept while it defines the id)
+    return number

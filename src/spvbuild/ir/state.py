@@ -25,6 +25,7 @@ from spvbuild.spirv.instruction import Instruction
 if TYPE_CHECKING:
     from spvbuild.binary.encoder import Encoder
     from spvbuild.ir.targets import TargetProfile
+    from spvbuild.spirv.numbers import NumberType
 
 __all__ = ["MODULE_SECTIONS", "CapabilityMode", "ModuleState", "at_call", "name_of"]
 
@@ -70,6 +71,8 @@ class ModuleState:
         self._checks: list[Callable[[list[Instruction]], None]] = []  # add_check's
         self._call_used: dict[int, str] = {}  # the ids the call being encoded uses
         self._encoder: Encoder | None = None  # the general path's (see literals.encoder)
+        # Type id → (its definition, the NumberType it declares): see literals.type_widths.
+        self._number_types: dict[int, tuple[Instruction, NumberType | None]] = {}
         # The words kept from each record's call, by id() of the record (see KeptWords).
         self._kept: dict[int, KeptWords] = {}
         # The ids of the global OpVariables an entry point's interface lists (Input and

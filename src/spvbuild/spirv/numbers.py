@@ -251,6 +251,22 @@ class NumberType(NamedTuple):
     def words(self, value: Any) -> list[int]:
         """The words of the literal ``value`` of this type; EncodeError saying what is
         wrong (the caller names the operand)."""
+        cls = value.__class__
+        if cls is int and not self.is_float:  # the common case, first
+            width = self.width
+            if 0 < width <= 32 and (
+                -(1 << (width - 1)) <= value < 1 << (width - 1)
+                if self.signed
+                else 0 <= value < 1 << width
+            ):
+                return [value & 0xFFFFFFFF]  # (a negative one sign-extended)
+        elif cls is float and self.encoding is None and self.width == 32 and value == value:
+            single = _nearest_f32(None, value)
+            if single - single == 0.0:  # finite, and within range once rounded
+                try:
+                    return [_SINGLE_BITS.unpack(_SINGLE.pack(single))[0]]
+                except OverflowError:
+                    pass  # (out of range: said below)
         if isinstance(value, bool) or not isinstance(value, int | float):
             wanted = "a number" if self.is_float else "an integer"
             raise EncodeError(f"expected {wanted}, got {shown(value)}")
