@@ -76,9 +76,9 @@ def test_missing_vulkan_module_is_one_line() -> None:
 
 def test_missing_driver_is_one_line() -> None:
     patch = """
-        import spvbuild.vulkan_runner as runner
-        runner.find_lavapipe_icd = lambda: None
-        runner._physical_devices = lambda vk, instance: []  # no driver sees a device
+        import spvbuild.vulkan.compute_device as device
+        device.find_lavapipe_icd = lambda: None
+        device.physical_devices = lambda vk, instance: []  # no driver sees a device
     """
     line = _one_line_error(run_demo(patch))
     assert "lavapipe" in line and "apt-get install mesa-vulkan-drivers libvulkan1" in line

@@ -260,9 +260,9 @@ class NumberType(NamedTuple):
                 else 0 <= value < 1 << width
             ):
                 return [value & 0xFFFFFFFF]  # (a negative one sign-extended)
-        elif cls is float and self.encoding is None and self.width == 32 and value == value:
+        elif cls is float and self.is_float and self.encoding is None and self.width == 32:
             single = _nearest_f32(None, value)
-            if single - single == 0.0:  # finite, and within range once rounded
+            if single - single == 0.0:  # finite (not a NaN or an infinity), in range once rounded
                 try:
                     return [_SINGLE_BITS.unpack(_SINGLE.pack(single))[0]]
                 except OverflowError:
