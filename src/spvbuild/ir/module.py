@@ -363,7 +363,7 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
     def add_check(self, check: Callable[[list[Instruction]], None]) -> None:
         """Run ``check`` on the ordered instructions each time the module is serialized."""
         if check not in self._checks:
-            self._checks.append(check)
+            self._checks = (*self._checks, check)
 
     # -- conveniences -------------------------------------------------------------------------
     def named(self, target: _AnyId, name: str) -> _AnyId:

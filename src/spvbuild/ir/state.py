@@ -36,6 +36,17 @@ MODULE_SECTIONS = tuple(name for name in tables.SECTIONS if name != "functions")
 class ModuleState:
     """Everything a module under construction holds (see the module docstring)."""
 
+    # Cold state lives on the class until a module needs its own value: an instance keeps
+    # few attributes, as CPython shares the keys of at most 30 among a class's instances
+    # (beyond them every attribute read of the generated fast paths is slower).
+    _encoder: Encoder | None = None  # the general path's (see literals.encoder)
+    _checks: tuple[Callable[[list[Instruction]], None], ...] = ()  # add_check's
+    # The Python call site of each record, by id() of the record (kept alive here), when
+    # asked for: every call then takes the general path (_general_only), which records it.
+    _sites: dict[int, tuple[Instruction, str]] | None = None
+    _general_only = False
+    _from_binary = False  # ids below the bound may be a binary's, defined or not
+
     def __init__(
         self,
         version: tuple[int, int],
@@ -68,9 +79,7 @@ class ModuleState:
         self._interned: dict[Any, Id | None] = {}  # dedup key → the id of its instruction
         self._blocks_by_label: dict[int, Block] = {}
         self._definitions: dict[int, Instruction] = {}  # result id → its record
-        self._checks: list[Callable[[list[Instruction]], None]] = []  # add_check's
         self._call_used: dict[int, str] = {}  # the ids the call being encoded uses
-        self._encoder: Encoder | None = None  # the general path's (see literals.encoder)
         # Type id → (its definition, the NumberType it declares): see literals.type_widths.
         self._number_types: dict[int, tuple[Instruction, NumberType | None]] = {}
         # The words kept from each record's call, by id() of the record (see KeptWords).
@@ -81,12 +90,10 @@ class ModuleState:
         # Some record may give a rule work (see routing.may_trigger): set at the call.
         self._rules_work = False
         self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
-        self._from_binary = False  # ids below the bound may be a binary's, defined or not
         self._noting = True  # new functions note their uses (see routing.note)
-        # The Python call site of each record, by id() of the record (kept alive here), when
-        # asked for: every call then takes the general path, which records it.
-        self._sites: dict[int, tuple[Instruction, str]] | None = {} if call_sites else None
-        self._general_only = call_sites  # every call through the general path
+        if call_sites:
+            self._sites = {}
+            self._general_only = True
 
 
 def name_of(opcode: int) -> str:
