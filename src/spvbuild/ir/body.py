@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from spvbuild.generated.core.opcodes import OP_FUNCTION_END, OP_LABEL
 from spvbuild.spirv.emission import Run
@@ -118,18 +118,18 @@ Needs = tuple[tuple[Any, str], ...]
 """What an instruction needs, as its call listed it: (need, where) pairs."""
 
 
-class KeptWords(NamedTuple):
-    """A record's words, encoded at its call, kept for serialization (which joins them)."""
+KeptWords = tuple[Instruction, list[int], dict[int, str] | None, Needs | None]
+"""A record's words, encoded at its call, kept for serialization (which joins them):
+``(record, words, used, needs)``, read by unpacking in that order.
 
-    record: Instruction
-    """The record the words are of (kept alive here, so its ``id()`` stays its own)."""
-    words: list[int]
-    """Its words, word count and opcode first."""
-    used: dict[int, str] | None
-    """The ids its operands use, each with the first place that uses it (None: all were
-    below the bound when the call was made)."""
-    needs: Needs | None
-    """What it needs, listed at its call (None: found by walking it when written)."""
+* ``record``: the record the words are of (kept alive here, so its ``id()`` stays its own);
+* ``words``: its words, word count and opcode first;
+* ``used``: the ids its operands use, each with the first place that uses it (None: all
+  were below the bound when the call was made);
+* ``needs``: what it needs, listed at its call (None: found by walking it when written).
+
+A plain tuple, not a NamedTuple: the words paths make one per call, and making a tuple
+subclass there cost the README shader's build about 4 % (``bench/bench_builder.py``)."""
 
 
 FUNCTION_END_RECORD = Instruction(OP_FUNCTION_END, None, None, ())

@@ -105,7 +105,7 @@ def check_defined(state: ModuleState, body: list[BlockItem], runs: list[Run], us
         unlisted = [  # records whose used ids encoding did not list
             i
             for i in records
-            if (entry := cached(id(i))) is None or entry.record is not i or entry.used is None
+            if (entry := cached(id(i))) is None or entry[0] is not i or entry[2] is None
         ]
         for inst in unlisted:
             for value in (inst.result_type, *ids_in(inst.operands)):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from spvbuild.generated.core.opcodes import OP_FUNCTION_CALL
-from spvbuild.ir.body import BlockItem, Function, KeptWords, ids_in, plain_id
+from spvbuild.ir.body import BlockItem, Function, ids_in, plain_id
 from spvbuild.ir.state import ModuleState
 from spvbuild.spirv.emission import Run
 from spvbuild.spirv.ids import Id
@@ -46,7 +46,7 @@ def complete_interfaces(state: ModuleState) -> None:
         if len(operands) < 3:
             continue
         made = kept_words.get(id(entry))
-        if (made is None or made.record is not entry) and any(
+        if (made is None or made[0] is not entry) and any(
             isinstance(o, RawWords) for o in operands
         ):
             continue  # kept as read: operands the grammar cannot say (a call's never are)
@@ -81,13 +81,13 @@ def complete_interfaces(state: ModuleState) -> None:
             if state._sites is not None and id(entry) in state._sites:
                 state._sites[id(new_entry)] = (new_entry, state._sites[id(entry)][1])
             kept = kept_words.pop(id(entry), None) if made is not None else None
-            if kept is not None and kept.record is entry:
+            if kept is not None and kept[0] is entry:
                 # Its words from the call, the interface's new ids appended.
-                words = kept.words
-                words = [((len(words) + len(missing)) << 16) | words[0] & 0xFFFF]
-                words += kept.words[1:]
+                _, old_words, used, needs = kept
+                words = [((len(old_words) + len(missing)) << 16) | old_words[0] & 0xFFFF]
+                words += old_words[1:]
                 words += missing
-                state._kept[id(new_entry)] = KeptWords(new_entry, words, kept.used, kept.needs)
+                state._kept[id(new_entry)] = (new_entry, words, used, needs)
 
 
 def function_uses(
@@ -121,7 +121,7 @@ def function_uses(
         else:
             if piece.opcode != OP_FUNCTION_CALL:
                 made = cached(id(piece))
-                if made is not None and made.record is piece and wanted.isdisjoint(made.words):
+                if made is not None and made[0] is piece and wanted.isdisjoint(made[1]):
                     continue  # none of its words (kept from its call) is a global's id
             records = (piece,)
         for inst in records:

@@ -316,8 +316,8 @@ class Requirements:
                     collector.run(piece)
                     continue
                 entry = kept(id(piece))
-                if entry is not None and entry.record is piece and entry.needs is not None:
-                    collector.listed(entry.needs)
+                if entry is not None and entry[0] is piece and entry[3] is not None:
+                    collector.listed(entry[3])  # (record, words, used, needs)
                 else:
                     collector.walk(piece)
         return self.resolution(collector)

@@ -15,7 +15,7 @@ from typing import Any
 from spvbuild.errors import BuildError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_EXTENSION, OP_FUNCTION_CALL, OP_SWITCH
-from spvbuild.ir.body import Block, Function, KeptWords
+from spvbuild.ir.body import Block, Function
 from spvbuild.ir.literals import encoder
 from spvbuild.ir.requirements import (
     NEEDS_BY_KEY,
@@ -110,7 +110,7 @@ def emit(
         raise at_call(exc) from None
     if opcode != OP_SWITCH and (result_type is None or result_type in state._definitions):
         # Literal widths come from a type defined already, so these words are final.
-        state._kept[id(inst)] = _new_record(KeptWords, (inst, words, dict(used) if used else None, needs))
+        state._kept[id(inst)] = (inst, words, dict(used) if used else None, needs)
     if key is not None:
         state._interned[key] = Id(rid) if rid is not None else None
     return rid or 0
@@ -217,7 +217,7 @@ def put(
             or (how == GLOBAL_WATCHED and may_trigger(inst))
         ):
             state._rules_work = True  # (a decoration's word, see routing.may_trigger)
-        state._kept[id(inst)] = _new_record(KeptWords, (inst, words, None, needs))
+        state._kept[id(inst)] = (inst, words, None, needs)
         if key is not None:
             state._interned[key] = None if rid is None else Id(rid)
         return rid or 0
@@ -286,7 +286,7 @@ def put(
             if rid is not None:
                 state._bound = rid
             raise at_call(exc) from None
-    state._kept[id(inst)] = _new_record(KeptWords, (inst, words, None, needs))
+    state._kept[id(inst)] = (inst, words, None, needs)
     if key is not None:
         state._interned[key] = None if rid is None else Id(rid)
     return rid or 0
