@@ -1410,7 +1410,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < sample < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x6003c, result_type, rid, image, coordinate, sample))
+                run.words.fromlist([0x6003c, result_type, rid, image, coordinate, sample])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(60, result_type, (image, coordinate, sample), result_id)
@@ -1681,7 +1681,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40045] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40045, result_type, rid, pointer))
+                run.words.fromlist([0x40045, result_type, rid, pointer])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(69, result_type, (pointer,), result_id)
@@ -1851,7 +1851,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < index < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x5004d, result_type, rid, vector, index))
+                run.words.fromlist([0x5004d, result_type, rid, vector, index])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(77, result_type, (vector, index), result_id)
@@ -1883,7 +1883,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < index < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x6004e, result_type, rid, vector, component, index))
+                run.words.fromlist([0x6004e, result_type, rid, vector, component, index])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(78, result_type, (vector, component, index), result_id)
@@ -2027,7 +2027,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x40053, result_type, rid, operand))
+                run.words.fromlist([0x40053, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(83, result_type, (operand,), result_id)
@@ -2055,7 +2055,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40054] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40054, result_type, rid, matrix))
+                run.words.fromlist([0x40054, result_type, rid, matrix])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(84, result_type, (matrix,), result_id)
@@ -2084,7 +2084,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < sampler < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50056, result_type, rid, image, sampler))
+                run.words.fromlist([0x50056, result_type, rid, image, sampler])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(86, result_type, (image, sampler), result_id)
@@ -2518,7 +2518,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < sampled_image < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x40064, result_type, rid, sampled_image))
+                run.words.fromlist([0x40064, result_type, rid, sampled_image])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(100, result_type, (sampled_image,), result_id)
@@ -2546,7 +2546,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40065] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40065, result_type, rid, image))
+                run.words.fromlist([0x40065, result_type, rid, image])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(101, result_type, (image,), result_id)
@@ -2574,7 +2574,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40066] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40066, result_type, rid, image))
+                run.words.fromlist([0x40066, result_type, rid, image])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(102, result_type, (image,), result_id)
@@ -2605,7 +2605,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x50067] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x50067, result_type, rid, image, level_of_detail))
+                run.words.fromlist([0x50067, result_type, rid, image, level_of_detail])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(103, result_type, (image, level_of_detail), result_id)
@@ -2633,7 +2633,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40068] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40068, result_type, rid, image))
+                run.words.fromlist([0x40068, result_type, rid, image])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(104, result_type, (image,), result_id)
@@ -2664,7 +2664,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x50069] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x50069, result_type, rid, sampled_image, coordinate))
+                run.words.fromlist([0x50069, result_type, rid, sampled_image, coordinate])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(105, result_type, (sampled_image, coordinate), result_id)
@@ -2692,7 +2692,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4006a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4006a, result_type, rid, image))
+                run.words.fromlist([0x4006a, result_type, rid, image])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(106, result_type, (image,), result_id)
@@ -2720,7 +2720,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4006b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4006b, result_type, rid, image))
+                run.words.fromlist([0x4006b, result_type, rid, image])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(107, result_type, (image,), result_id)
@@ -2746,7 +2746,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < float_value < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x4006d, result_type, rid, float_value))
+                run.words.fromlist([0x4006d, result_type, rid, float_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(109, result_type, (float_value,), result_id)
@@ -2772,7 +2772,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < float_value < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x4006e, result_type, rid, float_value))
+                run.words.fromlist([0x4006e, result_type, rid, float_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(110, result_type, (float_value,), result_id)
@@ -2798,7 +2798,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < signed_value < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x4006f, result_type, rid, signed_value))
+                run.words.fromlist([0x4006f, result_type, rid, signed_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(111, result_type, (signed_value,), result_id)
@@ -2824,7 +2824,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < unsigned_value < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x40070, result_type, rid, unsigned_value))
+                run.words.fromlist([0x40070, result_type, rid, unsigned_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(112, result_type, (unsigned_value,), result_id)
@@ -2850,7 +2850,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < unsigned_value < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x40071, result_type, rid, unsigned_value))
+                run.words.fromlist([0x40071, result_type, rid, unsigned_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(113, result_type, (unsigned_value,), result_id)
@@ -2876,7 +2876,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < signed_value < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x40072, result_type, rid, signed_value))
+                run.words.fromlist([0x40072, result_type, rid, signed_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(114, result_type, (signed_value,), result_id)
@@ -2902,7 +2902,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < float_value < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x40073, result_type, rid, float_value))
+                run.words.fromlist([0x40073, result_type, rid, float_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(115, result_type, (float_value,), result_id)
@@ -2930,7 +2930,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40074] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40074, result_type, rid, value))
+                run.words.fromlist([0x40074, result_type, rid, value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(116, result_type, (value,), result_id)
@@ -2958,7 +2958,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40075] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40075, result_type, rid, pointer))
+                run.words.fromlist([0x40075, result_type, rid, pointer])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(117, result_type, (pointer,), result_id)
@@ -2986,7 +2986,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40076] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40076, result_type, rid, signed_value))
+                run.words.fromlist([0x40076, result_type, rid, signed_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(118, result_type, (signed_value,), result_id)
@@ -3014,7 +3014,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40077] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40077, result_type, rid, unsigned_value))
+                run.words.fromlist([0x40077, result_type, rid, unsigned_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(119, result_type, (unsigned_value,), result_id)
@@ -3042,7 +3042,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40078] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40078, result_type, rid, integer_value))
+                run.words.fromlist([0x40078, result_type, rid, integer_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(120, result_type, (integer_value,), result_id)
@@ -3070,7 +3070,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40079] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40079, result_type, rid, pointer))
+                run.words.fromlist([0x40079, result_type, rid, pointer])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(121, result_type, (pointer,), result_id)
@@ -3098,7 +3098,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4007a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4007a, result_type, rid, pointer))
+                run.words.fromlist([0x4007a, result_type, rid, pointer])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(122, result_type, (pointer,), result_id)
@@ -3150,7 +3150,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x4007c, result_type, rid, operand))
+                run.words.fromlist([0x4007c, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(124, result_type, (operand,), result_id)
@@ -3176,7 +3176,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x4007e, result_type, rid, operand))
+                run.words.fromlist([0x4007e, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(126, result_type, (operand,), result_id)
@@ -3202,7 +3202,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x4007f, result_type, rid, operand))
+                run.words.fromlist([0x4007f, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(127, result_type, (operand,), result_id)
@@ -3231,7 +3231,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50080, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50080, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(128, result_type, (operand_1, operand_2), result_id)
@@ -3260,7 +3260,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50081, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50081, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(129, result_type, (operand_1, operand_2), result_id)
@@ -3289,7 +3289,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50082, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50082, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(130, result_type, (operand_1, operand_2), result_id)
@@ -3318,7 +3318,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50083, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50083, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(131, result_type, (operand_1, operand_2), result_id)
@@ -3347,7 +3347,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50084, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50084, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(132, result_type, (operand_1, operand_2), result_id)
@@ -3376,7 +3376,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50085, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50085, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(133, result_type, (operand_1, operand_2), result_id)
@@ -3405,7 +3405,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50086, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50086, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(134, result_type, (operand_1, operand_2), result_id)
@@ -3434,7 +3434,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50087, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50087, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(135, result_type, (operand_1, operand_2), result_id)
@@ -3463,7 +3463,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50088, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50088, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(136, result_type, (operand_1, operand_2), result_id)
@@ -3492,7 +3492,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50089, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50089, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(137, result_type, (operand_1, operand_2), result_id)
@@ -3521,7 +3521,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x5008a, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x5008a, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(138, result_type, (operand_1, operand_2), result_id)
@@ -3550,7 +3550,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x5008b, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x5008b, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(139, result_type, (operand_1, operand_2), result_id)
@@ -3579,7 +3579,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x5008c, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x5008c, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(140, result_type, (operand_1, operand_2), result_id)
@@ -3608,7 +3608,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x5008d, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x5008d, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(141, result_type, (operand_1, operand_2), result_id)
@@ -3637,7 +3637,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < scalar < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x5008e, result_type, rid, vector, scalar))
+                run.words.fromlist([0x5008e, result_type, rid, vector, scalar])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(142, result_type, (vector, scalar), result_id)
@@ -3668,7 +3668,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5008f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5008f, result_type, rid, matrix, scalar))
+                run.words.fromlist([0x5008f, result_type, rid, matrix, scalar])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(143, result_type, (matrix, scalar), result_id)
@@ -3699,7 +3699,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x50090] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x50090, result_type, rid, vector, matrix))
+                run.words.fromlist([0x50090, result_type, rid, vector, matrix])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(144, result_type, (vector, matrix), result_id)
@@ -3730,7 +3730,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x50091] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x50091, result_type, rid, matrix, vector))
+                run.words.fromlist([0x50091, result_type, rid, matrix, vector])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(145, result_type, (matrix, vector), result_id)
@@ -3761,7 +3761,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x50092] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x50092, result_type, rid, left_matrix, right_matrix))
+                run.words.fromlist([0x50092, result_type, rid, left_matrix, right_matrix])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(146, result_type, (left_matrix, right_matrix), result_id)
@@ -3792,7 +3792,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x50093] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x50093, result_type, rid, vector_1, vector_2))
+                run.words.fromlist([0x50093, result_type, rid, vector_1, vector_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(147, result_type, (vector_1, vector_2), result_id)
@@ -3821,7 +3821,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < vector_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50094, result_type, rid, vector_1, vector_2))
+                run.words.fromlist([0x50094, result_type, rid, vector_1, vector_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(148, result_type, (vector_1, vector_2), result_id)
@@ -3850,7 +3850,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50095, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50095, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(149, result_type, (operand_1, operand_2), result_id)
@@ -3879,7 +3879,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50096, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50096, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(150, result_type, (operand_1, operand_2), result_id)
@@ -3908,7 +3908,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50097, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50097, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(151, result_type, (operand_1, operand_2), result_id)
@@ -3937,7 +3937,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x50098, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50098, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(152, result_type, (operand_1, operand_2), result_id)
@@ -3963,7 +3963,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < vector < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x4009a, result_type, rid, vector))
+                run.words.fromlist([0x4009a, result_type, rid, vector])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(154, result_type, (vector,), result_id)
@@ -3989,7 +3989,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < vector < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x4009b, result_type, rid, vector))
+                run.words.fromlist([0x4009b, result_type, rid, vector])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(155, result_type, (vector,), result_id)
@@ -4015,7 +4015,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < x < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x4009c, result_type, rid, x))
+                run.words.fromlist([0x4009c, result_type, rid, x])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(156, result_type, (x,), result_id)
@@ -4041,7 +4041,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < x < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x4009d, result_type, rid, x))
+                run.words.fromlist([0x4009d, result_type, rid, x])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(157, result_type, (x,), result_id)
@@ -4069,7 +4069,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4009e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4009e, result_type, rid, x))
+                run.words.fromlist([0x4009e, result_type, rid, x])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(158, result_type, (x,), result_id)
@@ -4097,7 +4097,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4009f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4009f, result_type, rid, x))
+                run.words.fromlist([0x4009f, result_type, rid, x])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(159, result_type, (x,), result_id)
@@ -4125,7 +4125,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400a0] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400a0, result_type, rid, x))
+                run.words.fromlist([0x400a0, result_type, rid, x])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(160, result_type, (x,), result_id)
@@ -4156,7 +4156,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x500a1] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x500a1, result_type, rid, x, y))
+                run.words.fromlist([0x500a1, result_type, rid, x, y])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(161, result_type, (x, y), result_id)
@@ -4187,7 +4187,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x500a2] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x500a2, result_type, rid, x, y))
+                run.words.fromlist([0x500a2, result_type, rid, x, y])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(162, result_type, (x, y), result_id)
@@ -4218,7 +4218,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x500a3] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x500a3, result_type, rid, x, y))
+                run.words.fromlist([0x500a3, result_type, rid, x, y])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(163, result_type, (x, y), result_id)
@@ -4247,7 +4247,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500a4, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500a4, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(164, result_type, (operand_1, operand_2), result_id)
@@ -4276,7 +4276,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500a5, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500a5, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(165, result_type, (operand_1, operand_2), result_id)
@@ -4305,7 +4305,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500a6, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500a6, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(166, result_type, (operand_1, operand_2), result_id)
@@ -4334,7 +4334,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500a7, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500a7, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(167, result_type, (operand_1, operand_2), result_id)
@@ -4360,7 +4360,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x400a8, result_type, rid, operand))
+                run.words.fromlist([0x400a8, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(168, result_type, (operand,), result_id)
@@ -4392,7 +4392,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < object_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x600a9, result_type, rid, condition, object_1, object_2))
+                run.words.fromlist([0x600a9, result_type, rid, condition, object_1, object_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(169, result_type, (condition, object_1, object_2), result_id)
@@ -4421,7 +4421,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500aa, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500aa, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(170, result_type, (operand_1, operand_2), result_id)
@@ -4450,7 +4450,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500ab, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500ab, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(171, result_type, (operand_1, operand_2), result_id)
@@ -4479,7 +4479,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500ac, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500ac, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(172, result_type, (operand_1, operand_2), result_id)
@@ -4508,7 +4508,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500ad, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500ad, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(173, result_type, (operand_1, operand_2), result_id)
@@ -4537,7 +4537,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500ae, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500ae, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(174, result_type, (operand_1, operand_2), result_id)
@@ -4566,7 +4566,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500af, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500af, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(175, result_type, (operand_1, operand_2), result_id)
@@ -4595,7 +4595,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500b0, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500b0, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(176, result_type, (operand_1, operand_2), result_id)
@@ -4624,7 +4624,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500b1, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500b1, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(177, result_type, (operand_1, operand_2), result_id)
@@ -4653,7 +4653,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500b2, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500b2, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(178, result_type, (operand_1, operand_2), result_id)
@@ -4682,7 +4682,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500b3, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500b3, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(179, result_type, (operand_1, operand_2), result_id)
@@ -4711,7 +4711,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500b4, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500b4, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(180, result_type, (operand_1, operand_2), result_id)
@@ -4740,7 +4740,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500b5, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500b5, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(181, result_type, (operand_1, operand_2), result_id)
@@ -4769,7 +4769,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500b6, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500b6, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(182, result_type, (operand_1, operand_2), result_id)
@@ -4798,7 +4798,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500b7, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500b7, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(183, result_type, (operand_1, operand_2), result_id)
@@ -4827,7 +4827,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500b8, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500b8, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(184, result_type, (operand_1, operand_2), result_id)
@@ -4856,7 +4856,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500b9, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500b9, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(185, result_type, (operand_1, operand_2), result_id)
@@ -4885,7 +4885,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500ba, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500ba, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(186, result_type, (operand_1, operand_2), result_id)
@@ -4914,7 +4914,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500bb, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500bb, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(187, result_type, (operand_1, operand_2), result_id)
@@ -4943,7 +4943,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500bc, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500bc, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(188, result_type, (operand_1, operand_2), result_id)
@@ -4972,7 +4972,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500bd, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500bd, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(189, result_type, (operand_1, operand_2), result_id)
@@ -5001,7 +5001,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500be, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500be, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(190, result_type, (operand_1, operand_2), result_id)
@@ -5030,7 +5030,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500bf, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500bf, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(191, result_type, (operand_1, operand_2), result_id)
@@ -5059,7 +5059,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < shift < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500c2, result_type, rid, base, shift))
+                run.words.fromlist([0x500c2, result_type, rid, base, shift])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(194, result_type, (base, shift), result_id)
@@ -5088,7 +5088,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < shift < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500c3, result_type, rid, base, shift))
+                run.words.fromlist([0x500c3, result_type, rid, base, shift])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(195, result_type, (base, shift), result_id)
@@ -5117,7 +5117,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < shift < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500c4, result_type, rid, base, shift))
+                run.words.fromlist([0x500c4, result_type, rid, base, shift])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(196, result_type, (base, shift), result_id)
@@ -5146,7 +5146,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500c5, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500c5, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(197, result_type, (operand_1, operand_2), result_id)
@@ -5175,7 +5175,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500c6, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500c6, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(198, result_type, (operand_1, operand_2), result_id)
@@ -5204,7 +5204,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand_2 < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x500c7, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x500c7, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(199, result_type, (operand_1, operand_2), result_id)
@@ -5230,7 +5230,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < operand < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x400c8, result_type, rid, operand))
+                run.words.fromlist([0x400c8, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(200, result_type, (operand,), result_id)
@@ -5267,7 +5267,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x700c9] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x700c9, result_type, rid, base, insert, offset, count))
+                run.words.fromlist([0x700c9, result_type, rid, base, insert, offset, count])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(201, result_type, (base, insert, offset, count), result_id)
@@ -5301,7 +5301,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x600ca] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x600ca, result_type, rid, base, offset, count))
+                run.words.fromlist([0x600ca, result_type, rid, base, offset, count])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(202, result_type, (base, offset, count), result_id)
@@ -5335,7 +5335,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x600cb] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x600cb, result_type, rid, base, offset, count))
+                run.words.fromlist([0x600cb, result_type, rid, base, offset, count])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(203, result_type, (base, offset, count), result_id)
@@ -5363,7 +5363,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400cc] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400cc, result_type, rid, base))
+                run.words.fromlist([0x400cc, result_type, rid, base])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(204, result_type, (base,), result_id)
@@ -5389,7 +5389,7 @@ class CoreInstructions(InstructionSink):
                 and 0 < base < rid
             ):
                 run = self._run or self._new_run(block)
-                run.words.extend((0x400cd, result_type, rid, base))
+                run.words.fromlist([0x400cd, result_type, rid, base])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(205, result_type, (base,), result_id)
@@ -5417,7 +5417,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400cf] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400cf, result_type, rid, p))
+                run.words.fromlist([0x400cf, result_type, rid, p])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(207, result_type, (p,), result_id)
@@ -5445,7 +5445,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400d0] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400d0, result_type, rid, p))
+                run.words.fromlist([0x400d0, result_type, rid, p])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(208, result_type, (p,), result_id)
@@ -5473,7 +5473,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400d1] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400d1, result_type, rid, p))
+                run.words.fromlist([0x400d1, result_type, rid, p])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(209, result_type, (p,), result_id)
@@ -5501,7 +5501,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400d2] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400d2, result_type, rid, p))
+                run.words.fromlist([0x400d2, result_type, rid, p])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(210, result_type, (p,), result_id)
@@ -5529,7 +5529,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400d3] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400d3, result_type, rid, p))
+                run.words.fromlist([0x400d3, result_type, rid, p])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(211, result_type, (p,), result_id)
@@ -5557,7 +5557,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400d4] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400d4, result_type, rid, p))
+                run.words.fromlist([0x400d4, result_type, rid, p])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(212, result_type, (p,), result_id)
@@ -5585,7 +5585,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400d5] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400d5, result_type, rid, p))
+                run.words.fromlist([0x400d5, result_type, rid, p])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(213, result_type, (p,), result_id)
@@ -5613,7 +5613,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400d6] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400d6, result_type, rid, p))
+                run.words.fromlist([0x400d6, result_type, rid, p])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(214, result_type, (p,), result_id)
@@ -5641,7 +5641,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x400d7] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x400d7, result_type, rid, p))
+                run.words.fromlist([0x400d7, result_type, rid, p])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(215, result_type, (p,), result_id)
@@ -6888,7 +6888,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x70112] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x70112, result_type, rid, pipe, pointer, packet_size, packet_alignment))
+                run.words.fromlist([0x70112, result_type, rid, pipe, pointer, packet_size, packet_alignment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(274, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
@@ -6925,7 +6925,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x70113] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x70113, result_type, rid, pipe, pointer, packet_size, packet_alignment))
+                run.words.fromlist([0x70113, result_type, rid, pipe, pointer, packet_size, packet_alignment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(275, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
@@ -6968,7 +6968,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x90114] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x90114, result_type, rid, pipe, reserve_id, index, pointer, packet_size, packet_alignment))
+                run.words.fromlist([0x90114, result_type, rid, pipe, reserve_id, index, pointer, packet_size, packet_alignment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(276, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
@@ -7011,7 +7011,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x90115] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x90115, result_type, rid, pipe, reserve_id, index, pointer, packet_size, packet_alignment))
+                run.words.fromlist([0x90115, result_type, rid, pipe, reserve_id, index, pointer, packet_size, packet_alignment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(277, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
@@ -7048,7 +7048,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x70116] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x70116, result_type, rid, pipe, num_packets, packet_size, packet_alignment))
+                run.words.fromlist([0x70116, result_type, rid, pipe, num_packets, packet_size, packet_alignment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(278, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
@@ -7085,7 +7085,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x70117] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x70117, result_type, rid, pipe, num_packets, packet_size, packet_alignment))
+                run.words.fromlist([0x70117, result_type, rid, pipe, num_packets, packet_size, packet_alignment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(279, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
@@ -7169,7 +7169,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4011a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4011a, result_type, rid, reserve_id))
+                run.words.fromlist([0x4011a, result_type, rid, reserve_id])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(282, result_type, (reserve_id,), result_id)
@@ -7203,7 +7203,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x6011b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x6011b, result_type, rid, pipe, packet_size, packet_alignment))
+                run.words.fromlist([0x6011b, result_type, rid, pipe, packet_size, packet_alignment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(283, result_type, (pipe, packet_size, packet_alignment), result_id)
@@ -7237,7 +7237,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x6011c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x6011c, result_type, rid, pipe, packet_size, packet_alignment))
+                run.words.fromlist([0x6011c, result_type, rid, pipe, packet_size, packet_alignment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(284, result_type, (pipe, packet_size, packet_alignment), result_id)
@@ -7398,7 +7398,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x70123] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x70123, result_type, rid, queue, num_events, wait_events, ret_event))
+                run.words.fromlist([0x70123, result_type, rid, queue, num_events, wait_events, ret_event])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(291, result_type, (queue, num_events, wait_events, ret_event), result_id)
@@ -7486,7 +7486,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x80125] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x80125, result_type, rid, nd_range, invoke, param, param_size, param_align))
+                run.words.fromlist([0x80125, result_type, rid, nd_range, invoke, param, param_size, param_align])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(293, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
@@ -7526,7 +7526,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x80126] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x80126, result_type, rid, nd_range, invoke, param, param_size, param_align))
+                run.words.fromlist([0x80126, result_type, rid, nd_range, invoke, param, param_size, param_align])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(294, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
@@ -7563,7 +7563,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x70127] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x70127, result_type, rid, invoke, param, param_size, param_align))
+                run.words.fromlist([0x70127, result_type, rid, invoke, param, param_size, param_align])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(295, result_type, (invoke, param, param_size, param_align), result_id)
@@ -7600,7 +7600,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x70128] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x70128, result_type, rid, invoke, param, param_size, param_align))
+                run.words.fromlist([0x70128, result_type, rid, invoke, param, param_size, param_align])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(296, result_type, (invoke, param, param_size, param_align), result_id)
@@ -7694,7 +7694,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4012c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4012c, result_type, rid, event))
+                run.words.fromlist([0x4012c, result_type, rid, event])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(300, result_type, (event,), result_id)
@@ -7800,7 +7800,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x60130] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x60130, result_type, rid, global_work_size, local_work_size, global_work_offset))
+                run.words.fromlist([0x60130, result_type, rid, global_work_size, local_work_size, global_work_offset])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(304, result_type, (global_work_size, local_work_size, global_work_offset), result_id)
@@ -8176,7 +8176,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4013c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4013c, result_type, rid, resident_code))
+                run.words.fromlist([0x4013c, result_type, rid, resident_code])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(316, result_type, (resident_code,), result_id)
@@ -8305,7 +8305,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40141] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40141, result_type, rid, pointer))
+                run.words.fromlist([0x40141, result_type, rid, pointer])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(321, result_type, (pointer,), result_id)
@@ -8378,7 +8378,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40144] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40144, result_type, rid, pipe_storage))
+                run.words.fromlist([0x40144, result_type, rid, pipe_storage])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(324, result_type, (pipe_storage,), result_id)
@@ -8418,7 +8418,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x80145] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x80145, result_type, rid, subgroup_count, invoke, param, param_size, param_align))
+                run.words.fromlist([0x80145, result_type, rid, subgroup_count, invoke, param, param_size, param_align])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(325, result_type, (subgroup_count, invoke, param, param_size, param_align), result_id)
@@ -8455,7 +8455,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x70146] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x70146, result_type, rid, invoke, param, param_size, param_align))
+                run.words.fromlist([0x70146, result_type, rid, invoke, param, param_size, param_align])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(326, result_type, (invoke, param, param_size, param_align), result_id)
@@ -8500,7 +8500,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40148] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40148, result_type, rid, subgroup_count))
+                run.words.fromlist([0x40148, result_type, rid, subgroup_count])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(328, result_type, (subgroup_count,), result_id)
@@ -9658,7 +9658,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x40190] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x40190, result_type, rid, operand))
+                run.words.fromlist([0x40190, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(400, result_type, (operand,), result_id)
@@ -9688,7 +9688,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x50191] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x50191, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50191, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(401, result_type, (operand_1, operand_2), result_id)
@@ -9718,7 +9718,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x50192] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x50192, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50192, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(402, result_type, (operand_1, operand_2), result_id)
@@ -9749,7 +9749,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x50193] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x50193, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x50193, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(403, result_type, (operand_1, operand_2), result_id)
@@ -9962,7 +9962,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51046] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51046, result_type, rid, tensor, dimension))
+                run.words.fromlist([0x51046, result_type, rid, tensor, dimension])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4166, result_type, (tensor, dimension), result_id)
@@ -10309,7 +10309,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41145] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41145, result_type, rid, predicate))
+                run.words.fromlist([0x41145, result_type, rid, predicate])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4421, result_type, (predicate,), result_id)
@@ -10338,7 +10338,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41146] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41146, result_type, rid, value))
+                run.words.fromlist([0x41146, result_type, rid, value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4422, result_type, (value,), result_id)
@@ -10506,7 +10506,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x6114b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x6114b, result_type, rid, operand_1, operand_2, operand_3))
+                run.words.fromlist([0x6114b, result_type, rid, operand_1, operand_2, operand_3])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4427, result_type, (operand_1, operand_2, operand_3), result_id)
@@ -10535,7 +10535,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4114c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4114c, result_type, rid, predicate))
+                run.words.fromlist([0x4114c, result_type, rid, predicate])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4428, result_type, (predicate,), result_id)
@@ -10564,7 +10564,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4114d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4114d, result_type, rid, predicate))
+                run.words.fromlist([0x4114d, result_type, rid, predicate])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4429, result_type, (predicate,), result_id)
@@ -10593,7 +10593,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4114e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4114e, result_type, rid, predicate))
+                run.words.fromlist([0x4114e, result_type, rid, predicate])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4430, result_type, (predicate,), result_id)
@@ -10659,7 +10659,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51150] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51150, result_type, rid, value, index))
+                run.words.fromlist([0x51150, result_type, rid, value, index])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4432, result_type, (value, index), result_id)
@@ -10818,7 +10818,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4115f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4115f, result_type, rid, accel))
+                run.words.fromlist([0x4115f, result_type, rid, accel])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4447, result_type, (accel,), result_id)
@@ -11226,7 +11226,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4116c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4116c, result_type, rid, type))
+                run.words.fromlist([0x4116c, result_type, rid, type])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4460, result_type, (type,), result_id)
@@ -11302,7 +11302,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4116f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4116f, result_type, rid, value))
+                run.words.fromlist([0x4116f, result_type, rid, value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4463, result_type, (value,), result_id)
@@ -11457,7 +11457,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4117d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4117d, result_type, rid, ray_query))
+                run.words.fromlist([0x4117d, result_type, rid, ray_query])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4477, result_type, (ray_query,), result_id)
@@ -11489,7 +11489,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5117f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5117f, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x5117f, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4479, result_type, (ray_query, intersection), result_id)
@@ -11523,7 +11523,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x61180] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x61180, result_type, rid, texture, coordinates, weights))
+                run.words.fromlist([0x61180, result_type, rid, texture, coordinates, weights])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4480, result_type, (texture, coordinates, weights), result_id)
@@ -11557,7 +11557,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x61181] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x61181, result_type, rid, texture, coordinates, box_size))
+                run.words.fromlist([0x61181, result_type, rid, texture, coordinates, box_size])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4481, result_type, (texture, coordinates, box_size), result_id)
@@ -11597,7 +11597,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x81182] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x81182, result_type, rid, target, target_coordinates, reference, reference_coordinates, block_size))
+                run.words.fromlist([0x81182, result_type, rid, target, target_coordinates, reference, reference_coordinates, block_size])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4482, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
@@ -11637,7 +11637,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x81183] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x81183, result_type, rid, target, target_coordinates, reference, reference_coordinates, block_size))
+                run.words.fromlist([0x81183, result_type, rid, target, target_coordinates, reference, reference_coordinates, block_size])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4483, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
@@ -11665,7 +11665,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41191] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41191, result_type, rid, source_array))
+                run.words.fromlist([0x41191, result_type, rid, source_array])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4497, result_type, (source_array,), result_id)
@@ -11705,7 +11705,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x81194] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x81194, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+                run.words.fromlist([0x81194, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4500, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
@@ -11745,7 +11745,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x81195] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x81195, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+                run.words.fromlist([0x81195, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4501, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
@@ -11785,7 +11785,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x81196] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x81196, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+                run.words.fromlist([0x81196, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4502, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
@@ -11825,7 +11825,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x81197] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x81197, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size))
+                run.words.fromlist([0x81197, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4503, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
@@ -11853,7 +11853,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x411bc] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x411bc, result_type, rid, source_array))
+                run.words.fromlist([0x411bc, result_type, rid, source_array])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4540, result_type, (source_array,), result_id)
@@ -11881,7 +11881,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x411bd] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x411bd, result_type, rid, source_cooperative_matrix))
+                run.words.fromlist([0x411bd, result_type, rid, source_cooperative_matrix])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4541, result_type, (source_cooperative_matrix,), result_id)
@@ -11912,7 +11912,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x511be] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x511be, result_type, rid, source_array, index))
+                run.words.fromlist([0x511be, result_type, rid, source_array, index])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(4542, result_type, (source_array, index), result_id)
@@ -12176,7 +12176,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51393] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51393, result_type, rid, image, coordinate))
+                run.words.fromlist([0x51393, result_type, rid, image, coordinate])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5011, result_type, (image, coordinate), result_id)
@@ -12211,7 +12211,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x61394] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x61394, result_type, rid, image, coordinate, fragment_index))
+                run.words.fromlist([0x61394, result_type, rid, image, coordinate, fragment_index])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5012, result_type, (image, coordinate, fragment_index), result_id)
@@ -12339,7 +12339,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x413d6] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x413d6, result_type, rid, payload))
+                run.words.fromlist([0x413d6, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5078, result_type, (payload,), result_id)
@@ -12368,7 +12368,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x413e2] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x413e2, result_type, rid, payload_array))
+                run.words.fromlist([0x413e2, result_type, rid, payload_array])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5090, result_type, (payload_array,), result_id)
@@ -12400,7 +12400,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x513ed] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x513ed, result_type, rid, payload_type, node_index))
+                run.words.fromlist([0x513ed, result_type, rid, payload_type, node_index])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5101, result_type, (payload_type, node_index), result_id)
@@ -12480,7 +12480,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x413f6] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x413f6, result_type, rid, predicate))
+                run.words.fromlist([0x413f6, result_type, rid, predicate])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5110, result_type, (predicate,), result_id)
@@ -12508,7 +12508,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x413f7] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x413f7, result_type, rid, predicate))
+                run.words.fromlist([0x413f7, result_type, rid, predicate])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5111, result_type, (predicate,), result_id)
@@ -12664,7 +12664,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41484] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41484, result_type, rid, hit_object))
+                run.words.fromlist([0x41484, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5252, result_type, (hit_object,), result_id)
@@ -12692,7 +12692,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41485] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41485, result_type, rid, hit_object))
+                run.words.fromlist([0x41485, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5253, result_type, (hit_object,), result_id)
@@ -12720,7 +12720,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41486] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41486, result_type, rid, hit_object))
+                run.words.fromlist([0x41486, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5254, result_type, (hit_object,), result_id)
@@ -12748,7 +12748,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41487] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41487, result_type, rid, hit_object))
+                run.words.fromlist([0x41487, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5255, result_type, (hit_object,), result_id)
@@ -12822,7 +12822,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41489] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41489, result_type, rid, hit_object))
+                run.words.fromlist([0x41489, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5257, result_type, (hit_object,), result_id)
@@ -12850,7 +12850,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4148a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4148a, result_type, rid, hit_object))
+                run.words.fromlist([0x4148a, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5258, result_type, (hit_object,), result_id)
@@ -13090,7 +13090,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41491] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41491, result_type, rid, hit_object))
+                run.words.fromlist([0x41491, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5265, result_type, (hit_object,), result_id)
@@ -13142,7 +13142,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41493] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41493, result_type, rid, hit_object))
+                run.words.fromlist([0x41493, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5267, result_type, (hit_object,), result_id)
@@ -13170,7 +13170,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41494] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41494, result_type, rid, hit_object))
+                run.words.fromlist([0x41494, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5268, result_type, (hit_object,), result_id)
@@ -13198,7 +13198,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41495] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41495, result_type, rid, hit_object))
+                run.words.fromlist([0x41495, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5269, result_type, (hit_object,), result_id)
@@ -13226,7 +13226,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41496] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41496, result_type, rid, hit_object))
+                run.words.fromlist([0x41496, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5270, result_type, (hit_object,), result_id)
@@ -13254,7 +13254,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41497] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41497, result_type, rid, hit_object))
+                run.words.fromlist([0x41497, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5271, result_type, (hit_object,), result_id)
@@ -13282,7 +13282,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41498] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41498, result_type, rid, hit_object))
+                run.words.fromlist([0x41498, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5272, result_type, (hit_object,), result_id)
@@ -13310,7 +13310,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41499] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41499, result_type, rid, hit_object))
+                run.words.fromlist([0x41499, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5273, result_type, (hit_object,), result_id)
@@ -13338,7 +13338,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4149a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4149a, result_type, rid, hit_object))
+                run.words.fromlist([0x4149a, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5274, result_type, (hit_object,), result_id)
@@ -13366,7 +13366,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4149b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4149b, result_type, rid, hit_object))
+                run.words.fromlist([0x4149b, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5275, result_type, (hit_object,), result_id)
@@ -13394,7 +13394,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4149c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4149c, result_type, rid, hit_object))
+                run.words.fromlist([0x4149c, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5276, result_type, (hit_object,), result_id)
@@ -13422,7 +13422,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4149d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4149d, result_type, rid, hit_object))
+                run.words.fromlist([0x4149d, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5277, result_type, (hit_object,), result_id)
@@ -13450,7 +13450,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4149e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4149e, result_type, rid, hit_object))
+                run.words.fromlist([0x4149e, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5278, result_type, (hit_object,), result_id)
@@ -13782,7 +13782,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414ad] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414ad, result_type, rid, matrix))
+                run.words.fromlist([0x414ad, result_type, rid, matrix])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5293, result_type, (matrix,), result_id)
@@ -13867,7 +13867,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414b0] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414b0, result_type, rid, value))
+                run.words.fromlist([0x414b0, result_type, rid, value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5296, result_type, (value,), result_id)
@@ -13932,7 +13932,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x814b4] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x814b4, result_type, rid, accel, instance_id, geometry_index, primitive_index, barycentric))
+                run.words.fromlist([0x814b4, result_type, rid, accel, instance_id, geometry_index, primitive_index, barycentric])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5300, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
@@ -13972,7 +13972,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x814b5] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x814b5, result_type, rid, accel, instance_id, geometry_index, primitive_index, barycentric))
+                run.words.fromlist([0x814b5, result_type, rid, accel, instance_id, geometry_index, primitive_index, barycentric])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5301, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
@@ -14162,7 +14162,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414bb] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414bb, result_type, rid, hit_object))
+                run.words.fromlist([0x414bb, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5307, result_type, (hit_object,), result_id)
@@ -14190,7 +14190,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414bc] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414bc, result_type, rid, hit_object))
+                run.words.fromlist([0x414bc, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5308, result_type, (hit_object,), result_id)
@@ -14595,7 +14595,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414c8] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414c8, result_type, rid, hit_object))
+                run.words.fromlist([0x414c8, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5320, result_type, (hit_object,), result_id)
@@ -14647,7 +14647,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414ca] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414ca, result_type, rid, hit_object))
+                run.words.fromlist([0x414ca, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5322, result_type, (hit_object,), result_id)
@@ -14675,7 +14675,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414cb] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414cb, result_type, rid, hit_object))
+                run.words.fromlist([0x414cb, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5323, result_type, (hit_object,), result_id)
@@ -14703,7 +14703,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414cc] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414cc, result_type, rid, hit_object))
+                run.words.fromlist([0x414cc, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5324, result_type, (hit_object,), result_id)
@@ -14731,7 +14731,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414cd] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414cd, result_type, rid, hit_object))
+                run.words.fromlist([0x414cd, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5325, result_type, (hit_object,), result_id)
@@ -14759,7 +14759,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414ce] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414ce, result_type, rid, hit_object))
+                run.words.fromlist([0x414ce, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5326, result_type, (hit_object,), result_id)
@@ -14787,7 +14787,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414cf] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414cf, result_type, rid, hit_object))
+                run.words.fromlist([0x414cf, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5327, result_type, (hit_object,), result_id)
@@ -14815,7 +14815,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414d0] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414d0, result_type, rid, hit_object))
+                run.words.fromlist([0x414d0, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5328, result_type, (hit_object,), result_id)
@@ -14843,7 +14843,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414d1] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414d1, result_type, rid, hit_object))
+                run.words.fromlist([0x414d1, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5329, result_type, (hit_object,), result_id)
@@ -14871,7 +14871,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414d2] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414d2, result_type, rid, hit_object))
+                run.words.fromlist([0x414d2, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5330, result_type, (hit_object,), result_id)
@@ -14899,7 +14899,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414d3] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414d3, result_type, rid, hit_object))
+                run.words.fromlist([0x414d3, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5331, result_type, (hit_object,), result_id)
@@ -14927,7 +14927,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414d4] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414d4, result_type, rid, hit_object))
+                run.words.fromlist([0x414d4, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5332, result_type, (hit_object,), result_id)
@@ -14955,7 +14955,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414d5] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414d5, result_type, rid, hit_object))
+                run.words.fromlist([0x414d5, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5333, result_type, (hit_object,), result_id)
@@ -14988,7 +14988,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x514d6] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x514d6, result_type, rid, hit, hit_kind))
+                run.words.fromlist([0x514d6, result_type, rid, hit, hit_kind])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5334, result_type, (hit, hit_kind), result_id)
@@ -15186,7 +15186,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x514dc] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x514dc, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x514dc, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5340, result_type, (ray_query, intersection), result_id)
@@ -15262,7 +15262,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x514e1] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x514e1, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x514e1, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5345, result_type, (ray_query, intersection), result_id)
@@ -15290,7 +15290,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414e2] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414e2, result_type, rid, hit_object))
+                run.words.fromlist([0x414e2, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5346, result_type, (hit_object,), result_id)
@@ -15318,7 +15318,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414e3] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414e3, result_type, rid, hit_object))
+                run.words.fromlist([0x414e3, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5347, result_type, (hit_object,), result_id)
@@ -15346,7 +15346,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414e4] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414e4, result_type, rid, hit_object))
+                run.words.fromlist([0x414e4, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5348, result_type, (hit_object,), result_id)
@@ -15374,7 +15374,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414e5] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414e5, result_type, rid, hit_object))
+                run.words.fromlist([0x414e5, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5349, result_type, (hit_object,), result_id)
@@ -15402,7 +15402,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414e6] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414e6, result_type, rid, hit_object))
+                run.words.fromlist([0x414e6, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5350, result_type, (hit_object,), result_id)
@@ -15430,7 +15430,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414e7] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414e7, result_type, rid, hit_object))
+                run.words.fromlist([0x414e7, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5351, result_type, (hit_object,), result_id)
@@ -15458,7 +15458,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414e8] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414e8, result_type, rid, hit_object))
+                run.words.fromlist([0x414e8, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5352, result_type, (hit_object,), result_id)
@@ -15592,7 +15592,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x614f1] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x614f1, result_type, rid, a, b, c))
+                run.words.fromlist([0x614f1, result_type, rid, a, b, c])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5361, result_type, (a, b, c), result_id)
@@ -15621,7 +15621,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x414f2] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x414f2, result_type, rid, type))
+                run.words.fromlist([0x414f2, result_type, rid, type])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5362, result_type, (type,), result_id)
@@ -15943,7 +15943,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51500] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51500, result_type, rid, tensor_layout, value))
+                run.words.fromlist([0x51500, result_type, rid, tensor_layout, value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5376, result_type, (tensor_layout, value), result_id)
@@ -16105,7 +16105,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x81506] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x81506, result_type, rid, tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span))
+                run.words.fromlist([0x81506, result_type, rid, tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5382, result_type, (tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span), result_id)
@@ -16163,7 +16163,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4150e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4150e, result_type, rid, matrix))
+                run.words.fromlist([0x4150e, result_type, rid, matrix])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5390, result_type, (matrix,), result_id)
@@ -16191,7 +16191,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4150f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4150f, result_type, rid, operand))
+                run.words.fromlist([0x4150f, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5391, result_type, (operand,), result_id)
@@ -16219,7 +16219,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41510] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41510, result_type, rid, operand))
+                run.words.fromlist([0x41510, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5392, result_type, (operand,), result_id)
@@ -16247,7 +16247,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41511] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41511, result_type, rid, operand))
+                run.words.fromlist([0x41511, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5393, result_type, (operand,), result_id)
@@ -16275,7 +16275,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41512] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41512, result_type, rid, operand))
+                run.words.fromlist([0x41512, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5394, result_type, (operand,), result_id)
@@ -16303,7 +16303,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41513] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41513, result_type, rid, operand))
+                run.words.fromlist([0x41513, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5395, result_type, (operand,), result_id)
@@ -16331,7 +16331,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41514] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41514, result_type, rid, operand))
+                run.words.fromlist([0x41514, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5396, result_type, (operand,), result_id)
@@ -16420,7 +16420,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51533] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51533, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51533, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5427, result_type, (ray_query, intersection), result_id)
@@ -16451,7 +16451,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51534] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51534, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51534, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5428, result_type, (ray_query, intersection), result_id)
@@ -16482,7 +16482,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51535] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51535, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51535, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5429, result_type, (ray_query, intersection), result_id)
@@ -16513,7 +16513,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51536] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51536, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51536, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5430, result_type, (ray_query, intersection), result_id)
@@ -16544,7 +16544,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51537] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51537, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51537, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5431, result_type, (ray_query, intersection), result_id)
@@ -16572,7 +16572,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41538] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41538, result_type, rid, hit_object))
+                run.words.fromlist([0x41538, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5432, result_type, (hit_object,), result_id)
@@ -16600,7 +16600,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41539] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41539, result_type, rid, hit_object))
+                run.words.fromlist([0x41539, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5433, result_type, (hit_object,), result_id)
@@ -16628,7 +16628,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4153a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4153a, result_type, rid, hit_object))
+                run.words.fromlist([0x4153a, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5434, result_type, (hit_object,), result_id)
@@ -16656,7 +16656,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4153b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4153b, result_type, rid, hit_object))
+                run.words.fromlist([0x4153b, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5435, result_type, (hit_object,), result_id)
@@ -16684,7 +16684,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4153c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4153c, result_type, rid, hit_object))
+                run.words.fromlist([0x4153c, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5436, result_type, (hit_object,), result_id)
@@ -16712,7 +16712,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4153d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4153d, result_type, rid, hit_object))
+                run.words.fromlist([0x4153d, result_type, rid, hit_object])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5437, result_type, (hit_object,), result_id)
@@ -16743,7 +16743,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5153e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5153e, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x5153e, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5438, result_type, (ray_query, intersection), result_id)
@@ -16774,7 +16774,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5153f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5153f, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x5153f, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5439, result_type, (ray_query, intersection), result_id)
@@ -16805,7 +16805,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515c3] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515c3, result_type, rid, data, invocation_id))
+                run.words.fromlist([0x515c3, result_type, rid, data, invocation_id])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5571, result_type, (data, invocation_id), result_id)
@@ -16839,7 +16839,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x615c4] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x615c4, result_type, rid, current, next, delta))
+                run.words.fromlist([0x615c4, result_type, rid, current, next, delta])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5572, result_type, (current, next, delta), result_id)
@@ -16873,7 +16873,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x615c5] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x615c5, result_type, rid, previous, current, delta))
+                run.words.fromlist([0x615c5, result_type, rid, previous, current, delta])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5573, result_type, (previous, current, delta), result_id)
@@ -16904,7 +16904,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515c6] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515c6, result_type, rid, data, value))
+                run.words.fromlist([0x515c6, result_type, rid, data, value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5574, result_type, (data, value), result_id)
@@ -16932,7 +16932,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x415c7] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x415c7, result_type, rid, ptr))
+                run.words.fromlist([0x415c7, result_type, rid, ptr])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5575, result_type, (ptr,), result_id)
@@ -16987,7 +16987,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515c9] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515c9, result_type, rid, image, coordinate))
+                run.words.fromlist([0x515c9, result_type, rid, image, coordinate])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5577, result_type, (image, coordinate), result_id)
@@ -17050,7 +17050,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x715cc] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x715cc, result_type, rid, image, coordinate, width, height))
+                run.words.fromlist([0x715cc, result_type, rid, image, coordinate, width, height])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5580, result_type, (image, coordinate, width, height), result_id)
@@ -17108,7 +17108,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x415d1] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x415d1, result_type, rid, operand))
+                run.words.fromlist([0x415d1, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5585, result_type, (operand,), result_id)
@@ -17136,7 +17136,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x415d2] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x415d2, result_type, rid, operand))
+                run.words.fromlist([0x415d2, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5586, result_type, (operand,), result_id)
@@ -17167,7 +17167,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515d3] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515d3, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515d3, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5587, result_type, (operand_1, operand_2), result_id)
@@ -17198,7 +17198,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515d4] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515d4, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515d4, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5588, result_type, (operand_1, operand_2), result_id)
@@ -17229,7 +17229,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515d5] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515d5, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515d5, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5589, result_type, (operand_1, operand_2), result_id)
@@ -17260,7 +17260,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515d6] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515d6, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515d6, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5590, result_type, (operand_1, operand_2), result_id)
@@ -17291,7 +17291,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515d7] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515d7, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515d7, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5591, result_type, (operand_1, operand_2), result_id)
@@ -17322,7 +17322,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515d8] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515d8, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515d8, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5592, result_type, (operand_1, operand_2), result_id)
@@ -17353,7 +17353,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515d9] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515d9, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515d9, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5593, result_type, (operand_1, operand_2), result_id)
@@ -17384,7 +17384,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515da] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515da, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515da, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5594, result_type, (operand_1, operand_2), result_id)
@@ -17415,7 +17415,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515db] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515db, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515db, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5595, result_type, (operand_1, operand_2), result_id)
@@ -17446,7 +17446,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515dc] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515dc, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515dc, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5596, result_type, (operand_1, operand_2), result_id)
@@ -17477,7 +17477,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515dd] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515dd, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515dd, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5597, result_type, (operand_1, operand_2), result_id)
@@ -17508,7 +17508,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515de] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515de, result_type, rid, operand_1, operand_2))
+                run.words.fromlist([0x515de, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5598, result_type, (operand_1, operand_2), result_id)
@@ -17768,7 +17768,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x515ff] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x515ff, result_type, rid, value, expected_value))
+                run.words.fromlist([0x515ff, result_type, rid, value, expected_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5631, result_type, (value, expected_value), result_id)
@@ -17857,7 +17857,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51643] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51643, result_type, rid, image_type, sampler))
+                run.words.fromlist([0x51643, result_type, rid, image_type, sampler])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5699, result_type, (image_type, sampler), result_id)
@@ -18114,7 +18114,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51651] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51651, result_type, rid, slice_type, qp))
+                run.words.fromlist([0x51651, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5713, result_type, (slice_type, qp), result_id)
@@ -18145,7 +18145,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51652] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51652, result_type, rid, reference_base_penalty, payload))
+                run.words.fromlist([0x51652, result_type, rid, reference_base_penalty, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5714, result_type, (reference_base_penalty, payload), result_id)
@@ -18176,7 +18176,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51653] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51653, result_type, rid, slice_type, qp))
+                run.words.fromlist([0x51653, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5715, result_type, (slice_type, qp), result_id)
@@ -18207,7 +18207,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51654] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51654, result_type, rid, packed_shape_penalty, payload))
+                run.words.fromlist([0x51654, result_type, rid, packed_shape_penalty, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5716, result_type, (packed_shape_penalty, payload), result_id)
@@ -18238,7 +18238,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51655] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51655, result_type, rid, slice_type, qp))
+                run.words.fromlist([0x51655, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5717, result_type, (slice_type, qp), result_id)
@@ -18269,7 +18269,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51656] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51656, result_type, rid, direction_cost, payload))
+                run.words.fromlist([0x51656, result_type, rid, direction_cost, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5718, result_type, (direction_cost, payload), result_id)
@@ -18300,7 +18300,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51657] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51657, result_type, rid, slice_type, qp))
+                run.words.fromlist([0x51657, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5719, result_type, (slice_type, qp), result_id)
@@ -18331,7 +18331,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51658] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51658, result_type, rid, slice_type, qp))
+                run.words.fromlist([0x51658, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5720, result_type, (slice_type, qp), result_id)
@@ -18434,7 +18434,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x7165c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x7165c, result_type, rid, packed_cost_center_delta, packed_cost_table, cost_precision, payload))
+                run.words.fromlist([0x7165c, result_type, rid, packed_cost_center_delta, packed_cost_table, cost_precision, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5724, result_type, (packed_cost_center_delta, packed_cost_table, cost_precision, payload), result_id)
@@ -18465,7 +18465,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5165d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5165d, result_type, rid, slice_type, qp))
+                run.words.fromlist([0x5165d, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5725, result_type, (slice_type, qp), result_id)
@@ -18537,7 +18537,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41660] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41660, result_type, rid, payload))
+                run.words.fromlist([0x41660, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5728, result_type, (payload,), result_id)
@@ -18568,7 +18568,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51661] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51661, result_type, rid, source_field_polarity, payload))
+                run.words.fromlist([0x51661, result_type, rid, source_field_polarity, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5729, result_type, (source_field_polarity, payload), result_id)
@@ -18599,7 +18599,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51662] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51662, result_type, rid, reference_field_polarity, payload))
+                run.words.fromlist([0x51662, result_type, rid, reference_field_polarity, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5730, result_type, (reference_field_polarity, payload), result_id)
@@ -18633,7 +18633,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x61663] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x61663, result_type, rid, forward_reference_field_polarity, backward_reference_field_polarity, payload))
+                run.words.fromlist([0x61663, result_type, rid, forward_reference_field_polarity, backward_reference_field_polarity, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5731, result_type, (forward_reference_field_polarity, backward_reference_field_polarity, payload), result_id)
@@ -18661,7 +18661,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41664] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41664, result_type, rid, payload))
+                run.words.fromlist([0x41664, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5732, result_type, (payload,), result_id)
@@ -18689,7 +18689,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41665] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41665, result_type, rid, payload))
+                run.words.fromlist([0x41665, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5733, result_type, (payload,), result_id)
@@ -18717,7 +18717,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41666] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41666, result_type, rid, payload))
+                run.words.fromlist([0x41666, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5734, result_type, (payload,), result_id)
@@ -18745,7 +18745,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41667] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41667, result_type, rid, payload))
+                run.words.fromlist([0x41667, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5735, result_type, (payload,), result_id)
@@ -18773,7 +18773,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41668] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41668, result_type, rid, payload))
+                run.words.fromlist([0x41668, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5736, result_type, (payload,), result_id)
@@ -18801,7 +18801,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41669] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41669, result_type, rid, payload))
+                run.words.fromlist([0x41669, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5737, result_type, (payload,), result_id)
@@ -18829,7 +18829,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4166a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4166a, result_type, rid, payload))
+                run.words.fromlist([0x4166a, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5738, result_type, (payload,), result_id)
@@ -18857,7 +18857,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4166b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4166b, result_type, rid, payload))
+                run.words.fromlist([0x4166b, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5739, result_type, (payload,), result_id)
@@ -18885,7 +18885,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4166c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4166c, result_type, rid, payload))
+                run.words.fromlist([0x4166c, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5740, result_type, (payload,), result_id)
@@ -18913,7 +18913,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4166d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4166d, result_type, rid, payload))
+                run.words.fromlist([0x4166d, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5741, result_type, (payload,), result_id)
@@ -18941,7 +18941,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4166e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4166e, result_type, rid, payload))
+                run.words.fromlist([0x4166e, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5742, result_type, (payload,), result_id)
@@ -18969,7 +18969,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4166f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4166f, result_type, rid, payload))
+                run.words.fromlist([0x4166f, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5743, result_type, (payload,), result_id)
@@ -18997,7 +18997,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41670] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41670, result_type, rid, payload))
+                run.words.fromlist([0x41670, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5744, result_type, (payload,), result_id)
@@ -19025,7 +19025,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41671] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41671, result_type, rid, payload))
+                run.words.fromlist([0x41671, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5745, result_type, (payload,), result_id)
@@ -19059,7 +19059,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x61672] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x61672, result_type, rid, packed_reference_ids, packed_reference_parameter_field_polarities, payload))
+                run.words.fromlist([0x61672, result_type, rid, packed_reference_ids, packed_reference_parameter_field_polarities, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5746, result_type, (packed_reference_ids, packed_reference_parameter_field_polarities, payload), result_id)
@@ -19093,7 +19093,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x61673] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x61673, result_type, rid, src_coord, partition_mask, sad_adjustment))
+                run.words.fromlist([0x61673, result_type, rid, src_coord, partition_mask, sad_adjustment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5747, result_type, (src_coord, partition_mask, sad_adjustment), result_id)
@@ -19127,7 +19127,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x61674] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x61674, result_type, rid, ref_offset, search_window_config, payload))
+                run.words.fromlist([0x61674, result_type, rid, ref_offset, search_window_config, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5748, result_type, (ref_offset, search_window_config, payload), result_id)
@@ -19164,7 +19164,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x71675] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x71675, result_type, rid, fwd_ref_offset, bwd_ref_offset, search_window_config, payload))
+                run.words.fromlist([0x71675, result_type, rid, fwd_ref_offset, bwd_ref_offset, search_window_config, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5749, result_type, (fwd_ref_offset, bwd_ref_offset, search_window_config, payload), result_id)
@@ -19195,7 +19195,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51676] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51676, result_type, rid, search_window_config, dual_ref))
+                run.words.fromlist([0x51676, result_type, rid, search_window_config, dual_ref])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5750, result_type, (search_window_config, dual_ref), result_id)
@@ -19232,7 +19232,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x71677] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x71677, result_type, rid, ref_offset, src_coord, ref_window_size, image_size))
+                run.words.fromlist([0x71677, result_type, rid, ref_offset, src_coord, ref_window_size, image_size])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5751, result_type, (ref_offset, src_coord, ref_window_size, image_size), result_id)
@@ -19260,7 +19260,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41678] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41678, result_type, rid, payload))
+                run.words.fromlist([0x41678, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5752, result_type, (payload,), result_id)
@@ -19291,7 +19291,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51679] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51679, result_type, rid, max_motion_vector_count, payload))
+                run.words.fromlist([0x51679, result_type, rid, max_motion_vector_count, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5753, result_type, (max_motion_vector_count, payload), result_id)
@@ -19319,7 +19319,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4167a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4167a, result_type, rid, payload))
+                run.words.fromlist([0x4167a, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5754, result_type, (payload,), result_id)
@@ -19350,7 +19350,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5167b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5167b, result_type, rid, threshold, payload))
+                run.words.fromlist([0x5167b, result_type, rid, threshold, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5755, result_type, (threshold, payload), result_id)
@@ -19381,7 +19381,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5167c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5167c, result_type, rid, packed_sad_weights, payload))
+                run.words.fromlist([0x5167c, result_type, rid, packed_sad_weights, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5756, result_type, (packed_sad_weights, payload), result_id)
@@ -19415,7 +19415,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x6167d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x6167d, result_type, rid, src_image, ref_image, payload))
+                run.words.fromlist([0x6167d, result_type, rid, src_image, ref_image, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5757, result_type, (src_image, ref_image, payload), result_id)
@@ -19452,7 +19452,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x7167e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x7167e, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
+                run.words.fromlist([0x7167e, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5758, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
@@ -19489,7 +19489,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x7167f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x7167f, result_type, rid, src_image, ref_image, payload, streamin_components))
+                run.words.fromlist([0x7167f, result_type, rid, src_image, ref_image, payload, streamin_components])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5759, result_type, (src_image, ref_image, payload, streamin_components), result_id)
@@ -19529,7 +19529,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x81680] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x81680, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components))
+                run.words.fromlist([0x81680, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5760, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
@@ -19563,7 +19563,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x61681] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x61681, result_type, rid, src_image, ref_image, payload))
+                run.words.fromlist([0x61681, result_type, rid, src_image, ref_image, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5761, result_type, (src_image, ref_image, payload), result_id)
@@ -19600,7 +19600,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x71682] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x71682, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
+                run.words.fromlist([0x71682, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5762, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
@@ -19637,7 +19637,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x71683] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x71683, result_type, rid, src_image, ref_image, payload, streamin_components))
+                run.words.fromlist([0x71683, result_type, rid, src_image, ref_image, payload, streamin_components])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5763, result_type, (src_image, ref_image, payload, streamin_components), result_id)
@@ -19677,7 +19677,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x81684] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x81684, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components))
+                run.words.fromlist([0x81684, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5764, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
@@ -19705,7 +19705,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41685] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41685, result_type, rid, payload))
+                run.words.fromlist([0x41685, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5765, result_type, (payload,), result_id)
@@ -19733,7 +19733,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41686] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41686, result_type, rid, payload))
+                run.words.fromlist([0x41686, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5766, result_type, (payload,), result_id)
@@ -19761,7 +19761,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41687] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41687, result_type, rid, payload))
+                run.words.fromlist([0x41687, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5767, result_type, (payload,), result_id)
@@ -19789,7 +19789,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41688] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41688, result_type, rid, payload))
+                run.words.fromlist([0x41688, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5768, result_type, (payload,), result_id)
@@ -19817,7 +19817,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41689] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41689, result_type, rid, payload))
+                run.words.fromlist([0x41689, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5769, result_type, (payload,), result_id)
@@ -19848,7 +19848,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5168a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5168a, result_type, rid, payload, major_shape))
+                run.words.fromlist([0x5168a, result_type, rid, payload, major_shape])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5770, result_type, (payload, major_shape), result_id)
@@ -19879,7 +19879,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5168b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5168b, result_type, rid, payload, major_shape))
+                run.words.fromlist([0x5168b, result_type, rid, payload, major_shape])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5771, result_type, (payload, major_shape), result_id)
@@ -19910,7 +19910,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5168c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5168c, result_type, rid, payload, major_shape))
+                run.words.fromlist([0x5168c, result_type, rid, payload, major_shape])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5772, result_type, (payload, major_shape), result_id)
@@ -19944,7 +19944,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x6168d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x6168d, result_type, rid, payload, major_shape, direction))
+                run.words.fromlist([0x6168d, result_type, rid, payload, major_shape, direction])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5773, result_type, (payload, major_shape, direction), result_id)
@@ -19978,7 +19978,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x6168e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x6168e, result_type, rid, payload, major_shape, direction))
+                run.words.fromlist([0x6168e, result_type, rid, payload, major_shape, direction])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5774, result_type, (payload, major_shape, direction), result_id)
@@ -20012,7 +20012,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x6168f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x6168f, result_type, rid, payload, major_shape, direction))
+                run.words.fromlist([0x6168f, result_type, rid, payload, major_shape, direction])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5775, result_type, (payload, major_shape, direction), result_id)
@@ -20043,7 +20043,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51690] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51690, result_type, rid, image_select, payload))
+                run.words.fromlist([0x51690, result_type, rid, image_select, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5776, result_type, (image_select, payload), result_id)
@@ -20071,7 +20071,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41691] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41691, result_type, rid, payload))
+                run.words.fromlist([0x41691, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5777, result_type, (payload,), result_id)
@@ -20099,7 +20099,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41692] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41692, result_type, rid, payload))
+                run.words.fromlist([0x41692, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5778, result_type, (payload,), result_id)
@@ -20127,7 +20127,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41693] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41693, result_type, rid, payload))
+                run.words.fromlist([0x41693, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5779, result_type, (payload,), result_id)
@@ -20155,7 +20155,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41694] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41694, result_type, rid, payload))
+                run.words.fromlist([0x41694, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5780, result_type, (payload,), result_id)
@@ -20201,7 +20201,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0xa1695] = None  # (first: a target profile may refuse it)
-                run.words.extend((0xa1695, result_type, rid, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment))
+                run.words.fromlist([0xa1695, result_type, rid, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5781, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment), result_id)
@@ -20250,7 +20250,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0xb1696] = None  # (first: a target profile may refuse it)
-                run.words.extend((0xb1696, result_type, rid, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment))
+                run.words.fromlist([0xb1696, result_type, rid, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5782, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment), result_id)
@@ -20278,7 +20278,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41697] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41697, result_type, rid, payload))
+                run.words.fromlist([0x41697, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5783, result_type, (payload,), result_id)
@@ -20306,7 +20306,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41698] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41698, result_type, rid, payload))
+                run.words.fromlist([0x41698, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5784, result_type, (payload,), result_id)
@@ -20334,7 +20334,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41699] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41699, result_type, rid, payload))
+                run.words.fromlist([0x41699, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5785, result_type, (payload,), result_id)
@@ -20368,7 +20368,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x6169a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x6169a, result_type, rid, src_image, ref_image, payload))
+                run.words.fromlist([0x6169a, result_type, rid, src_image, ref_image, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5786, result_type, (src_image, ref_image, payload), result_id)
@@ -20405,7 +20405,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x7169b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x7169b, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
+                run.words.fromlist([0x7169b, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5787, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
@@ -20439,7 +20439,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x6169c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x6169c, result_type, rid, src_image, packed_reference_ids, payload))
+                run.words.fromlist([0x6169c, result_type, rid, src_image, packed_reference_ids, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5788, result_type, (src_image, packed_reference_ids, payload), result_id)
@@ -20476,7 +20476,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x7169d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x7169d, result_type, rid, src_image, packed_reference_ids, packed_reference_field_polarities, payload))
+                run.words.fromlist([0x7169d, result_type, rid, src_image, packed_reference_ids, packed_reference_field_polarities, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5789, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
@@ -20504,7 +20504,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4169e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4169e, result_type, rid, payload))
+                run.words.fromlist([0x4169e, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5790, result_type, (payload,), result_id)
@@ -20532,7 +20532,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4169f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4169f, result_type, rid, src_coord))
+                run.words.fromlist([0x4169f, result_type, rid, src_coord])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5791, result_type, (src_coord,), result_id)
@@ -20575,7 +20575,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x916a0] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x916a0, result_type, rid, skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload))
+                run.words.fromlist([0x916a0, result_type, rid, skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5792, result_type, (skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload), result_id)
@@ -20624,7 +20624,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0xb16a1] = None  # (first: a target profile may refuse it)
-                run.words.extend((0xb16a1, result_type, rid, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload))
+                run.words.fromlist([0xb16a1, result_type, rid, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5793, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload), result_id)
@@ -20682,7 +20682,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0xe16a2] = None  # (first: a target profile may refuse it)
-                run.words.extend((0xe16a2, result_type, rid, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload))
+                run.words.fromlist([0xe16a2, result_type, rid, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5794, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload), result_id)
@@ -20713,7 +20713,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x516a3] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x516a3, result_type, rid, skip_block_partition_type, direction))
+                run.words.fromlist([0x516a3, result_type, rid, skip_block_partition_type, direction])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5795, result_type, (skip_block_partition_type, direction), result_id)
@@ -20741,7 +20741,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416a4] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416a4, result_type, rid, payload))
+                run.words.fromlist([0x416a4, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5796, result_type, (payload,), result_id)
@@ -20772,7 +20772,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x516a5] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x516a5, result_type, rid, packed_shape_penalty, payload))
+                run.words.fromlist([0x516a5, result_type, rid, packed_shape_penalty, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5797, result_type, (packed_shape_penalty, payload), result_id)
@@ -20809,7 +20809,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x716a6] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x716a6, result_type, rid, luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload))
+                run.words.fromlist([0x716a6, result_type, rid, luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5798, result_type, (luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload), result_id)
@@ -20840,7 +20840,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x516a7] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x516a7, result_type, rid, chroma_mode_base_penalty, payload))
+                run.words.fromlist([0x516a7, result_type, rid, chroma_mode_base_penalty, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5799, result_type, (chroma_mode_base_penalty, payload), result_id)
@@ -20868,7 +20868,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416a8] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416a8, result_type, rid, payload))
+                run.words.fromlist([0x416a8, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5800, result_type, (payload,), result_id)
@@ -20899,7 +20899,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x516a9] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x516a9, result_type, rid, packed_sad_coefficients, payload))
+                run.words.fromlist([0x516a9, result_type, rid, packed_sad_coefficients, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5801, result_type, (packed_sad_coefficients, payload), result_id)
@@ -20930,7 +20930,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x516aa] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x516aa, result_type, rid, block_based_skip_type, payload))
+                run.words.fromlist([0x516aa, result_type, rid, block_based_skip_type, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5802, result_type, (block_based_skip_type, payload), result_id)
@@ -20961,7 +20961,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x516ab] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x516ab, result_type, rid, src_image, payload))
+                run.words.fromlist([0x516ab, result_type, rid, src_image, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5803, result_type, (src_image, payload), result_id)
@@ -20995,7 +20995,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x616ac] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x616ac, result_type, rid, src_image, ref_image, payload))
+                run.words.fromlist([0x616ac, result_type, rid, src_image, ref_image, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5804, result_type, (src_image, ref_image, payload), result_id)
@@ -21032,7 +21032,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x716ad] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x716ad, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload))
+                run.words.fromlist([0x716ad, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5805, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
@@ -21066,7 +21066,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x616ae] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x616ae, result_type, rid, src_image, packed_reference_ids, payload))
+                run.words.fromlist([0x616ae, result_type, rid, src_image, packed_reference_ids, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5806, result_type, (src_image, packed_reference_ids, payload), result_id)
@@ -21103,7 +21103,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x716af] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x716af, result_type, rid, src_image, packed_reference_ids, packed_reference_field_polarities, payload))
+                run.words.fromlist([0x716af, result_type, rid, src_image, packed_reference_ids, packed_reference_field_polarities, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5807, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
@@ -21131,7 +21131,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416b0] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416b0, result_type, rid, payload))
+                run.words.fromlist([0x416b0, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5808, result_type, (payload,), result_id)
@@ -21159,7 +21159,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416b1] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416b1, result_type, rid, payload))
+                run.words.fromlist([0x416b1, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5809, result_type, (payload,), result_id)
@@ -21187,7 +21187,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416b2] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416b2, result_type, rid, payload))
+                run.words.fromlist([0x416b2, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5810, result_type, (payload,), result_id)
@@ -21215,7 +21215,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416b3] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416b3, result_type, rid, payload))
+                run.words.fromlist([0x416b3, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5811, result_type, (payload,), result_id)
@@ -21243,7 +21243,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416b4] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416b4, result_type, rid, payload))
+                run.words.fromlist([0x416b4, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5812, result_type, (payload,), result_id)
@@ -21271,7 +21271,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416b5] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416b5, result_type, rid, payload))
+                run.words.fromlist([0x416b5, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5813, result_type, (payload,), result_id)
@@ -21299,7 +21299,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416b6] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416b6, result_type, rid, payload))
+                run.words.fromlist([0x416b6, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5814, result_type, (payload,), result_id)
@@ -21327,7 +21327,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416b7] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416b7, result_type, rid, payload))
+                run.words.fromlist([0x416b7, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5815, result_type, (payload,), result_id)
@@ -21355,7 +21355,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416b8] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416b8, result_type, rid, payload))
+                run.words.fromlist([0x416b8, result_type, rid, payload])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5816, result_type, (payload,), result_id)
@@ -21383,7 +21383,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x416ba] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x416ba, result_type, rid, length))
+                run.words.fromlist([0x416ba, result_type, rid, length])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5818, result_type, (length,), result_id)
@@ -23379,7 +23379,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4172e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4172e, result_type, rid, pointer))
+                run.words.fromlist([0x4172e, result_type, rid, pointer])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5934, result_type, (pointer,), result_id)
@@ -23408,7 +23408,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41732] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41732, result_type, rid, pointer))
+                run.words.fromlist([0x41732, result_type, rid, pointer])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5938, result_type, (pointer,), result_id)
@@ -23440,7 +23440,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5173a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5173a, result_type, rid, packet_size, packet_alignment))
+                run.words.fromlist([0x5173a, result_type, rid, packet_size, packet_alignment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5946, result_type, (packet_size, packet_alignment), result_id)
@@ -23472,7 +23472,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5173b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5173b, result_type, rid, packet_size, packet_alignment))
+                run.words.fromlist([0x5173b, result_type, rid, packet_size, packet_alignment])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5947, result_type, (packet_size, packet_alignment), result_id)
@@ -23501,7 +23501,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4173d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4173d, result_type, rid, input))
+                run.words.fromlist([0x4173d, result_type, rid, input])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(5949, result_type, (input,), result_id)
@@ -23530,7 +23530,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41780] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41780, result_type, rid, ray_query))
+                run.words.fromlist([0x41780, result_type, rid, ray_query])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6016, result_type, (ray_query,), result_id)
@@ -23559,7 +23559,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41781] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41781, result_type, rid, ray_query))
+                run.words.fromlist([0x41781, result_type, rid, ray_query])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6017, result_type, (ray_query,), result_id)
@@ -23591,7 +23591,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51782] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51782, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51782, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6018, result_type, (ray_query, intersection), result_id)
@@ -23623,7 +23623,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51783] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51783, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51783, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6019, result_type, (ray_query, intersection), result_id)
@@ -23655,7 +23655,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51784] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51784, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51784, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6020, result_type, (ray_query, intersection), result_id)
@@ -23687,7 +23687,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51785] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51785, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51785, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6021, result_type, (ray_query, intersection), result_id)
@@ -23719,7 +23719,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51786] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51786, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51786, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6022, result_type, (ray_query, intersection), result_id)
@@ -23751,7 +23751,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51787] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51787, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51787, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6023, result_type, (ray_query, intersection), result_id)
@@ -23783,7 +23783,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51788] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51788, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51788, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6024, result_type, (ray_query, intersection), result_id)
@@ -23815,7 +23815,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51789] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51789, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51789, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6025, result_type, (ray_query, intersection), result_id)
@@ -23844,7 +23844,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4178a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4178a, result_type, rid, ray_query))
+                run.words.fromlist([0x4178a, result_type, rid, ray_query])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6026, result_type, (ray_query,), result_id)
@@ -23876,7 +23876,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5178b] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5178b, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x5178b, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6027, result_type, (ray_query, intersection), result_id)
@@ -23908,7 +23908,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5178c] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5178c, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x5178c, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6028, result_type, (ray_query, intersection), result_id)
@@ -23937,7 +23937,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4178d] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4178d, result_type, rid, ray_query))
+                run.words.fromlist([0x4178d, result_type, rid, ray_query])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6029, result_type, (ray_query,), result_id)
@@ -23966,7 +23966,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4178e] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4178e, result_type, rid, ray_query))
+                run.words.fromlist([0x4178e, result_type, rid, ray_query])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6030, result_type, (ray_query,), result_id)
@@ -23998,7 +23998,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x5178f] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x5178f, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x5178f, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6031, result_type, (ray_query, intersection), result_id)
@@ -24030,7 +24030,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51790] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51790, result_type, rid, ray_query, intersection))
+                run.words.fromlist([0x51790, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6032, result_type, (ray_query, intersection), result_id)
@@ -24217,7 +24217,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x417e4] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x417e4, result_type, rid, float_value))
+                run.words.fromlist([0x417e4, result_type, rid, float_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6116, result_type, (float_value,), result_id)
@@ -24245,7 +24245,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x417e5] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x417e5, result_type, rid, b_float16_value))
+                run.words.fromlist([0x417e5, result_type, rid, b_float16_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6117, result_type, (b_float16_value,), result_id)
@@ -24325,7 +24325,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41801] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41801, result_type, rid, target))
+                run.words.fromlist([0x41801, result_type, rid, target])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6145, result_type, (target,), result_id)
@@ -24416,7 +24416,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41815] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41815, result_type, rid, sequence))
+                run.words.fromlist([0x41815, result_type, rid, sequence])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6165, result_type, (sequence,), result_id)
@@ -24758,7 +24758,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x71862] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x71862, result_type, rid, a, b, c, lut_index))
+                run.words.fromlist([0x71862, result_type, rid, a, b, c, lut_index])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6242, result_type, (a, b, c, lut_index), result_id)
@@ -24789,7 +24789,7 @@ class CoreInstructions(InstructionSink):
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x51864] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x51864, result_type, rid, element_type, length))
+                run.words.fromlist([0x51864, result_type, rid, element_type, length])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6244, result_type, (element_type, length), result_id)
@@ -25252,7 +25252,7 @@ Condition 1, Operand 1, +
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x4191a] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x4191a, result_type, rid, float_value))
+                run.words.fromlist([0x4191a, result_type, rid, float_value])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6426, result_type, (float_value,), result_id)
@@ -25339,7 +25339,7 @@ Condition 1, Operand 1, +
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41981] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41981, result_type, rid, operand))
+                run.words.fromlist([0x41981, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6529, result_type, (operand,), result_id)
@@ -25368,7 +25368,7 @@ Condition 1, Operand 1, +
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41982] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41982, result_type, rid, operand))
+                run.words.fromlist([0x41982, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6530, result_type, (operand,), result_id)
@@ -25397,7 +25397,7 @@ Condition 1, Operand 1, +
             ):
                 run = self._run or self._new_run(block)
                 run.firsts[0x41983] = None  # (first: a target profile may refuse it)
-                run.words.extend((0x41983, result_type, rid, operand))
+                run.words.fromlist([0x41983, result_type, rid, operand])
                 self._bound = rid + 1
                 return Id(rid)
         return self._value(6531, result_type, (operand,), result_id)

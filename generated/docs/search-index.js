@@ -2903,7 +2903,6 @@ window.SPVBUILD_SEARCH = [
 ["Function.instructions","method","api/module.html#Function.instructions","API: Module: the module builder"],
 ["Function.pieces","method","api/module.html#Function.pieces","API: Module: the module builder"],
 ["FunctionHandle","class","api/module.html#FunctionHandle","API: Module: the module builder"],
-["KeptWords","class","api/module.html#KeptWords","API: Module: the module builder"],
 ["records","function","api/module.html#records","API: Module: the module builder"],
 ["decoded","function","api/module.html#decoded","API: Module: the module builder"],
 ["ids_in","function","api/module.html#ids_in","API: Module: the module builder"],
