@@ -69,13 +69,16 @@ def cites(rule: str, line: int) -> str:
 # -- R3: Result Type is OpTypeVoid --------------------------------------------------------------
 def test_result_type_must_be_op_type_void() -> None:
     s = setup(open_function=False)
-    s.m.debug_info.debug_info_none(s.uint)  # a generated method with the wrong result type
     with pytest.raises(
         DebugInfoError, match=r"DebugInfoNone %\d+ has Result Type %\d+, OpTypeInt"
     ) as e:
-        check_module(s.m)
+        s.m.debug_info.debug_info_none(s.uint)  # a generated method with the wrong result type
     assert re.search(cites("R3", 64), str(e.value))
     assert isinstance(e.value, BuildError)
+    bare = Module()  # no layer: nothing checks the call, check_module does
+    bare.debug_info.debug_info_none(bare.type_int(32, 0))
+    with pytest.raises(DebugInfoError, match=cites("R3", 64)):
+        check_module(bare)
 
 
 # -- R2: Set is the right import ----------------------------------------------------------------
@@ -354,27 +357,31 @@ def test_function_and_variable_references() -> None:
 
 
 def test_whole_module_check_sees_raw_instructions() -> None:
-    """A DebugTypeBasic written with the generated method, its Name an OpConstant (L62)."""
-    s = setup(open_function=False)
-    void = s.m.type_void()
-    s.m.debug_info.debug_type_basic(void, s.m.constant(s.uint, 1), s.m.constant(s.uint, 32), 5)  # type: ignore[arg-type]
+    """A DebugTypeBasic written with the generated method, its Name an OpConstant (L62), in a
+    module without a layer (so without the check at the call)."""
+    m = Module(version=(1, 2))
+    uint = m.type_int(32, 0)
+    m.debug_info.debug_type_basic(m.type_void(), m.constant(uint, 1), m.constant(uint, 32), 5)  # type: ignore[arg-type]
     with pytest.raises(
         DebugInfoError, match=r"operand 'Name' is OpConstant %\d+; it must be OpString"
     ) as e:
-        check_module(s.m)
+        check_module(m)
     assert re.search(cites("R4", 62), str(e.value))
 
 
-def test_serialization_checks_raw_generated_method_calls() -> None:
-    """The layer registers the whole-module check with Module.add_check: to_words runs it."""
+def test_raw_generated_method_calls_are_checked_at_the_call() -> None:
+    """The layer registers its set's check with Module.add_set_check: a generated method's
+    call that breaks a rule raises there, naming the user's file:line, and changes nothing."""
     s = setup(open_function=False)
-    void = s.m.type_void()
-    s.m.debug_info.debug_type_basic(void, s.m.constant(s.uint, 1), s.m.constant(s.uint, 32), 5)  # type: ignore[arg-type]
+    void, one, size = s.m.type_void(), s.m.constant(s.uint, 1), s.m.constant(s.uint, 32)
+    before = s.m.to_words()
     with pytest.raises(
         DebugInfoError, match=r"operand 'Name' is OpConstant %\d+; it must be OpString"
     ) as e:
-        s.m.to_words()
+        s.m.debug_info.debug_type_basic(void, one, size, 5)  # type: ignore[arg-type]
     assert re.search(cites("R4", 62), str(e.value))
+    assert str(e.value).endswith(f"(at test_debuginfo_rules.py:{e.tb.tb_lineno})")
+    assert s.m.to_words() == before
 
 
 def test_serialization_checks_raw_ext_inst() -> None:
@@ -424,9 +431,8 @@ def test_whole_module_check_on_a_module_being_built() -> None:
     assert label is not None
     with pytest.raises(DebugInfoError, match=r"'Variable' is OpLabel %\d+"):
         s.di.declare(local, label)
-    s.m.debug_info.debug_declare(s.m.type_void(), local.id, label, s.di.expression().id)
-    with pytest.raises(DebugInfoError, match=r"'Variable' is OpLabel %\d+"):
-        check_module(s.m)
+    with pytest.raises(DebugInfoError, match=r"'Variable' is OpLabel %\d+"):  # at the call
+        s.m.debug_info.debug_declare(s.m.type_void(), local.id, label, s.di.expression().id)
 
 
 def test_debug_info_none_may_stand_for_any_debug_reference() -> None:

@@ -45,6 +45,13 @@ class Flavor:
     instead of DebugFunction's ``Function`` operand."""
     source_continued: str | None = None
     """The instruction continuing a long DebugSource text."""
+    number_bits: int = 64
+    """The widest integer OpConstant the layer writes a number as (NonSemantic sets: 32,
+    every number operand there is a 32-bit integer constant)."""
+    none_scopes: bool = False
+    """Whether DebugInfoNone may stand for a lexical scope (a Parent or Scope operand): the
+    DebugInfo seed lets it stand for any reference (L68); the newer sets' validator
+    (spirv-val) requires a scope there (rule R45)."""
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # -- the set's generated tables -----------------------------------------------------
@@ -123,7 +130,14 @@ _NON_WORD = re.compile(r"[^0-9a-zA-Z]+")
 FLAVORS: dict[str, Flavor] = {
     flavor.name: flavor
     for flavor in (
-        Flavor("DebugInfo", "debug_info", forward_refs=True, source=None, unit_version=100),
+        Flavor(
+            "DebugInfo",
+            "debug_info",
+            forward_refs=True,
+            source=None,
+            unit_version=100,
+            none_scopes=True,
+        ),
         Flavor(
             "OpenCL.DebugInfo.100",
             "opencl_debug_info_100",
@@ -140,6 +154,7 @@ FLAVORS: dict[str, Flavor] = {
             lines=("DebugLine", "DebugNoLine"),
             definition="DebugFunctionDefinition",
             source_continued="DebugSourceContinued",
+            number_bits=32,
         ),
     )
 }

@@ -29,8 +29,10 @@ __all__ = [
     "COMPOSITE",
     "CONSTANT",
     "DISCRIMINATOR",
+    "ENUM_IDS",
     "FUNCTION",
     "GLOBAL_VALUES",
+    "INTEGRAL",
     "REFERENCES",
     "SCOPES",
     "SCOPES_L616",
@@ -282,6 +284,26 @@ REFERENCES: dict[tuple[str, str], tuple[frozenset[str], Rule]] = {
         frozenset({"OpFunction", "DebugInfoNone"}),
         spec_rule("R31", 1070, FUNCTIONS, "Function is an OpFunction which is described"),
     ),
+    ("DebugFunctionDefinition", "Function"): (
+        frozenset({FUNCTION}),
+        spec_rule(
+            "R31",
+            1070,
+            FUNCTIONS,
+            "DebugFunctionDefinition, NonSemantic.Shader.DebugInfo.100's form of DebugFunction's "
+            "Function operand, names the DebugFunction described",
+        ),
+    ),
+    ("DebugFunctionDefinition", "Definition"): (
+        frozenset({"OpFunction"}),
+        spec_rule(
+            "R31",
+            1070,
+            FUNCTIONS,
+            "DebugFunctionDefinition's Definition, like DebugFunction's Function, is the "
+            "OpFunction described",
+        ),
+    ),
     ("DebugFunction", "Declaration"): (
         frozenset({"DebugFunctionDeclaration"}),
         spec_rule("R31", 1072, FUNCTIONS, "Declaration is a DebugFunctionDeclaration"),
@@ -361,3 +383,31 @@ REFERENCES: dict[tuple[str, str], tuple[frozenset[str], Rule]] = {
 
 ALIASES = {"Operands ...": "Operation"}
 """Operand names of the newer sets that the seed spells differently (DebugExpression)."""
+
+INTEGRAL = frozenset(
+    {
+        ("DebugTypeBasic", "Size"), ("DebugTypeArray", "Component Counts"),
+        ("DebugTypeEnum", "Size"), ("DebugTypeComposite", "Size"), ("DebugTypeMember", "Offset"),
+        ("DebugTypeMember", "Size"), ("DebugTypeInheritance", "Offset"),
+        ("DebugTypeInheritance", "Size"), ("DebugTypeTemplateParameter", "Value"),
+    }
+)  # fmt: skip
+"""Operands whose OpConstant must have an integer type ("an OpConstant with integral type",
+L336, L425, L560, L618, L675, L677, L726, L728; "with integer result type", L821); each is
+checked under the rule :data:`REFERENCES` gives it.  The enumerators' Values (L564) are
+checked with the other enumerator rules."""
+
+ENUM_IDS: dict[tuple[str, str], str] = {
+    (ANY, "Flags"): "DebugInfoFlags",
+    ("DebugBuildIdentifier", "Flags"): "BuildIdentifierFlags",
+    ("DebugTypeBasic", "Encoding"): "DebugBaseTypeAttributeEncoding",
+    ("DebugTypeComposite", "Tag"): "DebugCompositeType",
+    ("DebugTypeQualifier", "Type Qualifier"): "DebugTypeQualifier",
+    ("DebugImportedEntity", "Tag"): "DebugImportedEntity",
+    ("DebugTypePointer", "Storage Class"): "StorageClass",
+    ("DebugCompilationUnit", "Language"): "SourceLanguage",
+}
+"""Operands that NonSemantic.Shader.DebugInfo.100 writes as the id of an OpConstant holding
+an enumerated value, and the table (operand kind: the set's own, else the core's) the
+value comes from; the other sets write these operands as literals of that kind.
+DebugOperation's OpCode is checked with the operation's operand count."""

@@ -30,9 +30,21 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from spvbuild.debuginfo.flavors import FLAVORS, Flavor
-from spvbuild.debuginfo.references import ALIASES, ANY, COMPOSITE, REFERENCES, SOURCE
+from spvbuild.debuginfo.references import (
+    ALIASES,
+    ANY,
+    COMPOSITE,
+    ENUM_IDS,
+    INTEGRAL,
+    REFERENCES,
+    SCOPES,
+    SCOPES_L616,
+    SOURCE,
+)
 from spvbuild.debuginfo.spec_rules import (
     ARRAY_COUNT,
+    ENUM_TABLES,
+    ENUMERANT,
     ENUMERATORS,
     GLOBAL_ONLY,
     IN_FUNCTION,
@@ -42,23 +54,28 @@ from spvbuild.debuginfo.spec_rules import (
     OPERATION_COUNT,
     PACK_COUNT,
     RESULT_TYPE,
+    SCOPE_NOT_NONE,
     SET,
     TEMPLATE_COUNT,
     DebugInfoError,
     Rule,
 )
 from spvbuild.generated.core import tables
+from spvbuild.generated.core.enums import StorageClass
 from spvbuild.generated.core.opcodes import (
     OP_CONSTANT,
     OP_EXT_INST_IMPORT,
     OP_FUNCTION,
     OP_FUNCTION_END,
+    OP_SPEC_CONSTANT,
     OP_STRING,
+    OP_TYPE_INT,
     OP_TYPE_VOID,
+    OP_VARIABLE,
 )
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
-from spvbuild.spirv.tables import OperandInfo
+from spvbuild.spirv.tables import KindInfo, OperandInfo
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module
@@ -74,7 +91,9 @@ class Ref:
     ``kind`` is the name of the instruction an id refers to (``OpString``,
     ``DebugTypeBasic``, ``DebugInfoNone``, ...), None for a literal or an unknown id;
     ``value`` is a literal's number, an OpString's text or an OpConstant's value; ``tag``
-    a composite's tag name; ``params`` the parameters carried by an enumerant.
+    a composite's tag name; ``params`` the parameters carried by an enumerant;
+    ``integral`` whether a constant's type is an integer type (None: not a constant, or
+    unknown); ``storage`` an OpVariable's storage class.
     """
 
     kind: str | None
@@ -82,6 +101,8 @@ class Ref:
     tag: str | None = None
     params: int = 0
     id: int | None = None
+    integral: bool | None = None
+    storage: int | None = None
 
     def show(self) -> str:
         """How the operand reads in a message."""
@@ -96,14 +117,28 @@ Operands = Mapping[str, Sequence[Ref]]
 def check_instruction(flavor: Flavor, instruction: str, operands: Operands, where: str) -> None:
     """Every rule about the operands of one instruction; raises :class:`DebugInfoError`."""
     for name, refs in operands.items():
+        _check_enumerated(flavor, instruction, name, refs, where)
         entry = _reference(flavor, instruction, name)
         if entry is None:
             continue
         seed_name, allowed, none_ok, rule = entry
+        integral = (instruction, seed_name) in INTEGRAL
         for ref in refs:
             if ref.kind is None or ref.kind in allowed:
+                if integral and ref.kind == "OpConstant" and ref.integral is False:
+                    raise DebugInfoError(
+                        f"{where} operand '{seed_name}' is {ref.show()} of a floating-point "
+                        "type; it must be an OpConstant of an integer type",
+                        rule,
+                    )
                 continue
             if ref.kind == "DebugInfoNone" and none_ok:
+                if not flavor.none_scopes and allowed in (SCOPES, SCOPES_L616):
+                    raise DebugInfoError(
+                        f"{where} operand '{seed_name}' is {ref.show()}; in {flavor.name} it "
+                        f"must be {' or '.join(sorted(allowed))}",
+                        SCOPE_NOT_NONE,
+                    )
                 continue  # L68: any reference to a debug instruction may become DebugInfoNone
             raise DebugInfoError(
                 f"{where} operand '{seed_name}' is {ref.show()}; it must be "
@@ -113,6 +148,77 @@ def check_instruction(flavor: Flavor, instruction: str, operands: Operands, wher
     special = _SPECIAL.get(instruction)
     if special is not None:
         special(flavor, operands, where)
+
+
+def _check_enumerated(
+    flavor: Flavor, instruction: str, operand: str, refs: Sequence[Ref], where: str
+) -> None:
+    """An enumerated operand (a literal of an enum kind; in NonSemantic.Shader.DebugInfo.100
+    the id of an OpConstant, :data:`~spvbuild.debuginfo.references.ENUM_IDS`) holds a value
+    of its table: one enumerant, or for flags an OR of the table's bits."""
+    found = _enumerated_kind(flavor, instruction, operand)
+    if found is None:
+        return
+    kind, by_id = found
+    rule = ENUM_TABLES.get(kind.name, ENUMERANT)
+    for ref in refs:
+        if by_id and ref.kind is not None and (ref.kind != "OpConstant" or ref.integral is False):
+            raise DebugInfoError(
+                f"{where} operand '{operand}' is {ref.show()}; it must be an integer "
+                f"OpConstant holding a {kind.name} value",
+                rule,
+            )
+        value = ref.value
+        if isinstance(value, bool) or not isinstance(value, int) or _is_enumerant(kind, value):
+            continue
+        if kind.category == "BitEnum":
+            stray = value & ~_all_bits(kind) if value >= 0 else value
+            detail = f"bits {stray:#x} are in no entry of the {kind.name} table"
+        else:
+            detail = f"not a value of the {kind.name} table"
+        raise DebugInfoError(f"{where} operand '{operand}' is {value}: {detail}", rule)
+
+
+_ENUM_CACHE: dict[tuple[str, str, str], tuple[KindInfo, bool] | None] = {}
+
+
+def _enumerated_kind(
+    flavor: Flavor, instruction: str, operand: str
+) -> tuple[KindInfo, bool] | None:
+    """(the operand's enum kind, whether the operand is an id of an OpConstant holding the
+    value) for an enumerated operand; None for any other (DebugOperation's OpCode is the
+    operation rule's)."""
+    key = (flavor.name, instruction, operand)
+    if key in _ENUM_CACHE:
+        return _ENUM_CACHE[key]
+    info = flavor.by_name.get(instruction)
+    kind_name = next((op.kind for op in info.operands if op.name == operand), None) if info else None
+    by_id = kind_name == "IdRef"
+    if by_id:
+        kind_name = ENUM_IDS.get((instruction, operand)) or ENUM_IDS.get((ANY, operand))
+    kind = None
+    if kind_name is not None and kind_name != "DebugOperation":
+        kind = flavor.kinds.get(kind_name) or tables.KINDS.get(kind_name)
+    found = (kind, by_id) if kind is not None and kind.category in _ENUM_CATEGORIES else None
+    _ENUM_CACHE[key] = found
+    return found
+
+
+_ENUM_CATEGORIES = ("ValueEnum", "BitEnum")
+
+
+def _all_bits(kind: KindInfo) -> int:
+    bits = 0
+    for value in kind.enumerants:
+        bits |= value
+    return bits
+
+
+def _is_enumerant(kind: KindInfo, value: int) -> bool:
+    """True when ``value`` is one of ``kind``'s enumerants (a BitEnum: an OR of them)."""
+    if kind.category == "BitEnum":
+        return value >= 0 and not value & ~_all_bits(kind)
+    return value in kind.enumerants
 
 
 _Reference = tuple[str, frozenset[str], bool, Rule]
@@ -208,12 +314,33 @@ def _enumerators(flavor: Flavor, operands: Operands, where: str) -> None:
     pairs = operands.get("Value, Name, Value, Name, ...", ())
     for index, ref in enumerate(pairs):
         want = "OpConstant" if index % 2 == 0 else "OpString"
+        what = "Value" if want == "OpConstant" else "Name"
         if ref.kind is not None and ref.kind != want:
             raise DebugInfoError(
-                f"{where} enumerator {'Value' if want == 'OpConstant' else 'Name'} #{index // 2} "
-                f"is {ref.show()}; it must be {want}",
+                f"{where} enumerator {what} #{index // 2} is {ref.show()}; it must be {want}",
                 ENUMERATORS,
             )
+        if ref.kind == "OpConstant" and ref.integral is False:
+            raise DebugInfoError(
+                f"{where} enumerator Value #{index // 2} is {ref.show()} of a floating-point "
+                "type; it must be an OpConstant of an integer type",
+                ENUMERATORS,
+            )
+
+
+def _global_variable(flavor: Flavor, operands: Operands, where: str) -> None:
+    """L954: Variable is a global variable or constant, so not a function's OpVariable."""
+    for ref in operands.get("Variable", ()):
+        if ref.kind == "OpVariable" and ref.storage == _FUNCTION_STORAGE:
+            raise DebugInfoError(
+                f"{where} operand 'Variable' is {ref.show()} in the Function storage class, "
+                "a function's local variable; it must be a global variable or constant "
+                "(a local variable is described by DebugLocalVariable)",
+                REFERENCES[("DebugGlobalVariable", "Variable")][1],
+            )
+
+
+_FUNCTION_STORAGE = int(StorageClass.Function)
 
 
 _SPECIAL: dict[str, Callable[[Flavor, Operands, str], None]] = {
@@ -224,6 +351,7 @@ _SPECIAL: dict[str, Callable[[Flavor, Operands, str], None]] = {
     "DebugTypeTemplateParameterPack": _at_least_one("Template Parameters", PACK_COUNT),
     "DebugTypeInheritance": _inheritance,
     "DebugTypeEnum": _enumerators,
+    "DebugGlobalVariable": _global_variable,
 }
 
 
@@ -259,8 +387,15 @@ def describe(result_id: int, lookup: Lookup) -> Ref:
     name = info.name if info else f"opcode {inst.opcode}"
     value: object = None
     tag: str | None = None
+    integral: bool | None = None
+    storage: int | None = None
     if inst.opcode in (OP_STRING, OP_CONSTANT) and inst.operands:
         value = inst.operands[0]
+    if inst.opcode in (OP_CONSTANT, OP_SPEC_CONSTANT) and inst.result_type is not None:
+        number_type = lookup(int(inst.result_type))
+        integral = number_type is not None and number_type.opcode == OP_TYPE_INT
+    if inst.opcode == OP_VARIABLE and inst.operands and isinstance(inst.operands[0], int):
+        storage = int(inst.operands[0])
     if inst.opcode in EXT_INST_OPCODES and inst.operands:
         flavor = FLAVORS.get(set_name(inst, lookup) or "")
         ext = flavor.tables.INSTRUCTIONS.get(inst.operands[1]) if flavor else None
@@ -268,7 +403,7 @@ def describe(result_id: int, lookup: Lookup) -> Ref:
             name = ext.name
             if name == COMPOSITE:
                 tag = _composite_tag(flavor, ext.operands, inst.operands[2:], lookup)
-    return Ref(name, value, tag, id=result_id)
+    return Ref(name, value, tag, id=result_id, integral=integral, storage=storage)
 
 
 def _composite_tag(
@@ -387,22 +522,30 @@ def check_instructions(
                 SET,
             )
         flavor = FLAVORS.get(imported or "")
-        if flavor is None:
-            continue
-        info = flavor.tables.INSTRUCTIONS.get(inst.operands[1])
-        name = info.name if info else f"instruction {inst.operands[1]}"
-        where = f"{flavor.name} {name} %{int(inst.result_id or 0)}"
-        result_type = lookup(int(inst.result_type or 0))
-        if result_type is None or result_type.opcode != OP_TYPE_VOID:
-            raise DebugInfoError(
-                f"{where} has Result Type %{int(inst.result_type or 0)}, {_name_of(result_type)}",
-                RESULT_TYPE,
-            )
-        if info is None:
-            continue
-        check_placement(flavor, name, local, where)
-        refs = operand_refs(info.operands, inst.operands[2:], refer)
-        check_instruction(flavor, name, refs, where)
+        if flavor is not None:
+            check_one(flavor, inst, local, refer, lookup)
+
+
+def check_one(
+    flavor: Flavor, inst: Instruction, local: bool, refer: Callable[[int], Ref], lookup: Lookup
+) -> None:
+    """Every rule about one OpExtInst of ``flavor`` but its Set operand's (R2): its Result
+    Type, its place (``local``: in a function body) and its operands; ``refer`` describes
+    an id, ``lookup`` finds its definition."""
+    info = flavor.tables.INSTRUCTIONS.get(inst.operands[1])
+    name = info.name if info else f"instruction {inst.operands[1]}"
+    where = f"{flavor.name} {name} %{int(inst.result_id or 0)}"
+    result_type = lookup(int(inst.result_type or 0))
+    if result_type is None or result_type.opcode != OP_TYPE_VOID:
+        raise DebugInfoError(
+            f"{where} has Result Type %{int(inst.result_type or 0)}, {_name_of(result_type)}",
+            RESULT_TYPE,
+        )
+    if info is None:
+        return
+    check_placement(flavor, name, local, where)
+    refs = operand_refs(info.operands, inst.operands[2:], refer)
+    check_instruction(flavor, name, refs, where)
 
 
 def _name_of(inst: Instruction | None) -> str:
