@@ -243,6 +243,13 @@ def _reference(flavor: Flavor, instruction: str, operand: str) -> _Reference | N
     return found
 
 
+def is_scope_operand(flavor: Flavor, instruction: str, operand: str) -> bool:
+    """True for an operand naming a lexical scope (a Parent or Scope the seed describes as
+    "parent lexical scope" or lists the scopes of)."""
+    entry = _reference(flavor, instruction, operand)
+    return entry is not None and entry[1] in (SCOPES, SCOPES_L616)
+
+
 def _opaque(flavor: Flavor, operands: Operands, where: str) -> None:
     name = next((r.value for r in operands.get("Name", ()) if isinstance(r.value, str)), None)
     size = next(iter(operands.get("Size", ())), None)
