@@ -43,7 +43,7 @@ from spvbuild.debuginfo.facts import KIND_OF, NO_FLAGS
 from spvbuild.debuginfo.flavors import Flavor, method_name
 from spvbuild.debuginfo.handles import CompileUnit, Composite, Expression, Handle, Source
 from spvbuild.debuginfo.rules import Ref
-from spvbuild.debuginfo.spec_rules import SET, DebugInfoError
+from spvbuild.debuginfo.spec_rules import ENUM_TABLES, ENUMERANT, SET, DebugInfoError
 from spvbuild.generated.core import tables as core_tables
 from spvbuild.generated.core.opcodes import OP_EXT_INST
 from spvbuild.spirv.ids import Id
@@ -304,9 +304,15 @@ class DebugInfoWriter:
             names = _flag_names(value) if isinstance(value, IntFlag) else [value.name]
             total = 0
             for name in names:
+                if isinstance(name, int):  # a bit no vocabulary member names: the rules say
+                    total |= name
+                    continue
                 name = name.rstrip("_")
                 if name not in by_name:
-                    raise DebugInfoError(f"{where}: {self.flavor.name} has no {kind_name}.{name}")
+                    raise DebugInfoError(
+                        f"{where}: {self.flavor.name} has no {kind_name}.{name}",
+                        ENUM_TABLES.get(kind_name, ENUMERANT),
+                    )
                 total |= by_name[name]
             return total
         if isinstance(value, int):
@@ -346,17 +352,15 @@ def _member(enum_class: Callable[[int], Enum] | None, number: int) -> object:
         return number
 
 
-def _flag_names(value: IntFlag) -> list[str]:
-    names: list[str] = []
+def _flag_names(value: IntFlag) -> list[str | int]:
+    """The names of the vocabulary's bits set in ``value``; a bit it does not name, as is."""
+    names: list[str | int] = []
     bits = int(value)
     bit = 1
     while bit <= bits:
         if bits & bit:
             member = type(value)(bit)
-            if member.name is None:
-                names.append(f"bit {bit:#x}")
-            else:
-                names.append(member.name)
+            names.append(bit if member.name is None else member.name)
         bit <<= 1
     return names
 

@@ -192,7 +192,9 @@ def _enumerated_kind(
     if key in _ENUM_CACHE:
         return _ENUM_CACHE[key]
     info = flavor.by_name.get(instruction)
-    kind_name = next((op.kind for op in info.operands if op.name == operand), None) if info else None
+    kind_name = (
+        next((op.kind for op in info.operands if op.name == operand), None) if info else None
+    )
     by_id = kind_name == "IdRef"
     if by_id:
         kind_name = ENUM_IDS.get((instruction, operand)) or ENUM_IDS.get((ANY, operand))

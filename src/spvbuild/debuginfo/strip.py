@@ -262,9 +262,7 @@ def _scope_operand_naming(inst: Instruction, flavor: Flavor, rid: int) -> str | 
     return None
 
 
-def _rewrite(
-    inst: Instruction, flavor: Flavor, old: int, new: Callable[[bool], Id]
-) -> Instruction:
+def _rewrite(inst: Instruction, flavor: Flavor, old: int, new: Callable[[bool], Id]) -> Instruction:
     """``inst`` with every reference to ``old`` replaced by ``new(scope_operand)`` (itself
     if none)."""
     operands = list(inst.operands)
