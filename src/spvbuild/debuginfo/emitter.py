@@ -148,7 +148,8 @@ class DebugInfoWriter:
         bits = 64 if wide else 32
         word = value & ((1 << bits) - 1)
         cid = self.module.constant(self.module.type_int(bits, 0), word)
-        self.known[int(cid)] = Ref("OpConstant", value, id=int(cid), integral=True)
+        ref = Ref("OpConstant", value, id=int(cid), integral=True, int_type=(bits, 0))
+        self.known[int(cid)] = ref
         return cid
 
     def check_call(

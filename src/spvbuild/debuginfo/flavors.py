@@ -48,10 +48,12 @@ class Flavor:
     number_bits: int = 64
     """The widest integer OpConstant the layer writes a number as (NonSemantic sets: 32,
     every number operand there is a 32-bit integer constant)."""
-    none_scopes: bool = False
-    """Whether DebugInfoNone may stand for a lexical scope (a Parent or Scope operand): the
-    DebugInfo seed lets it stand for any reference (L68); the newer sets' validator
-    (spirv-val) requires a scope there (rule R45)."""
+    max_vector: int | None = 4
+    """The most components a DebugTypeVector may have (rule R47); None: no bound (DebugInfo)."""
+    none_anywhere: bool = False
+    """Whether DebugInfoNone may stand for any reference, a lexical scope (a Parent or Scope
+    operand) and a type included: the DebugInfo seed lets it (L68); the newer sets'
+    validator (spirv-val) requires a scope or a type there (rule R45)."""
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # -- the set's generated tables -----------------------------------------------------
@@ -136,7 +138,8 @@ FLAVORS: dict[str, Flavor] = {
             forward_refs=True,
             source=None,
             unit_version=100,
-            none_scopes=True,
+            none_anywhere=True,
+            max_vector=None,
         ),
         Flavor(
             "OpenCL.DebugInfo.100",

@@ -33,6 +33,7 @@ __all__ = [
     "FUNCTION",
     "GLOBAL_VALUES",
     "INTEGRAL",
+    "NUMBERS",
     "REFERENCES",
     "SCOPES",
     "SCOPES_L616",
@@ -370,6 +371,43 @@ REFERENCES: dict[tuple[str, str], tuple[frozenset[str], Rule]] = {
         frozenset({"DebugOperation"}),
         spec_rule("R24", 1434, LOCALS, "Operation is zero or more ids of DebugOperation"),
     ),
+    ("DebugSource", "File"): (
+        STRING,
+        spec_rule("R26", (301, 1459), BINARY, "a source's File names the file: an OpString"),
+    ),
+    ("DebugSource", "Text"): (
+        STRING,
+        spec_rule("R26", 301, BINARY, "a source's Text is the source text: an OpString"),
+    ),
+    ("DebugSourceContinued", "Text"): (
+        STRING,
+        spec_rule("R26", 301, BINARY, "the rest of a source's text: an OpString"),
+    ),
+    ("DebugStoragePath", "Path"): (STRING, spec_rule("R4", 62, BINARY, "Path is an OpString")),
+    ("DebugBuildIdentifier", "Identifier"): (
+        STRING,
+        spec_rule("R4", 62, BINARY, "Identifier is an OpString"),
+    ),
+    ("DebugEntryPoint", "Entry Point"): (
+        frozenset({FUNCTION}),
+        spec_rule("R31", 1046, FUNCTIONS, "Entry Point is the DebugFunction of the entry point"),
+    ),
+    ("DebugEntryPoint", "Compilation Unit"): (
+        frozenset({UNIT}),
+        spec_rule("R19", 293, BINARY, "Compilation Unit is a DebugCompilationUnit"),
+    ),
+    ("DebugEntryPoint", "Compiler Signature"): (
+        STRING,
+        spec_rule("R4", 62, BINARY, "Compiler Signature is an OpString"),
+    ),
+    ("DebugEntryPoint", "Command-line Arguments"): (
+        STRING,
+        spec_rule("R4", 62, BINARY, "Command-line Arguments is an OpString"),
+    ),
+    ("DebugTypeMatrix", "Vector Type"): (
+        frozenset({"DebugTypeVector"}),
+        spec_rule("T", 450, TYPES_SECTION, "a matrix's Vector Type is a DebugTypeVector"),
+    ),
     ("DebugMacroDef", "Value"): (
         STRING,
         spec_rule("R39", 1465, MACROS, "Value is id of OpString holding the macro's definition"),
@@ -411,3 +449,18 @@ ENUM_IDS: dict[tuple[str, str], str] = {
 an enumerated value, and the table (operand kind: the set's own, else the core's) the
 value comes from; the other sets write these operands as literals of that kind.
 DebugOperation's OpCode is checked with the operation's operand count."""
+
+NUMBERS = frozenset(
+    {
+        (ANY, "Line"), (ANY, "Column"), ("DebugLine", "Line Start"), ("DebugLine", "Line End"),
+        ("DebugLine", "Column Start"), ("DebugLine", "Column End"),
+        ("DebugCompilationUnit", "Version"), ("DebugCompilationUnit", "DWARF Version"),
+        ("DebugTypeVector", "Component Count"), ("DebugTypeMatrix", "Vector Count"),
+        ("DebugLexicalBlockDiscriminator", "Discriminator"), ("DebugFunction", "Scope Line"),
+        ("DebugLocalVariable", "Arg Number"), ("DebugOperation", "OpCode"),
+        ("DebugOperation", "Operands ..."),
+    }
+)  # fmt: skip
+"""Operands that NonSemantic.Shader.DebugInfo.100 writes as the id of a 32-bit unsigned
+integer OpConstant holding a number (the other sets: a literal), besides the enumerated
+ones of :data:`ENUM_IDS`."""

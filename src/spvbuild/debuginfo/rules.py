@@ -36,10 +36,12 @@ from spvbuild.debuginfo.references import (
     COMPOSITE,
     ENUM_IDS,
     INTEGRAL,
+    NUMBERS,
     REFERENCES,
     SCOPES,
     SCOPES_L616,
     SOURCE,
+    TYPES,
 )
 from spvbuild.debuginfo.spec_rules import (
     ARRAY_COUNT,
@@ -49,6 +51,7 @@ from spvbuild.debuginfo.spec_rules import (
     GLOBAL_ONLY,
     IN_FUNCTION,
     INHERITANCE_TAG,
+    NUMBER_IDS,
     OPAQUE,
     OPERATION_CODE,
     OPERATION_COUNT,
@@ -57,6 +60,7 @@ from spvbuild.debuginfo.spec_rules import (
     SCOPE_NOT_NONE,
     SET,
     TEMPLATE_COUNT,
+    VECTOR_COUNT,
     DebugInfoError,
     Rule,
 )
@@ -103,6 +107,8 @@ class Ref:
     id: int | None = None
     integral: bool | None = None
     storage: int | None = None
+    int_type: tuple[int, int] | None = None
+    """An integer constant's type: (width, signedness)."""
 
     def show(self) -> str:
         """How the operand reads in a message."""
@@ -117,6 +123,7 @@ Operands = Mapping[str, Sequence[Ref]]
 def check_instruction(flavor: Flavor, instruction: str, operands: Operands, where: str) -> None:
     """Every rule about the operands of one instruction; raises :class:`DebugInfoError`."""
     for name, refs in operands.items():
+        _check_number_ids(flavor, instruction, name, refs, where)
         _check_enumerated(flavor, instruction, name, refs, where)
         entry = _reference(flavor, instruction, name)
         if entry is None:
@@ -133,7 +140,7 @@ def check_instruction(flavor: Flavor, instruction: str, operands: Operands, wher
                     )
                 continue
             if ref.kind == "DebugInfoNone" and none_ok:
-                if not flavor.none_scopes and allowed in (SCOPES, SCOPES_L616):
+                if _none_refused(flavor, allowed):
                     raise DebugInfoError(
                         f"{where} operand '{seed_name}' is {ref.show()}; in {flavor.name} it "
                         f"must be {' or '.join(sorted(allowed))}",
@@ -148,6 +155,36 @@ def check_instruction(flavor: Flavor, instruction: str, operands: Operands, wher
     special = _SPECIAL.get(instruction)
     if special is not None:
         special(flavor, operands, where)
+
+
+def _check_number_ids(
+    flavor: Flavor, instruction: str, operand: str, refs: Sequence[Ref], where: str
+) -> None:
+    """R46: where NonSemantic.Shader.DebugInfo.100 writes a number as an id, the id is a
+    32-bit unsigned integer OpConstant's."""
+    key = (flavor.name, instruction, operand)
+    numeric = _NUMBER_CACHE.get(key)
+    if numeric is None:
+        info = flavor.by_name.get(instruction)
+        kind = next((op.kind for op in info.operands if op.name == operand), None) if info else None
+        numeric = _NUMBER_CACHE[key] = kind == "IdRef" and any(
+            pair in table
+            for pair in ((instruction, operand), (ANY, operand))
+            for table in (NUMBERS, ENUM_IDS)
+        )
+    if not numeric:
+        return
+    for ref in refs:
+        if ref.kind is not None and (ref.kind != "OpConstant" or ref.int_type != (32, 0)):
+            what = ref.show() if ref.kind != "OpConstant" else f"{ref.show()} of another type"
+            raise DebugInfoError(
+                f"{where} operand '{operand}' is {what}; it must be a 32-bit unsigned integer "
+                "OpConstant",
+                NUMBER_IDS,
+            )
+
+
+_NUMBER_CACHE: dict[tuple[str, str, str], bool] = {}
 
 
 def _check_enumerated(
@@ -245,6 +282,23 @@ def _reference(flavor: Flavor, instruction: str, operand: str) -> _Reference | N
     return found
 
 
+def none_refused(flavor: Flavor, instruction: str, operand: str) -> bool:
+    """True where ``flavor`` refuses DebugInfoNone in this operand (R45: a scope or a type
+    operand of the newer sets)."""
+    entry = _reference(flavor, instruction, operand)
+    return entry is not None and _none_refused(flavor, entry[1])
+
+
+def _none_refused(flavor: Flavor, allowed: frozenset[str]) -> bool:
+    if flavor.none_anywhere or "DebugInfoNone" in allowed:
+        return False
+    # scopes, types, and a next level of inlining (absent, not DebugInfoNone, when none)
+    return allowed in (SCOPES, SCOPES_L616, _INLINED_AT) or allowed <= TYPES | {"OpTypeVoid"}
+
+
+_INLINED_AT = frozenset({"DebugInlinedAt"})
+
+
 def is_scope_operand(flavor: Flavor, instruction: str, operand: str) -> bool:
     """True for an operand naming a lexical scope (a Parent or Scope the seed describes as
     "parent lexical scope" or lists the scopes of)."""
@@ -337,6 +391,19 @@ def _enumerators(flavor: Flavor, operands: Operands, where: str) -> None:
             )
 
 
+def _vector(flavor: Flavor, operands: Operands, where: str) -> None:
+    """R47: the newer sets' validator takes vectors of 1 to 4 components."""
+    if flavor.max_vector is None:
+        return
+    for ref in operands.get("Component Count", ()):
+        count = ref.value
+        if isinstance(count, int) and not 0 < count <= flavor.max_vector:
+            raise DebugInfoError(
+                f"{where} Component Count is {count}; {flavor.name} takes 1 to {flavor.max_vector}",
+                VECTOR_COUNT,
+            )
+
+
 def _global_variable(flavor: Flavor, operands: Operands, where: str) -> None:
     """L954: Variable is a global variable or constant, so not a function's OpVariable."""
     for ref in operands.get("Variable", ()):
@@ -361,6 +428,7 @@ _SPECIAL: dict[str, Callable[[Flavor, Operands, str], None]] = {
     "DebugTypeInheritance": _inheritance,
     "DebugTypeEnum": _enumerators,
     "DebugGlobalVariable": _global_variable,
+    "DebugTypeVector": _vector,
 }
 
 
@@ -398,11 +466,16 @@ def describe(result_id: int, lookup: Lookup) -> Ref:
     tag: str | None = None
     integral: bool | None = None
     storage: int | None = None
+    int_type: tuple[int, int] | None = None
     if inst.opcode in (OP_STRING, OP_CONSTANT) and inst.operands:
         value = inst.operands[0]
     if inst.opcode in (OP_CONSTANT, OP_SPEC_CONSTANT) and inst.result_type is not None:
         number_type = lookup(int(inst.result_type))
         integral = number_type is not None and number_type.opcode == OP_TYPE_INT
+        if number_type is not None and integral and len(number_type.operands) == 2:
+            width, signedness = number_type.operands
+            if isinstance(width, int) and isinstance(signedness, int):
+                int_type = (int(width), int(signedness))
     if inst.opcode == OP_VARIABLE and inst.operands and isinstance(inst.operands[0], int):
         storage = int(inst.operands[0])
     if inst.opcode in EXT_INST_OPCODES and inst.operands:
@@ -412,7 +485,9 @@ def describe(result_id: int, lookup: Lookup) -> Ref:
             name = ext.name
             if name == COMPOSITE:
                 tag = _composite_tag(flavor, ext.operands, inst.operands[2:], lookup)
-    return Ref(name, value, tag, id=result_id, integral=integral, storage=storage)
+    return Ref(
+        name, value, tag, id=result_id, integral=integral, storage=storage, int_type=int_type
+    )
 
 
 def _composite_tag(

@@ -33,6 +33,7 @@ __all__ = [
     "IN_FUNCTION",
     "LOCALS",
     "LOCATION",
+    "NUMBER_IDS",
     "MACROS",
     "OPAQUE",
     "OPERATION_CODE",
@@ -46,6 +47,7 @@ __all__ = [
     "TEMPLATES",
     "TEMPLATE_COUNT",
     "TYPES_SECTION",
+    "VECTOR_COUNT",
     "DebugInfoError",
     "Rule",
     "spec_rule",
@@ -217,6 +219,24 @@ SCOPE_NOT_NONE = spec_rule(
     (68, 1123),
     BINARY,
     "in OpenCL.DebugInfo.100 and NonSemantic.Shader.DebugInfo.100 an operand naming a "
-    "lexical scope (Parent, Scope) must name one, not DebugInfoNone, as their validator "
-    "(spirv-val) requires; the DebugInfo seed's L68 lets DebugInfoNone stand for any reference",
+    "lexical scope (Parent, Scope) or a type must name one, not DebugInfoNone, as their "
+    "validator (spirv-val) requires; the DebugInfo seed's L68 lets DebugInfoNone stand for "
+    "any reference",
+)
+
+NUMBER_IDS = spec_rule(
+    "R46",
+    62,
+    BINARY,
+    "NonSemantic.Shader.DebugInfo.100 writes each number the seed writes as a literal (a line, "
+    "a column, a version, an enumerated value) as the id of a 32-bit unsigned integer "
+    "OpConstant",
+)
+
+VECTOR_COUNT = spec_rule(
+    "R47",
+    452,
+    TYPES_SECTION,
+    "Component Count is the number of elements in the vector; OpenCL.DebugInfo.100 and "
+    "NonSemantic.Shader.DebugInfo.100 take 1 to 4, as their validator (spirv-val) requires",
 )

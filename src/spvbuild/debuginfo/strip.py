@@ -25,7 +25,13 @@ from spvbuild.debuginfo.emitter import DebugInfoWriter
 from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, Flavor
 from spvbuild.debuginfo.handles import Handle
 from spvbuild.debuginfo.references import SCOPES
-from spvbuild.debuginfo.rules import EXT_INST_OPCODES, Ref, is_scope_operand, set_name
+from spvbuild.debuginfo.rules import (
+    EXT_INST_OPCODES,
+    Ref,
+    is_scope_operand,
+    none_refused,
+    set_name,
+)
 from spvbuild.debuginfo.spec_rules import REMOVAL, SCOPE_NOT_NONE, DebugInfoError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_STRING
@@ -94,8 +100,8 @@ def remove_debug_instruction(module: Module, target: Id | Handle) -> None:
     enclosing scope (its Parent), as a compiler folds a dropped block into the block
     around it: the variables stay in scope and every set's validator accepts the result.
     With no enclosing scope to take its place (a DebugCompilationUnit), DebugInfoNone
-    stands there in DebugInfo (seed L68); the newer sets require a scope there (rule R45),
-    so the removal is refused.
+    stands there in DebugInfo (seed L68); the newer sets require a scope there, and a type
+    where an operand names a type (rule R45), so such a removal is refused there.
     """
     rid = int(target.id if isinstance(target, Handle) else target)
     inst, flavor = _debug_instruction(module, rid)
@@ -104,15 +110,15 @@ def remove_debug_instruction(module: Module, target: Id | Handle) -> None:
     if info is not None and info.name == "DebugInfoNone":
         raise DebugInfoError(f"%{rid} is DebugInfoNone, what references are replaced with", REMOVAL)
     enclosing = _enclosing_scope(module, flavor, inst)
-    if enclosing is None and not flavor.none_scopes:
+    if not flavor.none_anywhere:
         for other in module.all_instructions():
             if other.opcode in EXT_INST_OPCODES and int(other.operands[0]) == set_id:
-                named = _scope_operand_naming(other, flavor, rid)
+                named = _refused_operand_naming(other, flavor, rid, enclosing is not None)
                 if named is not None:
                     raise DebugInfoError(
                         f"cannot remove %{rid}: {named} names it, and {flavor.name} wants a "
-                        f"lexical scope there, not DebugInfoNone; %{rid} has no enclosing "
-                        "scope to take its place",
+                        "scope or a type there, not DebugInfoNone (and no enclosing scope "
+                        "can take its place)",
                         SCOPE_NOT_NONE,
                     )
     existing = next((i for i in module.sections[_GLOBALS] if _is_none(i, set_id)), None)
@@ -248,16 +254,24 @@ def _debug_name(inst: Instruction, flavor: Flavor) -> str | None:
     return info.name if info is not None else None
 
 
-def _scope_operand_naming(inst: Instruction, flavor: Flavor, rid: int) -> str | None:
-    """``DebugLocalVariable %12 operand 'Parent'`` when a scope operand of ``inst`` names
-    ``rid``; else None."""
+def _refused_operand_naming(
+    inst: Instruction, flavor: Flavor, rid: int, enclosed: bool
+) -> str | None:
+    """``DebugLocalVariable %12 operand 'Parent'`` when an operand of ``inst`` names ``rid``
+    where ``flavor`` refuses DebugInfoNone (a scope operand is fine when ``enclosed``: the
+    enclosing scope takes the removed one's place); else None."""
     name = _debug_name(inst, flavor)
-    if name is None:
+    if name is None or inst.result_id is not None and int(inst.result_id) == rid:
         return None
     for index, how, operand in _id_positions(inst, flavor):
         value = inst.operands[index]
-        if how == "" and isinstance(value, int) and int(value) == rid:
-            if is_scope_operand(flavor, name, operand):
+        values = (
+            value if how == "*" else [v for p in value for v in p] if how == "pair" else [value]
+        )
+        if any(isinstance(v, int) and int(v) == rid for v in values):
+            if enclosed and is_scope_operand(flavor, name, operand):
+                continue
+            if none_refused(flavor, name, operand):
                 return f"{name} %{int(inst.result_id or 0)} operand '{operand}'"
     return None
 
