@@ -2,11 +2,15 @@
 
 Every rule (:mod:`spvbuild.debuginfo.spec_rules`; what operands may refer to:
 :mod:`spvbuild.debuginfo.references`) cites the DebugInfo spec's section and the line of
-its text ("L616" = line 616); rule ids are the ones of the review (R1-R42, D10).  The same
-checks run in two places:
+its text ("L616" = line 616); rule ids are the ones of the review (R1-R42, D10) and R43-R47
+(the enumeration tables, the newer sets' validator's demands).  The same checks run in
+several places:
 
 * the layer (:mod:`spvbuild.debuginfo.emitter`) checks each instruction *before* it is
   emitted, from what it knows about the operands it is given;
+* each call of a generated method of a set a layer writes (``m.debug_info.*``) is checked
+  at the call (:meth:`~spvbuild.debuginfo.emitter.DebugInfoWriter.check_call`, registered
+  with :meth:`~spvbuild.ir.module.Module.add_set_check`), through :func:`check_one`;
 * :func:`check_module` checks every debug instruction already in a module (made through
   the layer, the generated methods or raw ``OpExtInst``);
 * :func:`check_serialized`, which the layer registers once per module with
