@@ -2888,6 +2888,7 @@ window.SPVBUILD_SEARCH = [
 ["Module.insert_at","method","api/module.html#Module.insert_at","API: Module: the module builder"],
 ["Module.add_phi_incoming","method","api/module.html#Module.add_phi_incoming","API: Module: the module builder"],
 ["Module.add_check","method","api/module.html#Module.add_check","API: Module: the module builder"],
+["Module.add_set_check","method","api/module.html#Module.add_set_check","API: Module: the module builder"],
 ["Module.named","method","api/module.html#Module.named","API: Module: the module builder"],
 ["Module.no_wrap","method","api/module.html#Module.no_wrap","API: Module: the module builder"],
 ["Module.define_function","method","api/module.html#Module.define_function","API: Module: the module builder"],

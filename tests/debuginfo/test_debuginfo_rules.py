@@ -69,13 +69,16 @@ def cites(rule: str, line: int) -> str:
 # -- R3: Result Type is OpTypeVoid --------------------------------------------------------------
 def test_result_type_must_be_op_type_void() -> None:
     s = setup(open_function=False)
-    s.m.debug_info.debug_info_none(s.uint)  # a generated method with the wrong result type
     with pytest.raises(
         DebugInfoError, match=r"DebugInfoNone %\d+ has Result Type %\d+, OpTypeInt"
     ) as e:
-        check_module(s.m)
+        s.m.debug_info.debug_info_none(s.uint)  # a generated method with the wrong result type
     assert re.search(cites("R3", 64), str(e.value))
     assert isinstance(e.value, BuildError)
+    bare = Module()  # no layer: nothing checks the call, check_module does
+    bare.debug_info.debug_info_none(bare.type_int(32, 0))
+    with pytest.raises(DebugInfoError, match=cites("R3", 64)):
+        check_module(bare)
 
 
 # -- R2: Set is the right import ----------------------------------------------------------------
@@ -354,27 +357,31 @@ def test_function_and_variable_references() -> None:
 
 
 def test_whole_module_check_sees_raw_instructions() -> None:
-    """A DebugTypeBasic written with the generated method, its Name an OpConstant (L62)."""
-    s = setup(open_function=False)
-    void = s.m.type_void()
-    s.m.debug_info.debug_type_basic(void, s.m.constant(s.uint, 1), s.m.constant(s.uint, 32), 5)  # type: ignore[arg-type]
+    """A DebugTypeBasic written with the generated method, its Name an OpConstant (L62), in a
+    module without a layer (so without the check at the call)."""
+    m = Module(version=(1, 2))
+    uint = m.type_int(32, 0)
+    m.debug_info.debug_type_basic(m.type_void(), m.constant(uint, 1), m.constant(uint, 32), 5)  # type: ignore[arg-type]
     with pytest.raises(
         DebugInfoError, match=r"operand 'Name' is OpConstant %\d+; it must be OpString"
     ) as e:
-        check_module(s.m)
+        check_module(m)
     assert re.search(cites("R4", 62), str(e.value))
 
 
-def test_serialization_checks_raw_generated_method_calls() -> None:
-    """The layer registers the whole-module check with Module.add_check: to_words runs it."""
+def test_raw_generated_method_calls_are_checked_at_the_call() -> None:
+    """The layer registers its set's check with Module.add_set_check: a generated method's
+    call that breaks a rule raises there, naming the user's file:line, and changes nothing."""
     s = setup(open_function=False)
-    void = s.m.type_void()
-    s.m.debug_info.debug_type_basic(void, s.m.constant(s.uint, 1), s.m.constant(s.uint, 32), 5)  # type: ignore[arg-type]
+    void, one, size = s.m.type_void(), s.m.constant(s.uint, 1), s.m.constant(s.uint, 32)
+    before = s.m.to_words()
     with pytest.raises(
         DebugInfoError, match=r"operand 'Name' is OpConstant %\d+; it must be OpString"
     ) as e:
-        s.m.to_words()
+        s.m.debug_info.debug_type_basic(void, one, size, 5)  # type: ignore[arg-type]
     assert re.search(cites("R4", 62), str(e.value))
+    assert str(e.value).endswith(f"(at test_debuginfo_rules.py:{e.tb.tb_lineno})")
+    assert s.m.to_words() == before
 
 
 def test_serialization_checks_raw_ext_inst() -> None:
@@ -424,9 +431,8 @@ def test_whole_module_check_on_a_module_being_built() -> None:
     assert label is not None
     with pytest.raises(DebugInfoError, match=r"'Variable' is OpLabel %\d+"):
         s.di.declare(local, label)
-    s.m.debug_info.debug_declare(s.m.type_void(), local.id, label, s.di.expression().id)
-    with pytest.raises(DebugInfoError, match=r"'Variable' is OpLabel %\d+"):
-        check_module(s.m)
+    with pytest.raises(DebugInfoError, match=r"'Variable' is OpLabel %\d+"):  # at the call
+        s.m.debug_info.debug_declare(s.m.type_void(), local.id, label, s.di.expression().id)
 
 
 def test_debug_info_none_may_stand_for_any_debug_reference() -> None:
@@ -450,3 +456,169 @@ def test_good_modules_pass_the_whole_module_check() -> None:
         check_module(c_program(target)[0])
     for flavor in FLAVORS:
         check_module(cpp_program(flavor)[0])
+
+
+# -- integral constants, global variables, enumerated values (issue 29) --------------------------
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_sizes_offsets_and_enumerator_values_are_integer_constants(flavor: FlavorName) -> None:
+    """Seed 4.3: "Size is an OpConstant with integral type" (L336, L618), "Offset is an
+    OpConstant with integral type" (L675), and of DebugTypeEnum "Values must be id of
+    OpConstant instruction, with integer result type" (L564): a float constant is refused."""
+    s = setup(flavor)
+    half = Id(s.m.constant(s.m.type_float(32), 32.0))
+    int_t = s.di.basic_type("int", 32, Encoding.Signed)
+    with pytest.raises(
+        DebugInfoError, match=r"operand 'Size' is OpConstant %\d+ of a floating-point type"
+    ) as e:
+        s.di.basic_type("f", half, Encoding.Float)
+    assert re.search(cites("R27", 336), str(e.value))
+    with pytest.raises(DebugInfoError, match=cites("R27", 618)):
+        s.di.composite_type("S", Tag.Structure, half)
+    with pytest.raises(
+        DebugInfoError, match=r"operand 'Offset' is OpConstant %\d+ of a float"
+    ) as e:
+        s.di.composite_type("T", Tag.Structure, 32, [Member("x", int_t, half, 32)])
+    assert re.search(cites("R27", 675), str(e.value))
+    with pytest.raises(
+        DebugInfoError, match=r"enumerator Value #1 is OpConstant %\d+ of a float"
+    ) as e:
+        s.di.enum_type("E", [(0, "A"), (half, "B")], 32)
+    assert re.search(cites("R29", 564), str(e.value))
+    s.di.enum_type("E", [(0, "A"), (1, "B")], 32)  # integer values pass
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_global_variable_is_not_a_function_variable(flavor: FlavorName) -> None:
+    """Seed 4.5 (L954): "Variable is id of the global variable or constant which is described
+    by this instruction": an OpVariable of the Function storage class is refused; a global one
+    and a constant pass."""
+    s = setup(flavor)
+    int_t = s.di.basic_type("int", 32, Encoding.Signed)
+    local = s.m.variable(s.m.type_pointer(StorageClass.Function, s.uint), StorageClass.Function)
+    with pytest.raises(
+        DebugInfoError,
+        match=r"operand 'Variable' is OpVariable %\d+ in the Function storage class",
+    ) as e:
+        s.di.global_variable("g", int_t, local)
+    assert re.search(cites("R33", 954), str(e.value))
+    private = StorageClass.CrossWorkgroup
+    s.di.global_variable("g", int_t, s.m.variable(s.m.type_pointer(private, s.uint), private))
+    s.di.global_variable("k", int_t, s.m.constant(s.uint, 7))
+
+
+NONSEMANTIC: FlavorName = "NonSemantic.Shader.DebugInfo.100"
+
+
+def test_nonsemantic_encoding_outside_its_table() -> None:
+    """Seed 3.3 (L140, L338): Encoding is a value of the Base Type Attribute Encodings table;
+    NonSemantic.Shader.DebugInfo.100 writes it as an OpConstant, whose value is checked too."""
+    s = setup(NONSEMANTIC)
+    with pytest.raises(
+        DebugInfoError,
+        match=r"operand 'Encoding' is 99: not a value of the DebugBaseTypeAttributeEncoding table",
+    ) as e:
+        s.di.basic_type("int", 32, 99)  # type: ignore[arg-type]
+    assert re.search(cites("R44", 140), str(e.value))
+    s.di.basic_type("int", 32, 4)  # type: ignore[arg-type]  # Signed there: passes
+
+
+@pytest.mark.parametrize(
+    ("call", "operand"),
+    [
+        ("member_parent", "parent"),
+        ("inlined_at_keyword", "inlined_at"),
+        ("function_variable", "Definition"),
+    ],
+)
+def test_nonsemantic_refuses_facts_it_cannot_hold(call: str, operand: str) -> None:
+    """Seed 4.3 (L673: a member's Parent), 4.6 (L1070: DebugFunction's Function is an
+    OpFunction), 4.8 (L1316: DebugInlinedVariable's Inlined): a fact given for an operand
+    NonSemantic.Shader.DebugInfo.100 lacks is refused, not dropped, and the OpFunction it
+    ties with DebugFunctionDefinition is checked at the call."""
+    s = setup(NONSEMANTIC)
+    int_t = s.di.basic_type("int", 32, Encoding.Signed)
+    shell = s.di.composite_type("S", Tag.Structure, 32, [Member("x", int_t, 0, 32)])
+    fn = s.di.function("f", s.di.function_type(None))
+    local = s.di.local_variable("x", int_t, fn)
+    variable = s.m.variable(s.m.type_pointer(StorageClass.Function, s.uint), StorageClass.Function)
+    calls: dict[str, Callable[[], object]] = {
+        "member_parent": lambda: s.di.instruction(
+            "DebugTypeMember", name="y", type=int_t, parent=shell, offset=0, size=32
+        ),
+        "inlined_at_keyword": lambda: s.di.instruction(
+            "DebugInlinedVariable", variable=local, inlined_at=s.di.inlined_at(3, fn)
+        ),
+        "function_variable": lambda: s.di.function(
+            "g", s.di.function_type(None), function=variable
+        ),
+    }
+    with pytest.raises(DebugInfoError, match=rf"'{operand}'") as e:
+        calls[call]()
+    assert NONSEMANTIC in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("flavor", "encoding"), [("DebugInfo", 3), ("OpenCL.DebugInfo.100", 99), (NONSEMANTIC, 99)]
+)
+def test_raw_enum_numbers_outside_their_table_are_spvbuild_errors(
+    flavor: FlavorName, encoding: int
+) -> None:
+    """Seed 3.3: DebugInfo has no encoding 3 (Float is 4), OpenCL.DebugInfo.100 none above 7:
+    through the layer and through the generated method alike, a DebugInfoError citing the
+    table, ending with the user's file:line (no bare ValueError)."""
+    s = setup(flavor, open_function=False)
+    with pytest.raises(DebugInfoError, match=rf"'Encoding' is {encoding}: not a value") as e:
+        s.di.basic_type("x", 32, encoding)  # type: ignore[arg-type]
+    assert str(e.value).endswith(f"(at test_debuginfo_rules.py:{e.tb.tb_lineno})")
+    assert re.search(cites("R44", 140), str(e.value))
+    group = s.di.emitter.group
+    name, size = s.m.string("x"), s.m.constant(s.uint, 32)
+    literal: object = s.m.constant(s.uint, encoding) if flavor == NONSEMANTIC else encoding
+    extra = [s.m.constant(s.uint, 0)] if flavor == NONSEMANTIC else []
+    with pytest.raises(DebugInfoError, match=rf"'Encoding' is {encoding}: not a value") as e:
+        group.debug_type_basic(s.m.type_void(), name, size, literal, *extra)
+    assert str(e.value).endswith(f"(at test_debuginfo_rules.py:{e.tb.tb_lineno})")
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_flags_outside_the_debug_info_flags_table(flavor: FlavorName) -> None:
+    """Seed 3.2 (L76, L369): "Flags is a single word literal formed by bitwise OR-ing values
+    from the Debug Info Flags table": a bit outside it is refused citing rule 3.2."""
+    s = setup(flavor)
+    int_t = s.di.basic_type("int", 32, Encoding.Signed)
+    with pytest.raises(DebugInfoError, match=r"bits 0x100000 are in no entry") as e:
+        s.di.pointer_type(int_t, StorageClass.Function, flags=Flags(1 << 20))
+    assert re.search(cites("R43", 369), str(e.value))
+    assert "3.2 Debug Info Flags" in str(e.value)
+
+
+def test_every_layer_error_ends_with_the_users_call_site() -> None:
+    """Every DebugInfoError of a layer call names the user's file:line (the rules' seed
+    sections, e.g. 4.3 for the R12 Parent rule, are cited before it)."""
+    s = setup()
+    disc = s.di.discriminator(s.di.lexical_block(s.di.unit, line=2), 1)
+    with pytest.raises(DebugInfoError) as e:
+        s.di.composite_type("S", Tag.Structure, 0, parent=disc)
+    assert str(e.value).endswith(f"(at test_debuginfo_rules.py:{e.tb.tb_lineno})")
+    with pytest.raises(DebugInfoError) as e:
+        DebugInfo(s.m, "DebugInfo.200")  # type: ignore[arg-type]
+    assert str(e.value).endswith(f"(at test_debuginfo_rules.py:{e.tb.tb_lineno})")
+
+
+def test_rules_cite_the_seed_by_name() -> None:
+    """The rules cite the seed (the DebugInfo spec's text, 000_01119fa73200a173) by name and
+    section, never by a path of one machine."""
+    from pathlib import Path
+
+    from spvbuild.debuginfo import references, spec_rules
+
+    assert spec_rules.SEED == "000_01119fa73200a173"
+    assert (
+        "seed 000_01119fa73200a173 L616"
+        in references.REFERENCES[("DebugTypeComposite", "Parent")][1].cite()
+    )
+    folder = Path(spec_rules.__file__).parent
+    for path in folder.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"(/work|/home|/tmp|[A-Z]:\\)\S*seeds", text), path.name
+        assert "shared/seeds" not in text, path.name

@@ -207,3 +207,72 @@ def test_what_cannot_be_removed() -> None:
         remove_debug_instruction(m, di.emitter.none())
     with pytest.raises(DebugInfoError, match=r"%\d+ is not a debug-info instruction"):
         remove_debug_instruction(m, m.type_void())
+
+
+# -- issue 29 ---------------------------------------------------------------------------------------
+def _string_ids(m: Module) -> dict[int, str]:
+    return {
+        int(i.result_id): str(i.operands[0])
+        for i in m.all_instructions()
+        if i.opcode == 7 and i.result_id is not None  # OpString
+    }
+
+
+@pytest.mark.spirv_val
+@pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.flavor)
+def test_strip_reads_only_id_operands(target: Target, spirv_val: Validator) -> None:
+    """Seed 2 (L68, "can be safely removed from the module all at once"): the strings only
+    the debug info used go, even when a literal elsewhere (an OpConstant's value, an entry
+    point's execution model) equals a string's id."""
+    m, _ = c_program(target)
+    uint = m.type_int(32, 0)
+    for sid in _string_ids(m):
+        m.constant(uint, sid)  # a literal equal to every string's id
+    strip_debug_info(m)
+    assert set(_string_ids(m).values()) == {"example.c"}  # OpSource and OpLine name it
+    assert_valid(spirv_val, m.to_words(), target.env)
+
+
+def test_strip_does_not_take_an_execution_model_for_a_string() -> None:
+    """Seed 2 (L68): ``OpEntryPoint Kernel`` (6) keeps no %6 string."""
+    m, _ = c_program(KERNEL_TARGETS[1])
+    assert 6 in _string_ids(m)
+    strip_debug_info(m)
+    assert 6 not in _string_ids(m)
+
+
+@pytest.mark.spirv_val
+@pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.flavor)
+def test_removing_a_lexical_block_moves_its_contents_to_the_enclosing_scope(
+    target: Target, spirv_val: Validator
+) -> None:
+    """Seed 2 (L68) lets a removed instruction's references become DebugInfoNone; the newer
+    sets' validator wants a lexical scope in Parent/Scope operands (rule R45), and so do
+    spvbuild's rules now.  Removing a DebugLexicalBlock gives what it contained (its local
+    variables, inner blocks, DebugScopes) the block's own Parent, as a compiler does, and
+    the module passes spirv-val and the rules."""
+    m, di = c_program(target)
+    flavor = DebugInfo(m, target.flavor).flavor
+    number = flavor.by_name["DebugLexicalBlock"].opcode
+    outer = _find(m, target.flavor, number)  # the outer block, in sum()
+    parent = m.definition(outer)
+    assert parent is not None
+    remove_debug_instruction(m, outer)
+    check_module(m)
+    assert_valid(spirv_val, m.to_words(), target.env)
+    if target.flavor != "DebugInfo":  # there the rules refuse DebugInfoNone as a scope
+        none = Id(di.emitter.none())
+        with pytest.raises(DebugInfoError, match=r"operand 'Parent' is DebugInfoNone .*rule R45"):
+            di.instruction(
+                "DebugLexicalBlock", source=di.unit.source, line=1, column=1, parent=none
+            )
+
+
+def test_removing_the_compilation_unit_is_refused_where_a_scope_is_required() -> None:
+    """Rule R45 (seed 2, L68): nothing encloses a DebugCompilationUnit, and the newer sets
+    want a scope where it is named, so its removal is refused there (DebugInfo: allowed)."""
+    m, di = c_program(KERNEL_TARGETS[1])
+    before = m.to_words()
+    with pytest.raises(DebugInfoError, match=r"cannot remove %\d+: .* operand 'Parent'.*R45"):
+        remove_debug_instruction(m, di.unit)
+    assert m.to_words() == before

@@ -15,14 +15,17 @@ a handle / ``Id``    —                                   the id
 ``None``             absent (optional operand)           the module's one ``DebugInfoNone``
 ===================  ==================================  ==================================
 
-A value for an operand the set does not have is dropped (DebugInfo's DebugTypeBasic has no
-Flags); an operand with no value takes its default (flags 0, language Unknown).  Before
-emitting, every operand is described as a :class:`~spvbuild.debuginfo.rules.Ref` and the
-spec's rules are checked, so a broken rule raises before the module changes.  Debug
-instructions written around the layer (the generated methods, raw ``ext_inst``) are checked
-when the module is serialized: every writer registers
-:func:`~spvbuild.debuginfo.rules.check_serialized` with the module (one registration per
-module, so one check per ``to_words``).
+A value for an operand the set does not have is refused (a DebugTypeMember's Parent in
+NonSemantic.Shader.DebugInfo.100), unless it says nothing: ``None``, an empty sequence or
+the operand's default (flags 0, language Unknown), which an operand with no value takes.
+Before emitting, every operand is described as a :class:`~spvbuild.debuginfo.rules.Ref`
+and the spec's rules are checked, so a broken rule raises before the module changes.  Debug
+instructions written around the layer are checked too: a writer registers its set's check
+with :meth:`~spvbuild.ir.module.Module.add_set_check`, so each call of a generated method
+(``m.debug_info.debug_type_basic(...)``) is checked at the call, and
+:func:`~spvbuild.debuginfo.rules.check_serialized` with
+:meth:`~spvbuild.ir.module.Module.add_check` (one registration per module, so one check per
+``to_words``), which also sees raw ``ext_inst`` calls and forward references.
 
 Strings, constants and the import are hash-consed by the module; the writer keeps the one
 ``DebugInfoNone`` and the sources per module, shared by every layer over that module.
@@ -40,9 +43,11 @@ from spvbuild.debuginfo.facts import KIND_OF, NO_FLAGS
 from spvbuild.debuginfo.flavors import Flavor, method_name
 from spvbuild.debuginfo.handles import CompileUnit, Composite, Expression, Handle, Source
 from spvbuild.debuginfo.rules import Ref
-from spvbuild.debuginfo.spec_rules import SET, DebugInfoError
+from spvbuild.debuginfo.spec_rules import ENUM_TABLES, ENUMERANT, SET, DebugInfoError
 from spvbuild.generated.core import tables as core_tables
+from spvbuild.generated.core.opcodes import OP_EXT_INST
 from spvbuild.spirv.ids import Id
+from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.tables import OperandInfo
 
 if TYPE_CHECKING:
@@ -94,6 +99,8 @@ class DebugInfoWriter:
 
     def __init__(self, module: Module, flavor: Flavor) -> None:
         module.add_check(rules.check_serialized)  # once per module, whatever the layers
+        module.add_set_check(flavor.name, self.check_call)
+        self._writing = False  # emit's own calls of the generated methods are checked already
         self._module = weakref.ref(module)
         self.flavor = flavor
         self.group: Any = getattr(module, flavor.module)
@@ -127,15 +134,37 @@ class DebugInfoWriter:
         self.known[int(sid)] = Ref("OpString", text, id=int(sid))
         return sid
 
-    def constant(self, value: int) -> Id:
-        """An integer OpConstant: 32-bit unsigned, 64-bit when it does not fit; a negative
-        value is written as its two's complement."""
+    def constant(self, value: int, where: str = "") -> Id:
+        """An integer OpConstant: 32-bit unsigned, 64-bit when it does not fit (in sets
+        whose numbers may be wider than 32 bits); a negative value is written as its two's
+        complement."""
         wide = not -(2**31) <= value < 2**32
+        limit = self.flavor.number_bits
+        if not -(2 ** (limit - 1)) <= value < 2**limit:
+            raise DebugInfoError(
+                f"{where}: {value} does not fit the {limit}-bit integer OpConstant "
+                f"{self.flavor.name} writes a number as"
+            )
         bits = 64 if wide else 32
         word = value & ((1 << bits) - 1)
         cid = self.module.constant(self.module.type_int(bits, 0), word)
-        self.known[int(cid)] = Ref("OpConstant", value, id=int(cid))
+        ref = Ref("OpConstant", value, id=int(cid), integral=True, int_type=(bits, 0))
+        self.known[int(cid)] = ref
         return cid
+
+    def check_call(
+        self, number: int, result_type: object, operands: tuple[object, ...], result_id: object
+    ) -> None:
+        """The rules on one instruction of this set made by a generated method, at the call
+        (registered with :meth:`~spvbuild.ir.module.Module.add_set_check`); values that are
+        no ids are left to the encoder, which names them."""
+        if self._writing or not isinstance(result_type, int) or isinstance(result_type, bool):
+            return
+        module = self.module
+        rid = result_id if isinstance(result_id, int) else module._bound
+        inst = Instruction(OP_EXT_INST, result_type, rid, (0, number, *operands), self.flavor.name)
+        local = number in self.flavor.function_instructions and module.current_block is not None
+        rules.check_one(self.flavor, inst, local, self.describe, module.definition)
 
     # -- the one generic emit ---------------------------------------------------------------
     def emit(
@@ -162,9 +191,14 @@ class DebugInfoWriter:
             arg, operand_refs = self._convert(operand, value, values, taken, where)
             args.append(arg)
             refs[operand.name] = operand_refs
+        _refuse_unused(flavor, instruction, values, taken, where)
         rules.check_instruction(flavor, instruction, refs, where)
         method: Callable[..., Id] = getattr(self.group, method_name(instruction))
-        return Id(method(self.void, *args, result_id=result_id))
+        self._writing = True
+        try:
+            return Id(method(self.void, *args, result_id=result_id))
+        finally:
+            self._writing = False
 
     @staticmethod
     def _value(
@@ -213,13 +247,13 @@ class DebugInfoWriter:
         if set_kind is None:  # LiteralInteger, or a core kind (StorageClass, SourceLanguage)
             core = core_tables.KINDS.get(kind)
             if core is not None and core.enumerants and isinstance(value, int | Enum):
-                enum_class = _core_enum(kind)
-                return (enum_class(number) if enum_class else number), [Ref(None, number)]
+                return _member(_core_enum(kind), number), [Ref(None, number)]
             return number, [Ref(None, number)]
         enum_class = self.flavor.tables.ENUM_CLASSES[kind]
         parameter_class = self.flavor.tables.PARAMETER_CLASSES.get(kind, {}).get(number)
         if parameter_class is None:
-            return enum_class(number), [Ref(None, number)]
+            # a number outside the table stays a number: the rules refuse it, citing it
+            return _member(enum_class, number), [Ref(None, number)]
         raw = values.get("operands") or ()
         extra = tuple(self.number(x, where) for x in raw) if isinstance(raw, Sequence) else ()
         taken.add("operands")
@@ -249,7 +283,7 @@ class DebugInfoWriter:
         if isinstance(value, bool):
             raise DebugInfoError(f"{where}: {value!r} is not an operand value")
         if isinstance(value, int | Enum):
-            cid = self.constant(self.number(value, where))
+            cid = self.constant(self.number(value, where), where)
             return cid, [self.known[int(cid)]]
         raise DebugInfoError(f"{where}: cannot use {value!r} as an operand")
 
@@ -271,9 +305,15 @@ class DebugInfoWriter:
             names = _flag_names(value) if isinstance(value, IntFlag) else [value.name]
             total = 0
             for name in names:
+                if isinstance(name, int):  # a bit no vocabulary member names: the rules say
+                    total |= name
+                    continue
                 name = name.rstrip("_")
                 if name not in by_name:
-                    raise DebugInfoError(f"{where}: {self.flavor.name} has no {kind_name}.{name}")
+                    raise DebugInfoError(
+                        f"{where}: {self.flavor.name} has no {kind_name}.{name}",
+                        ENUM_TABLES.get(kind_name, ENUMERANT),
+                    )
                 total |= by_name[name]
             return total
         if isinstance(value, int):
@@ -281,17 +321,47 @@ class DebugInfoWriter:
         raise DebugInfoError(f"{where}: expected a number, got {value!r}")
 
 
-def _flag_names(value: IntFlag) -> list[str]:
-    names: list[str] = []
+def _refuse_unused(
+    flavor: Flavor, instruction: str, values: Mapping[str, object], taken: set[str], where: str
+) -> None:
+    """A value given for an operand ``instruction`` does not have in ``flavor`` would be
+    dropped: refused, unless it says nothing (None, empty, the operand's default)."""
+    known = set(taken)
+    for param, _operand in flavor.parameters(instruction):
+        known.add(param)
+        known.update(ALIASES.get(param, ()))
+    for key, value in values.items():
+        if key in known or value is None or key in DEFAULTS and value == DEFAULTS[key]:
+            continue
+        if isinstance(value, Sequence) and not isinstance(value, str) and not value:
+            continue
+        shown = f"{value.kind} %{int(value.id)}" if isinstance(value, Handle) else repr(value)
+        raise DebugInfoError(
+            f"{where} has no operand for '{key}' (given {shown}), so the fact would be "
+            "lost; its operands: "
+            f"{', '.join(op.name for _, op in flavor.parameters(instruction)) or 'none'}"
+        )
+
+
+def _member(enum_class: Callable[[int], Enum] | None, number: int) -> object:
+    """``number`` as a member of ``enum_class`` when it is one, else the number itself."""
+    if enum_class is None:
+        return number
+    try:
+        return enum_class(number)
+    except ValueError:
+        return number
+
+
+def _flag_names(value: IntFlag) -> list[str | int]:
+    """The names of the vocabulary's bits set in ``value``; a bit it does not name, as is."""
+    names: list[str | int] = []
     bits = int(value)
     bit = 1
     while bit <= bits:
         if bits & bit:
             member = type(value)(bit)
-            if member.name is None:
-                names.append(f"bit {bit:#x}")
-            else:
-                names.append(member.name)
+            names.append(bit if member.name is None else member.name)
         bit <<= 1
     return names
 

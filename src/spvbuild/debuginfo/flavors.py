@@ -45,6 +45,15 @@ class Flavor:
     instead of DebugFunction's ``Function`` operand."""
     source_continued: str | None = None
     """The instruction continuing a long DebugSource text."""
+    number_bits: int = 64
+    """The widest integer OpConstant the layer writes a number as (NonSemantic sets: 32,
+    every number operand there is a 32-bit integer constant)."""
+    max_vector: int | None = 4
+    """The most components a DebugTypeVector may have (rule R47); None: no bound (DebugInfo)."""
+    none_anywhere: bool = False
+    """Whether DebugInfoNone may stand for any reference, a lexical scope (a Parent or Scope
+    operand) and a type included: the DebugInfo seed lets it (L68); the newer sets'
+    validator (spirv-val) requires a scope or a type there (rule R45)."""
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # -- the set's generated tables -----------------------------------------------------
@@ -123,7 +132,15 @@ _NON_WORD = re.compile(r"[^0-9a-zA-Z]+")
 FLAVORS: dict[str, Flavor] = {
     flavor.name: flavor
     for flavor in (
-        Flavor("DebugInfo", "debug_info", forward_refs=True, source=None, unit_version=100),
+        Flavor(
+            "DebugInfo",
+            "debug_info",
+            forward_refs=True,
+            source=None,
+            unit_version=100,
+            none_anywhere=True,
+            max_vector=None,
+        ),
         Flavor(
             "OpenCL.DebugInfo.100",
             "opencl_debug_info_100",
@@ -140,6 +157,7 @@ FLAVORS: dict[str, Flavor] = {
             lines=("DebugLine", "DebugNoLine"),
             definition="DebugFunctionDefinition",
             source_continued="DebugSourceContinued",
+            number_bits=32,
         ),
     )
 }

@@ -102,6 +102,13 @@ class DebugInfo:
     def _parent(self, parent: Scope | None) -> Scope:
         return self.unit if parent is None else parent
 
+    def _linkage(self, instruction: str, name: str, linkage_name: str | None) -> str | None:
+        """The Linkage Name to give: the user's, else ``name`` where the set has the
+        operand (None where it has not: nothing to drop)."""
+        if linkage_name is not None:
+            return linkage_name
+        return name if "Linkage Name" in self.flavor.operand_names(instruction) else None
+
     def _in_entry_block_of(self, function: Id) -> bool:
         """True when instructions go to the entry block of OpFunction ``function``."""
         module = self.module
@@ -173,8 +180,9 @@ class DebugInfo:
             "version": self.flavor.unit_version if version is None else version,
             "dwarf_version": dwarf_version,
             "source": source,
-            "language": language,
         }
+        if "Language" in self.flavor.operand_names("DebugCompilationUnit"):
+            values["language"] = language  # else the OpSource alone says it
         unit = self._make(CompileUnit, "DebugCompilationUnit", values, source=source)
         if self.emitter.unit is None:
             self.emitter.unit = unit
@@ -292,8 +300,9 @@ class DebugInfo:
         src = self._source(source)
         common: dict[str, object] = {
             "name": name, "tag": tag, "source": src, "line": line, "column": column,
-            "parent": self._parent(parent), "linkage_name": name if linkage_name is None
-            else linkage_name, "size": size, "flags": flags,
+            "parent": self._parent(parent), "linkage_name": self._linkage(
+                "DebugTypeComposite", name, linkage_name
+            ), "size": size, "flags": flags,
         }  # fmt: skip
         kind = "DebugTypeComposite"
         if self.flavor.forward_refs:
@@ -336,8 +345,9 @@ class DebugInfo:
         else:
             values = {
                 "name": fact.name, "type": fact.type, "source": source, "line": fact.line,
-                "column": fact.column, "parent": owner, "linkage_name": fact.name
-                if fact.linkage_name is None else fact.linkage_name, "flags": fact.flags,
+                "column": fact.column, "parent": owner, "linkage_name": self._linkage(
+                    "DebugFunction", fact.name, fact.linkage_name
+                ), "flags": fact.flags,
                 "scope_line": fact.line, "function": None,
             }  # fmt: skip
             kind = "DebugFunction"
@@ -460,8 +470,9 @@ class DebugInfo:
         optimized out), optionally defining a static member."""
         values = {
             "name": name, "type": type, "source": self._source(source), "line": line,
-            "column": column, "parent": self._parent(parent), "linkage_name": name
-            if linkage_name is None else linkage_name, "variable": variable, "flags": flags,
+            "column": column, "parent": self._parent(parent), "linkage_name": self._linkage(
+                "DebugGlobalVariable", name, linkage_name
+            ), "variable": variable, "flags": flags,
             "static_member_declaration": static_member,
         }  # fmt: skip
         return self._make(GlobalVariable, "DebugGlobalVariable", values)
@@ -481,8 +492,9 @@ class DebugInfo:
         """DebugFunctionDeclaration (a non-defining declaration)."""
         values = {
             "name": name, "type": type, "source": self._source(source), "line": line,
-            "column": column, "parent": self._parent(parent), "linkage_name": name
-            if linkage_name is None else linkage_name, "flags": flags,
+            "column": column, "parent": self._parent(parent), "linkage_name": self._linkage(
+                "DebugFunctionDeclaration", name, linkage_name
+            ), "flags": flags,
         }  # fmt: skip
         return self._make(FunctionDeclaration, "DebugFunctionDeclaration", values)
 
@@ -504,14 +516,21 @@ class DebugInfo:
         """DebugFunction describing the OpFunction ``function`` (None: no body here).
 
         NonSemantic.Shader.DebugInfo.100 ties the two with DebugFunctionDefinition instead,
-        emitted by the first :meth:`scope` of this function in its entry block.
+        emitted by the first :meth:`scope` of this function in its entry block; ``function``
+        is checked here all the same (an OpFunction, seed L1070).
         """
+        definition = self.flavor.definition
+        if definition is not None and function is not None:
+            where = f"{self.flavor.name} DebugFunction {name!r}"
+            refs = {"Definition": [self.emitter.describe(function)]}
+            rules.check_instruction(self.flavor, definition, refs, where)
         values = {
             "name": name, "type": type, "source": self._source(source), "line": line,
-            "column": column, "parent": self._parent(parent), "linkage_name": name
-            if linkage_name is None else linkage_name, "flags": flags,
-            "scope_line": line if scope_line is None else scope_line, "function": function,
-            "declaration": declaration,
+            "column": column, "parent": self._parent(parent), "linkage_name": self._linkage(
+                "DebugFunction", name, linkage_name
+            ), "flags": flags,
+            "scope_line": line if scope_line is None else scope_line,
+            "function": None if definition is not None else function, "declaration": declaration,
         }  # fmt: skip
         return self._make(Function, "DebugFunction", values, name=name, function_id=function)
 

@@ -29,8 +29,11 @@ __all__ = [
     "COMPOSITE",
     "CONSTANT",
     "DISCRIMINATOR",
+    "ENUM_IDS",
     "FUNCTION",
     "GLOBAL_VALUES",
+    "INTEGRAL",
+    "NUMBERS",
     "REFERENCES",
     "SCOPES",
     "SCOPES_L616",
@@ -282,6 +285,26 @@ REFERENCES: dict[tuple[str, str], tuple[frozenset[str], Rule]] = {
         frozenset({"OpFunction", "DebugInfoNone"}),
         spec_rule("R31", 1070, FUNCTIONS, "Function is an OpFunction which is described"),
     ),
+    ("DebugFunctionDefinition", "Function"): (
+        frozenset({FUNCTION}),
+        spec_rule(
+            "R31",
+            1070,
+            FUNCTIONS,
+            "DebugFunctionDefinition, NonSemantic.Shader.DebugInfo.100's form of DebugFunction's "
+            "Function operand, names the DebugFunction described",
+        ),
+    ),
+    ("DebugFunctionDefinition", "Definition"): (
+        frozenset({"OpFunction"}),
+        spec_rule(
+            "R31",
+            1070,
+            FUNCTIONS,
+            "DebugFunctionDefinition's Definition, like DebugFunction's Function, is the "
+            "OpFunction described",
+        ),
+    ),
     ("DebugFunction", "Declaration"): (
         frozenset({"DebugFunctionDeclaration"}),
         spec_rule("R31", 1072, FUNCTIONS, "Declaration is a DebugFunctionDeclaration"),
@@ -348,6 +371,43 @@ REFERENCES: dict[tuple[str, str], tuple[frozenset[str], Rule]] = {
         frozenset({"DebugOperation"}),
         spec_rule("R24", 1434, LOCALS, "Operation is zero or more ids of DebugOperation"),
     ),
+    ("DebugSource", "File"): (
+        STRING,
+        spec_rule("R26", (301, 1459), BINARY, "a source's File names the file: an OpString"),
+    ),
+    ("DebugSource", "Text"): (
+        STRING,
+        spec_rule("R26", 301, BINARY, "a source's Text is the source text: an OpString"),
+    ),
+    ("DebugSourceContinued", "Text"): (
+        STRING,
+        spec_rule("R26", 301, BINARY, "the rest of a source's text: an OpString"),
+    ),
+    ("DebugStoragePath", "Path"): (STRING, spec_rule("R4", 62, BINARY, "Path is an OpString")),
+    ("DebugBuildIdentifier", "Identifier"): (
+        STRING,
+        spec_rule("R4", 62, BINARY, "Identifier is an OpString"),
+    ),
+    ("DebugEntryPoint", "Entry Point"): (
+        frozenset({FUNCTION}),
+        spec_rule("R31", 1046, FUNCTIONS, "Entry Point is the DebugFunction of the entry point"),
+    ),
+    ("DebugEntryPoint", "Compilation Unit"): (
+        frozenset({UNIT}),
+        spec_rule("R19", 293, BINARY, "Compilation Unit is a DebugCompilationUnit"),
+    ),
+    ("DebugEntryPoint", "Compiler Signature"): (
+        STRING,
+        spec_rule("R4", 62, BINARY, "Compiler Signature is an OpString"),
+    ),
+    ("DebugEntryPoint", "Command-line Arguments"): (
+        STRING,
+        spec_rule("R4", 62, BINARY, "Command-line Arguments is an OpString"),
+    ),
+    ("DebugTypeMatrix", "Vector Type"): (
+        frozenset({"DebugTypeVector"}),
+        spec_rule("T", 450, TYPES_SECTION, "a matrix's Vector Type is a DebugTypeVector"),
+    ),
     ("DebugMacroDef", "Value"): (
         STRING,
         spec_rule("R39", 1465, MACROS, "Value is id of OpString holding the macro's definition"),
@@ -361,3 +421,46 @@ REFERENCES: dict[tuple[str, str], tuple[frozenset[str], Rule]] = {
 
 ALIASES = {"Operands ...": "Operation"}
 """Operand names of the newer sets that the seed spells differently (DebugExpression)."""
+
+INTEGRAL = frozenset(
+    {
+        ("DebugTypeBasic", "Size"), ("DebugTypeArray", "Component Counts"),
+        ("DebugTypeEnum", "Size"), ("DebugTypeComposite", "Size"), ("DebugTypeMember", "Offset"),
+        ("DebugTypeMember", "Size"), ("DebugTypeInheritance", "Offset"),
+        ("DebugTypeInheritance", "Size"), ("DebugTypeTemplateParameter", "Value"),
+    }
+)  # fmt: skip
+"""Operands whose OpConstant must have an integer type ("an OpConstant with integral type",
+L336, L425, L560, L618, L675, L677, L726, L728; "with integer result type", L821); each is
+checked under the rule :data:`REFERENCES` gives it.  The enumerators' Values (L564) are
+checked with the other enumerator rules."""
+
+ENUM_IDS: dict[tuple[str, str], str] = {
+    (ANY, "Flags"): "DebugInfoFlags",
+    ("DebugBuildIdentifier", "Flags"): "BuildIdentifierFlags",
+    ("DebugTypeBasic", "Encoding"): "DebugBaseTypeAttributeEncoding",
+    ("DebugTypeComposite", "Tag"): "DebugCompositeType",
+    ("DebugTypeQualifier", "Type Qualifier"): "DebugTypeQualifier",
+    ("DebugImportedEntity", "Tag"): "DebugImportedEntity",
+    ("DebugTypePointer", "Storage Class"): "StorageClass",
+    ("DebugCompilationUnit", "Language"): "SourceLanguage",
+}
+"""Operands that NonSemantic.Shader.DebugInfo.100 writes as the id of an OpConstant holding
+an enumerated value, and the table (operand kind: the set's own, else the core's) the
+value comes from; the other sets write these operands as literals of that kind.
+DebugOperation's OpCode is checked with the operation's operand count."""
+
+NUMBERS = frozenset(
+    {
+        (ANY, "Line"), (ANY, "Column"), ("DebugLine", "Line Start"), ("DebugLine", "Line End"),
+        ("DebugLine", "Column Start"), ("DebugLine", "Column End"),
+        ("DebugCompilationUnit", "Version"), ("DebugCompilationUnit", "DWARF Version"),
+        ("DebugTypeVector", "Component Count"), ("DebugTypeMatrix", "Vector Count"),
+        ("DebugLexicalBlockDiscriminator", "Discriminator"), ("DebugFunction", "Scope Line"),
+        ("DebugLocalVariable", "Arg Number"), ("DebugOperation", "OpCode"),
+        ("DebugOperation", "Operands ..."),
+    }
+)  # fmt: skip
+"""Operands that NonSemantic.Shader.DebugInfo.100 writes as the id of a 32-bit unsigned
+integer OpConstant holding a number (the other sets: a literal), besides the enumerated
+ones of :data:`ENUM_IDS`."""

@@ -2,11 +2,15 @@
 
 Every rule (:mod:`spvbuild.debuginfo.spec_rules`; what operands may refer to:
 :mod:`spvbuild.debuginfo.references`) cites the DebugInfo spec's section and the line of
-its text ("L616" = line 616); rule ids are the ones of the review (R1-R42, D10).  The same
-checks run in two places:
+its text ("L616" = line 616); rule ids are the ones of the review (R1-R42, D10) and R43-R47
+(the enumeration tables, the newer sets' validator's demands).  The same checks run in
+several places:
 
 * the layer (:mod:`spvbuild.debuginfo.emitter`) checks each instruction *before* it is
   emitted, from what it knows about the operands it is given;
+* each call of a generated method of a set a layer writes (``m.debug_info.*``) is checked
+  at the call (:meth:`~spvbuild.debuginfo.emitter.DebugInfoWriter.check_call`, registered
+  with :meth:`~spvbuild.ir.module.Module.add_set_check`), through :func:`check_one`;
 * :func:`check_module` checks every debug instruction already in a module (made through
   the layer, the generated methods or raw ``OpExtInst``);
 * :func:`check_serialized`, which the layer registers once per module with
@@ -30,35 +34,56 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from spvbuild.debuginfo.flavors import FLAVORS, Flavor
-from spvbuild.debuginfo.references import ALIASES, ANY, COMPOSITE, REFERENCES, SOURCE
+from spvbuild.debuginfo.references import (
+    ALIASES,
+    ANY,
+    COMPOSITE,
+    ENUM_IDS,
+    INTEGRAL,
+    NUMBERS,
+    REFERENCES,
+    SCOPES,
+    SCOPES_L616,
+    SOURCE,
+    TYPES,
+)
 from spvbuild.debuginfo.spec_rules import (
     ARRAY_COUNT,
+    ENUM_TABLES,
+    ENUMERANT,
     ENUMERATORS,
     GLOBAL_ONLY,
     IN_FUNCTION,
     INHERITANCE_TAG,
+    NUMBER_IDS,
     OPAQUE,
     OPERATION_CODE,
     OPERATION_COUNT,
     PACK_COUNT,
     RESULT_TYPE,
+    SCOPE_NOT_NONE,
     SET,
     TEMPLATE_COUNT,
+    VECTOR_COUNT,
     DebugInfoError,
     Rule,
 )
 from spvbuild.generated.core import tables
+from spvbuild.generated.core.enums import StorageClass
 from spvbuild.generated.core.opcodes import (
     OP_CONSTANT,
     OP_EXT_INST_IMPORT,
     OP_FUNCTION,
     OP_FUNCTION_END,
+    OP_SPEC_CONSTANT,
     OP_STRING,
+    OP_TYPE_INT,
     OP_TYPE_VOID,
+    OP_VARIABLE,
 )
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
-from spvbuild.spirv.tables import OperandInfo
+from spvbuild.spirv.tables import KindInfo, OperandInfo
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module
@@ -74,7 +99,9 @@ class Ref:
     ``kind`` is the name of the instruction an id refers to (``OpString``,
     ``DebugTypeBasic``, ``DebugInfoNone``, ...), None for a literal or an unknown id;
     ``value`` is a literal's number, an OpString's text or an OpConstant's value; ``tag``
-    a composite's tag name; ``params`` the parameters carried by an enumerant.
+    a composite's tag name; ``params`` the parameters carried by an enumerant;
+    ``integral`` whether a constant's type is an integer type (None: not a constant, or
+    unknown); ``storage`` an OpVariable's storage class.
     """
 
     kind: str | None
@@ -82,6 +109,10 @@ class Ref:
     tag: str | None = None
     params: int = 0
     id: int | None = None
+    integral: bool | None = None
+    storage: int | None = None
+    int_type: tuple[int, int] | None = None
+    """An integer constant's type: (width, signedness)."""
 
     def show(self) -> str:
         """How the operand reads in a message."""
@@ -96,14 +127,29 @@ Operands = Mapping[str, Sequence[Ref]]
 def check_instruction(flavor: Flavor, instruction: str, operands: Operands, where: str) -> None:
     """Every rule about the operands of one instruction; raises :class:`DebugInfoError`."""
     for name, refs in operands.items():
+        _check_number_ids(flavor, instruction, name, refs, where)
+        _check_enumerated(flavor, instruction, name, refs, where)
         entry = _reference(flavor, instruction, name)
         if entry is None:
             continue
         seed_name, allowed, none_ok, rule = entry
+        integral = (instruction, seed_name) in INTEGRAL
         for ref in refs:
             if ref.kind is None or ref.kind in allowed:
+                if integral and ref.kind == "OpConstant" and ref.integral is False:
+                    raise DebugInfoError(
+                        f"{where} operand '{seed_name}' is {ref.show()} of a floating-point "
+                        "type; it must be an OpConstant of an integer type",
+                        rule,
+                    )
                 continue
             if ref.kind == "DebugInfoNone" and none_ok:
+                if _none_refused(flavor, allowed):
+                    raise DebugInfoError(
+                        f"{where} operand '{seed_name}' is {ref.show()}; in {flavor.name} it "
+                        f"must be {' or '.join(sorted(allowed))}",
+                        SCOPE_NOT_NONE,
+                    )
                 continue  # L68: any reference to a debug instruction may become DebugInfoNone
             raise DebugInfoError(
                 f"{where} operand '{seed_name}' is {ref.show()}; it must be "
@@ -113,6 +159,109 @@ def check_instruction(flavor: Flavor, instruction: str, operands: Operands, wher
     special = _SPECIAL.get(instruction)
     if special is not None:
         special(flavor, operands, where)
+
+
+def _check_number_ids(
+    flavor: Flavor, instruction: str, operand: str, refs: Sequence[Ref], where: str
+) -> None:
+    """R46: where NonSemantic.Shader.DebugInfo.100 writes a number as an id, the id is a
+    32-bit unsigned integer OpConstant's."""
+    key = (flavor.name, instruction, operand)
+    numeric = _NUMBER_CACHE.get(key)
+    if numeric is None:
+        info = flavor.by_name.get(instruction)
+        kind = next((op.kind for op in info.operands if op.name == operand), None) if info else None
+        numeric = _NUMBER_CACHE[key] = kind == "IdRef" and any(
+            pair in table
+            for pair in ((instruction, operand), (ANY, operand))
+            for table in (NUMBERS, ENUM_IDS)
+        )
+    if not numeric:
+        return
+    for ref in refs:
+        if ref.kind is not None and (ref.kind != "OpConstant" or ref.int_type != (32, 0)):
+            what = ref.show() if ref.kind != "OpConstant" else f"{ref.show()} of another type"
+            raise DebugInfoError(
+                f"{where} operand '{operand}' is {what}; it must be a 32-bit unsigned integer "
+                "OpConstant",
+                NUMBER_IDS,
+            )
+
+
+_NUMBER_CACHE: dict[tuple[str, str, str], bool] = {}
+
+
+def _check_enumerated(
+    flavor: Flavor, instruction: str, operand: str, refs: Sequence[Ref], where: str
+) -> None:
+    """An enumerated operand (a literal of an enum kind; in NonSemantic.Shader.DebugInfo.100
+    the id of an OpConstant, :data:`~spvbuild.debuginfo.references.ENUM_IDS`) holds a value
+    of its table: one enumerant, or for flags an OR of the table's bits."""
+    found = _enumerated_kind(flavor, instruction, operand)
+    if found is None:
+        return
+    kind, by_id = found
+    rule = ENUM_TABLES.get(kind.name, ENUMERANT)
+    for ref in refs:
+        if by_id and ref.kind is not None and (ref.kind != "OpConstant" or ref.integral is False):
+            raise DebugInfoError(
+                f"{where} operand '{operand}' is {ref.show()}; it must be an integer "
+                f"OpConstant holding a {kind.name} value",
+                rule,
+            )
+        value = ref.value
+        if isinstance(value, bool) or not isinstance(value, int) or _is_enumerant(kind, value):
+            continue
+        if kind.category == "BitEnum":
+            stray = value & ~_all_bits(kind) if value >= 0 else value
+            detail = f"bits {stray:#x} are in no entry of the {kind.name} table"
+        else:
+            detail = f"not a value of the {kind.name} table"
+        raise DebugInfoError(f"{where} operand '{operand}' is {value}: {detail}", rule)
+
+
+_ENUM_CACHE: dict[tuple[str, str, str], tuple[KindInfo, bool] | None] = {}
+
+
+def _enumerated_kind(
+    flavor: Flavor, instruction: str, operand: str
+) -> tuple[KindInfo, bool] | None:
+    """(the operand's enum kind, whether the operand is an id of an OpConstant holding the
+    value) for an enumerated operand; None for any other (DebugOperation's OpCode is the
+    operation rule's)."""
+    key = (flavor.name, instruction, operand)
+    if key in _ENUM_CACHE:
+        return _ENUM_CACHE[key]
+    info = flavor.by_name.get(instruction)
+    kind_name = (
+        next((op.kind for op in info.operands if op.name == operand), None) if info else None
+    )
+    by_id = kind_name == "IdRef"
+    if by_id:
+        kind_name = ENUM_IDS.get((instruction, operand)) or ENUM_IDS.get((ANY, operand))
+    kind = None
+    if kind_name is not None and kind_name != "DebugOperation":
+        kind = flavor.kinds.get(kind_name) or tables.KINDS.get(kind_name)
+    found = (kind, by_id) if kind is not None and kind.category in _ENUM_CATEGORIES else None
+    _ENUM_CACHE[key] = found
+    return found
+
+
+_ENUM_CATEGORIES = ("ValueEnum", "BitEnum")
+
+
+def _all_bits(kind: KindInfo) -> int:
+    bits = 0
+    for value in kind.enumerants:
+        bits |= value
+    return bits
+
+
+def _is_enumerant(kind: KindInfo, value: int) -> bool:
+    """True when ``value`` is one of ``kind``'s enumerants (a BitEnum: an OR of them)."""
+    if kind.category == "BitEnum":
+        return value >= 0 and not value & ~_all_bits(kind)
+    return value in kind.enumerants
 
 
 _Reference = tuple[str, frozenset[str], bool, Rule]
@@ -135,6 +284,30 @@ def _reference(flavor: Flavor, instruction: str, operand: str) -> _Reference | N
         found = (seed_name, allowed, any(k.startswith("Debug") for k in allowed), rule)
     _REFERENCE_CACHE[key] = found
     return found
+
+
+def none_refused(flavor: Flavor, instruction: str, operand: str) -> bool:
+    """True where ``flavor`` refuses DebugInfoNone in this operand (R45: a scope or a type
+    operand of the newer sets)."""
+    entry = _reference(flavor, instruction, operand)
+    return entry is not None and _none_refused(flavor, entry[1])
+
+
+def _none_refused(flavor: Flavor, allowed: frozenset[str]) -> bool:
+    if flavor.none_anywhere or "DebugInfoNone" in allowed:
+        return False
+    # scopes, types, and a next level of inlining (absent, not DebugInfoNone, when none)
+    return allowed in (SCOPES, SCOPES_L616, _INLINED_AT) or allowed <= TYPES | {"OpTypeVoid"}
+
+
+_INLINED_AT = frozenset({"DebugInlinedAt"})
+
+
+def is_scope_operand(flavor: Flavor, instruction: str, operand: str) -> bool:
+    """True for an operand naming a lexical scope (a Parent or Scope the seed describes as
+    "parent lexical scope" or lists the scopes of)."""
+    entry = _reference(flavor, instruction, operand)
+    return entry is not None and entry[1] in (SCOPES, SCOPES_L616)
 
 
 def _opaque(flavor: Flavor, operands: Operands, where: str) -> None:
@@ -208,12 +381,46 @@ def _enumerators(flavor: Flavor, operands: Operands, where: str) -> None:
     pairs = operands.get("Value, Name, Value, Name, ...", ())
     for index, ref in enumerate(pairs):
         want = "OpConstant" if index % 2 == 0 else "OpString"
+        what = "Value" if want == "OpConstant" else "Name"
         if ref.kind is not None and ref.kind != want:
             raise DebugInfoError(
-                f"{where} enumerator {'Value' if want == 'OpConstant' else 'Name'} #{index // 2} "
-                f"is {ref.show()}; it must be {want}",
+                f"{where} enumerator {what} #{index // 2} is {ref.show()}; it must be {want}",
                 ENUMERATORS,
             )
+        if ref.kind == "OpConstant" and ref.integral is False:
+            raise DebugInfoError(
+                f"{where} enumerator Value #{index // 2} is {ref.show()} of a floating-point "
+                "type; it must be an OpConstant of an integer type",
+                ENUMERATORS,
+            )
+
+
+def _vector(flavor: Flavor, operands: Operands, where: str) -> None:
+    """R47: the newer sets' validator takes vectors of 1 to 4 components."""
+    if flavor.max_vector is None:
+        return
+    for ref in operands.get("Component Count", ()):
+        count = ref.value
+        if isinstance(count, int) and not 0 < count <= flavor.max_vector:
+            raise DebugInfoError(
+                f"{where} Component Count is {count}; {flavor.name} takes 1 to {flavor.max_vector}",
+                VECTOR_COUNT,
+            )
+
+
+def _global_variable(flavor: Flavor, operands: Operands, where: str) -> None:
+    """L954: Variable is a global variable or constant, so not a function's OpVariable."""
+    for ref in operands.get("Variable", ()):
+        if ref.kind == "OpVariable" and ref.storage == _FUNCTION_STORAGE:
+            raise DebugInfoError(
+                f"{where} operand 'Variable' is {ref.show()} in the Function storage class, "
+                "a function's local variable; it must be a global variable or constant "
+                "(a local variable is described by DebugLocalVariable)",
+                REFERENCES[("DebugGlobalVariable", "Variable")][1],
+            )
+
+
+_FUNCTION_STORAGE = int(StorageClass.Function)
 
 
 _SPECIAL: dict[str, Callable[[Flavor, Operands, str], None]] = {
@@ -224,6 +431,8 @@ _SPECIAL: dict[str, Callable[[Flavor, Operands, str], None]] = {
     "DebugTypeTemplateParameterPack": _at_least_one("Template Parameters", PACK_COUNT),
     "DebugTypeInheritance": _inheritance,
     "DebugTypeEnum": _enumerators,
+    "DebugGlobalVariable": _global_variable,
+    "DebugTypeVector": _vector,
 }
 
 
@@ -259,8 +468,20 @@ def describe(result_id: int, lookup: Lookup) -> Ref:
     name = info.name if info else f"opcode {inst.opcode}"
     value: object = None
     tag: str | None = None
+    integral: bool | None = None
+    storage: int | None = None
+    int_type: tuple[int, int] | None = None
     if inst.opcode in (OP_STRING, OP_CONSTANT) and inst.operands:
         value = inst.operands[0]
+    if inst.opcode in (OP_CONSTANT, OP_SPEC_CONSTANT) and inst.result_type is not None:
+        number_type = lookup(int(inst.result_type))
+        integral = number_type is not None and number_type.opcode == OP_TYPE_INT
+        if number_type is not None and integral and len(number_type.operands) == 2:
+            width, signedness = number_type.operands
+            if isinstance(width, int) and isinstance(signedness, int):
+                int_type = (int(width), int(signedness))
+    if inst.opcode == OP_VARIABLE and inst.operands and isinstance(inst.operands[0], int):
+        storage = int(inst.operands[0])
     if inst.opcode in EXT_INST_OPCODES and inst.operands:
         flavor = FLAVORS.get(set_name(inst, lookup) or "")
         ext = flavor.tables.INSTRUCTIONS.get(inst.operands[1]) if flavor else None
@@ -268,7 +489,9 @@ def describe(result_id: int, lookup: Lookup) -> Ref:
             name = ext.name
             if name == COMPOSITE:
                 tag = _composite_tag(flavor, ext.operands, inst.operands[2:], lookup)
-    return Ref(name, value, tag, id=result_id)
+    return Ref(
+        name, value, tag, id=result_id, integral=integral, storage=storage, int_type=int_type
+    )
 
 
 def _composite_tag(
@@ -387,22 +610,30 @@ def check_instructions(
                 SET,
             )
         flavor = FLAVORS.get(imported or "")
-        if flavor is None:
-            continue
-        info = flavor.tables.INSTRUCTIONS.get(inst.operands[1])
-        name = info.name if info else f"instruction {inst.operands[1]}"
-        where = f"{flavor.name} {name} %{int(inst.result_id or 0)}"
-        result_type = lookup(int(inst.result_type or 0))
-        if result_type is None or result_type.opcode != OP_TYPE_VOID:
-            raise DebugInfoError(
-                f"{where} has Result Type %{int(inst.result_type or 0)}, {_name_of(result_type)}",
-                RESULT_TYPE,
-            )
-        if info is None:
-            continue
-        check_placement(flavor, name, local, where)
-        refs = operand_refs(info.operands, inst.operands[2:], refer)
-        check_instruction(flavor, name, refs, where)
+        if flavor is not None:
+            check_one(flavor, inst, local, refer, lookup)
+
+
+def check_one(
+    flavor: Flavor, inst: Instruction, local: bool, refer: Callable[[int], Ref], lookup: Lookup
+) -> None:
+    """Every rule about one OpExtInst of ``flavor`` but its Set operand's (R2): its Result
+    Type, its place (``local``: in a function body) and its operands; ``refer`` describes
+    an id, ``lookup`` finds its definition."""
+    info = flavor.tables.INSTRUCTIONS.get(inst.operands[1])
+    name = info.name if info else f"instruction {inst.operands[1]}"
+    where = f"{flavor.name} {name} %{int(inst.result_id or 0)}"
+    result_type = lookup(int(inst.result_type or 0))
+    if result_type is None or result_type.opcode != OP_TYPE_VOID:
+        raise DebugInfoError(
+            f"{where} has Result Type %{int(inst.result_type or 0)}, {_name_of(result_type)}",
+            RESULT_TYPE,
+        )
+    if info is None:
+        return
+    check_placement(flavor, name, local, where)
+    refs = operand_refs(info.operands, inst.operands[2:], refer)
+    check_instruction(flavor, name, refs, where)
 
 
 def _name_of(inst: Instruction | None) -> str:

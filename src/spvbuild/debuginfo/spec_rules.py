@@ -1,6 +1,10 @@
 """The DebugInfo spec's rules as records: each with its review id, the line(s) of the spec
 text it was read from, its section, and what it says.
 
+The spec is the Khronos *DebugInfo Extended Instruction Set* specification, 1.00 Rev 1; the
+project keeps its text as the seed named :data:`SEED`, and a rule's lines (``L616``) are
+lines of that text.
+
 :class:`DebugInfoError` names the :class:`Rule` a fact or instruction breaks.  The rules
 about single instructions are named here (``IMPORT``, ``OPAQUE``, ...); those about what
 an operand may refer to are in :mod:`spvbuild.debuginfo.references`.  The checks that
@@ -12,11 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spvbuild.errors import BuildError
+from spvbuild.spirv.call_site import caller_location
 
 __all__ = [
     "ARRAY_COUNT",
     "BINARY",
+    "ENUMERANT",
     "ENUMERATORS",
+    "ENUM_TABLES",
+    "FLAGS",
     "FUNCTIONS",
     "GLOBALS",
     "GLOBAL_ONLY",
@@ -25,21 +33,30 @@ __all__ = [
     "IN_FUNCTION",
     "LOCALS",
     "LOCATION",
+    "NUMBER_IDS",
     "MACROS",
     "OPAQUE",
     "OPERATION_CODE",
     "OPERATION_COUNT",
     "PACK_COUNT",
     "REMOVAL",
+    "SEED",
     "RESULT_TYPE",
+    "SCOPE_NOT_NONE",
     "SET",
     "TEMPLATES",
     "TEMPLATE_COUNT",
     "TYPES_SECTION",
+    "VECTOR_COUNT",
     "DebugInfoError",
     "Rule",
     "spec_rule",
 ]
+
+
+SEED = "000_01119fa73200a173"
+"""The name of the seed document whose lines the rules cite: the text of the Khronos
+DebugInfo Extended Instruction Set specification, 1.00 Rev 1."""
 
 
 @dataclass(frozen=True)
@@ -52,21 +69,28 @@ class Rule:
     text: str
 
     def cite(self) -> str:
-        """``rule R12 (DebugInfo spec 4.3 Type instructions, seed L616): ...``."""
+        """``rule R12 (DebugInfo spec 4.3 Type instructions, seed 000_01119fa73200a173
+        L616): ...``."""
         lines = ", ".join(f"L{n}" for n in self.lines)
-        return f"rule {self.id} (DebugInfo spec {self.section}, seed {lines}): {self.text}"
+        return f"rule {self.id} (DebugInfo spec {self.section}, seed {SEED} {lines}): {self.text}"
 
 
 class DebugInfoError(BuildError):
     """A debug-info fact or instruction that breaks a rule of the spec.
 
     ``rule`` is the :class:`Rule` broken (None when the target set simply lacks the
-    instruction); the message names the instruction and operand and cites the rule.
+    instruction); the message names the instruction and operand, cites the rule and ends
+    with the user's call site, ``(at shader.py:41)``: the first frame outside spvbuild when
+    the error is made (:func:`~spvbuild.spirv.call_site.caller_location`), kept in ``site``.
     """
 
     def __init__(self, message: str, rule: Rule | None = None) -> None:
         self.rule = rule
-        super().__init__(f"{message} — breaks {rule.cite()}" if rule else message)
+        text = f"{message} — breaks {rule.cite()}" if rule else message
+        self.site = caller_location(2)
+        # a module's call wrapper (spvbuild.ir.state.at_call) adds no second site
+        self.located = self.site is not None
+        super().__init__(f"{text} (at {self.site})" if self.site else text)
 
 
 def spec_rule(rule_id: str, line: int | tuple[int, ...], section: str, text: str) -> Rule:
@@ -151,4 +175,68 @@ ENUMERATORS = spec_rule(
     564,
     TYPES_SECTION,
     "Enumerators are trailing pairs of Value (OpConstant of integer type) and Name (OpString)",
+)
+
+# -- enumerated operands: a value of the operand's table ------------------------------------
+FLAGS = spec_rule(
+    "R43",
+    (76, 369),
+    "3.2 Debug Info Flags",
+    "Flags is a single word literal formed by bitwise OR-ing values from the Debug Info Flags "
+    "table",
+)
+ENUMERANT = spec_rule(
+    "R44",
+    (74, 367),
+    "3. Enumerations",
+    "an enumerated operand takes a value of its table (the spec's, or the core SPIR-V "
+    "specification's for Storage Class and Source Language)",
+)
+ENUM_TABLES: dict[str, Rule] = {
+    "DebugInfoFlags": FLAGS,
+    "DebugBaseTypeAttributeEncoding": spec_rule(
+        "R44",
+        (140, 338),
+        "3.3 Base Type Attribute Encodings",
+        "Encoding describes how the base type is encoded: a value of the Base Type Attribute "
+        "Encodings table",
+    ),
+    "DebugCompositeType": spec_rule(
+        "R44", (178, 606), "3.4 Composite Types", "Tag is a value of the Composite Types table"
+    ),
+    "DebugTypeQualifier": spec_rule(
+        "R44",
+        (194, 398),
+        "3.5 Type Qualifiers",
+        "Type Qualifier is a literal value from the Type Qualifiers table",
+    ),
+}
+"""The rule of each of the spec's enumeration tables, by operand kind; any other enumerated
+kind (the newer sets' own, the core's) is :data:`ENUMERANT`'s."""
+
+SCOPE_NOT_NONE = spec_rule(
+    "R45",
+    (68, 1123),
+    BINARY,
+    "in OpenCL.DebugInfo.100 and NonSemantic.Shader.DebugInfo.100 an operand naming a "
+    "lexical scope (Parent, Scope) or a type must name one, not DebugInfoNone, as their "
+    "validator (spirv-val) requires; the DebugInfo seed's L68 lets DebugInfoNone stand for "
+    "any reference",
+)
+
+NUMBER_IDS = spec_rule(
+    "R46",
+    62,
+    BINARY,
+    "NonSemantic.Shader.DebugInfo.100 writes each number the seed writes as a literal (a line, "
+    "a column, a version, an enumerated value) as the id of a 32-bit unsigned integer "
+    "OpConstant",
+)
+
+VECTOR_COUNT = spec_rule(
+    "R47",
+    452,
+    TYPES_SECTION,
+    "Component Count is the number of elements in the vector; OpenCL.DebugInfo.100 and "
+    "NonSemantic.Shader.DebugInfo.100 take 1 to 4, as their validator (spirv-val) requires",
 )

@@ -45,7 +45,7 @@ from spvbuild.generated.extinst import ExtInstSets
 from spvbuild.ir import editing, inspection, literals, loading, routing, validation, writing
 from spvbuild.ir.body import Block, FunctionHandle
 from spvbuild.ir.requirements import ext_single_ids
-from spvbuild.ir.state import CapabilityMode, ModuleState, at_call
+from spvbuild.ir.state import CapabilityMode, ModuleState, SetCheck, at_call
 from spvbuild.ir.targets import target_profile
 from spvbuild.ir.words_paths import emit, put
 from spvbuild.spirv.arguments import shown
@@ -192,6 +192,10 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
         operands: Sequence[Any],
         result_id: Id | None = None,
     ) -> Id:
+        if self._set_checks:
+            check = self._set_checks.get(import_name)
+            if check is not None:
+                check(number, result_type, tuple(operands), result_id)
         put = self._put_words
         if put is not None and result_id is None:
             # An extended instruction of single ids only: its words here, like a generated
@@ -364,6 +368,12 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
         """Run ``check`` on the ordered instructions each time the module is serialized."""
         if check not in self._checks:
             self._checks = (*self._checks, check)
+
+    def add_set_check(self, import_name: str, check: SetCheck) -> None:
+        """Run ``check`` at each call of a typed method of the extended set ``import_name``
+        (``m.debug_info.debug_type_basic(...)``), before the instruction is made; what it
+        raises is the call's error.  One check per set: a second replaces the first."""
+        self._set_checks = {**self._set_checks, import_name: check}
 
     # -- conveniences -------------------------------------------------------------------------
     def named(self, target: _AnyId, name: str) -> _AnyId:

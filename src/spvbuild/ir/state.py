@@ -27,9 +27,12 @@ if TYPE_CHECKING:
     from spvbuild.ir.targets import TargetProfile
     from spvbuild.spirv.numbers import NumberType
 
-__all__ = ["MODULE_SECTIONS", "CapabilityMode", "ModuleState", "at_call", "name_of"]
+__all__ = ["MODULE_SECTIONS", "CapabilityMode", "ModuleState", "SetCheck", "at_call", "name_of"]
 
 CapabilityMode = Literal["infer", "verify", "off"]
+SetCheck = Callable[[int, Any, tuple[Any, ...], Any], None]
+"""A check of one extended instruction at the call (``Module.add_set_check``): its number,
+result type, operands (without the Set and the number) and result id (None: a new one)."""
 MODULE_SECTIONS = tuple(name for name in tables.SECTIONS if name != "functions")
 """The layout sections a module keeps apart from its functions, in layout order."""
 
@@ -41,6 +44,8 @@ class ModuleState:
     # (beyond them every attribute read of the generated fast paths is slower).
     _encoder: Encoder | None = None  # the general path's (see literals.encoder)
     _checks: tuple[Callable[[list[Instruction]], None], ...] = ()  # add_check's
+    # add_set_check's, by import name (a new dict on each addition, never changed)
+    _set_checks: dict[str, SetCheck] = {}
     # The Python call site of each record, by id() of the record (kept alive here), when
     # asked for: every call then takes the general path (_general_only), which records it.
     _sites: dict[int, tuple[Instruction, str]] | None = None

@@ -414,6 +414,19 @@ def ext_set(import_name: str) -> ExtSet | None:
     return ExtSet(import_name, True, by_name, by_number, fast)
 
 
+def ext_operands_text(ext: ExtSet, number: int) -> str:
+    """The operands of instruction ``number`` of ``ext`` in their order, for messages
+    (``Local Variable, Value, Expression, Indexes...``); empty when unknown."""
+    from spvbuild.generated.extinst import set_module
+
+    module = set_module(ext.import_name) if ext.known else None
+    info = module.INSTRUCTIONS.get(number) if module is not None else None
+    if info is None:
+        return ""
+    marks = {"*": "...", "?": " (optional)"}
+    return ", ".join(f"{op.name}{marks.get(op.quantifier, '')}" for op in info.operands)
+
+
 def unknown_ext_operands() -> tuple[Desc, ...]:
     """Operands of an instruction of an unknown NonSemantic set: any number of ids."""
     return _UNKNOWN_OPERANDS

@@ -47,6 +47,7 @@ from spvbuild.text.asm_grammar import (
     ExtSet,
     Plan,
     describe,
+    ext_operands_text,
     ext_set,
     spec_constant_op_plans,
 )
@@ -206,13 +207,15 @@ def _operands(
             if desc[1]:
                 break
             raise AsmFailure(
-                n, f"{where} {desc[3]}: expected {describe(desc)}, found the end of the text"
+                n,
+                f"{where} {desc[3]}: expected {describe(desc)}, found the end of the text"
+                + _operands_hint(ext, words),
             )
         tok = toks[j]
         if state.starts(j):
             if desc[1]:
                 break
-            hint = ""
+            hint = _operands_hint(ext, words)
             if code == SPECOP and tok[2:] in spec_constant_op_plans():
                 hint = (
                     f" (did you mean '{tok[2:]}'? OpSpecConstantOp names the opcode without 'Op')"
@@ -309,6 +312,16 @@ def _operands(
         j += 1
     _finish(state, plan, words, i)
     return j
+
+
+def _operands_hint(ext: ExtSet | None, words: list[int]) -> str:
+    """For an extended instruction missing an operand: its operands in their order (the
+    order of the grammar spvbuild reads, which follows the seed documents where they and
+    the Khronos JSON differ: DebugInfo's DebugValue starts with Local Variable)."""
+    if ext is None or len(words) < 5:
+        return ""
+    text = ext_operands_text(ext, words[4])
+    return f"; its operands, in this order: {text}" if text else ""
 
 
 def _finish(state: AssemblyPass, plan: Plan, words: list[int], i: int) -> None:
