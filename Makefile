@@ -34,9 +34,11 @@ SYSTEM_PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-SYSTEM_STAMP := $(VENV)/.system-deps
 # lavapipe (Mesa's CPU Vulkan driver) and the Vulkan loader that PyPI's `vulkan` dlopens.
 SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1 spirv-cross
+# The stamp is named by a digest of the package list: a venv stamped for another list
+# (a package added since) has no stamp for this one, and the packages are checked again.
+SYSTEM_STAMP := $(VENV)/.system-deps-$(shell printf '%s' '$(SYSTEM_PACKAGES)' | sha256sum | cut -c1-16)
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
@@ -64,7 +66,8 @@ $(STAMP): pyproject.toml | $(PY)
 
 system-deps: $(SYSTEM_STAMP)
 
-# Runs once per venv (the stamp lives in .venv/); apt-get only for packages not installed.
+# Runs once per venv and package list (the stamp lives in .venv/, named by the list's
+# digest, and holds the list); apt-get only for packages not installed.
 # Needs root (or sudo) and apt-get, as on a fresh Debian machine.
 $(SYSTEM_STAMP): | $(PY)
 	@missing=""; \
@@ -90,7 +93,7 @@ $(SYSTEM_STAMP): | $(PY)
 	else \
 		echo "system-deps: $(SYSTEM_PACKAGES) already installed"; \
 	fi
-	@touch $@
+	@printf '%s\n' '$(SYSTEM_PACKAGES)' > $@
 
 # A build problem is reported but does not stop the make: the plain-Python engine runs.
 # Under CI=true the tests then fail, as they require the compiled engines there.

@@ -470,6 +470,16 @@ class _Loader:
                 forbids.append(
                     (forbidden["kind"], forbidden["enumerant"], forbidden["why"], forbidden["source"])
                 )
+            after: list[tuple[str, str, str]] = []
+            listed = item.get("after")
+            for position, pair in enumerate(listed or ()):
+                for key in ("capability", "after"):
+                    if pair[key] not in known:
+                        raise GrammarError(
+                            listed.mark_of(position), key, "a Capability of the grammar",
+                            repr(pair[key]),
+                        )
+                after.append((pair["capability"], pair["after"], pair["source"]))
             envs.append(
                 TargetEnv(
                     name=name,
@@ -481,6 +491,7 @@ class _Loader:
                     capabilities=_strings(item, "capabilities"),
                     extensions=_strings(item, "extensions"),
                     forbids=forbids,
+                    after=after,
                 )
             )
         assembler: list[AssemblerEnv] = []

@@ -261,6 +261,9 @@ class TargetEnv:
     extensions: list[str]
     forbids: list[tuple[str, str, str, str]] = field(default_factory=list)
     """(operand kind, enumerant, why, source) of the enumerants it refuses."""
+    after: list[tuple[str, str, str]] = field(default_factory=list)
+    """(capability, the capability declared before it, source): capabilities it allows only
+    after another."""
 
 
 @dataclass

@@ -176,9 +176,15 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
                         for kind, name, why, _source in t.forbids
                     ],
                     "source": t.source,
+                    "after": [(c, a) for c, a, _source in t.after],
                 }
                 for t in grammar.target_envs
             ],
+            extension_versions=sorted(
+                (ext.name, version_tuple(ext.requires_version))
+                for ext in grammar.extensions.values()
+                if ext.requires_version and version_tuple(ext.requires_version) > (1, 0)
+            ),
             assembler_only=[
                 (t.name, version_tuple(t.spirv_version)) for t in grammar.assembler_envs
             ],

@@ -97,6 +97,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('ExecutionMode', 38, 'LocalSizeId', 'needs maintenance4, core from Vulkan 1.3'),
         ),
         source='vulkan',
+        after=(
+        ),
     ),
     'vulkan1.1': TargetEnvInfo(
         name='vulkan1.1',
@@ -175,6 +177,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('ExecutionMode', 38, 'LocalSizeId', 'needs maintenance4, core from Vulkan 1.3'),
         ),
         source='vulkan',
+        after=(
+        ),
     ),
     'vulkan1.1spv1.4': TargetEnvInfo(
         name='vulkan1.1spv1.4',
@@ -256,6 +260,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('ExecutionMode', 38, 'LocalSizeId', 'needs maintenance4, core from Vulkan 1.3'),
         ),
         source='vulkan',
+        after=(
+        ),
     ),
     'vulkan1.2': TargetEnvInfo(
         name='vulkan1.2',
@@ -269,12 +275,11 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             'GroupNonUniformBallot', 'GroupNonUniformClustered', 'GroupNonUniformQuad',
             'GroupNonUniformShuffle', 'GroupNonUniformShuffleRelative', 'GroupNonUniformVote',
             'Image1D', 'ImageBuffer', 'ImageCubeArray', 'ImageGatherExtended', 'ImageMSArray',
-            'ImageQuery', 'InputAttachment', 'InputAttachmentArrayDynamicIndexing',
-            'InputAttachmentArrayNonUniformIndexing', 'Int16', 'Int64', 'Int64Atomics', 'Int8',
-            'InterpolationFunction', 'Matrix', 'MinLod', 'MultiView', 'MultiViewport',
-            'PhysicalStorageBufferAddresses', 'RoundingModeRTE', 'RoundingModeRTZ',
-            'RuntimeDescriptorArray', 'SampleRateShading', 'Sampled1D', 'SampledBuffer',
-            'SampledCubeArray', 'SampledImageArrayDynamicIndexing',
+            'ImageQuery', 'InputAttachment', 'InputAttachmentArrayNonUniformIndexing', 'Int16',
+            'Int64', 'Int64Atomics', 'Int8', 'InterpolationFunction', 'Matrix', 'MinLod',
+            'MultiView', 'MultiViewport', 'PhysicalStorageBufferAddresses', 'RoundingModeRTE',
+            'RoundingModeRTZ', 'RuntimeDescriptorArray', 'SampleRateShading', 'Sampled1D',
+            'SampledBuffer', 'SampledCubeArray', 'SampledImageArrayDynamicIndexing',
             'SampledImageArrayNonUniformIndexing', 'Shader', 'ShaderLayer', 'ShaderNonUniform',
             'ShaderViewportIndex', 'SignedZeroInfNanPreserve', 'SparseResidency',
             'StorageBuffer16BitAccess', 'StorageBuffer8BitAccess',
@@ -349,6 +354,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('ExecutionMode', 38, 'LocalSizeId', 'needs maintenance4, core from Vulkan 1.3'),
         ),
         source='vulkan',
+        after=(
+        ),
     ),
     'vulkan1.3': TargetEnvInfo(
         name='vulkan1.3',
@@ -364,12 +371,11 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             'GroupNonUniformClustered', 'GroupNonUniformQuad', 'GroupNonUniformShuffle',
             'GroupNonUniformShuffleRelative', 'GroupNonUniformVote', 'Image1D', 'ImageBuffer',
             'ImageCubeArray', 'ImageGatherExtended', 'ImageMSArray', 'ImageQuery',
-            'InputAttachment', 'InputAttachmentArrayDynamicIndexing',
-            'InputAttachmentArrayNonUniformIndexing', 'Int16', 'Int64', 'Int64Atomics', 'Int8',
-            'InterpolationFunction', 'Matrix', 'MinLod', 'MultiView', 'MultiViewport',
-            'PhysicalStorageBufferAddresses', 'RoundingModeRTE', 'RoundingModeRTZ',
-            'RuntimeDescriptorArray', 'SampleRateShading', 'Sampled1D', 'SampledBuffer',
-            'SampledCubeArray', 'SampledImageArrayDynamicIndexing',
+            'InputAttachment', 'InputAttachmentArrayNonUniformIndexing', 'Int16', 'Int64',
+            'Int64Atomics', 'Int8', 'InterpolationFunction', 'Matrix', 'MinLod', 'MultiView',
+            'MultiViewport', 'PhysicalStorageBufferAddresses', 'RoundingModeRTE',
+            'RoundingModeRTZ', 'RuntimeDescriptorArray', 'SampleRateShading', 'Sampled1D',
+            'SampledBuffer', 'SampledCubeArray', 'SampledImageArrayDynamicIndexing',
             'SampledImageArrayNonUniformIndexing', 'Shader', 'ShaderLayer', 'ShaderNonUniform',
             'ShaderViewportIndex', 'SignedZeroInfNanPreserve', 'SparseResidency',
             'StorageBuffer16BitAccess', 'StorageBuffer8BitAccess',
@@ -443,6 +449,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='vulkan',
+        after=(
+        ),
     ),
     'vulkan1.4': TargetEnvInfo(
         name='vulkan1.4',
@@ -459,12 +467,11 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             'GroupNonUniformRotateKHR', 'GroupNonUniformShuffle',
             'GroupNonUniformShuffleRelative', 'GroupNonUniformVote', 'Image1D', 'ImageBuffer',
             'ImageCubeArray', 'ImageGatherExtended', 'ImageMSArray', 'ImageQuery',
-            'InputAttachment', 'InputAttachmentArrayDynamicIndexing',
-            'InputAttachmentArrayNonUniformIndexing', 'Int16', 'Int64', 'Int64Atomics', 'Int8',
-            'InterpolationFunction', 'Matrix', 'MinLod', 'MultiView', 'MultiViewport',
-            'PhysicalStorageBufferAddresses', 'RoundingModeRTE', 'RoundingModeRTZ',
-            'RuntimeDescriptorArray', 'SampleRateShading', 'Sampled1D', 'SampledBuffer',
-            'SampledCubeArray', 'SampledImageArrayDynamicIndexing',
+            'InputAttachment', 'InputAttachmentArrayNonUniformIndexing', 'Int16', 'Int64',
+            'Int64Atomics', 'Int8', 'InterpolationFunction', 'Matrix', 'MinLod', 'MultiView',
+            'MultiViewport', 'PhysicalStorageBufferAddresses', 'RoundingModeRTE',
+            'RoundingModeRTZ', 'RuntimeDescriptorArray', 'SampleRateShading', 'Sampled1D',
+            'SampledBuffer', 'SampledCubeArray', 'SampledImageArrayDynamicIndexing',
             'SampledImageArrayNonUniformIndexing', 'Shader', 'ShaderLayer', 'ShaderNonUniform',
             'ShaderViewportIndex', 'SignedZeroInfNanPreserve', 'SparseResidency',
             'StorageBuffer16BitAccess', 'StorageBuffer8BitAccess',
@@ -538,6 +545,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='vulkan',
+        after=(
+        ),
     ),
     'opencl1.2': TargetEnvInfo(
         name='opencl1.2',
@@ -642,6 +651,13 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='opencl',
+        after=(
+            ('Image1D', 'ImageBasic'),
+            ('ImageBuffer', 'ImageBasic'),
+            ('LiteralSampler', 'ImageBasic'),
+            ('Sampled1D', 'ImageBasic'),
+            ('SampledBuffer', 'ImageBasic'),
+        ),
     ),
     'opencl1.2embedded': TargetEnvInfo(
         name='opencl1.2embedded',
@@ -746,6 +762,13 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='opencl',
+        after=(
+            ('Image1D', 'ImageBasic'),
+            ('ImageBuffer', 'ImageBasic'),
+            ('LiteralSampler', 'ImageBasic'),
+            ('Sampled1D', 'ImageBasic'),
+            ('SampledBuffer', 'ImageBasic'),
+        ),
     ),
     'opencl2.0': TargetEnvInfo(
         name='opencl2.0',
@@ -851,6 +874,14 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='opencl',
+        after=(
+            ('Image1D', 'ImageBasic'),
+            ('ImageBuffer', 'ImageBasic'),
+            ('ImageReadWrite', 'ImageBasic'),
+            ('LiteralSampler', 'ImageBasic'),
+            ('Sampled1D', 'ImageBasic'),
+            ('SampledBuffer', 'ImageBasic'),
+        ),
     ),
     'opencl2.0embedded': TargetEnvInfo(
         name='opencl2.0embedded',
@@ -956,6 +987,14 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='opencl',
+        after=(
+            ('Image1D', 'ImageBasic'),
+            ('ImageBuffer', 'ImageBasic'),
+            ('ImageReadWrite', 'ImageBasic'),
+            ('LiteralSampler', 'ImageBasic'),
+            ('Sampled1D', 'ImageBasic'),
+            ('SampledBuffer', 'ImageBasic'),
+        ),
     ),
     'opencl2.1': TargetEnvInfo(
         name='opencl2.1',
@@ -1061,6 +1100,14 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='opencl',
+        after=(
+            ('Image1D', 'ImageBasic'),
+            ('ImageBuffer', 'ImageBasic'),
+            ('ImageReadWrite', 'ImageBasic'),
+            ('LiteralSampler', 'ImageBasic'),
+            ('Sampled1D', 'ImageBasic'),
+            ('SampledBuffer', 'ImageBasic'),
+        ),
     ),
     'opencl2.1embedded': TargetEnvInfo(
         name='opencl2.1embedded',
@@ -1166,6 +1213,14 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='opencl',
+        after=(
+            ('Image1D', 'ImageBasic'),
+            ('ImageBuffer', 'ImageBasic'),
+            ('ImageReadWrite', 'ImageBasic'),
+            ('LiteralSampler', 'ImageBasic'),
+            ('Sampled1D', 'ImageBasic'),
+            ('SampledBuffer', 'ImageBasic'),
+        ),
     ),
     'opencl2.2': TargetEnvInfo(
         name='opencl2.2',
@@ -1271,6 +1326,14 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='opencl',
+        after=(
+            ('Image1D', 'ImageBasic'),
+            ('ImageBuffer', 'ImageBasic'),
+            ('ImageReadWrite', 'ImageBasic'),
+            ('LiteralSampler', 'ImageBasic'),
+            ('Sampled1D', 'ImageBasic'),
+            ('SampledBuffer', 'ImageBasic'),
+        ),
     ),
     'opencl2.2embedded': TargetEnvInfo(
         name='opencl2.2embedded',
@@ -1376,6 +1439,14 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='opencl',
+        after=(
+            ('Image1D', 'ImageBasic'),
+            ('ImageBuffer', 'ImageBasic'),
+            ('ImageReadWrite', 'ImageBasic'),
+            ('LiteralSampler', 'ImageBasic'),
+            ('Sampled1D', 'ImageBasic'),
+            ('SampledBuffer', 'ImageBasic'),
+        ),
     ),
     'spv1.0': TargetEnvInfo(
         name='spv1.0',
@@ -1389,6 +1460,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='universal',
+        after=(
+        ),
     ),
     'spv1.1': TargetEnvInfo(
         name='spv1.1',
@@ -1402,6 +1475,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='universal',
+        after=(
+        ),
     ),
     'spv1.2': TargetEnvInfo(
         name='spv1.2',
@@ -1415,6 +1490,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='universal',
+        after=(
+        ),
     ),
     'spv1.3': TargetEnvInfo(
         name='spv1.3',
@@ -1428,6 +1505,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='universal',
+        after=(
+        ),
     ),
     'spv1.4': TargetEnvInfo(
         name='spv1.4',
@@ -1441,6 +1520,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='universal',
+        after=(
+        ),
     ),
     'spv1.5': TargetEnvInfo(
         name='spv1.5',
@@ -1454,6 +1535,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='universal',
+        after=(
+        ),
     ),
     'spv1.6': TargetEnvInfo(
         name='spv1.6',
@@ -1467,6 +1550,8 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         forbids=(
         ),
         source='universal',
+        after=(
+        ),
     ),
 }
 """Every target environment by its ``--target-env`` name."""
@@ -1482,4 +1567,19 @@ ASSEMBLER_ENVS: dict[str, tuple[int, int]] = {
 """The SPIR-V version the assembler writes for each of spirv-as's ``--target-env`` names:
 every environment above, then the names only the assembler knows (``assembler_only``)."""
 
-__all__ = ["ASSEMBLER_ENVS", "SOURCES", "TARGET_ENVS"]
+EXTENSION_VERSIONS: dict[str, tuple[int, int]] = {
+    'SPV_EXT_mesh_shader': (1, 4),
+    'SPV_EXT_shader_invocation_reorder': (1, 4),
+    'SPV_KHR_vulkan_memory_model': (1, 3),
+    'SPV_KHR_workgroup_memory_explicit_layout': (1, 4),
+    'SPV_NV_cluster_acceleration_structure': (1, 4),
+    'SPV_NV_linear_swept_spheres': (1, 4),
+    'SPV_NV_shader_invocation_reorder': (1, 4),
+    'SPV_QCOM_cooperative_matrix_conversion': (1, 3),
+    'SPV_QCOM_image_processing': (1, 4),
+    'SPV_QCOM_image_processing2': (1, 4),
+}
+"""The lowest SPIR-V version of each extension that needs more than 1.0 (the grammar's
+``requires_version``): spirv-val refuses its OpExtension in an earlier module."""
+
+__all__ = ["ASSEMBLER_ENVS", "EXTENSION_VERSIONS", "SOURCES", "TARGET_ENVS"]

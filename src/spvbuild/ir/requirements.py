@@ -13,7 +13,7 @@ meeting each need in order, as one pass would (:class:`Requirements`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -235,6 +235,13 @@ _resolutions: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[str, ...]]] = {
 _RESOLUTIONS_KEPT = 1024
 
 
+# Inferred capabilities written even where another declared one implies them: spvbuild's
+# grammar has FunctionPointersINTEL and IndirectReferencesINTEL imply Addresses (the seed's
+# table, grammars/errata.yaml), spirv-val's (the Khronos JSON) does not, and refuses a
+# physical addressing model without Addresses declared.
+_KEPT_EXPLICIT = frozenset({int(Capability.Addresses)})
+
+
 class CapabilityFilter(Protocol):
     """What resolution asks of a target profile (:class:`spvbuild.ir.targets.TargetProfile`):
     its name, and whether it allows a capability or an extension."""
@@ -242,14 +249,18 @@ class CapabilityFilter(Protocol):
     name: str
     """The environment's name, for messages."""
 
-    def allows_extension(self, name: str) -> bool:
-        """Whether the SPIR-V extension ``name`` is allowed."""
+    def allows_extension(self, name: str, version: tuple[int, int] | None = None) -> bool:
+        """Whether the SPIR-V extension ``name`` is allowed (in a module of ``version``)."""
         ...
 
     def allows_capability(
-        self, value: int, version: tuple[int, int], extensions: Sequence[str]
+        self,
+        value: int,
+        version: tuple[int, int],
+        extensions: Sequence[str],
+        capabilities: Collection[int] | None = None,
     ) -> bool:
-        """Whether the capability ``value`` is allowed."""
+        """Whether the capability ``value`` is allowed after ``capabilities``."""
         ...
 
 
@@ -350,7 +361,10 @@ class Requirements:
                 enumerant = tables.KINDS["Capability"].enumerants.get(cap)
                 for implied in enumerant.capabilities if enumerant else ():
                     implied_by_others |= self._closure_of(self.capability_names.get(implied))
-            caps = [c for c in caps if c in self.declared_caps or c not in implied_by_others]
+            caps = [
+                c for c in caps
+                if c in self.declared_caps or c not in implied_by_others or c in _KEPT_EXPLICIT
+            ]
         resolved = (tuple(sorted(caps)), tuple(sorted(self.exts)))
         if len(_resolutions) < _RESOLUTIONS_KEPT:
             _resolutions[key] = resolved
@@ -562,7 +576,8 @@ class Requirements:
                         )
                     profile = self.profile
                     allowed = [
-                        e for e in extensions if profile is None or profile.allows_extension(e)
+                        e for e in extensions
+                        if profile is None or profile.allows_extension(e, self.version)
                     ]
                     if not allowed:  # (a profile allows no extension of the need)
                         raise BuildError(
@@ -578,7 +593,9 @@ class Requirements:
         if not capabilities:
             return
         values = [self.capability_names[c] for c in capabilities if c in self.capability_names]
-        if any(v in self.closure for v in values) or not values:
+        if not values or any(
+            v in self.closure and (v not in _KEPT_EXPLICIT or v in self.caps) for v in values
+        ):
             return
         if verify:
             declared = [tables.KINDS["Capability"].enumerants[c].name for c in self.caps]
@@ -588,7 +605,10 @@ class Requirements:
             )
         profile = self.profile
         if profile is not None:
-            choices = [v for v in values if profile.allows_capability(v, self.version, self.exts)]
+            choices = [
+                v for v in values
+                if profile.allows_capability(v, self.version, self.exts, self.caps)
+            ]
             if not choices:
                 raise BuildError(
                     f"{' or '.join(capabilities)} is not allowed by {profile.name}: needed by "

@@ -11,7 +11,11 @@ The facts are data, ``grammars/target_envs.yaml`` (generated into
   and will be declared: the module declares it, or the capability is not core at the
   module's version, so inference declares that extension.
 
-An extension is allowed when the environment lists it (universal SPIR-V: any).  What an
+An extension is allowed when the environment lists it (universal SPIR-V: any) and the
+module's SPIR-V version is at least the extension's lowest (``EXTENSION_VERSIONS``, from the
+grammar's ``requires_version``); an enabling extension that is not allowed enables nothing.
+A capability the environment lists ``after`` another (OpenCL's optional image capabilities,
+after ImageBasic) is allowed only where that one is declared before it.  What an
 instruction needs is what capability inference finds (:mod:`spvbuild.ir.requirements`:
 its opcode, its enumerants, its types, its result type), so a needed capability that no
 allowed choice meets is refused at the call that needs it, with the call site.
@@ -19,23 +23,28 @@ allowed choice meets is refused at the call that needs it, with the call site.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from enum import IntEnum, IntFlag
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from spvbuild.errors import ArgumentError, BuildError
 from spvbuild.generated.core import tables
+from spvbuild.generated.core.enums import MemoryModel
 from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_EXTENSION
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.tables import TargetEnvInfo
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from spvbuild.ir.requirements import _Need
 
-__all__ = ["CheckedFirsts", "TargetProfile", "target_env_names", "target_profile"]
+__all__ = [
+    "CheckedFirsts",
+    "TargetProfile",
+    "declared_capabilities",
+    "target_env_names",
+    "target_profile",
+]
 
 _profiles: dict[str, TargetProfile] = {}
 
@@ -83,29 +92,48 @@ class TargetProfile:
         self.extensions = frozenset(info.extensions)
         # (operand kind, value) → (name, why) of each enumerant the environment refuses.
         self.forbids = {(kind, value): (name, why) for kind, value, name, why in info.forbids}
+        # capability → the capability that must be declared before it.
+        self.after = {values[c]: values[a] for c, a in info.after if c in values and a in values}
         # (version, needs key) of what a words path listed and the profile allowed with no
         # extension declared: allowed in every module of that version.
         self._allowed: set[tuple[tuple[int, int], tuple[object, ...]]] = set()
 
-    def allows_extension(self, extension: str) -> bool:
-        """Whether the environment allows the SPIR-V extension ``extension``."""
+    def allows_extension(self, extension: str, version: tuple[int, int] | None = None) -> bool:
+        """Whether the environment allows the SPIR-V extension ``extension`` in a module of
+        SPIR-V ``version`` (default: the environment's)."""
+        from spvbuild.generated.core.targets import EXTENSION_VERSIONS
+
+        lowest = EXTENSION_VERSIONS.get(extension)
+        if lowest is not None and lowest > (self.version if version is None else version):
+            return False
         return self.info.everything or extension in self.extensions
 
-    def enabling_extensions(self, capability: int) -> tuple[str, ...]:
-        """The allowed extensions that enable ``capability`` (the grammar's list)."""
+    def enabling_extensions(
+        self, capability: int, version: tuple[int, int] | None = None
+    ) -> tuple[str, ...]:
+        """The allowed extensions that enable ``capability`` (the grammar's list) in a
+        module of SPIR-V ``version`` (default: the environment's)."""
         enumerant = tables.KINDS["Capability"].enumerants.get(capability)
         if enumerant is None:
             return ()
-        return tuple(e for e in enumerant.extensions if self.allows_extension(e))
+        return tuple(e for e in enumerant.extensions if self.allows_extension(e, version))
 
     def allows_capability(
-        self, capability: int, version: tuple[int, int], declared: Sequence[str] = ()
+        self,
+        capability: int,
+        version: tuple[int, int],
+        declared: Sequence[str] = (),
+        capabilities: Collection[int] | None = None,
     ) -> bool:
         """Whether a module at SPIR-V ``version`` that declares the extensions
-        ``declared`` may declare ``capability``."""
+        ``declared`` and, before this one, the capabilities ``capabilities`` may declare
+        ``capability``."""
+        before = self.after.get(capability)
+        if before is not None and (capabilities is None or before not in capabilities):
+            return False
         if capability in self.listed:
             return True
-        enabling = self.enabling_extensions(capability)
+        enabling = self.enabling_extensions(capability, version)
         if not enabling:
             return False
         if any(e in declared for e in enabling):
@@ -120,10 +148,16 @@ class TargetProfile:
         return self._names.get(capability, str(capability))
 
     def refusal(
-        self, need: _Need, where: str, version: tuple[int, int], declared: Sequence[str]
+        self,
+        need: _Need,
+        where: str,
+        version: tuple[int, int],
+        declared: Sequence[str],
+        declared_capabilities: Collection[int] = (),
     ) -> str | None:
-        """Why the environment cannot meet ``need`` (None when it can): the message of the
-        BuildError the call raises."""
+        """Why the environment cannot meet ``need`` (None when it can) in a module that
+        declares the extensions ``declared`` and the capabilities ``declared_capabilities``:
+        the message of the BuildError the call raises."""
         capabilities, extensions, needed_version = need
         if not capabilities and not extensions and needed_version is not None:
             if needed_version > version:
@@ -134,7 +168,9 @@ class TargetProfile:
             return None
         if extensions and (needed_version is None or needed_version > version):
             # Met by an extension (the version does not make it core): one must be allowed.
-            if not capabilities and not any(self.allows_extension(e) for e in extensions):
+            if not capabilities and not any(
+                self.allows_extension(e, version) for e in extensions
+            ):
                 return (
                     f"{' or '.join(extensions)} is not allowed by {self.name}: needed by "
                     f"{where}"
@@ -142,9 +178,62 @@ class TargetProfile:
         if not capabilities:
             return None
         values = [_capability_value(c) for c in capabilities]
-        if any(v is not None and self.allows_capability(v, version, declared) for v in values):
+        if any(
+            v is not None and self.allows_capability(v, version, declared, declared_capabilities)
+            for v in values
+        ):
             return None
-        return f"{' or '.join(capabilities)} is not allowed by {self.name}: needed by {where}"
+        return (
+            f"{' or '.join(capabilities)} is not allowed by {self.name}"
+            f"{self._after_note(values)}: needed by {where}"
+        )
+
+    def check_module(
+        self, capabilities: Collection[int], sections: Mapping[str, list[Instruction]]
+    ) -> None:
+        """Refuse (BuildError) a module whose resolved ``capabilities`` break a module-level
+        rule of :data:`MODULE_RULES` given its ``sections``."""
+        opcodes = {
+            i.opcode for name, found in sections.items() if name != "functions" for i in found
+        }
+        memory_model = next(iter(sections["memory_model"]), None)
+        model = (
+            int(memory_model.operands[1])
+            if memory_model is not None and len(memory_model.operands) > 1
+            and isinstance(memory_model.operands[1], int)
+            else None
+        )
+        values = capability_values()
+        # What the declared capabilities implicitly declare counts, as for spirv-val.
+        closure = set(capabilities)
+        todo = list(capabilities)
+        while todo:
+            enumerant = tables.KINDS["Capability"].enumerants.get(todo.pop())
+            for implied in enumerant.capabilities if enumerant is not None else ():
+                if values.get(implied) is not None and values[implied] not in closure:
+                    closure.add(values[implied])
+                    todo.append(values[implied])
+        capabilities = closure
+        for rule in MODULE_RULES:
+            wanted = [values[c] for c in rule.capabilities]
+            if not all(w in capabilities for w in wanted):
+                continue
+            missing = (
+                (rule.opcode is not None and tables.OPCODES_BY_NAME[rule.opcode] not in opcodes)
+                or (rule.capability is not None and values[rule.capability] not in capabilities)
+                or (rule.memory_model is not None
+                    and model != int(MemoryModel[rule.memory_model]))
+            )
+            if missing:
+                raise BuildError(
+                    f"{' and '.join(rule.capabilities)} declared: {rule.what} "
+                    f"(spirv-val: {rule.source})"
+                )
+
+    def _after_note(self, values: Sequence[int | None]) -> str:
+        """`` (only after X is declared)`` where one of ``values`` is allowed only so."""
+        befores = sorted({self.capability_name(self.after[v]) for v in values if v in self.after})
+        return f" (only after {' or '.join(befores)} is declared)" if befores else ""
 
     def allows_needs(
         self,
@@ -172,20 +261,34 @@ class TargetProfile:
         needs: Sequence[tuple[_Need, str]],
         version: tuple[int, int],
         declared: Sequence[str],
+        declared_capabilities: Collection[int] = (),
     ) -> None:
         """Refuse ``instruction`` (BuildError) when it needs what the environment does not
-        allow: what it declares itself (OpCapability, OpExtension) or what its needs list."""
+        allow: what it declares itself (OpCapability, OpExtension) or what its needs list,
+        in a module that declares the extensions ``declared`` and the capabilities
+        ``declared_capabilities``."""
         opcode = instruction.opcode
         if opcode == OP_CAPABILITY and instruction.operands:
             value = instruction.operands[0]
             if isinstance(value, int) and not self.allows_capability(
-                int(value), version, declared
+                int(value), version, declared, declared_capabilities
             ):
                 name = self.capability_name(int(value))
-                raise BuildError(f"{name} is not allowed by {self.name}: declared by OpCapability")
+                raise BuildError(
+                    f"{name} is not allowed by {self.name}{self._after_note([int(value)])}: "
+                    "declared by OpCapability"
+                )
         elif opcode == OP_EXTENSION and instruction.operands:
             extension = str(instruction.operands[0])
-            if not self.allows_extension(extension):
+            if not self.allows_extension(extension, version):
+                from spvbuild.generated.core.targets import EXTENSION_VERSIONS
+
+                lowest = EXTENSION_VERSIONS.get(extension)
+                if lowest is not None and lowest > version:
+                    raise BuildError(
+                        f"{extension} needs SPIR-V {lowest[0]}.{lowest[1]}; the module is "
+                        f"{version[0]}.{version[1]}: declared by OpExtension"
+                    )
                 raise BuildError(
                     f"{extension} is not allowed by {self.name}: declared by OpExtension"
                 )
@@ -200,9 +303,54 @@ class TargetProfile:
                             f"{self.name} ({found[1]}): used by {instruction_name(opcode)}"
                         )
         for need, where in needs:
-            message = self.refusal(need, where, version, declared)
+            message = self.refusal(need, where, version, declared, declared_capabilities)
             if message is not None:
                 raise BuildError(message)
+
+
+class ModuleRule(NamedTuple):
+    """A rule over the whole module that spirv-val enforces: where ``capabilities`` are all
+    declared, ``opcode`` must be in the module, ``capability`` declared too, or the memory
+    model be ``memory_model``."""
+
+    capabilities: tuple[str, ...]
+    what: str
+    source: str
+    opcode: str | None = None
+    capability: str | None = None
+    memory_model: str | None = None
+
+
+MODULE_RULES = (
+    ModuleRule(("GraphARM",), "the module needs an OpGraphEntryPointARM",
+               "No OpGraphEntryPointARM instruction was found but the GraphARM capability is "
+               "declared", opcode="OpGraphEntryPointARM"),
+    ModuleRule(("BindlessTextureNV",), "the module needs an OpSamplerImageAddressingModeNV",
+               "Missing required OpSamplerImageAddressingModeNV instruction",
+               opcode="OpSamplerImageAddressingModeNV"),
+    ModuleRule(("VulkanMemoryModel",), "the memory model must be VulkanKHR",
+               "VulkanMemoryModelKHR capability must only be specified if the VulkanKHR "
+               "memory model is used", memory_model="Vulkan"),
+    ModuleRule(("Shader", "CooperativeMatrixKHR"), "VulkanMemoryModel must be declared too",
+               "If the Shader and CooperativeMatrixKHR capabilities are declared, the "
+               "VulkanMemoryModel capability must also be declared",
+               capability="VulkanMemoryModel"),
+)
+"""The module-level rules a profile checks when the module is written (SPIRV-Tools
+v2025.5's messages as sources)."""
+
+
+def capability_values() -> dict[str, int]:
+    """Every Capability of the grammar by name."""
+    return {e.name: e.value for e in tables.KINDS["Capability"].enumerants.values()}
+
+
+def declared_capabilities(sections: Mapping[str, list[Instruction]]) -> set[int]:
+    """The capabilities a module's sections declare (OpCapability), by value."""
+    return {
+        int(i.operands[0]) for i in sections["capabilities"]
+        if i.operands and isinstance(i.operands[0], int)
+    }
 
 
 def instruction_name(opcode: int) -> str:
@@ -247,7 +395,13 @@ class CheckedFirsts(dict[int, None]):
             inst = Instruction(first & 0xFFFF, None, None, ())
             declared = [str(i.operands[0]) for i in self._sections["extensions"]]
             try:
-                self._target.check_instruction(inst, walked_needs(inst), self._version, declared)
+                self._target.check_instruction(
+                    inst,
+                    walked_needs(inst),
+                    self._version,
+                    declared,
+                    declared_capabilities(self._sections),
+                )
             except BuildError as exc:
                 raise BuildError(located(str(exc))) from None
         super().__setitem__(first, value)

@@ -46,6 +46,7 @@ from spvbuild.ir.routing import (
     set_section,
 )
 from spvbuild.ir.state import ModuleState, at_call
+from spvbuild.ir.targets import declared_capabilities
 from spvbuild.spirv.arguments import shown
 from spvbuild.spirv.call_site import caller_location
 from spvbuild.spirv.ids import Id, TypeId
@@ -143,7 +144,9 @@ def check_target(
     declared = [str(i.operands[0]) for i in state.sections["extensions"]]
     if opcode == OP_EXTENSION:
         declared.append(str(inst.operands[0]))
-    target.check_instruction(inst, needs, state.version, declared)
+    target.check_instruction(
+        inst, needs, state.version, declared, declared_capabilities(state.sections)
+    )
 
 
 def needs_at_call(state: ModuleState, inst: Instruction) -> tuple[tuple[Any, str], ...]:
@@ -156,7 +159,9 @@ def needs_at_call(state: ModuleState, inst: Instruction) -> tuple[tuple[Any, str
         declared = [str(i.operands[0]) for i in state.sections["extensions"]]
         if inst.opcode == OP_EXTENSION:
             declared.append(str(inst.operands[0]))
-        target.check_instruction(inst, needs, state.version, declared)
+        target.check_instruction(
+            inst, needs, state.version, declared, declared_capabilities(state.sections)
+        )
     return needs
 
 

@@ -156,6 +156,8 @@ def serialize(state: ModuleState, out: MutableSequence[int]) -> None:
         body, _as_kept(state), extend, Run, met, found, used, other, on_run
     )
     capabilities, extensions = requirements.resolution(collector)
+    if state.target is not None:
+        state.target.check_module(capabilities, state.sections)
     run_rules(state, capabilities, extensions, runs, body)
     out.extend(header_words(state.version, state._bound, state.generator))
     for capability in capabilities:

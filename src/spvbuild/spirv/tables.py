@@ -77,6 +77,8 @@ class TargetEnvInfo(NamedTuple):
     # (operand kind, value, enumerant name, why) of the enumerants it refuses
     forbids: tuple[tuple[str, int, str, str], ...]
     source: str  # where the facts come from
+    # (capability, the capability that must be declared before it): allowed only so
+    after: tuple[tuple[str, str], ...] = ()
 
 
 class IdRun(NamedTuple):
