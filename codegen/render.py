@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -51,6 +52,51 @@ def _banner(template: str, files: list[str]) -> str:
     ]
     lines += [f"#   {f}" for f in shown[1:]]
     return "\n".join(lines)
+
+
+def _constraint_source(constraint: dict[str, Any] | None) -> str:
+    """A ``TypeConstraint(...)`` expression for a resolved constraint (keys in the record's
+    field order)."""
+    if constraint is None:
+        return "None"
+    order = (
+        "is_", "shape", "signedness", "same", "like", "count_as", "or_scalar", "width_as",
+        "element_is", "pointer_to", "pointee_of", "writable",
+    )
+    return "TypeConstraint(" + ", ".join(
+        f"{key}={constraint[key]!r}" for key in order if key in constraint
+    ) + ")"
+
+
+def _type_rules_module(env: jinja2.Environment, grammar: Grammar) -> str:
+    """``core/type_rules.py`` from ``grammars/type_rules.yaml``."""
+    rules = grammar.type_rules
+    assert rules is not None
+    return env.get_template("core_type_rules.py.j2").render(
+        banner=_banner("core_type_rules.py.j2", ["grammars/type_rules.yaml"]),
+        sources=sorted(rules.sources.items()),
+        forms=[
+            (opcode, name, category, [facts.get(f, -1) for f in _FORM_FIELDS])
+            for opcode, name, category, facts in sorted(rules.forms)
+        ],
+        read_only=rules.read_only,
+        rules=[
+            {
+                "opcode": r.opcode,
+                "instruction": r.instruction,
+                "name": r.name,
+                "source": r.source,
+                "result": _constraint_source(r.result),
+                "operands": [(p, n, _constraint_source(c)) for p, n, c in r.operands],
+                "indexes": r.indexes,
+                "shuffle": r.shuffle,
+            }
+            for r in sorted(rules.rules, key=lambda r: r.opcode)
+        ],
+    )
+
+
+_FORM_FIELDS = ("width", "signedness", "component", "count", "members", "storage")
 
 
 def _environment() -> jinja2.Environment:
@@ -118,7 +164,11 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
     sections = {inst.name: grammar.section_of(inst) for inst in grammar.instructions}
     by_name = {inst.name: inst for inst in grammar.instructions}
     capability_values = {e.name: e.value for e in core_kinds["Capability"].enumerants}
-    methods = [core_method(inst, namer, sections[inst.name]) for inst in grammar.instructions]
+    type_rules = {r.opcode: r for r in grammar.type_rules.rules} if grammar.type_rules else {}
+    methods = [
+        core_method(inst, namer, sections[inst.name], type_rules.get(inst.opcode))
+        for inst in grammar.instructions
+    ]
     _check_unique([m.name for m in methods], "core method names")
     _check_reserved([m.name for m in methods])
     used_types = sorted({k.operand_type for k in enum_kinds} | {"Op"})
@@ -181,14 +231,18 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
                 for t in grammar.target_envs
             ],
             extension_versions=sorted(
-                (ext.name, version_tuple(ext.requires_version))
+                (ext.name, version)
                 for ext in grammar.extensions.values()
-                if ext.requires_version and version_tuple(ext.requires_version) > (1, 0)
+                if ext.requires_version
+                and (version := version_tuple(ext.requires_version)) is not None
+                and version > (1, 0)
             ),
             assembler_only=[
                 (t.name, version_tuple(t.spirv_version)) for t in grammar.assembler_envs
             ],
         )
+    if grammar.type_rules is not None:
+        out["core/type_rules.py"] = _type_rules_module(env, grammar)
     out["core/__init__.py"] = env.get_template("package_init.py.j2").render(
         banner=_banner("package_init.py.j2", core_files),
         doc="SPIR-V core and extensions: enums, instruction tables and the typed builder methods.",
