@@ -33,6 +33,7 @@ from codegen.model import (
 )
 from codegen.names_check import check_names
 from codegen.schema import SchemaChecker, load_schema
+from codegen.type_rules import TYPE_RULES_FILE, load_type_rules
 from codegen.yaml_source import YList, YMap, load_yaml
 
 GRAMMARS_DIR = Path(__file__).resolve().parent.parent / "grammars"
@@ -54,6 +55,8 @@ def grammar_files(root: Path) -> list[str]:
         files.append(ERRATA_FILE)
     if (root / TARGET_ENVS_FILE).exists():
         files.append(TARGET_ENVS_FILE)
+    if (root / TYPE_RULES_FILE).exists():
+        files.append(TYPE_RULES_FILE)
     return files
 
 
@@ -291,6 +294,11 @@ class _Loader:
                 ext_sets[s.import_name] = s
 
         errata = self.errata() if ERRATA_FILE in files else []
+        type_rules = (
+            load_type_rules(self.read(TYPE_RULES_FILE), instructions, kinds)
+            if TYPE_RULES_FILE in files
+            else None
+        )
         sources, target_envs, assembler_envs = (
             self.target_envs(kinds) if TARGET_ENVS_FILE in files else ({}, [], [])
         )
@@ -326,6 +334,7 @@ class _Loader:
             dedup_instructions=_strings(core["deduplicate"], "instructions"),
             dedup_never=_strings(core["deduplicate"], "never"),
             spec_constant_op_opcodes=_strings(core, "spec_constant_op_opcodes"),
+            type_rules=type_rules,
             type_capabilities=[
                 TypeCapability(
                     t["instruction"],

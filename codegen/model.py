@@ -288,6 +288,31 @@ class Erratum:
 
 
 @dataclass
+class ResolvedRule:
+    """One instruction's rule, resolved: positions are after the result id."""
+
+    opcode: int
+    instruction: str
+    name: str
+    source: str
+    result: dict[str, Any] | None
+    operands: list[tuple[int, str, dict[str, Any]]]
+    indexes: tuple[int, int] | None = None
+    shuffle: tuple[int, int, int] | None = None
+
+
+@dataclass
+class TypeRules:
+    """Everything ``type_rules.yaml`` says, resolved."""
+
+    sources: dict[str, str]
+    forms: list[tuple[int, str, str, dict[str, int]]]  # opcode, name, category, fact → position
+    read_only: list[tuple[int, str, int | None, str, str | None]] = field(default_factory=list)
+    """(storage value, storage name, decoration value or None, decoration name, family)"""
+    rules: list[ResolvedRule] = field(default_factory=list)
+
+
+@dataclass
 class Grammar:
     """Everything under grammars/, validated and merged."""
 
@@ -313,6 +338,7 @@ class Grammar:
     target_env_sources: dict[str, str] = field(default_factory=dict)
     assembler_envs: list[AssemblerEnv] = field(default_factory=list)
     spec_constant_op_opcodes: list[str] = field(default_factory=list)
+    type_rules: TypeRules | None = None  # grammars/type_rules.yaml
 
     def deduplicated(self, instruction: Instruction) -> bool:
         """True when the module builder merges identical copies of this instruction."""

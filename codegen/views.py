@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.model import Enumerant, Instruction, Operand, OperandKind
+from codegen.model import Enumerant, Instruction, Operand, OperandKind, ResolvedRule
 from codegen.naming import enum_member_name, method_name, parameter_name, unique_names
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
@@ -67,6 +67,11 @@ class FastPathView:
     first: str  # the first word, in hex
     ids: list[str]  # the operand parameters, in order
     needs: bool  # the instruction needs a capability, an extension or a later version
+    opcode: int = 0
+    operands: str = "()"  # the operand tuple the type rule is asked about
+    typed: bool = False  # the instruction has a type rule (grammars/type_rules.yaml)
+    accept: str = ""  # the TYPE_* bits its result type needs when the call is accepted
+    # at once (its operands values of exactly the result type); "": the rule is asked
 
 
 @dataclass
@@ -389,8 +394,41 @@ def _needs_key_parts(
     return parts
 
 
-def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
-    """The builder method of a core instruction."""
+_RESULT_BITS = {
+    ("is_", "int"): "TYPE_INT",
+    ("is_", "float"): "TYPE_FLOAT",
+    ("is_", "bool"): "TYPE_BOOL",
+    ("shape", "scalar"): "TYPE_SCALAR",
+    ("shape", "vector"): "TYPE_VECTOR",
+    ("shape", "scalar_or_vector"): "",
+    ("signedness", 0): "TYPE_UNSIGNED",
+    ("signedness", 1): "TYPE_SIGNED",
+}
+
+
+def _accept_bits(rule: ResolvedRule) -> str:
+    """The TYPE_* bits (an expression) a fast path asks of the result type to accept a
+    call at once, when the rule allows that: its result constraint says only a scalar
+    category (and shape, signedness), and every operand must be of the result's type or
+    like it (which a value of exactly the result type is).  "": the rule is asked."""
+    if rule.result is None or "is_" not in rule.result or rule.indexes or rule.shuffle:
+        return ""
+    names = []
+    for item in rule.result.items():
+        name = _RESULT_BITS.get(item)
+        if name is None:
+            return ""
+        if name:
+            names.append(name)
+    if any(c not in ({"same": -1}, {"like": -1}) for _, _, c in rule.operands):
+        return ""
+    return " | ".join(names)
+
+
+def core_method(
+    inst: Instruction, namer: Namer, section: str, type_rule: ResolvedRule | None = None
+) -> MethodView:
+    """The builder method of a core instruction (``type_rule``: its type rule, if any)."""
     ops = inst.operands
     result_type = inst.has_result_type
     has_result = inst.has_result
@@ -420,7 +458,15 @@ def core_method(inst: Instruction, namer: Namer, section: str) -> MethodView:
         returns = "Id"
         call = f"self._value({inst.opcode}, result_type, {operands}, result_id)"
         needs = bool(inst.capabilities or inst.extensions or inst.version != "1.0")
-        fast = FastPathView(f"0x{first:x}", [p.value for p in params], needs)
+        fast = FastPathView(
+            f"0x{first:x}",
+            [p.value for p in params],
+            needs,
+            inst.opcode,
+            operands,
+            type_rule is not None,
+            _accept_bits(type_rule) if type_rule is not None else "",
+        )
     elif has_result:
         rt = "result_type" if result_type else "None"
         returns, call = "Id", f"self._value({inst.opcode}, {rt}, {operands}, result_id)"

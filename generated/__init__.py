@@ -3,7 +3,7 @@
 # Grammar files: grammars/core.yaml
 #   grammars/extinst/arm.motion-engine.100.yaml
 #   grammars/extinst/debuginfo.yaml
-#   ... and 194 more (see spvbuild.generated.GRAMMAR_FILES)
+#   ... and 195 more (see spvbuild.generated.GRAMMAR_FILES)
 """Code generated from grammars/ by ``python -m codegen``; installed as ``spvbuild.generated``.
 
 * ``core.enums``, ``core.tables``, ``core.builder``: SPIR-V core with every extension;
@@ -68,7 +68,7 @@ GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
     ('grammars/extensions/SPV_EXT_fragment_fully_covered.yaml', 'f6bf866267552e6f'),
     ('grammars/extensions/SPV_EXT_fragment_invocation_density.yaml', 'dd49e9007b95f93c'),
     ('grammars/extensions/SPV_EXT_fragment_shader_interlock.yaml', 'e1e08b93ec9309ac'),
-    ('grammars/extensions/SPV_EXT_mesh_shader.yaml', '6ca9c9486b37b742'),
+    ('grammars/extensions/SPV_EXT_mesh_shader.yaml', '37599239872e0c1f'),
     ('grammars/extensions/SPV_EXT_opacity_micromap.yaml', '34839fea65c6eefb'),
     ('grammars/extensions/SPV_EXT_optnone.yaml', '716876624c4533b9'),
     ('grammars/extensions/SPV_EXT_physical_storage_buffer.yaml', '9f1c34d26e833bfd'),
@@ -78,7 +78,7 @@ GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
     ('grammars/extensions/SPV_EXT_shader_atomic_float_add.yaml', '089593d04af46dfc'),
     ('grammars/extensions/SPV_EXT_shader_atomic_float_min_max.yaml', 'f6b8754085a3230f'),
     ('grammars/extensions/SPV_EXT_shader_image_int64.yaml', '9e4bb9d83c55a2bb'),
-    ('grammars/extensions/SPV_EXT_shader_invocation_reorder.yaml', '09de49ddad0b38d8'),
+    ('grammars/extensions/SPV_EXT_shader_invocation_reorder.yaml', '586875fe1d78c56d'),
     ('grammars/extensions/SPV_EXT_shader_stencil_export.yaml', '15cb2e07fca61b27'),
     ('grammars/extensions/SPV_EXT_shader_tile_image.yaml', '49c9c6b53e5b515c'),
     ('grammars/extensions/SPV_EXT_shader_viewport_index_layer.yaml', 'cb267275ad3c182c'),
@@ -175,11 +175,11 @@ GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
     ('grammars/extensions/SPV_KHR_uniform_group_instructions.yaml', '1990e2f5070ef91a'),
     ('grammars/extensions/SPV_KHR_untyped_pointers.yaml', '2b15db6bbc25cf2a'),
     ('grammars/extensions/SPV_KHR_variable_pointers.yaml', '4f05b7752aa30570'),
-    ('grammars/extensions/SPV_KHR_vulkan_memory_model.yaml', '98756e90c76a3977'),
-    ('grammars/extensions/SPV_KHR_workgroup_memory_explicit_layout.yaml', 'a0219bcdeb974f53'),
+    ('grammars/extensions/SPV_KHR_vulkan_memory_model.yaml', '484798b053cb4204'),
+    ('grammars/extensions/SPV_KHR_workgroup_memory_explicit_layout.yaml', '0a077b0ff1d5b622'),
     ('grammars/extensions/SPV_NVX_multiview_per_view_attributes.yaml', '9117d056aa5af9bd'),
     ('grammars/extensions/SPV_NV_bindless_texture.yaml', '2ace2ff2e81dc3b1'),
-    ('grammars/extensions/SPV_NV_cluster_acceleration_structure.yaml', 'cb502eb646229210'),
+    ('grammars/extensions/SPV_NV_cluster_acceleration_structure.yaml', '311824103146f5c0'),
     ('grammars/extensions/SPV_NV_compute_shader_derivatives.yaml', '04f26be22af0a025'),
     ('grammars/extensions/SPV_NV_cooperative_matrix.yaml', 'ef64a48934c75652'),
     ('grammars/extensions/SPV_NV_cooperative_matrix2.yaml', 'fc83ce97ff82c483'),
@@ -187,7 +187,7 @@ GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
     ('grammars/extensions/SPV_NV_displacement_micromap.yaml', '3893d5cfd2791383'),
     ('grammars/extensions/SPV_NV_fragment_shader_barycentric.yaml', '2d8ebad3525983b8'),
     ('grammars/extensions/SPV_NV_geometry_shader_passthrough.yaml', '58daf4345bfae2e8'),
-    ('grammars/extensions/SPV_NV_linear_swept_spheres.yaml', 'ec809c9658c97254'),
+    ('grammars/extensions/SPV_NV_linear_swept_spheres.yaml', '06ed584e78af76c2'),
     ('grammars/extensions/SPV_NV_mesh_shader.yaml', '934046e835b80421'),
     ('grammars/extensions/SPV_NV_raw_access_chains.yaml', '442a58541c07f67a'),
     ('grammars/extensions/SPV_NV_ray_tracing.yaml', 'aa32a3b2f5fc8388'),
@@ -195,18 +195,19 @@ GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
     ('grammars/extensions/SPV_NV_sample_mask_override_coverage.yaml', '2ab36271194bb79e'),
     ('grammars/extensions/SPV_NV_shader_atomic_fp16_vector.yaml', '3091139aaac900f8'),
     ('grammars/extensions/SPV_NV_shader_image_footprint.yaml', '80438da76677ae85'),
-    ('grammars/extensions/SPV_NV_shader_invocation_reorder.yaml', 'e79367a24c23d78c'),
+    ('grammars/extensions/SPV_NV_shader_invocation_reorder.yaml', 'a84d0ecc3d9c0cdc'),
     ('grammars/extensions/SPV_NV_shader_sm_builtins.yaml', '97d685630832ff7f'),
     ('grammars/extensions/SPV_NV_shader_subgroup_partitioned.yaml', 'aa0bd07723931564'),
     ('grammars/extensions/SPV_NV_shading_rate.yaml', '4991976f7393487f'),
     ('grammars/extensions/SPV_NV_stereo_view_rendering.yaml', '6ad129ccc1983ba5'),
     ('grammars/extensions/SPV_NV_tensor_addressing.yaml', 'e1df83fb40b62aee'),
     ('grammars/extensions/SPV_NV_viewport_array2.yaml', '1e4283c0ab15fd81'),
-    ('grammars/extensions/SPV_QCOM_cooperative_matrix_conversion.yaml', '3d0058d5f4fdec25'),
-    ('grammars/extensions/SPV_QCOM_image_processing.yaml', 'a5e81e8e2f70a5de'),
-    ('grammars/extensions/SPV_QCOM_image_processing2.yaml', '33415e181d2fc0aa'),
+    ('grammars/extensions/SPV_QCOM_cooperative_matrix_conversion.yaml', 'c262d7b3734808de'),
+    ('grammars/extensions/SPV_QCOM_image_processing.yaml', '8c995fab658bca2a'),
+    ('grammars/extensions/SPV_QCOM_image_processing2.yaml', '7413c348c6592650'),
     ('grammars/extensions/SPV_QCOM_tile_shading.yaml', '477d2bd7c09f19c8'),
     ('grammars/errata.yaml', 'e566088f36fa8cf5'),
     ('grammars/target_envs.yaml', 'c380fd198bfc64f4'),
+    ('grammars/type_rules.yaml', 'da8e7dd4a7da51b3'),
 )
 """Every grammar file this code was generated from, with the first 16 hex digits of its SHA-256."""

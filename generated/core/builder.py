@@ -24,6 +24,15 @@ from spvbuild.spirv.arguments import operand_sequence  # noqa: F401
 from spvbuild.spirv.emission import InstructionSink
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.strings import string_words  # noqa: F401
+from spvbuild.spirv.tables import (  # noqa: F401
+    TYPE_BOOL,
+    TYPE_FLOAT,
+    TYPE_INT,
+    TYPE_SCALAR,
+    TYPE_SIGNED,
+    TYPE_UNSIGNED,
+    TYPE_VECTOR,
+)
 from spvbuild.spirv.word_checks import (  # noqa: F401
     FAST_IDS,
     bare_values,
@@ -1412,6 +1421,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x6003c, result_type, rid, image, coordinate, sample])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(60, result_type, (image, coordinate, sample), result_id)
 
@@ -1683,6 +1695,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40045] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40045, result_type, rid, pointer])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(69, result_type, (pointer,), result_id)
 
@@ -1853,6 +1868,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x5004d, result_type, rid, vector, index])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(77, result_type, (vector, index), result_id)
 
@@ -1885,6 +1903,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x6004e, result_type, rid, vector, component, index])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(78, result_type, (vector, component, index), result_id)
 
@@ -2029,6 +2050,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x40053, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(83, result_type, (operand,), result_id)
 
@@ -2057,6 +2081,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40054] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40054, result_type, rid, matrix])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(84, result_type, (matrix,), result_id)
 
@@ -2086,6 +2113,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x50056, result_type, rid, image, sampler])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(86, result_type, (image, sampler), result_id)
 
@@ -2520,6 +2550,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x40064, result_type, rid, sampled_image])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(100, result_type, (sampled_image,), result_id)
 
@@ -2548,6 +2581,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40065] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40065, result_type, rid, image])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(101, result_type, (image,), result_id)
 
@@ -2576,6 +2612,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40066] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40066, result_type, rid, image])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(102, result_type, (image,), result_id)
 
@@ -2607,6 +2646,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x50067] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x50067, result_type, rid, image, level_of_detail])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(103, result_type, (image, level_of_detail), result_id)
 
@@ -2635,6 +2677,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40068] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40068, result_type, rid, image])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(104, result_type, (image,), result_id)
 
@@ -2666,6 +2711,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x50069] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x50069, result_type, rid, sampled_image, coordinate])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(105, result_type, (sampled_image, coordinate), result_id)
 
@@ -2694,6 +2742,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4006a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4006a, result_type, rid, image])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(106, result_type, (image,), result_id)
 
@@ -2722,6 +2773,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4006b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4006b, result_type, rid, image])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(107, result_type, (image,), result_id)
 
@@ -2742,13 +2796,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and float_value.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < float_value < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x4006d, result_type, rid, float_value])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < float_value < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < float_value < rid
+                        and self._check_types(109, result_type, (float_value,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x4006d, result_type, rid, float_value])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(109, result_type, (float_value,), result_id)
 
     def convert_f_to_s(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
@@ -2768,13 +2835,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and float_value.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < float_value < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x4006e, result_type, rid, float_value])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < float_value < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < float_value < rid
+                        and self._check_types(110, result_type, (float_value,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x4006e, result_type, rid, float_value])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(110, result_type, (float_value,), result_id)
 
     def convert_s_to_f(self, result_type: TypeId, signed_value: Id, *, result_id: Id | None = None) -> Id:
@@ -2794,13 +2874,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and signed_value.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < signed_value < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x4006f, result_type, rid, signed_value])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < signed_value < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < signed_value < rid
+                        and self._check_types(111, result_type, (signed_value,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x4006f, result_type, rid, signed_value])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(111, result_type, (signed_value,), result_id)
 
     def convert_u_to_f(self, result_type: TypeId, unsigned_value: Id, *, result_id: Id | None = None) -> Id:
@@ -2820,13 +2913,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and unsigned_value.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < unsigned_value < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x40070, result_type, rid, unsigned_value])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < unsigned_value < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < unsigned_value < rid
+                        and self._check_types(112, result_type, (unsigned_value,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x40070, result_type, rid, unsigned_value])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(112, result_type, (unsigned_value,), result_id)
 
     def u_convert(self, result_type: TypeId, unsigned_value: Id, *, result_id: Id | None = None) -> Id:
@@ -2846,13 +2952,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and unsigned_value.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < unsigned_value < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x40071, result_type, rid, unsigned_value])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < unsigned_value < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < unsigned_value < rid
+                        and self._check_types(113, result_type, (unsigned_value,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x40071, result_type, rid, unsigned_value])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(113, result_type, (unsigned_value,), result_id)
 
     def s_convert(self, result_type: TypeId, signed_value: Id, *, result_id: Id | None = None) -> Id:
@@ -2872,13 +2991,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and signed_value.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < signed_value < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x40072, result_type, rid, signed_value])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < signed_value < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < signed_value < rid
+                        and self._check_types(114, result_type, (signed_value,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x40072, result_type, rid, signed_value])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(114, result_type, (signed_value,), result_id)
 
     def f_convert(self, result_type: TypeId, float_value: Id, *, result_id: Id | None = None) -> Id:
@@ -2898,13 +3030,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and float_value.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < float_value < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x40073, result_type, rid, float_value])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < float_value < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < float_value < rid
+                        and self._check_types(115, result_type, (float_value,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x40073, result_type, rid, float_value])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(115, result_type, (float_value,), result_id)
 
     def quantize_to_f16(self, result_type: TypeId, value: Id, *, result_id: Id | None = None) -> Id:
@@ -2932,6 +3077,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40074] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40074, result_type, rid, value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(116, result_type, (value,), result_id)
 
@@ -2960,6 +3108,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40075] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40075, result_type, rid, pointer])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(117, result_type, (pointer,), result_id)
 
@@ -2988,6 +3139,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40076] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40076, result_type, rid, signed_value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(118, result_type, (signed_value,), result_id)
 
@@ -3016,6 +3170,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40077] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40077, result_type, rid, unsigned_value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(119, result_type, (unsigned_value,), result_id)
 
@@ -3044,6 +3201,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40078] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40078, result_type, rid, integer_value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(120, result_type, (integer_value,), result_id)
 
@@ -3072,6 +3232,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40079] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40079, result_type, rid, pointer])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(121, result_type, (pointer,), result_id)
 
@@ -3100,6 +3263,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4007a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4007a, result_type, rid, pointer])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(122, result_type, (pointer,), result_id)
 
@@ -3152,6 +3318,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x4007c, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(124, result_type, (operand,), result_id)
 
@@ -3172,13 +3341,28 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and operand.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x4007e, result_type, rid, operand])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(126, result_type, (operand,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x4007e, result_type, rid, operand])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(126, result_type, (operand,), result_id)
 
     def f_negate(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
@@ -3198,13 +3382,28 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and operand.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x4007f, result_type, rid, operand])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and types.get(operand) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(127, result_type, (operand,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x4007f, result_type, rid, operand])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(127, result_type, (operand,), result_id)
 
     def i_add(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3226,14 +3425,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50080, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(128, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50080, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(128, result_type, (operand_1, operand_2), result_id)
 
     def f_add(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3255,14 +3470,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50081, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(129, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50081, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(129, result_type, (operand_1, operand_2), result_id)
 
     def i_sub(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3284,14 +3515,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50082, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(130, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50082, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(130, result_type, (operand_1, operand_2), result_id)
 
     def f_sub(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3313,14 +3560,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50083, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(131, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50083, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(131, result_type, (operand_1, operand_2), result_id)
 
     def i_mul(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3342,14 +3605,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50084, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(132, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50084, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(132, result_type, (operand_1, operand_2), result_id)
 
     def f_mul(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3371,14 +3650,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50085, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(133, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50085, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(133, result_type, (operand_1, operand_2), result_id)
 
     def u_div(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3400,14 +3695,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50086, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(134, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50086, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(134, result_type, (operand_1, operand_2), result_id)
 
     def s_div(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3429,14 +3740,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50087, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(135, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50087, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(135, result_type, (operand_1, operand_2), result_id)
 
     def f_div(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3458,14 +3785,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50088, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(136, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50088, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(136, result_type, (operand_1, operand_2), result_id)
 
     def u_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3487,14 +3830,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50089, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(137, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50089, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(137, result_type, (operand_1, operand_2), result_id)
 
     def s_rem(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3516,14 +3875,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x5008a, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(138, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x5008a, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(138, result_type, (operand_1, operand_2), result_id)
 
     def s_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3545,14 +3920,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x5008b, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(139, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x5008b, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(139, result_type, (operand_1, operand_2), result_id)
 
     def f_rem(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3574,14 +3965,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x5008c, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(140, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x5008c, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(140, result_type, (operand_1, operand_2), result_id)
 
     def f_mod(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3603,14 +4010,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x5008d, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(141, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x5008d, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(141, result_type, (operand_1, operand_2), result_id)
 
     def vector_times_scalar(self, result_type: TypeId, vector: Id, scalar: Id, *, result_id: Id | None = None) -> Id:
@@ -3632,14 +4055,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and vector.__class__ in FAST_IDS
                 and scalar.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < vector < rid
-                and 0 < scalar < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x5008e, result_type, rid, vector, scalar])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < vector < rid
+                        and 0 < scalar < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < vector < rid
+                        and 0 < scalar < rid
+                        and self._check_types(142, result_type, (vector, scalar))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x5008e, result_type, rid, vector, scalar])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(142, result_type, (vector, scalar), result_id)
 
     def matrix_times_scalar(self, result_type: TypeId, matrix: Id, scalar: Id, *, result_id: Id | None = None) -> Id:
@@ -3670,6 +4107,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5008f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5008f, result_type, rid, matrix, scalar])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(143, result_type, (matrix, scalar), result_id)
 
@@ -3701,6 +4141,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x50090] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x50090, result_type, rid, vector, matrix])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(144, result_type, (vector, matrix), result_id)
 
@@ -3732,6 +4175,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x50091] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x50091, result_type, rid, matrix, vector])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(145, result_type, (matrix, vector), result_id)
 
@@ -3763,6 +4209,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x50092] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x50092, result_type, rid, left_matrix, right_matrix])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(146, result_type, (left_matrix, right_matrix), result_id)
 
@@ -3794,6 +4243,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x50093] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x50093, result_type, rid, vector_1, vector_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(147, result_type, (vector_1, vector_2), result_id)
 
@@ -3816,14 +4268,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and vector_1.__class__ in FAST_IDS
                 and vector_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < vector_1 < rid
-                and 0 < vector_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x50094, result_type, rid, vector_1, vector_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < vector_1 < rid
+                        and 0 < vector_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < vector_1 < rid
+                        and 0 < vector_2 < rid
+                        and self._check_types(148, result_type, (vector_1, vector_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x50094, result_type, rid, vector_1, vector_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(148, result_type, (vector_1, vector_2), result_id)
 
     def i_add_carry(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -3852,6 +4318,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x50095, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(149, result_type, (operand_1, operand_2), result_id)
 
@@ -3881,6 +4350,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x50096, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(150, result_type, (operand_1, operand_2), result_id)
 
@@ -3910,6 +4382,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x50097, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(151, result_type, (operand_1, operand_2), result_id)
 
@@ -3939,6 +4414,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x50098, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(152, result_type, (operand_1, operand_2), result_id)
 
@@ -3959,13 +4437,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and vector.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < vector < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x4009a, result_type, rid, vector])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < vector < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < vector < rid
+                        and self._check_types(154, result_type, (vector,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x4009a, result_type, rid, vector])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(154, result_type, (vector,), result_id)
 
     def all(self, result_type: TypeId, vector: Id, *, result_id: Id | None = None) -> Id:
@@ -3985,13 +4476,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and vector.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < vector < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x4009b, result_type, rid, vector])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < vector < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < vector < rid
+                        and self._check_types(155, result_type, (vector,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x4009b, result_type, rid, vector])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(155, result_type, (vector,), result_id)
 
     def is_nan(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
@@ -4011,13 +4515,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and x.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < x < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x4009c, result_type, rid, x])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < x < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < x < rid
+                        and self._check_types(156, result_type, (x,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x4009c, result_type, rid, x])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(156, result_type, (x,), result_id)
 
     def is_inf(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
@@ -4037,13 +4554,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and x.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < x < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x4009d, result_type, rid, x])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < x < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < x < rid
+                        and self._check_types(157, result_type, (x,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x4009d, result_type, rid, x])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(157, result_type, (x,), result_id)
 
     def is_finite(self, result_type: TypeId, x: Id, *, result_id: Id | None = None) -> Id:
@@ -4071,6 +4601,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4009e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4009e, result_type, rid, x])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(158, result_type, (x,), result_id)
 
@@ -4099,6 +4632,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4009f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4009f, result_type, rid, x])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(159, result_type, (x,), result_id)
 
@@ -4127,6 +4663,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400a0] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400a0, result_type, rid, x])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(160, result_type, (x,), result_id)
 
@@ -4158,6 +4697,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x500a1] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x500a1, result_type, rid, x, y])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(161, result_type, (x, y), result_id)
 
@@ -4189,6 +4731,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x500a2] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x500a2, result_type, rid, x, y])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(162, result_type, (x, y), result_id)
 
@@ -4220,6 +4765,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x500a3] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x500a3, result_type, rid, x, y])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(163, result_type, (x, y), result_id)
 
@@ -4242,14 +4790,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500a4, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_BOOL) == (TYPE_BOOL)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(164, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500a4, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(164, result_type, (operand_1, operand_2), result_id)
 
     def logical_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4271,14 +4835,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500a5, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_BOOL) == (TYPE_BOOL)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(165, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500a5, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(165, result_type, (operand_1, operand_2), result_id)
 
     def logical_or(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4300,14 +4880,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500a6, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_BOOL) == (TYPE_BOOL)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(166, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500a6, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(166, result_type, (operand_1, operand_2), result_id)
 
     def logical_and(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4329,14 +4925,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500a7, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_BOOL) == (TYPE_BOOL)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(167, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500a7, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(167, result_type, (operand_1, operand_2), result_id)
 
     def logical_not(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
@@ -4356,13 +4968,28 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and operand.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x400a8, result_type, rid, operand])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_BOOL) == (TYPE_BOOL)
+                        and types.get(operand) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(168, result_type, (operand,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x400a8, result_type, rid, operand])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(168, result_type, (operand,), result_id)
 
     def select(self, result_type: TypeId, condition: Id, object_1: Id, object_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4386,15 +5013,30 @@ class CoreInstructions(InstructionSink):
                 and condition.__class__ in FAST_IDS
                 and object_1.__class__ in FAST_IDS
                 and object_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < condition < rid
-                and 0 < object_1 < rid
-                and 0 < object_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x600a9, result_type, rid, condition, object_1, object_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < condition < rid
+                        and 0 < object_1 < rid
+                        and 0 < object_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < condition < rid
+                        and 0 < object_1 < rid
+                        and 0 < object_2 < rid
+                        and self._check_types(169, result_type, (condition, object_1, object_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x600a9, result_type, rid, condition, object_1, object_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(169, result_type, (condition, object_1, object_2), result_id)
 
     def i_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4416,14 +5058,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500aa, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(170, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500aa, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(170, result_type, (operand_1, operand_2), result_id)
 
     def i_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4445,14 +5101,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500ab, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(171, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500ab, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(171, result_type, (operand_1, operand_2), result_id)
 
     def u_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4474,14 +5144,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500ac, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(172, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500ac, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(172, result_type, (operand_1, operand_2), result_id)
 
     def s_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4503,14 +5187,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500ad, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(173, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500ad, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(173, result_type, (operand_1, operand_2), result_id)
 
     def u_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4532,14 +5230,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500ae, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(174, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500ae, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(174, result_type, (operand_1, operand_2), result_id)
 
     def s_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4561,14 +5273,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500af, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(175, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500af, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(175, result_type, (operand_1, operand_2), result_id)
 
     def u_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4590,14 +5316,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500b0, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(176, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500b0, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(176, result_type, (operand_1, operand_2), result_id)
 
     def s_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4619,14 +5359,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500b1, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(177, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500b1, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(177, result_type, (operand_1, operand_2), result_id)
 
     def u_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4648,14 +5402,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500b2, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(178, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500b2, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(178, result_type, (operand_1, operand_2), result_id)
 
     def s_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4677,14 +5445,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500b3, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(179, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500b3, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(179, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4706,14 +5488,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500b4, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(180, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500b4, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(180, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4735,14 +5531,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500b5, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(181, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500b5, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(181, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4764,14 +5574,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500b6, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(182, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500b6, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(182, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_not_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4793,14 +5617,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500b7, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(183, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500b7, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(183, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4822,14 +5660,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500b8, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(184, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500b8, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(184, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_less_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4851,14 +5703,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500b9, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(185, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500b9, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(185, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4880,14 +5746,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500ba, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(186, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500ba, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(186, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_greater_than(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4909,14 +5789,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500bb, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(187, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500bb, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(187, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4938,14 +5832,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500bc, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(188, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500bc, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(188, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_less_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4967,14 +5875,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500bd, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(189, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500bd, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(189, result_type, (operand_1, operand_2), result_id)
 
     def f_ord_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -4996,14 +5918,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500be, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(190, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500be, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(190, result_type, (operand_1, operand_2), result_id)
 
     def f_unord_greater_than_equal(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -5025,14 +5961,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500bf, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                        and self._check_types(191, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500bf, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(191, result_type, (operand_1, operand_2), result_id)
 
     def shift_right_logical(self, result_type: TypeId, base: Id, shift: Id, *, result_id: Id | None = None) -> Id:
@@ -5054,14 +6004,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and base.__class__ in FAST_IDS
                 and shift.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < base < rid
-                and 0 < shift < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500c2, result_type, rid, base, shift])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < base < rid
+                        and 0 < shift < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < base < rid
+                        and 0 < shift < rid
+                        and self._check_types(194, result_type, (base, shift))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500c2, result_type, rid, base, shift])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(194, result_type, (base, shift), result_id)
 
     def shift_right_arithmetic(self, result_type: TypeId, base: Id, shift: Id, *, result_id: Id | None = None) -> Id:
@@ -5083,14 +6047,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and base.__class__ in FAST_IDS
                 and shift.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < base < rid
-                and 0 < shift < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500c3, result_type, rid, base, shift])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < base < rid
+                        and 0 < shift < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < base < rid
+                        and 0 < shift < rid
+                        and self._check_types(195, result_type, (base, shift))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500c3, result_type, rid, base, shift])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(195, result_type, (base, shift), result_id)
 
     def shift_left_logical(self, result_type: TypeId, base: Id, shift: Id, *, result_id: Id | None = None) -> Id:
@@ -5112,14 +6090,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and base.__class__ in FAST_IDS
                 and shift.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < base < rid
-                and 0 < shift < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500c4, result_type, rid, base, shift])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < base < rid
+                        and 0 < shift < rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < base < rid
+                        and 0 < shift < rid
+                        and self._check_types(196, result_type, (base, shift))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500c4, result_type, rid, base, shift])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(196, result_type, (base, shift), result_id)
 
     def bitwise_or(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -5141,14 +6133,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500c5, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(197, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500c5, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(197, result_type, (operand_1, operand_2), result_id)
 
     def bitwise_xor(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -5170,14 +6178,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500c6, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(198, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500c6, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(198, result_type, (operand_1, operand_2), result_id)
 
     def bitwise_and(self, result_type: TypeId, operand_1: Id, operand_2: Id, *, result_id: Id | None = None) -> Id:
@@ -5199,14 +6223,30 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand_1 < rid
-                and 0 < operand_2 < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x500c7, result_type, rid, operand_1, operand_2])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand_1 < rid
+                        and 0 < operand_2 < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand_1) == result_type
+                        and types.get(operand_2) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(199, result_type, (operand_1, operand_2))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x500c7, result_type, rid, operand_1, operand_2])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(199, result_type, (operand_1, operand_2), result_id)
 
     def not_(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
@@ -5226,13 +6266,28 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and operand.__class__ in FAST_IDS
-                and 0 < result_type < rid
-                and 0 < operand < rid
             ):
-                run = self._run or self._new_run(block)
-                run.words.fromlist([0x400c8, result_type, rid, operand])
-                self._bound = rid + 1
-                return Id(rid)
+                types = self._value_types
+                if types is None:  # no type checks: ids handed out already
+                    fast = (
+                        0 < result_type < rid
+                        and 0 < operand < rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        and types.get(operand) == result_type
+                    ) or (
+                        0 < result_type < rid
+                        and self._check_types(200, result_type, (operand,))
+                    )
+                if fast:
+                    run = self._run or self._new_run(block)
+                    run.words.fromlist([0x400c8, result_type, rid, operand])
+                    self._bound = rid + 1
+                    if types is not None:
+                        types[rid] = result_type
+                    return Id(rid)
         return self._value(200, result_type, (operand,), result_id)
 
     def bit_field_insert(self, result_type: TypeId, base: Id, insert: Id, offset: Id, count: Id, *, result_id: Id | None = None) -> Id:
@@ -5269,6 +6324,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x700c9] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x700c9, result_type, rid, base, insert, offset, count])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(201, result_type, (base, insert, offset, count), result_id)
 
@@ -5303,6 +6361,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x600ca] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x600ca, result_type, rid, base, offset, count])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(202, result_type, (base, offset, count), result_id)
 
@@ -5337,6 +6398,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x600cb] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x600cb, result_type, rid, base, offset, count])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(203, result_type, (base, offset, count), result_id)
 
@@ -5365,6 +6429,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400cc] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400cc, result_type, rid, base])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(204, result_type, (base,), result_id)
 
@@ -5391,6 +6458,9 @@ class CoreInstructions(InstructionSink):
                 run = self._run or self._new_run(block)
                 run.words.fromlist([0x400cd, result_type, rid, base])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(205, result_type, (base,), result_id)
 
@@ -5419,6 +6489,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400cf] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400cf, result_type, rid, p])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(207, result_type, (p,), result_id)
 
@@ -5447,6 +6520,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400d0] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400d0, result_type, rid, p])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(208, result_type, (p,), result_id)
 
@@ -5475,6 +6551,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400d1] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400d1, result_type, rid, p])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(209, result_type, (p,), result_id)
 
@@ -5503,6 +6582,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400d2] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400d2, result_type, rid, p])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(210, result_type, (p,), result_id)
 
@@ -5531,6 +6613,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400d3] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400d3, result_type, rid, p])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(211, result_type, (p,), result_id)
 
@@ -5559,6 +6644,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400d4] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400d4, result_type, rid, p])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(212, result_type, (p,), result_id)
 
@@ -5587,6 +6675,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400d5] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400d5, result_type, rid, p])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(213, result_type, (p,), result_id)
 
@@ -5615,6 +6706,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400d6] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400d6, result_type, rid, p])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(214, result_type, (p,), result_id)
 
@@ -5643,6 +6737,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x400d7] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x400d7, result_type, rid, p])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(215, result_type, (p,), result_id)
 
@@ -6890,6 +7987,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x70112] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x70112, result_type, rid, pipe, pointer, packet_size, packet_alignment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(274, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
 
@@ -6927,6 +8027,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x70113] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x70113, result_type, rid, pipe, pointer, packet_size, packet_alignment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(275, result_type, (pipe, pointer, packet_size, packet_alignment), result_id)
 
@@ -6970,6 +8073,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x90114] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x90114, result_type, rid, pipe, reserve_id, index, pointer, packet_size, packet_alignment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(276, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
 
@@ -7013,6 +8119,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x90115] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x90115, result_type, rid, pipe, reserve_id, index, pointer, packet_size, packet_alignment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(277, result_type, (pipe, reserve_id, index, pointer, packet_size, packet_alignment), result_id)
 
@@ -7050,6 +8159,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x70116] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x70116, result_type, rid, pipe, num_packets, packet_size, packet_alignment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(278, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
 
@@ -7087,6 +8199,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x70117] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x70117, result_type, rid, pipe, num_packets, packet_size, packet_alignment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(279, result_type, (pipe, num_packets, packet_size, packet_alignment), result_id)
 
@@ -7171,6 +8286,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4011a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4011a, result_type, rid, reserve_id])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(282, result_type, (reserve_id,), result_id)
 
@@ -7205,6 +8323,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x6011b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x6011b, result_type, rid, pipe, packet_size, packet_alignment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(283, result_type, (pipe, packet_size, packet_alignment), result_id)
 
@@ -7239,6 +8360,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x6011c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x6011c, result_type, rid, pipe, packet_size, packet_alignment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(284, result_type, (pipe, packet_size, packet_alignment), result_id)
 
@@ -7400,6 +8524,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x70123] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x70123, result_type, rid, queue, num_events, wait_events, ret_event])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(291, result_type, (queue, num_events, wait_events, ret_event), result_id)
 
@@ -7488,6 +8615,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x80125] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x80125, result_type, rid, nd_range, invoke, param, param_size, param_align])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(293, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
 
@@ -7528,6 +8658,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x80126] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x80126, result_type, rid, nd_range, invoke, param, param_size, param_align])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(294, result_type, (nd_range, invoke, param, param_size, param_align), result_id)
 
@@ -7565,6 +8698,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x70127] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x70127, result_type, rid, invoke, param, param_size, param_align])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(295, result_type, (invoke, param, param_size, param_align), result_id)
 
@@ -7602,6 +8738,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x70128] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x70128, result_type, rid, invoke, param, param_size, param_align])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(296, result_type, (invoke, param, param_size, param_align), result_id)
 
@@ -7696,6 +8835,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4012c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4012c, result_type, rid, event])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(300, result_type, (event,), result_id)
 
@@ -7802,6 +8944,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x60130] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x60130, result_type, rid, global_work_size, local_work_size, global_work_offset])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(304, result_type, (global_work_size, local_work_size, global_work_offset), result_id)
 
@@ -8178,6 +9323,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4013c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4013c, result_type, rid, resident_code])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(316, result_type, (resident_code,), result_id)
 
@@ -8307,6 +9455,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40141] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40141, result_type, rid, pointer])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(321, result_type, (pointer,), result_id)
 
@@ -8380,6 +9531,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40144] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40144, result_type, rid, pipe_storage])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(324, result_type, (pipe_storage,), result_id)
 
@@ -8420,6 +9574,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x80145] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x80145, result_type, rid, subgroup_count, invoke, param, param_size, param_align])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(325, result_type, (subgroup_count, invoke, param, param_size, param_align), result_id)
 
@@ -8457,6 +9614,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x70146] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x70146, result_type, rid, invoke, param, param_size, param_align])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(326, result_type, (invoke, param, param_size, param_align), result_id)
 
@@ -8502,6 +9662,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40148] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40148, result_type, rid, subgroup_count])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(328, result_type, (subgroup_count,), result_id)
 
@@ -9660,6 +10823,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x40190] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x40190, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(400, result_type, (operand,), result_id)
 
@@ -9690,6 +10856,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x50191] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x50191, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(401, result_type, (operand_1, operand_2), result_id)
 
@@ -9720,6 +10889,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x50192] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x50192, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(402, result_type, (operand_1, operand_2), result_id)
 
@@ -9751,6 +10923,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x50193] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x50193, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(403, result_type, (operand_1, operand_2), result_id)
 
@@ -9964,6 +11139,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51046] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51046, result_type, rid, tensor, dimension])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4166, result_type, (tensor, dimension), result_id)
 
@@ -10311,6 +11489,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41145] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41145, result_type, rid, predicate])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4421, result_type, (predicate,), result_id)
 
@@ -10340,6 +11521,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41146] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41146, result_type, rid, value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4422, result_type, (value,), result_id)
 
@@ -10508,6 +11692,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x6114b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x6114b, result_type, rid, operand_1, operand_2, operand_3])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4427, result_type, (operand_1, operand_2, operand_3), result_id)
 
@@ -10537,6 +11724,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4114c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4114c, result_type, rid, predicate])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4428, result_type, (predicate,), result_id)
 
@@ -10566,6 +11756,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4114d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4114d, result_type, rid, predicate])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4429, result_type, (predicate,), result_id)
 
@@ -10595,6 +11788,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4114e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4114e, result_type, rid, predicate])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4430, result_type, (predicate,), result_id)
 
@@ -10661,6 +11857,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51150] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51150, result_type, rid, value, index])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4432, result_type, (value, index), result_id)
 
@@ -10820,6 +12019,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4115f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4115f, result_type, rid, accel])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4447, result_type, (accel,), result_id)
 
@@ -11228,6 +12430,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4116c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4116c, result_type, rid, type])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4460, result_type, (type,), result_id)
 
@@ -11304,6 +12509,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4116f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4116f, result_type, rid, value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4463, result_type, (value,), result_id)
 
@@ -11459,6 +12667,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4117d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4117d, result_type, rid, ray_query])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4477, result_type, (ray_query,), result_id)
 
@@ -11491,6 +12702,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5117f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5117f, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4479, result_type, (ray_query, intersection), result_id)
 
@@ -11525,6 +12739,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x61180] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x61180, result_type, rid, texture, coordinates, weights])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4480, result_type, (texture, coordinates, weights), result_id)
 
@@ -11559,6 +12776,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x61181] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x61181, result_type, rid, texture, coordinates, box_size])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4481, result_type, (texture, coordinates, box_size), result_id)
 
@@ -11599,6 +12819,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x81182] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x81182, result_type, rid, target, target_coordinates, reference, reference_coordinates, block_size])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4482, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
 
@@ -11639,6 +12862,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x81183] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x81183, result_type, rid, target, target_coordinates, reference, reference_coordinates, block_size])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4483, result_type, (target, target_coordinates, reference, reference_coordinates, block_size), result_id)
 
@@ -11667,6 +12893,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41191] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41191, result_type, rid, source_array])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4497, result_type, (source_array,), result_id)
 
@@ -11707,6 +12936,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x81194] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x81194, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4500, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
@@ -11747,6 +12979,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x81195] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x81195, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4501, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
@@ -11787,6 +13022,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x81196] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x81196, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4502, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
@@ -11827,6 +13065,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x81197] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x81197, result_type, rid, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4503, result_type, (target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size), result_id)
 
@@ -11855,6 +13096,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x411bc] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x411bc, result_type, rid, source_array])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4540, result_type, (source_array,), result_id)
 
@@ -11883,6 +13127,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x411bd] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x411bd, result_type, rid, source_cooperative_matrix])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4541, result_type, (source_cooperative_matrix,), result_id)
 
@@ -11914,6 +13161,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x511be] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x511be, result_type, rid, source_array, index])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(4542, result_type, (source_array, index), result_id)
 
@@ -12178,6 +13428,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51393] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51393, result_type, rid, image, coordinate])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5011, result_type, (image, coordinate), result_id)
 
@@ -12213,6 +13466,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x61394] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x61394, result_type, rid, image, coordinate, fragment_index])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5012, result_type, (image, coordinate, fragment_index), result_id)
 
@@ -12341,6 +13597,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x413d6] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x413d6, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5078, result_type, (payload,), result_id)
 
@@ -12370,6 +13629,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x413e2] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x413e2, result_type, rid, payload_array])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5090, result_type, (payload_array,), result_id)
 
@@ -12402,6 +13664,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x513ed] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x513ed, result_type, rid, payload_type, node_index])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5101, result_type, (payload_type, node_index), result_id)
 
@@ -12482,6 +13747,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x413f6] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x413f6, result_type, rid, predicate])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5110, result_type, (predicate,), result_id)
 
@@ -12510,6 +13778,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x413f7] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x413f7, result_type, rid, predicate])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5111, result_type, (predicate,), result_id)
 
@@ -12666,6 +13937,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41484] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41484, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5252, result_type, (hit_object,), result_id)
 
@@ -12694,6 +13968,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41485] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41485, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5253, result_type, (hit_object,), result_id)
 
@@ -12722,6 +13999,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41486] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41486, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5254, result_type, (hit_object,), result_id)
 
@@ -12750,6 +14030,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41487] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41487, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5255, result_type, (hit_object,), result_id)
 
@@ -12824,6 +14107,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41489] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41489, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5257, result_type, (hit_object,), result_id)
 
@@ -12852,6 +14138,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4148a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4148a, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5258, result_type, (hit_object,), result_id)
 
@@ -13092,6 +14381,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41491] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41491, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5265, result_type, (hit_object,), result_id)
 
@@ -13144,6 +14436,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41493] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41493, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5267, result_type, (hit_object,), result_id)
 
@@ -13172,6 +14467,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41494] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41494, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5268, result_type, (hit_object,), result_id)
 
@@ -13200,6 +14498,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41495] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41495, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5269, result_type, (hit_object,), result_id)
 
@@ -13228,6 +14529,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41496] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41496, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5270, result_type, (hit_object,), result_id)
 
@@ -13256,6 +14560,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41497] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41497, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5271, result_type, (hit_object,), result_id)
 
@@ -13284,6 +14591,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41498] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41498, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5272, result_type, (hit_object,), result_id)
 
@@ -13312,6 +14622,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41499] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41499, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5273, result_type, (hit_object,), result_id)
 
@@ -13340,6 +14653,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4149a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4149a, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5274, result_type, (hit_object,), result_id)
 
@@ -13368,6 +14684,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4149b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4149b, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5275, result_type, (hit_object,), result_id)
 
@@ -13396,6 +14715,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4149c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4149c, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5276, result_type, (hit_object,), result_id)
 
@@ -13424,6 +14746,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4149d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4149d, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5277, result_type, (hit_object,), result_id)
 
@@ -13452,6 +14777,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4149e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4149e, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5278, result_type, (hit_object,), result_id)
 
@@ -13784,6 +15112,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414ad] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414ad, result_type, rid, matrix])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5293, result_type, (matrix,), result_id)
 
@@ -13869,6 +15200,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414b0] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414b0, result_type, rid, value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5296, result_type, (value,), result_id)
 
@@ -13934,6 +15268,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x814b4] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x814b4, result_type, rid, accel, instance_id, geometry_index, primitive_index, barycentric])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5300, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
 
@@ -13974,6 +15311,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x814b5] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x814b5, result_type, rid, accel, instance_id, geometry_index, primitive_index, barycentric])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5301, result_type, (accel, instance_id, geometry_index, primitive_index, barycentric), result_id)
 
@@ -14164,6 +15504,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414bb] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414bb, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5307, result_type, (hit_object,), result_id)
 
@@ -14192,6 +15535,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414bc] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414bc, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5308, result_type, (hit_object,), result_id)
 
@@ -14597,6 +15943,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414c8] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414c8, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5320, result_type, (hit_object,), result_id)
 
@@ -14649,6 +15998,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414ca] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414ca, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5322, result_type, (hit_object,), result_id)
 
@@ -14677,6 +16029,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414cb] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414cb, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5323, result_type, (hit_object,), result_id)
 
@@ -14705,6 +16060,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414cc] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414cc, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5324, result_type, (hit_object,), result_id)
 
@@ -14733,6 +16091,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414cd] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414cd, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5325, result_type, (hit_object,), result_id)
 
@@ -14761,6 +16122,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414ce] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414ce, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5326, result_type, (hit_object,), result_id)
 
@@ -14789,6 +16153,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414cf] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414cf, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5327, result_type, (hit_object,), result_id)
 
@@ -14817,6 +16184,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414d0] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414d0, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5328, result_type, (hit_object,), result_id)
 
@@ -14845,6 +16215,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414d1] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414d1, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5329, result_type, (hit_object,), result_id)
 
@@ -14873,6 +16246,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414d2] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414d2, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5330, result_type, (hit_object,), result_id)
 
@@ -14901,6 +16277,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414d3] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414d3, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5331, result_type, (hit_object,), result_id)
 
@@ -14929,6 +16308,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414d4] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414d4, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5332, result_type, (hit_object,), result_id)
 
@@ -14957,6 +16339,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414d5] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414d5, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5333, result_type, (hit_object,), result_id)
 
@@ -14990,6 +16375,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x514d6] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x514d6, result_type, rid, hit, hit_kind])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5334, result_type, (hit, hit_kind), result_id)
 
@@ -15188,6 +16576,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x514dc] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x514dc, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5340, result_type, (ray_query, intersection), result_id)
 
@@ -15264,6 +16655,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x514e1] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x514e1, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5345, result_type, (ray_query, intersection), result_id)
 
@@ -15292,6 +16686,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414e2] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414e2, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5346, result_type, (hit_object,), result_id)
 
@@ -15320,6 +16717,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414e3] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414e3, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5347, result_type, (hit_object,), result_id)
 
@@ -15348,6 +16748,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414e4] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414e4, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5348, result_type, (hit_object,), result_id)
 
@@ -15376,6 +16779,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414e5] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414e5, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5349, result_type, (hit_object,), result_id)
 
@@ -15404,6 +16810,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414e6] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414e6, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5350, result_type, (hit_object,), result_id)
 
@@ -15432,6 +16841,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414e7] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414e7, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5351, result_type, (hit_object,), result_id)
 
@@ -15460,6 +16872,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414e8] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414e8, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5352, result_type, (hit_object,), result_id)
 
@@ -15594,6 +17009,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x614f1] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x614f1, result_type, rid, a, b, c])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5361, result_type, (a, b, c), result_id)
 
@@ -15623,6 +17041,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x414f2] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x414f2, result_type, rid, type])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5362, result_type, (type,), result_id)
 
@@ -15945,6 +17366,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51500] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51500, result_type, rid, tensor_layout, value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5376, result_type, (tensor_layout, value), result_id)
 
@@ -16107,6 +17531,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x81506] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x81506, result_type, rid, tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5382, result_type, (tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span), result_id)
 
@@ -16165,6 +17592,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4150e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4150e, result_type, rid, matrix])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5390, result_type, (matrix,), result_id)
 
@@ -16193,6 +17623,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4150f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4150f, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5391, result_type, (operand,), result_id)
 
@@ -16221,6 +17654,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41510] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41510, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5392, result_type, (operand,), result_id)
 
@@ -16249,6 +17685,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41511] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41511, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5393, result_type, (operand,), result_id)
 
@@ -16277,6 +17716,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41512] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41512, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5394, result_type, (operand,), result_id)
 
@@ -16305,6 +17747,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41513] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41513, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5395, result_type, (operand,), result_id)
 
@@ -16333,6 +17778,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41514] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41514, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5396, result_type, (operand,), result_id)
 
@@ -16422,6 +17870,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51533] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51533, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5427, result_type, (ray_query, intersection), result_id)
 
@@ -16453,6 +17904,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51534] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51534, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5428, result_type, (ray_query, intersection), result_id)
 
@@ -16484,6 +17938,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51535] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51535, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5429, result_type, (ray_query, intersection), result_id)
 
@@ -16515,6 +17972,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51536] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51536, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5430, result_type, (ray_query, intersection), result_id)
 
@@ -16546,6 +18006,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51537] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51537, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5431, result_type, (ray_query, intersection), result_id)
 
@@ -16574,6 +18037,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41538] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41538, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5432, result_type, (hit_object,), result_id)
 
@@ -16602,6 +18068,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41539] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41539, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5433, result_type, (hit_object,), result_id)
 
@@ -16630,6 +18099,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4153a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4153a, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5434, result_type, (hit_object,), result_id)
 
@@ -16658,6 +18130,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4153b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4153b, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5435, result_type, (hit_object,), result_id)
 
@@ -16686,6 +18161,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4153c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4153c, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5436, result_type, (hit_object,), result_id)
 
@@ -16714,6 +18192,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4153d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4153d, result_type, rid, hit_object])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5437, result_type, (hit_object,), result_id)
 
@@ -16745,6 +18226,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5153e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5153e, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5438, result_type, (ray_query, intersection), result_id)
 
@@ -16776,6 +18260,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5153f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5153f, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5439, result_type, (ray_query, intersection), result_id)
 
@@ -16807,6 +18294,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515c3] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515c3, result_type, rid, data, invocation_id])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5571, result_type, (data, invocation_id), result_id)
 
@@ -16841,6 +18331,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x615c4] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x615c4, result_type, rid, current, next, delta])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5572, result_type, (current, next, delta), result_id)
 
@@ -16875,6 +18368,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x615c5] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x615c5, result_type, rid, previous, current, delta])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5573, result_type, (previous, current, delta), result_id)
 
@@ -16906,6 +18402,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515c6] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515c6, result_type, rid, data, value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5574, result_type, (data, value), result_id)
 
@@ -16934,6 +18433,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x415c7] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x415c7, result_type, rid, ptr])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5575, result_type, (ptr,), result_id)
 
@@ -16989,6 +18491,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515c9] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515c9, result_type, rid, image, coordinate])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5577, result_type, (image, coordinate), result_id)
 
@@ -17052,6 +18557,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x715cc] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x715cc, result_type, rid, image, coordinate, width, height])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5580, result_type, (image, coordinate, width, height), result_id)
 
@@ -17110,6 +18618,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x415d1] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x415d1, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5585, result_type, (operand,), result_id)
 
@@ -17138,6 +18649,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x415d2] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x415d2, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5586, result_type, (operand,), result_id)
 
@@ -17169,6 +18683,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515d3] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515d3, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5587, result_type, (operand_1, operand_2), result_id)
 
@@ -17200,6 +18717,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515d4] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515d4, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5588, result_type, (operand_1, operand_2), result_id)
 
@@ -17231,6 +18751,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515d5] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515d5, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5589, result_type, (operand_1, operand_2), result_id)
 
@@ -17262,6 +18785,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515d6] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515d6, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5590, result_type, (operand_1, operand_2), result_id)
 
@@ -17293,6 +18819,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515d7] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515d7, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5591, result_type, (operand_1, operand_2), result_id)
 
@@ -17324,6 +18853,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515d8] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515d8, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5592, result_type, (operand_1, operand_2), result_id)
 
@@ -17355,6 +18887,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515d9] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515d9, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5593, result_type, (operand_1, operand_2), result_id)
 
@@ -17386,6 +18921,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515da] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515da, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5594, result_type, (operand_1, operand_2), result_id)
 
@@ -17417,6 +18955,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515db] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515db, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5595, result_type, (operand_1, operand_2), result_id)
 
@@ -17448,6 +18989,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515dc] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515dc, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5596, result_type, (operand_1, operand_2), result_id)
 
@@ -17479,6 +19023,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515dd] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515dd, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5597, result_type, (operand_1, operand_2), result_id)
 
@@ -17510,6 +19057,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515de] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515de, result_type, rid, operand_1, operand_2])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5598, result_type, (operand_1, operand_2), result_id)
 
@@ -17770,6 +19320,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x515ff] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x515ff, result_type, rid, value, expected_value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5631, result_type, (value, expected_value), result_id)
 
@@ -17859,6 +19412,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51643] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51643, result_type, rid, image_type, sampler])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5699, result_type, (image_type, sampler), result_id)
 
@@ -18116,6 +19672,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51651] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51651, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5713, result_type, (slice_type, qp), result_id)
 
@@ -18147,6 +19706,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51652] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51652, result_type, rid, reference_base_penalty, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5714, result_type, (reference_base_penalty, payload), result_id)
 
@@ -18178,6 +19740,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51653] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51653, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5715, result_type, (slice_type, qp), result_id)
 
@@ -18209,6 +19774,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51654] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51654, result_type, rid, packed_shape_penalty, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5716, result_type, (packed_shape_penalty, payload), result_id)
 
@@ -18240,6 +19808,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51655] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51655, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5717, result_type, (slice_type, qp), result_id)
 
@@ -18271,6 +19842,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51656] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51656, result_type, rid, direction_cost, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5718, result_type, (direction_cost, payload), result_id)
 
@@ -18302,6 +19876,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51657] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51657, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5719, result_type, (slice_type, qp), result_id)
 
@@ -18333,6 +19910,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51658] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51658, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5720, result_type, (slice_type, qp), result_id)
 
@@ -18436,6 +20016,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x7165c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x7165c, result_type, rid, packed_cost_center_delta, packed_cost_table, cost_precision, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5724, result_type, (packed_cost_center_delta, packed_cost_table, cost_precision, payload), result_id)
 
@@ -18467,6 +20050,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5165d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5165d, result_type, rid, slice_type, qp])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5725, result_type, (slice_type, qp), result_id)
 
@@ -18539,6 +20125,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41660] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41660, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5728, result_type, (payload,), result_id)
 
@@ -18570,6 +20159,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51661] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51661, result_type, rid, source_field_polarity, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5729, result_type, (source_field_polarity, payload), result_id)
 
@@ -18601,6 +20193,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51662] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51662, result_type, rid, reference_field_polarity, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5730, result_type, (reference_field_polarity, payload), result_id)
 
@@ -18635,6 +20230,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x61663] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x61663, result_type, rid, forward_reference_field_polarity, backward_reference_field_polarity, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5731, result_type, (forward_reference_field_polarity, backward_reference_field_polarity, payload), result_id)
 
@@ -18663,6 +20261,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41664] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41664, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5732, result_type, (payload,), result_id)
 
@@ -18691,6 +20292,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41665] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41665, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5733, result_type, (payload,), result_id)
 
@@ -18719,6 +20323,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41666] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41666, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5734, result_type, (payload,), result_id)
 
@@ -18747,6 +20354,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41667] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41667, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5735, result_type, (payload,), result_id)
 
@@ -18775,6 +20385,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41668] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41668, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5736, result_type, (payload,), result_id)
 
@@ -18803,6 +20416,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41669] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41669, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5737, result_type, (payload,), result_id)
 
@@ -18831,6 +20447,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4166a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4166a, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5738, result_type, (payload,), result_id)
 
@@ -18859,6 +20478,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4166b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4166b, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5739, result_type, (payload,), result_id)
 
@@ -18887,6 +20509,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4166c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4166c, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5740, result_type, (payload,), result_id)
 
@@ -18915,6 +20540,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4166d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4166d, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5741, result_type, (payload,), result_id)
 
@@ -18943,6 +20571,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4166e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4166e, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5742, result_type, (payload,), result_id)
 
@@ -18971,6 +20602,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4166f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4166f, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5743, result_type, (payload,), result_id)
 
@@ -18999,6 +20633,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41670] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41670, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5744, result_type, (payload,), result_id)
 
@@ -19027,6 +20664,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41671] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41671, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5745, result_type, (payload,), result_id)
 
@@ -19061,6 +20701,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x61672] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x61672, result_type, rid, packed_reference_ids, packed_reference_parameter_field_polarities, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5746, result_type, (packed_reference_ids, packed_reference_parameter_field_polarities, payload), result_id)
 
@@ -19095,6 +20738,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x61673] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x61673, result_type, rid, src_coord, partition_mask, sad_adjustment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5747, result_type, (src_coord, partition_mask, sad_adjustment), result_id)
 
@@ -19129,6 +20775,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x61674] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x61674, result_type, rid, ref_offset, search_window_config, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5748, result_type, (ref_offset, search_window_config, payload), result_id)
 
@@ -19166,6 +20815,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x71675] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x71675, result_type, rid, fwd_ref_offset, bwd_ref_offset, search_window_config, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5749, result_type, (fwd_ref_offset, bwd_ref_offset, search_window_config, payload), result_id)
 
@@ -19197,6 +20849,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51676] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51676, result_type, rid, search_window_config, dual_ref])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5750, result_type, (search_window_config, dual_ref), result_id)
 
@@ -19234,6 +20889,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x71677] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x71677, result_type, rid, ref_offset, src_coord, ref_window_size, image_size])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5751, result_type, (ref_offset, src_coord, ref_window_size, image_size), result_id)
 
@@ -19262,6 +20920,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41678] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41678, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5752, result_type, (payload,), result_id)
 
@@ -19293,6 +20954,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51679] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51679, result_type, rid, max_motion_vector_count, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5753, result_type, (max_motion_vector_count, payload), result_id)
 
@@ -19321,6 +20985,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4167a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4167a, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5754, result_type, (payload,), result_id)
 
@@ -19352,6 +21019,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5167b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5167b, result_type, rid, threshold, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5755, result_type, (threshold, payload), result_id)
 
@@ -19383,6 +21053,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5167c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5167c, result_type, rid, packed_sad_weights, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5756, result_type, (packed_sad_weights, payload), result_id)
 
@@ -19417,6 +21090,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x6167d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x6167d, result_type, rid, src_image, ref_image, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5757, result_type, (src_image, ref_image, payload), result_id)
 
@@ -19454,6 +21130,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x7167e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x7167e, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5758, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
@@ -19491,6 +21170,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x7167f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x7167f, result_type, rid, src_image, ref_image, payload, streamin_components])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5759, result_type, (src_image, ref_image, payload, streamin_components), result_id)
 
@@ -19531,6 +21213,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x81680] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x81680, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5760, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
 
@@ -19565,6 +21250,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x61681] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x61681, result_type, rid, src_image, ref_image, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5761, result_type, (src_image, ref_image, payload), result_id)
 
@@ -19602,6 +21290,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x71682] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x71682, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5762, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
@@ -19639,6 +21330,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x71683] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x71683, result_type, rid, src_image, ref_image, payload, streamin_components])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5763, result_type, (src_image, ref_image, payload, streamin_components), result_id)
 
@@ -19679,6 +21373,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x81684] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x81684, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5764, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components), result_id)
 
@@ -19707,6 +21404,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41685] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41685, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5765, result_type, (payload,), result_id)
 
@@ -19735,6 +21435,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41686] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41686, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5766, result_type, (payload,), result_id)
 
@@ -19763,6 +21466,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41687] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41687, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5767, result_type, (payload,), result_id)
 
@@ -19791,6 +21497,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41688] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41688, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5768, result_type, (payload,), result_id)
 
@@ -19819,6 +21528,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41689] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41689, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5769, result_type, (payload,), result_id)
 
@@ -19850,6 +21562,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5168a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5168a, result_type, rid, payload, major_shape])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5770, result_type, (payload, major_shape), result_id)
 
@@ -19881,6 +21596,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5168b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5168b, result_type, rid, payload, major_shape])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5771, result_type, (payload, major_shape), result_id)
 
@@ -19912,6 +21630,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5168c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5168c, result_type, rid, payload, major_shape])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5772, result_type, (payload, major_shape), result_id)
 
@@ -19946,6 +21667,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x6168d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x6168d, result_type, rid, payload, major_shape, direction])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5773, result_type, (payload, major_shape, direction), result_id)
 
@@ -19980,6 +21704,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x6168e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x6168e, result_type, rid, payload, major_shape, direction])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5774, result_type, (payload, major_shape, direction), result_id)
 
@@ -20014,6 +21741,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x6168f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x6168f, result_type, rid, payload, major_shape, direction])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5775, result_type, (payload, major_shape, direction), result_id)
 
@@ -20045,6 +21775,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51690] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51690, result_type, rid, image_select, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5776, result_type, (image_select, payload), result_id)
 
@@ -20073,6 +21806,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41691] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41691, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5777, result_type, (payload,), result_id)
 
@@ -20101,6 +21837,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41692] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41692, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5778, result_type, (payload,), result_id)
 
@@ -20129,6 +21868,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41693] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41693, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5779, result_type, (payload,), result_id)
 
@@ -20157,6 +21899,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41694] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41694, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5780, result_type, (payload,), result_id)
 
@@ -20203,6 +21948,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0xa1695] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0xa1695, result_type, rid, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5781, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment), result_id)
 
@@ -20252,6 +22000,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0xb1696] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0xb1696, result_type, rid, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5782, result_type, (src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment), result_id)
 
@@ -20280,6 +22031,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41697] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41697, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5783, result_type, (payload,), result_id)
 
@@ -20308,6 +22062,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41698] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41698, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5784, result_type, (payload,), result_id)
 
@@ -20336,6 +22093,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41699] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41699, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5785, result_type, (payload,), result_id)
 
@@ -20370,6 +22130,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x6169a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x6169a, result_type, rid, src_image, ref_image, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5786, result_type, (src_image, ref_image, payload), result_id)
 
@@ -20407,6 +22170,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x7169b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x7169b, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5787, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
@@ -20441,6 +22207,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x6169c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x6169c, result_type, rid, src_image, packed_reference_ids, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5788, result_type, (src_image, packed_reference_ids, payload), result_id)
 
@@ -20478,6 +22247,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x7169d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x7169d, result_type, rid, src_image, packed_reference_ids, packed_reference_field_polarities, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5789, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
 
@@ -20506,6 +22278,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4169e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4169e, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5790, result_type, (payload,), result_id)
 
@@ -20534,6 +22309,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4169f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4169f, result_type, rid, src_coord])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5791, result_type, (src_coord,), result_id)
 
@@ -20577,6 +22355,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x916a0] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x916a0, result_type, rid, skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5792, result_type, (skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload), result_id)
 
@@ -20626,6 +22407,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0xb16a1] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0xb16a1, result_type, rid, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5793, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload), result_id)
 
@@ -20684,6 +22468,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0xe16a2] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0xe16a2, result_type, rid, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5794, result_type, (luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload), result_id)
 
@@ -20715,6 +22502,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x516a3] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x516a3, result_type, rid, skip_block_partition_type, direction])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5795, result_type, (skip_block_partition_type, direction), result_id)
 
@@ -20743,6 +22533,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416a4] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416a4, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5796, result_type, (payload,), result_id)
 
@@ -20774,6 +22567,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x516a5] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x516a5, result_type, rid, packed_shape_penalty, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5797, result_type, (packed_shape_penalty, payload), result_id)
 
@@ -20811,6 +22607,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x716a6] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x716a6, result_type, rid, luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5798, result_type, (luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload), result_id)
 
@@ -20842,6 +22641,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x516a7] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x516a7, result_type, rid, chroma_mode_base_penalty, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5799, result_type, (chroma_mode_base_penalty, payload), result_id)
 
@@ -20870,6 +22672,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416a8] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416a8, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5800, result_type, (payload,), result_id)
 
@@ -20901,6 +22706,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x516a9] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x516a9, result_type, rid, packed_sad_coefficients, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5801, result_type, (packed_sad_coefficients, payload), result_id)
 
@@ -20932,6 +22740,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x516aa] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x516aa, result_type, rid, block_based_skip_type, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5802, result_type, (block_based_skip_type, payload), result_id)
 
@@ -20963,6 +22774,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x516ab] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x516ab, result_type, rid, src_image, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5803, result_type, (src_image, payload), result_id)
 
@@ -20997,6 +22811,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x616ac] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x616ac, result_type, rid, src_image, ref_image, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5804, result_type, (src_image, ref_image, payload), result_id)
 
@@ -21034,6 +22851,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x716ad] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x716ad, result_type, rid, src_image, fwd_ref_image, bwd_ref_image, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5805, result_type, (src_image, fwd_ref_image, bwd_ref_image, payload), result_id)
 
@@ -21068,6 +22888,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x616ae] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x616ae, result_type, rid, src_image, packed_reference_ids, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5806, result_type, (src_image, packed_reference_ids, payload), result_id)
 
@@ -21105,6 +22928,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x716af] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x716af, result_type, rid, src_image, packed_reference_ids, packed_reference_field_polarities, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5807, result_type, (src_image, packed_reference_ids, packed_reference_field_polarities, payload), result_id)
 
@@ -21133,6 +22959,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416b0] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416b0, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5808, result_type, (payload,), result_id)
 
@@ -21161,6 +22990,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416b1] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416b1, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5809, result_type, (payload,), result_id)
 
@@ -21189,6 +23021,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416b2] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416b2, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5810, result_type, (payload,), result_id)
 
@@ -21217,6 +23052,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416b3] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416b3, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5811, result_type, (payload,), result_id)
 
@@ -21245,6 +23083,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416b4] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416b4, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5812, result_type, (payload,), result_id)
 
@@ -21273,6 +23114,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416b5] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416b5, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5813, result_type, (payload,), result_id)
 
@@ -21301,6 +23145,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416b6] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416b6, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5814, result_type, (payload,), result_id)
 
@@ -21329,6 +23176,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416b7] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416b7, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5815, result_type, (payload,), result_id)
 
@@ -21357,6 +23207,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416b8] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416b8, result_type, rid, payload])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5816, result_type, (payload,), result_id)
 
@@ -21385,6 +23238,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x416ba] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x416ba, result_type, rid, length])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5818, result_type, (length,), result_id)
 
@@ -23381,6 +25237,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4172e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4172e, result_type, rid, pointer])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5934, result_type, (pointer,), result_id)
 
@@ -23410,6 +25269,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41732] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41732, result_type, rid, pointer])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5938, result_type, (pointer,), result_id)
 
@@ -23442,6 +25304,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5173a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5173a, result_type, rid, packet_size, packet_alignment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5946, result_type, (packet_size, packet_alignment), result_id)
 
@@ -23474,6 +25339,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5173b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5173b, result_type, rid, packet_size, packet_alignment])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5947, result_type, (packet_size, packet_alignment), result_id)
 
@@ -23503,6 +25371,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4173d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4173d, result_type, rid, input])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(5949, result_type, (input,), result_id)
 
@@ -23532,6 +25403,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41780] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41780, result_type, rid, ray_query])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6016, result_type, (ray_query,), result_id)
 
@@ -23561,6 +25435,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41781] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41781, result_type, rid, ray_query])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6017, result_type, (ray_query,), result_id)
 
@@ -23593,6 +25470,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51782] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51782, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6018, result_type, (ray_query, intersection), result_id)
 
@@ -23625,6 +25505,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51783] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51783, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6019, result_type, (ray_query, intersection), result_id)
 
@@ -23657,6 +25540,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51784] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51784, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6020, result_type, (ray_query, intersection), result_id)
 
@@ -23689,6 +25575,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51785] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51785, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6021, result_type, (ray_query, intersection), result_id)
 
@@ -23721,6 +25610,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51786] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51786, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6022, result_type, (ray_query, intersection), result_id)
 
@@ -23753,6 +25645,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51787] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51787, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6023, result_type, (ray_query, intersection), result_id)
 
@@ -23785,6 +25680,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51788] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51788, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6024, result_type, (ray_query, intersection), result_id)
 
@@ -23817,6 +25715,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51789] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51789, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6025, result_type, (ray_query, intersection), result_id)
 
@@ -23846,6 +25747,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4178a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4178a, result_type, rid, ray_query])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6026, result_type, (ray_query,), result_id)
 
@@ -23878,6 +25782,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5178b] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5178b, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6027, result_type, (ray_query, intersection), result_id)
 
@@ -23910,6 +25817,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5178c] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5178c, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6028, result_type, (ray_query, intersection), result_id)
 
@@ -23939,6 +25849,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4178d] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4178d, result_type, rid, ray_query])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6029, result_type, (ray_query,), result_id)
 
@@ -23968,6 +25881,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x4178e] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4178e, result_type, rid, ray_query])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6030, result_type, (ray_query,), result_id)
 
@@ -24000,6 +25916,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x5178f] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x5178f, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6031, result_type, (ray_query, intersection), result_id)
 
@@ -24032,6 +25951,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51790] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51790, result_type, rid, ray_query, intersection])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6032, result_type, (ray_query, intersection), result_id)
 
@@ -24219,6 +26141,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x417e4] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x417e4, result_type, rid, float_value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6116, result_type, (float_value,), result_id)
 
@@ -24247,6 +26172,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x417e5] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x417e5, result_type, rid, b_float16_value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6117, result_type, (b_float16_value,), result_id)
 
@@ -24327,6 +26255,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41801] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41801, result_type, rid, target])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6145, result_type, (target,), result_id)
 
@@ -24418,6 +26349,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x41815] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41815, result_type, rid, sequence])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6165, result_type, (sequence,), result_id)
 
@@ -24760,6 +26694,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x71862] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x71862, result_type, rid, a, b, c, lut_index])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6242, result_type, (a, b, c, lut_index), result_id)
 
@@ -24791,6 +26728,9 @@ class CoreInstructions(InstructionSink):
                 run.firsts[0x51864] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x51864, result_type, rid, element_type, length])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6244, result_type, (element_type, length), result_id)
 
@@ -25254,6 +27194,9 @@ Condition 1, Operand 1, +
                 run.firsts[0x4191a] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x4191a, result_type, rid, float_value])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6426, result_type, (float_value,), result_id)
 
@@ -25341,6 +27284,9 @@ Condition 1, Operand 1, +
                 run.firsts[0x41981] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41981, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6529, result_type, (operand,), result_id)
 
@@ -25370,6 +27316,9 @@ Condition 1, Operand 1, +
                 run.firsts[0x41982] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41982, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6530, result_type, (operand,), result_id)
 
@@ -25399,6 +27348,9 @@ Condition 1, Operand 1, +
                 run.firsts[0x41983] = None  # (first: a target profile may refuse it)
                 run.words.fromlist([0x41983, result_type, rid, operand])
                 self._bound = rid + 1
+                types = self._value_types
+                if types is not None:
+                    types[rid] = result_type
                 return Id(rid)
         return self._value(6531, result_type, (operand,), result_id)
 

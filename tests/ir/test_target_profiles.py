@@ -212,6 +212,7 @@ def test_opencl_refuses_shader_only_instructions() -> None:
     assert m.bound == before  # the refused call changed nothing
     m.f_add(f32, fn.parameters[0], fn.parameters[0])  # the same run takes the next one
     m.return_value(fn.parameters[0]).function_end()
+    m.memory_model(AddressingModel.Physical64, MemoryModel.OpenCL)  # (to_bytes needs one)
     assert "OpDPdx" not in _dis(m.to_bytes())
 
 

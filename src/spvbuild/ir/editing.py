@@ -17,7 +17,7 @@ from spvbuild.ir.body import Block, BlockItem, Function
 from spvbuild.ir.inspection import all_instructions, definition
 from spvbuild.ir.literals import encoder
 from spvbuild.ir.requirements import one_word
-from spvbuild.ir.routing import add_global, enter, may_trigger
+from spvbuild.ir.routing import add_global, define, enter, may_trigger
 from spvbuild.ir.state import ModuleState, at_call, name_of
 from spvbuild.ir.words_paths import reintern
 from spvbuild.spirv.arguments import shown
@@ -71,7 +71,7 @@ def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | No
                     removed.add(int(inst.result_id))
                 continue
             if new.result_id is not None:
-                state._definitions[int(new.result_id)] = new
+                define(state, new)
             kept.append(new)
         return kept
 

@@ -47,6 +47,7 @@ from spvbuild.ir.body import Block, FunctionHandle
 from spvbuild.ir.requirements import ext_single_ids
 from spvbuild.ir.state import CapabilityMode, ModuleState, SetCheck, at_call
 from spvbuild.ir.targets import target_profile
+from spvbuild.ir.type_checks import check_call
 from spvbuild.ir.words_paths import emit, put
 from spvbuild.spirv.arguments import shown
 from spvbuild.spirv.call_site import located
@@ -77,6 +78,12 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
     ``call_sites`` makes the module remember the Python ``file:line`` of the call that made
     each instruction, for :meth:`validate` (every call then takes the general path: slower).
 
+    ``check_types`` (on by default) checks each call against its instruction's type rule
+    (``grammars/type_rules.yaml``, :mod:`spvbuild.ir.type_checks`): ``m.f_add(v4, a, b)``
+    with ``a`` an int vector is a BuildError at that call, naming the operand, its type and
+    the type the rule needs; ``check_types=False`` turns the checks off (for a module made
+    invalid on purpose, or the last bit of speed).
+
     ``target_env`` (spirv-val's ``--target-env`` names: ``"vulkan1.1"``, ``"opencl2.2"``,
     ``"spv1.4"``, ...) builds for that environment (:mod:`spvbuild.ir.targets`): the
     version defaults to the one the environment writes (a later one is an ArgumentError),
@@ -100,6 +107,7 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
         complete_interfaces: bool = True,
         call_sites: bool = False,
         target_env: str | None = None,
+        check_types: bool = True,
     ) -> None:
         target = None
         if target_env is not None:
@@ -158,6 +166,7 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
             generator,
             complete_interfaces,
             call_sites,
+            check_types is not False,
         )
         if not call_sites:  # (with call sites, every call takes the general path)
             self._put_words = self._put
@@ -165,6 +174,10 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
     # -- the emission contract (spvbuild.spirv.emission.InstructionSink) --------------------
     # words_paths.put, bound as the method the generated words paths call: no call in between.
     _put = put
+
+    def _check_types(self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...]) -> bool:
+        """The type rule of ``opcode`` checked for a call (:func:`spvbuild.ir.type_checks.check_call`)."""
+        return check_call(self, opcode, result_type, operands)
 
     def _value(
         self,

@@ -37,6 +37,8 @@ class Recorder(CoreInstructions, ExtInstSets):
         self._fast_block: object | None = None
         self._run: Run | None = None
         self._put_words: PutWords | None = None
+        self._value_types: dict[int, TypeId] | None = None  # no type checks (no fast path)
+        self._type_bits: dict[int, int] = {}
         self.instructions: list[Instruction] = []
 
     # -- the emission contract (spvbuild.spirv.emission.InstructionSink) ----------------------
@@ -57,6 +59,11 @@ class Recorder(CoreInstructions, ExtInstSets):
         rid = self.new_type_id() if result_id is None else self._reserved(result_id)
         self.instructions.append(Instruction(opcode, None, rid, operands))
         return rid
+
+    def _check_types(
+        self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...]
+    ) -> bool:
+        return True  # a bare recorder checks no types (and has no fast path to ask)
 
     def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:
         self.instructions.append(Instruction(opcode, None, None, operands))

@@ -44,7 +44,7 @@ from spvbuild.ir.rules import TRIGGERS as RULE_TRIGGERS
 from spvbuild.ir.state import ModuleState, name_of
 from spvbuild.ir.targets import CheckedFirsts
 from spvbuild.spirv.emission import Run
-from spvbuild.spirv.ids import Id
+from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction, RawWords
 from spvbuild.spirv.params import EnumerantParameters
 
@@ -349,6 +349,15 @@ def new_run(state: ModuleState, block: Block) -> Run:
 
 
 def define(state: ModuleState, instruction: Instruction) -> None:
-    """Remember the instruction that defines its result id."""
+    """Remember the instruction that defines its result id (and the type of the value it
+    defines, for the type checks: a function's id is no value of its return type)."""
     if instruction.result_id is not None:
-        state._definitions[int(instruction.result_id)] = instruction
+        rid = int(instruction.result_id)
+        state._definitions[rid] = instruction
+        types = state._value_types
+        if (
+            types is not None
+            and instruction.result_type is not None
+            and instruction.opcode != OP_FUNCTION
+        ):
+            types[rid] = TypeId(instruction.result_type)

@@ -19,7 +19,7 @@ from spvbuild.generated.core import tables
 from spvbuild.ir.body import Block, Function, KeptWords
 from spvbuild.spirv.call_site import located
 from spvbuild.spirv.emission import PutWords, Run
-from spvbuild.spirv.ids import Id
+from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 
 if TYPE_CHECKING:
@@ -51,6 +51,10 @@ class ModuleState:
     _sites: dict[int, tuple[Instruction, str]] | None = None
     _general_only = False
     _from_binary = False  # ids below the bound may be a binary's, defined or not
+    # The type checks' caches (spvbuild.ir.type_checks): type id → its TypeShape (None: a
+    # type the rules do not model), and the signatures of calls found right.
+    _type_shapes: dict[int, Any] | None = None
+    _type_memo: set[tuple[Any, ...]] | None = None
 
     def __init__(
         self,
@@ -61,6 +65,7 @@ class ModuleState:
         generator: int,
         complete_interfaces: bool,
         call_sites: bool,
+        check_types: bool = True,
     ) -> None:
         self.version = version
         """The SPIR-V version written in the header."""
@@ -96,6 +101,10 @@ class ModuleState:
         self._rules_work = False
         self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
         self._noting = True  # new functions note their uses (see routing.note)
+        # Each value's type (result id → result type id), for the type checks at the call
+        # (None: Module(check_types=False)); each type's TYPE_* bits, for the fast paths.
+        self._value_types: dict[int, TypeId] | None = {} if check_types else None
+        self._type_bits: dict[int, int] = {}
         if call_sites:
             self._sites = {}
             self._general_only = True

@@ -14,7 +14,14 @@ from typing import Any
 
 from spvbuild.errors import BuildError, SpvbuildError
 from spvbuild.generated.core import tables
-from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_EXTENSION, OP_FUNCTION_CALL, OP_SWITCH
+from spvbuild.generated.core.opcodes import (
+    OP_CAPABILITY,
+    OP_EXTENSION,
+    OP_FUNCTION,
+    OP_FUNCTION_CALL,
+    OP_SWITCH,
+)
+from spvbuild.generated.core.type_rules import TYPE_RULES
 from spvbuild.ir.body import Block, Function
 from spvbuild.ir.literals import encoder
 from spvbuild.ir.requirements import (
@@ -47,6 +54,7 @@ from spvbuild.ir.routing import (
 )
 from spvbuild.ir.state import ModuleState, at_call
 from spvbuild.ir.targets import declared_capabilities
+from spvbuild.ir.type_checks import check_call
 from spvbuild.spirv.arguments import shown
 from spvbuild.spirv.call_site import caller_location
 from spvbuild.spirv.ids import Id, TypeId
@@ -88,6 +96,8 @@ def emit(
         used = state._call_used
         used.clear()
         words = encoder(state).instruction(inst)
+        if state._value_types is not None and opcode in TYPE_RULES:
+            check_call(state, opcode, result_type, operands)  # (the operands encode: well-formed)
         key = None
         if result_id is None and (
             opcode in tables.DEDUPLICATED or (state.merge_aggregates and opcode in AGGREGATES)
@@ -187,6 +197,9 @@ def put(
     operand values that decide it: see :func:`instruction_needs`).
     """
     merged, how, section = ROUTES.get(opcode, ROUTED_BY_RECORD)
+    types = state._value_types
+    if types is not None and opcode in TYPE_RULES:
+        check_call(state, opcode, result_type, operands)
     key = None
     if merged and (merged == MERGED or state.merge_aggregates):
         key = tuple(words)
@@ -211,6 +224,8 @@ def put(
             if rid is not None:
                 state._bound = rid
             raise at_call(exc) from None
+    if types is not None and rid is not None and result_type is not None and opcode != OP_FUNCTION:
+        types[rid] = result_type  # (a function's id is no value of its return type)
     if how <= DECORATION:
         # What routing.record does with it, without its other cases.
         if rid is not None:

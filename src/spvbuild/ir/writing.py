@@ -17,7 +17,13 @@ from typing import Literal, cast
 
 from spvbuild.binary.encoder import Encoder, header_words
 from spvbuild.errors import BuildError
-from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_EXTENSION, OP_FUNCTION_END, OP_LABEL
+from spvbuild.generated.core.opcodes import (
+    OP_CAPABILITY,
+    OP_EXTENSION,
+    OP_FUNCTION_END,
+    OP_LABEL,
+    OP_NAME,
+)
 from spvbuild.ir.body import BlockItem, decoded
 from spvbuild.ir.checks import check_defined, run_rules
 from spvbuild.ir.interfaces import complete_interfaces
@@ -68,11 +74,23 @@ def layout(state: ModuleState) -> tuple[list[Instruction], list[BlockItem]]:
     return requirement_records(capabilities, extensions), body
 
 
+def _function_name(state: ModuleState, function_id: int) -> str:
+    """A function as users call it: ``'main' (%3)``, or ``%3`` when it has no OpName."""
+    for inst in state.sections["debug_names"]:
+        if inst.opcode == OP_NAME and int(inst.operands[0]) == function_id:
+            return f"{inst.operands[1]!r} (%{function_id})"
+    return f"%{function_id}"
+
+
 def finished_body(state: ModuleState) -> list[BlockItem]:
     """Every function ended, the interfaces completed: the body in layout order."""
     for function in state.functions:
         if not function.ended:
-            raise BuildError(f"function {function.id!r} is not ended: call function_end()")
+            raise BuildError(
+                f"function {_function_name(state, int(function.id))} is not ended: call "
+                f"function_end() after its last block"
+            )
+
     if state.complete_interfaces:
         complete_interfaces(state)
     return body_after_requirements(state)
@@ -168,3 +186,10 @@ def serialize(state: ModuleState, out: MutableSequence[int]) -> None:
     out.extend(words)
     if used or state._pending_ids:
         check_defined(state, body, runs, used)
+    if not state.sections["memory_model"] and (state.functions or state.sections["entry_points"]):
+        # (last: a rule or an undefined id says more about what the module lacks)
+        raise BuildError(
+            "no OpMemoryModel: call memory_model(addressing, memory_model) (every module "
+            "with code needs one, e.g. memory_model(AddressingModel.Logical, "
+            "MemoryModel.GLSL450) for a shader)"
+        )

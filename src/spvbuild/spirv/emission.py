@@ -82,7 +82,11 @@ class InstructionSink(Protocol):
     * ``_fast_block``: the block a run of id-only words may be appended to (None: none);
     * ``_run``: the current :class:`Run` of that block (None: :meth:`_new_run` starts one);
     * ``_put_words``: where a words path hands its words (None: every call takes the
-      general path).
+      general path);
+    * ``_value_types``: each value's type, result id → type id (None: no type checks),
+      which a fast path keeps for the values it makes; ``_type_bits``: the ``TYPE_*`` bits
+      of the types checked so far (:mod:`spvbuild.spirv.tables`), by which a fast path
+      accepts a call whose operands are values of exactly its result type.
     """
 
     _bound: int
@@ -90,6 +94,8 @@ class InstructionSink(Protocol):
     _run: Run | None
     _put_words: PutWords | None
     _ext_imports: dict[str, Id]
+    _value_types: dict[int, TypeId] | None
+    _type_bits: dict[int, int]
 
     @property
     def bound(self) -> int:
@@ -116,6 +122,14 @@ class InstructionSink(Protocol):
         result_id: Id | None = None,
     ) -> Id:
         """The general path of an instruction with a result id: checked, recorded."""
+        ...
+
+    def _check_types(
+        self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...]
+    ) -> bool:
+        """The type rule of ``opcode`` checked for a call that a fast path could not accept
+        at once: raises for a mistake; False when an operand's type is not known yet (the
+        general path takes the call)."""
         ...
 
     def _type(

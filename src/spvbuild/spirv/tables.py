@@ -81,6 +81,78 @@ class TargetEnvInfo(NamedTuple):
     after: tuple[tuple[str, str], ...] = ()
 
 
+RESULT: int = -1
+"""In a :class:`TypeConstraint`, the reference to the result type (any other reference is
+the position of an operand after the result id)."""
+
+
+# What a module knows of a type at a glance (ModuleState._type_bits): the generated fast
+# paths accept a call at once when its result type has every bit its rule asks for and
+# each operand is a value of exactly that type.
+TYPE_INT: int = 1  # an int, or a vector of ints
+TYPE_FLOAT: int = 2  # a float, or a vector of floats
+TYPE_BOOL: int = 4  # a bool, or a vector of bools
+TYPE_SCALAR: int = 8
+TYPE_VECTOR: int = 16
+TYPE_UNSIGNED: int = 32  # ints of signedness 0
+TYPE_SIGNED: int = 64  # ints of signedness 1
+
+
+class TypeForm(NamedTuple):
+    """How a type declaration the type rules model keeps its facts (``grammars/type_rules.yaml``):
+    its category and the positions (after the result id) of the operands that hold them,
+    -1 where it has none."""
+
+    category: str  # void, bool, int, float, vector, matrix, array, struct, pointer
+    width: int
+    signedness: int
+    component: int  # component, column, element or pointee type
+    number: int  # number of components or columns
+    members: int  # a struct's member types (variadic)
+    storage: int  # a pointer's storage class
+
+
+class TypeConstraint(NamedTuple):
+    """Tests on one type, all of which must hold (``grammars/type_rules.yaml`` says what
+    each means).  A reference is :data:`RESULT` or an operand's position; None: no test."""
+
+    is_: str | None = None
+    shape: str | None = None
+    signedness: int | None = None
+    same: int | None = None
+    like: int | None = None
+    count_as: int | None = None
+    or_scalar: bool = False
+    width_as: int | None = None
+    element_is: int | None = None
+    pointer_to: int | None = None
+    pointee_of: int | None = None
+    writable: bool = False
+
+
+class TypeRule(NamedTuple):
+    """The type rule of one instruction: its name (shared by a group) and source, the
+    result's constraint, each constrained operand's (position, name, constraint), and the
+    rule's relations over literal operands (positions): ``indexes`` (composite, indexes),
+    ``shuffle`` (first vector, second vector, components)."""
+
+    name: str
+    source: str
+    result: TypeConstraint | None
+    operands: tuple[tuple[int, str, TypeConstraint], ...]
+    indexes: tuple[int, int] | None = None
+    shuffle: tuple[int, int, int] | None = None
+
+
+class ReadOnlyStorage(NamedTuple):
+    """A storage class a store may not write: always, or only where the pointee (through
+    arrays) is a struct with ``decoration``, or only in a target environment of ``family``."""
+
+    storage: int
+    decoration: int | None
+    family: str | None
+
+
 class IdRun(NamedTuple):
     """Where the operands after an instruction's result id are ids (see :func:`id_run`)."""
 
