@@ -19,6 +19,9 @@
 #   make typecheck    mypy --strict on the spvbuild package and on codegen/
 #   make regen-check  fail if generated/ is not what grammars/ produce
 #   make regen        render generated/ from grammars/
+#   make docs         the documentation site, warnings as errors (Sphinx: the API from the
+#                     docstrings, docs/api/; the SPIR-V reference, generated/docs/) into
+#                     build/docs/html/ (open index.html); the tests build it too
 #   make bench        engines, then run every bench/bench_*.py (one line each)
 #   make demo         venv + system-deps, then run examples/demo.py (build, validate,
 #                     disassemble and run a compute shader on lavapipe)
@@ -42,7 +45,7 @@ SYSTEM_STAMP := $(VENV)/.system-deps-$(shell printf '%s' '$(SYSTEM_PACKAGES)' | 
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: venv system-deps browser-deps corpus engines lint typecheck regen-check test bench demo regen clean wheels test-wheels
+.PHONY: venv system-deps browser-deps corpus engines lint typecheck regen-check test bench demo regen docs clean wheels test-wheels
 
 venv: $(STAMP)
 
@@ -118,8 +121,17 @@ regen-check: venv
 regen: venv
 	$(PY) -m codegen
 
+DOCS_BUILD := build/docs
+
+# From scratch every time, so that -W sees every page's warnings (tests/docs/ runs the same
+# command into a temporary folder).
+docs: venv
+	rm -rf $(DOCS_BUILD)
+	$(PY) -m sphinx -W --keep-going -q -j auto -b html -d $(DOCS_BUILD)/doctrees docs $(DOCS_BUILD)/html
+	@echo "docs: $(DOCS_BUILD)/html/index.html"
+
 # Sub-makes keep the order (and stop at the first failure) even under `make -j`.
-# Debian's chromium + chromium-driver for tests/codegen/test_docs_browser.py (no-op when installed).
+# Debian's chromium + chromium-driver for tests/docs/test_browser.py (no-op when installed).
 browser-deps:
 	bash tests/browser/ensure_chromium.sh
 

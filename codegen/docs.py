@@ -1,41 +1,44 @@
-"""Reference docs: a static HTML site and its Markdown twin, rendered into ``generated/docs/``.
+"""The SPIR-V reference: Markdown pages (MyST) rendered into ``generated/docs/``.
 
 The pages come from the same merged grammar model and the same view records
 (:func:`codegen.views.core_method`, :func:`codegen.views.ext_method`,
 :func:`codegen.views.kind_view`) as the generated Python, so every signature shown is
-the one in ``generated/``.  Templates live in ``codegen/templates/docs/``.
+the one in ``generated/``.  Templates live in ``codegen/templates/docs/``.  They are the
+sources of the reference part of the documentation site, which Sphinx builds with
+myst-parser (``docs/conf.py``, ``make docs``) beside the API pages: one site, one
+navigation (the toctrees written here) and one search.
 
-Layout (paths relative to ``generated/docs/``; every HTML page has a Markdown twin under
-``md/`` with the same path and ``.md``):
+Layout (paths relative to ``generated/docs/``):
 
-* ``index.html``: overview and links to everything below;
-* ``core/<class>.html``: one page per core instruction class (``core/arithmetic.html``);
-* ``extinst/<python_name>.html``: one page per extended instruction set, with its own
-  operand kinds;
-* ``enums/<Kind>.html``: one page per core enum operand kind; ``enums/index.html`` lists
-  every operand kind (the id, literal and composite kinds too);
-* ``extensions/<SPV_name>.html``: one page per extension, with its rules;
-* ``errata.html``: grammars/errata.yaml;
-* ``targets.html``: grammars/target_envs.yaml, what each target environment allows;
-* ``search.js`` (hand-written, a template), ``search-index.js`` (the generated index,
-  loaded once on first use of the search box), ``style.css``.
+* ``index.md``: overview, the logical layout and the naming rule;
+* ``core/index.md``; ``core/<class>.md``: one page per core instruction class
+  (``core/arithmetic.md``);
+* ``extinst/index.md``; ``extinst/<python_name>.md``: one page per extended instruction
+  set, with its own operand kinds;
+* ``enums/index.md`` (every operand kind: the id, literal and composite kinds too);
+  ``enums/<Kind>.md``: one page per core enum operand kind;
+* ``extensions/index.md``; ``extensions/<SPV_name>.md``: one page per extension, with its
+  rules;
+* ``errata.md``: grammars/errata.yaml;
+* ``targets.md``: grammars/target_envs.yaml, what each target environment allows.
 
-Anchors: a core instruction's section is ``#OpName`` (the Khronos spelling, also used
-for the spec link), an ext-inst ``#Name``, an enumerant ``#Kind-Name``, an ext set's
-operand kind ``#kind-Kind``.  Output is deterministic: no dates, everything in grammar
-order or sorted.
+Anchors are MyST targets, global to the site (Sphinx checks every link to them): a core
+instruction is ``(OpName)=`` (the Khronos spelling, also used for the spec link), an
+enumerant ``Kind-Name``, an extended set's instruction ``<set>-Name``, its operand kind
+``<set>-kind-Kind`` and its enumerants ``<set>-Kind-Name``, an extension's rule
+``rule-<id>``, a page's own ``page:<path>`` (``page:enums/Decoration``).  Output is deterministic: no dates, everything in grammar order or sorted.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import jinja2
 
-from codegen.api_docs import ApiPage, api_pages
 from codegen.model import (
     Enumerant,
     ExtInstSet,
@@ -137,6 +140,7 @@ class InstructionDoc:
     spec: Link | None
     file: str
     notes: list[str] = field(default_factory=list)
+    alias_anchors: list[str] = field(default_factory=list)
 
     @property
     def link(self) -> Link:
@@ -311,8 +315,6 @@ class Site:
     errata: list[ErratumDoc]
     naming: str
     layout: list[tuple[str, str, str]]  # (section, doc, what goes there)
-    search: list[tuple[str, str, str, str]]  # (name, alt, url, category)
-    api: list[ApiPage]  # the hand-written API, from its docstrings
     targets: list[TargetEnv] = field(default_factory=list)  # grammars/target_envs.yaml
     target_sources: list[tuple[str, str]] = field(default_factory=list)
 
@@ -379,11 +381,13 @@ class _Builder:
 
     def kind_link(self, kind: str, local: ExtInstSet | None = None) -> Link:
         if local is not None and kind in local.operand_kinds:
-            return Link(kind, f"extinst/{local.python_name}", f"kind-{kind}")
+            return Link(kind, f"extinst/{local.python_name}", f"{local.python_name}-kind-{kind}")
         found = self.core_kinds.get(kind)
         if found is not None and found.is_enum:
             return Link(kind, f"enums/{kind}")
-        return Link(kind, "enums/index", kind)
+        # An id, literal or composite kind (IdRef, LiteralInteger, ...) is named, not linked:
+        # they are in every operand table, all described on one page (enums/index).
+        return Link(kind)
 
     # core ------------------------------------------------------------------------------
 
@@ -467,6 +471,7 @@ class _Builder:
             spec=Link(f"{inst.name} in the SPIR-V specification", url=f"{SPEC_URL}#{inst.name}"),
             file=f"grammars/{inst.file}",
             notes=notes,
+            alias_anchors=list(inst.aliases),
         )
 
     def _row(
@@ -488,16 +493,17 @@ class _Builder:
         local: ExtInstSet | None,
     ) -> KindDoc:
         members = {e.member: e for e in view.enumerants}
+        prefix = "" if local is None else f"{local.python_name}-"  # anchors are site-wide
         enumerants = []
         seen: set[str] = set()
         for e in kind.enumerants:
             member = enum_member_name(kind.name, e.name)
             ev = members[member]
-            anchor_e = f"{kind.name}-{e.name}"
+            anchor_e = f"{prefix}{kind.name}-{e.name}"
             seen.add(anchor_e)
             aliases = []
             for alias in e.aliases:
-                alias_anchor = f"{kind.name}-{alias}"
+                alias_anchor = f"{prefix}{kind.name}-{alias}"
                 alias_member = enum_member_name(kind.name, alias)
                 av = members.get(alias_member)
                 alias_class = av.alias_class if av is not None and av.alias_class else ""
@@ -630,16 +636,17 @@ class _Builder:
             for k in s.operand_kinds.values():
                 if not k.is_enum:
                     continue
-                items[k.name] = Link(k.name, page, f"kind-{k.name}")
+                anchor = f"{s.python_name}-kind-{k.name}"
+                items[k.name] = Link(k.name, page, anchor)
                 for e in k.enumerants:
-                    items[f"{k.name}.{e.name}"] = Link(e.name, page, f"{k.name}-{e.name}")
-                kinds.append(
-                    self.kind_doc(k, kind_view(k, namer), page, f"kind-{k.name}", module, s)
-                )
+                    items[f"{k.name}.{e.name}"] = Link(
+                        e.name, page, f"{s.python_name}-{k.name}-{e.name}"
+                    )
+                kinds.append(self.kind_doc(k, kind_view(k, namer), page, anchor, module, s))
             instructions = []
             for inst in s.instructions:
                 method = ext_method(inst, namer, s.import_name)
-                items[inst.name] = Link(inst.name, page, inst.name)
+                items[inst.name] = Link(inst.name, page, f"{s.python_name}-{inst.name}")
                 instructions.append(self.ext_instruction(s, inst, method, page))
             class_name = instructions_class_name(s.python_name)
             url = EXT_SET_SPEC_URLS.get(s.import_name)
@@ -687,7 +694,7 @@ class _Builder:
         spec = Link(f"{s.import_name} specification", url=url) if url else None
         return InstructionDoc(
             name=inst.name,
-            anchor=inst.name,
+            anchor=f"{s.python_name}-{inst.name}",
             page=page,
             number_label="instruction",
             number=inst.opcode,
@@ -709,6 +716,7 @@ class _Builder:
             notes=[
                 f'Emitted as OpExtInst; OpExtInstImport "{s.import_name}" is added on first use.'
             ],
+            alias_anchors=[f"{s.python_name}-{alias}" for alias in inst.aliases],
         )
 
     # extensions and errata -------------------------------------------------------------
@@ -812,57 +820,6 @@ class _Builder:
             )
         return docs
 
-    # search ----------------------------------------------------------------------------
-
-    def search(self, site: Site) -> list[tuple[str, str, str, str]]:
-        entries: list[tuple[str, str, str, str]] = []
-
-        def url(link: Link) -> str:
-            return f"{link.page}.html" + (f"#{link.anchor}" if link.anchor else "")
-
-        for c in site.classes:
-            for i in c.instructions:
-                entries.append((i.name, i.method, url(i.link), c.tag.strip("@")))
-                for alias in i.aliases:
-                    entries.append(
-                        (
-                            alias,
-                            f"alias of {i.name}",
-                            url(Link(alias, i.page, alias)),
-                            c.tag.strip("@"),
-                        )
-                    )
-        for s in site.sets:
-            for i in s.instructions:
-                entries.append((i.name, i.method, url(i.link), s.import_name))
-            for k in s.kinds:
-                entries.append((k.name, k.operand_type, url(k.link), f"{s.import_name} kind"))
-                for e in k.enumerants:
-                    entries.append(
-                        (
-                            e.member,
-                            e.params_class,
-                            url(Link(e.name, k.page, e.anchor)),
-                            f"{s.import_name} enum",
-                        )
-                    )
-            entries.append((s.import_name, f"builder.{s.python_name}", url(s.link), "ext inst set"))
-        for k in site.kinds:
-            entries.append(
-                (k.name, k.operand_type if k.has_params else "", url(k.link), "operand kind")
-            )
-            for e in k.enumerants:
-                entries.append(
-                    (e.member, e.params_class, url(Link(e.name, k.page, e.anchor)), "enum")
-                )
-        for x in site.extensions:
-            entries.append((x.name, "", url(x.link), "extension"))
-        for api in site.api:
-            for entry in api.entries:
-                target = url(Link(entry.name, api.page, entry.anchor))
-                entries.append((entry.name, entry.kind, target, f"API: {api.title}"))
-        return entries
-
 
 def build_site(grammar: Grammar) -> Site:
     """The records of every page (deterministic: grammar order or sorted)."""
@@ -888,12 +845,9 @@ def build_site(grammar: Grammar) -> Site:
         errata=errata,
         naming=(NAMING_DOC or "").strip(),
         layout=layout,
-        search=[],
-        api=api_pages(),
         targets=grammar.target_envs,
         target_sources=sorted(grammar.target_env_sources.items()),
     )
-    site.search = b.search(site)
     return site
 
 
@@ -912,27 +866,35 @@ def _environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default=False),
+        autoescape=False,
     )
 
-    @jinja2.pass_context
-    def href(context: Any, link: Link) -> str:
+    def link(link: Link, code: bool = False) -> str:
+        """Markdown of a link: an external URL as a Markdown link, a docs page or anchor as
+        a ``{ref}`` role to its MyST target, global to the site (``OpIAdd``, or a page's
+        own ``page:core/arithmetic``, which the page's header defines; Sphinx resolves a
+        role far faster than a Markdown link to a target), else the text.  ``code``: the
+        text of an external link or of none in backquotes."""
+        text = link.text
+        if link.page is not None:
+            label = link.anchor or f"page:{link.page}"
+            return "{ref}`" + text.replace("<", "\\<").replace("`", "") + f" <{label}>`"
+        shown = f"`{text}`" if code else text
         if link.url is not None:
-            return link.url
-        if link.page is None:
-            return ""
-        return f"{context['root']}{link.page}.{context['suffix']}" + (
-            f"#{link.anchor}" if link.anchor else ""
-        )
+            return f"[{shown}]({link.url})"
+        return shown
 
-    env.filters["href"] = href
+    @jinja2.pass_context
+    def toc(context: Any, link: Link) -> str:
+        """A toctree entry: the linked page's document name, relative to this page's folder."""
+        assert link.page is not None and not link.anchor, link
+        return posixpath.relpath(link.page, posixpath.dirname(context["page"]) or ".")
+
+    env.filters["link"] = link
+    env.filters["toc"] = toc
     env.filters["md"] = _md_cell
     env.globals["note"] = GENERATED_NOTE
     return env
-
-
-def _root(page: str) -> str:
-    return "../" * page.count("/")
 
 
 def render_docs(grammar: Grammar) -> dict[str, str]:
@@ -942,14 +904,15 @@ def render_docs(grammar: Grammar) -> dict[str, str]:
     out: dict[str, str] = {}
 
     def page(template: str, path: str, title: str, **context: Any) -> None:
-        for suffix, prefix in (("html", ""), ("md", "md/")):
-            root = _root(path)  # the Markdown tree under md/ mirrors the HTML tree
-            text = env.get_template(f"docs/{template}.{suffix}.j2").render(
-                site=site, title=title, root=root, suffix=suffix, page=path, **context
-            )
-            out[f"{DOCS_DIR}/{prefix}{path}.{suffix}"] = text
+        text = env.get_template(f"docs/{template}.md.j2").render(
+            site=site, title=title, page=path, **context
+        )
+        out[f"{DOCS_DIR}/{path}.md"] = text
 
-    page("index", "index", "spvbuild SPIR-V reference")
+    page("index", "index", "SPIR-V reference")
+    page("core_index", "core/index", "Core instructions")
+    page("extinst_index", "extinst/index", "Extended instruction sets")
+    page("extensions_index", "extensions/index", "Extensions")
     page("errata", "errata", "Errata: differences from the Khronos grammars")
     if site.targets:
         page("targets", "targets", "Target environments")
@@ -962,16 +925,6 @@ def render_docs(grammar: Grammar) -> dict[str, str]:
         page("kind", k.page, f"{k.name} ({k.category})", kind=k)
     for x in site.extensions:
         page("extension", x.page, x.name, ext=x)
-    for api in site.api:
-        page("api", api.page, api.title, api=api)
-    out[f"{DOCS_DIR}/style.css"] = env.get_template("docs/style.css.j2").render()
-    out[f"{DOCS_DIR}/search.js"] = env.get_template("docs/search.js.j2").render()
-    lines = [
-        json.dumps(list(entry), ensure_ascii=True, separators=(",", ":")) for entry in site.search
-    ]
-    out[f"{DOCS_DIR}/search-index.js"] = env.get_template("docs/search_index.js.j2").render(
-        lines=lines
-    )
     return out
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install Debian's headless-capable Chromium and its WebDriver for tests/codegen/test_docs_browser.py.
+# Install Debian's headless-capable Chromium and its WebDriver for tests/docs/test_browser.py.
 # Idempotent: does nothing when /usr/bin/chromium is already there. Needs root (or sudo) and
 # apt-get, as on a fresh Debian machine; the packages come from Debian's archive, no download
 # of a browser build of its own.
