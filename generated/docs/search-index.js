@@ -3031,6 +3031,7 @@ window.SPVBUILD_SEARCH = [
 ["run_spirv_val","function","api/validation.html#run_spirv_val","API: Validation"],
 ["validate_module","function","api/validation.html#validate_module","API: Validation"],
 ["reflect","function","api/reflection.html#reflect","API: Reflection"],
+["scalar_count","function","api/reflection.html#scalar_count","API: Reflection"],
 ["ArraySize","class","api/reflection.html#ArraySize","API: Reflection"],
 ["ImageInfo","class","api/reflection.html#ImageInfo","API: Reflection"],
 ["TypeInfo","class","api/reflection.html#TypeInfo","API: Reflection"],
