@@ -11,6 +11,7 @@ import tracemalloc
 from array import array
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import jsonschema
 import pytest
@@ -24,12 +25,13 @@ from spvbuild.reflection.json_form import SCHEMA, to_dict, to_json
 from spvbuild.reflection.records import SHOWN_SCALARS
 from spvbuild.reflection.text_form import summary
 
+_T = TypeVar("_T")
 _HEAD = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
 _LIMIT_S = 1.0
 _LIMIT_BYTES = 200 * 2**20
 
 
-def _bounded(work: Callable[[], object]) -> object:
+def _bounded(work: Callable[[], _T]) -> _T:
     """``work()``, asserted under a second (timed once the room's modules are loaded) and
     200 MB of Python allocations (a second run, traced)."""
     _all_forms(assemble(_HEAD))  # the lazily loaded modules, outside the figures
@@ -64,7 +66,7 @@ def test_a_64_bit_shift_by_2_to_the_40_is_not_worked_out() -> None:
         "%c = OpSpecConstantOp %u64 ShiftLeftLogical %a %b\n"
         "%d = OpConstant %u64 63\n%e = OpSpecConstantOp %u64 ShiftLeftLogical %a %d\n"
     )
-    found, _, text = _bounded(lambda: _all_forms(binary))  # type: ignore[misc]
+    found, _, text = _bounded(lambda: _all_forms(binary))
     by_id = {s.id: s.default for s in found.spec_constants}
     assert list(by_id.values()) == [None, 1 << 63]  # undefined; a shift in range still works
     assert "OpShiftLeftLogical, default None" in text
@@ -76,7 +78,7 @@ def test_an_absurd_integer_width_is_not_worked_out() -> None:
         "%a = OpConstant %u32 7\n%c = OpSpecConstantOp %uw UConvert %a\n"
         "%u16 = OpTypeInt 16 0\n%n = OpSpecConstantOp %u16 UConvert %a\n"
     )
-    found, _, _ = _bounded(lambda: _all_forms(binary))  # type: ignore[misc]
+    found, _, _ = _bounded(lambda: _all_forms(binary))
     assert [s.default for s in found.spec_constants] == [None, 7]
 
 
@@ -139,7 +141,7 @@ def _leaves(shape: list[list[int]]) -> int:
 
 
 def _check_linear(binary: Sequence[int], shape: list[list[int]]) -> None:
-    found, json_text, text = _bounded(lambda: _all_forms(binary))  # type: ignore[misc]
+    found, json_text, text = _bounded(lambda: _all_forms(binary))
     # linear in the module: so much per word, plus at most one default written out
     words, shown = len(binary), 16 * SHOWN_SCALARS
     assert len(to_json(found, indent=None)) < 100 * words + shown
