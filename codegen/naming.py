@@ -8,7 +8,11 @@
 * Parameters: the operand's grammar name in snake_case; a variadic pseudo-name such as
   ``Member 0 type, member 1 type, ...`` becomes the plural ``member_types``; an unnamed
   operand is named after its kind (``IdScope`` → ``scope``, ``MemoryAccess`` →
-  ``memory_access``).  Repeated names get ``_2``, ``_3``.
+  ``memory_access``).  Repeated names get ``_2``, ``_3``.  A parameter named after a
+  built-in that the generated methods call (:data:`METHOD_BUILTINS`) gets a trailing
+  underscore, as a keyword does; the methods' own locals all start with ``_``, which no
+  parameter does (snake_case strips it), so an operand named ``put`` or ``bound`` cannot
+  hide them.
 * Opcode constants (``spvbuild.generated.core.opcodes``): ``OP_`` and the method name's
   words in upper case, without keyword escaping.  ``OpExtInstImport`` →
   ``OP_EXT_INST_IMPORT``, ``OpReturn`` → ``OP_RETURN``, the alias ``OpSDotKHR`` →
@@ -40,6 +44,11 @@ _KIND_PARAM_NAMES = {
     "LiteralExtInstInteger": "instruction",
     "LiteralSpecConstantOpInteger": "opcode",
 }
+
+
+METHOD_BUILTINS = frozenset({"all", "float", "int", "isinstance", "len", "str", "tuple"})
+"""The built-ins the generated builder methods read (codegen/views.py and
+codegen/templates/method.py.j2): a parameter of one of these names would hide it."""
 
 
 def escape(name: str) -> str:
@@ -117,7 +126,7 @@ def parameter_name(name: str, kind: str, quantifier: str) -> str:
         base = snake_case(kind)
     if base[0].isdigit():
         base = "p_" + base
-    return escape(base)
+    return escape(base) if base not in METHOD_BUILTINS else base + "_"
 
 
 def unique_names(names: list[str]) -> list[str]:

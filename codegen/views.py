@@ -250,16 +250,16 @@ def _word_check(op: Operand, name: str, kinds: dict[str, OperandKind]) -> tuple[
     kind = kinds.get(op.kind)
     category = kind.category if kind is not None else ""
     if category == "Id":
-        return f"{name}.__class__ in FAST_IDS and 0 < {name} < bound", f"words.append({name})"
+        return f"{name}.__class__ in FAST_IDS and 0 < {name} < _bound", f"_words.append({name})"
     if op.kind == "LiteralInteger":
-        return f"{name}.__class__ is int and 0 <= {name} < {_U32}", f"words.append({name})"
+        return f"{name}.__class__ is int and 0 <= {name} < {_U32}", f"_words.append({name})"
     if op.kind == "LiteralContextDependentNumber":
         # OpConstant's value: the module writes it by its result type (or says None).
-        check = f"({name}_words := self._number_words(result_type, {name})) is not None"
-        return check, f"words += {name}_words"
+        check = f"(_{name}_words := self._number_words(result_type, {name})) is not None"
+        return check, f"_words += _{name}_words"
     if op.kind == "LiteralString":
         check = f'{name}.__class__ is str and {name}.isascii() and "\\0" not in {name}'
-        return check, f"words += string_words({name})"
+        return check, f"_words += string_words({name})"
     if kind is None or category not in ("ValueEnum", "BitEnum"):
         return None
     # A plain int or a member of the kind's own enum class (not a bool, not another kind's;
@@ -269,16 +269,16 @@ def _word_check(op: Operand, name: str, kinds: dict[str, OperandKind]) -> tuple[
         # A bare enumerant here; one with parameters: spvbuild.spirv.word_checks.enumerant_words
         # checks and writes it.
         check = (
-            f"({name}_words := [{name}] if {same} and {name} in _BARE_{kind.name} "
-            f'else enumerant_words({name}, _KINDS, "{kind.name}", bound)) is not None'
+            f"(_{name}_words := [{name}] if {same} and {name} in _BARE_{kind.name} "
+            f'else enumerant_words({name}, _KINDS, "{kind.name}", _bound)) is not None'
         )
-        return check, f"words += {name}_words"
+        return check, f"_words += _{name}_words"
     if category == "ValueEnum":
-        return f"{same} and {name} in _BARE_{kind.name}", f"words.append({name})"
+        return f"{same} and {name} in _BARE_{kind.name}", f"_words.append({name})"
     return (
         # int(): a flag member's own ``&`` makes a new member through the enum machinery.
         f"{same} and 0 <= {name} < {_U32} and not int({name}) & _PARAMETER_BITS_{kind.name}",
-        f"words.append({name})",
+        f"_words.append({name})",
     )
 
 
@@ -297,11 +297,11 @@ def _words_view(
     key_parts: list[str] | None = [str(inst.opcode)]
     fixed = True
     if inst.has_result_type:
-        checks.append("result_type.__class__ in FAST_IDS and 0 < result_type < bound")
+        checks.append("result_type.__class__ in FAST_IDS and 0 < result_type < _bound")
         head.append("result_type")
     for op, param in zip(rest, params, strict=True):
         name = param.name
-        found = _word_check(op, "item" if op.quantifier == "*" else name, kinds)
+        found = _word_check(op, "_item" if op.quantifier == "*" else name, kinds)
         if found is None:
             return None
         check, append = found
@@ -325,10 +325,10 @@ def _words_view(
             if op.kind == "LiteralInteger":
                 checks.append(f"literals32({name})")
             elif kind is not None and kind.category == "Id":
-                checks.append(f"ids_below({name}, bound)")
+                checks.append(f"ids_below({name}, _bound)")
             else:
-                checks.append(f"all({check} for item in {name})")
-            build.append(f"words += {name}")
+                checks.append(f"all({check} for _item in {name})")
+            build.append(f"_words += {name}")
             fixed = False
         elif op.quantifier == "?":
             checks.append(f"({name} is None or ({check}))")
@@ -337,7 +337,7 @@ def _words_view(
             fixed = False
         else:
             checks.append(check)
-            if build or append.startswith("words +="):  # an enumerant's words: any count
+            if build or append.startswith("_words +="):  # an enumerant's words: any count
                 build.append(append)
                 fixed = False
             else:
@@ -390,7 +390,7 @@ def _needs_key_parts(
         return parts
     if op.quantifier == "*":
         return None
-    parts.append(f"tuple({name}_words)" if with_words else name)
+    parts.append(f"tuple(_{name}_words)" if with_words else name)
     return parts
 
 
@@ -474,7 +474,7 @@ def core_method(
         returns, call = "Self", f"self._void({inst.opcode}, {operands})"
     words = None if fast is not None else _words_view(inst, rest, params, namer.kinds)
     if words is not None:
-        words.call = call.replace(operands, "operands", 1)
+        words.call = call.replace(operands, "_operands", 1)
         words.wrap = "" if returns == "Self" else returns
     if result_type:
         params.insert(0, ParamView("result_type", "TypeId", None, "result_type", "IdResultType"))

@@ -616,3 +616,54 @@ def test_what_the_name_rules_miss_the_generated_code_check_catches(
     assert message.startswith(f"{relative}:{line_of(text, at)}:"), message
     assert info.value.key == key and problem in message, message
     assert not (tmp_path / "out").exists()
+
+
+# -- an operand named like a generated method's locals or the built-ins it calls ---------------
+def test_operands_named_put_bound_and_len_keep_the_words_path() -> None:
+    """The generated locals start with ``_`` (no parameter can), a parameter named after a
+    built-in the method calls is escaped: OpMemberName with its operands renamed ``Put``,
+    ``Bound`` and ``Len`` still takes the words path and writes the right words."""
+    import ast
+    import types
+
+    import spvbuild.generated.core.builder as real_builder
+    from codegen.render import render_python
+    from spvbuild import Module
+
+    grammar = load_grammar(GRAMMARS_DIR)
+    member_name = next(i for i in grammar.instructions if i.name == "OpMemberName")
+    for operand, name in zip(member_name.operands, ("Put", "Bound", "Len"), strict=True):
+        operand.name = name
+    source = render_python(grammar, GRAMMARS_DIR)["core/builder.py"]
+    (method,) = [
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef) and node.name == "member_name"
+    ]
+    params = [a.arg for a in method.args.args]
+    assert params == ["self", "put", "bound", "len_"]
+    assigned = {
+        target.id
+        for node in ast.walk(method)
+        for target in getattr(node, "targets", [])
+        if isinstance(target, ast.Name)
+    }
+    assert not assigned & set(params), assigned
+    namespace = dict(vars(real_builder))
+    exec(compile(ast.Module([method], []), "<builder>", "exec"), namespace)  # noqa: S102
+    m = Module()
+    struct = m.type_struct([m.type_float(32)])
+    taken: list[list[int]] = []
+    real_put = m._put_words
+    assert real_put is not None
+
+    def spy(*args: object) -> object:
+        taken.append(list(args[3]))  # type: ignore[call-overload]
+        return real_put(*args)  # type: ignore[arg-type]
+
+    m._put_words = spy  # type: ignore[assignment]
+    bound_method = types.MethodType(namespace["member_name"], m)
+    assert bound_method(put=struct, bound=0, len_="x") is m
+    assert taken == [[(4 << 16) | 6, struct, 0, ord("x")]]
+    names = [i for i in m.ordered_instructions() if i.opcode == 6]
+    assert [(i.operands[0], i.operands[1], i.operands[2]) for i in names] == [(struct, 0, "x")]

@@ -3,8 +3,10 @@ kernel of them all run on lavapipe against the same loop in Python; a test per m
 
 from __future__ import annotations
 
+import re
 import struct
 import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -287,3 +289,90 @@ def test_phi_misuse() -> None:
     with pytest.raises(BuildError):
         p.add("x", header)  # type: ignore[arg-type]
     p.add(k.const(1), header)  # still fine after a refused pair
+
+
+_LINE = r"\(at test_control\.py:(\d+)\)"
+
+
+def _line_of(error: pytest.ExceptionInfo[BuildError]) -> int:
+    found = re.search(_LINE, str(error.value))
+    assert found is not None, str(error.value)
+    return int(found.group(1))
+
+
+def test_an_outer_loop_left_from_an_inner_loop() -> None:
+    k = Kernel()
+    m = k.m
+    with while_loop(m, lambda: m.constant_true(k.bool)) as outer:
+        with while_loop(m, lambda: m.constant_true(k.bool)) as inner:
+            with pytest.raises(BuildError, match=r"break_: the loop with header %\d+ is not "
+                               r"the innermost open loop .*no structured exit.* \(at test_"):
+                outer.break_()
+            with pytest.raises(BuildError, match="continue_: .* not the innermost open loop"):
+                outer.continue_()
+            with if_then(m, m.constant_true(k.bool)):
+                inner.break_()  # the innermost loop, from inside a selection: allowed
+        outer.break_()  # the inner loop has ended: outer is innermost again
+
+
+def test_a_switch_selector_that_is_no_integer() -> None:
+    k = Kernel()
+    m = k.m
+    with pytest.raises(BuildError, match=r"switch: the selector %\d+ must be an integer "
+                       r"scalar, not of type %\d+ \(at test_control\.py"):
+        with switch(m, m.constant_true(k.bool), cases=[1]):
+            pass
+    with switch(m, k.const(1), cases=[1]):  # nothing was made by the refused switch
+        pass
+
+
+def test_for_range_bounds_of_another_type() -> None:
+    k = Kernel()
+    m = k.m
+    i32 = m.type_int(32, 1)
+    for start, stop, step, name in (
+        (m.constant(i32, 0), k.const(4), None, "start"),
+        (k.const(0), m.constant(i32, 4), None, "stop"),
+        (k.const(0), k.const(4), m.constant(i32, 1), "step"),
+    ):
+        with pytest.raises(BuildError, match=rf"for_range: {name} %\d+ is of type %\d+, not "
+                           r"of the loop's type %\d+ \(at test_control\.py"):
+            with for_range(m, k.u32, start, stop, step):
+                pass
+    with for_range(m, k.u32, k.const(0), k.const(4)):
+        pass
+
+
+def test_a_phi_left_without_pairs_is_refused_at_its_call() -> None:
+    k = Kernel()
+    m = k.m
+    m.branch(header := m.new_id())
+    m.label(result_id=header)
+    line = sys._getframe().f_lineno + 1
+    p = phi(m, k.u32, [])
+    with pytest.raises(BuildError) as refused:
+        k.finish()
+    assert f"phi: the OpPhi {p.id!r} has no incoming (value, parent) pairs" in str(refused.value)
+    assert _line_of(refused) == line
+
+
+def test_a_phi_given_its_pairs_later_is_written(spirv_val: Validate) -> None:
+    k = Kernel()
+    m = k.m
+    entry = k.main.entry
+    m.branch(header := m.new_id())
+    m.label(result_id=header)
+    p = phi(m, k.u32, [])
+    p.add(k.const(1), entry)
+    k.store(k.const(0), p.id)
+    assert spirv_val(k.finish(), "vulkan1.1").returncode == 0
+
+
+def test_an_error_after_the_body_names_the_users_with_line() -> None:
+    k = Kernel()
+    m = k.m
+    with pytest.raises(BuildError, match="the then branch is still open") as refused:
+        line = sys._getframe().f_lineno + 1
+        with if_else(m, m.constant_true(k.bool)) as (then, _):
+            then.__enter__()
+    assert _line_of(refused) == line

@@ -221,3 +221,17 @@ def test_a_buffer_block_for_spirv_1_0(spirv_val: Any) -> None:
     assert any(words[i : i + 3] == decorate for i in range(len(words)))
     done = spirv_val(words, "vulkan1.0")
     assert done.returncode == 0, done.stderr
+
+
+def test_struct_fields_from_any_sequence_are_kept_as_a_tuple() -> None:
+    listed = Struct("S", [Field("a", f32), Field("b", vec(3))])
+    assert listed.fields == (Field("a", f32), Field("b", vec(3)))
+    assert listed == Struct("S", (Field("a", f32), Field("b", vec(3))))
+    assert hash(listed) == hash(Struct("S", (Field("a", f32), Field("b", vec(3)))))
+    assert lay_out(listed, STD430).size == 32
+    m = Module()
+    declare_struct(m, listed, STD430)  # hashed by the declaration cache
+    with pytest.raises(LayoutError, match="Struct S: fields must be a sequence of Field, not str"):
+        Struct("S", "ab")  # type: ignore[arg-type]
+    with pytest.raises(LayoutError, match="Struct S: fields must be Field, not 3"):
+        Struct("S", [Field("a", f32), 3])  # type: ignore[list-item]

@@ -39,3 +39,36 @@ def test_a_read_module_keeps_being_edited(spirv_val: Validator) -> None:
     assert len(words) > len(original.to_words())
     result = spirv_val(words, entry.target_env)
     assert result.returncode == 0, result.stderr
+
+
+_LINES_BETWEEN_BLOCKS = """OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%file = OpString "a.comp"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpLine %file 3 1
+OpBranch %next
+OpLine %file 4 1
+OpNoLine
+%next = OpLabel
+OpLine %file 5 1
+OpReturn
+OpNoLine
+OpFunctionEnd
+"""
+
+
+@pytest.mark.spirv_val
+def test_debug_lines_between_a_terminator_and_the_next_label(spirv_val: Validator) -> None:
+    from spvbuild import assemble
+
+    words = assemble(_LINES_BETWEEN_BLOCKS)
+    assert spirv_val(words, "vulkan1.3").returncode == 0
+    m = Module.from_binary(words)
+    again = m.to_words()
+    assert again[5:] == words[5:] and again[:4] == words[:4]
+    assert Module.from_binary(again).to_words() == again

@@ -55,6 +55,7 @@ def test_a_problem_names_the_call_that_made_its_instruction() -> None:
     assert "OpEntryPoint GLCompute" in problem.instruction  # type: ignore[attr-defined]
     assert f"(made at test_validation.py:{entry})" in str(caught.value)
     assert "LocalSize" in str(caught.value)
+    assert "call_sites=True" not in str(caught.value)  # the hint only where it helps
 
 
 def test_a_problem_in_a_block_names_its_call() -> None:
@@ -86,6 +87,10 @@ def test_without_call_sites_the_problem_is_still_told() -> None:
     with pytest.raises(ValidationError, match="LocalSize") as caught:
         m.validate()
     assert caught.value.problems[0].call_site is None  # type: ignore[attr-defined]
+    assert str(caught.value).endswith(
+        "\n(build the module with Module(call_sites=True) to see the Python line that made "
+        "each instruction)"
+    )
 
 
 def test_without_spirv_val(monkeypatch: pytest.MonkeyPatch) -> None:

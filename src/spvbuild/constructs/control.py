@@ -22,12 +22,15 @@ a frontend writes the construct and the library makes them::
 
 Each construct ends its blocks with the branch they need unless the code in them already
 ended them (a ``break_()``, a ``return_()``); the code after a construct goes to its merge
-block.  ``break_()`` and ``continue_()`` branch to the innermost open loop's merge block
-and continue target.  Misuse is a :class:`~spvbuild.errors.BuildError` at the call: a
-``break_()`` outside its loop or after it ended, a branch opened twice, a case not listed,
-a construct opened outside a block.  Values that flow around a loop: :func:`phi`, whose
-incoming pairs can be added later (``Phi.add``).  A construct left by an exception makes
-no more instructions.
+block.  ``break_()`` and ``continue_()`` branch to their loop's merge block and continue
+target; only the innermost open loop's (SPIR-V's structured exits: an outer loop is left by
+a flag tested after the inner loop).  Misuse is a :class:`~spvbuild.errors.BuildError` at
+the call: a ``break_()`` outside its loop, after it ended or from inside an inner loop, a
+branch opened twice, a case not listed, a construct opened outside a block, a ``switch``
+selector that is no integer, a ``for_range`` bound or step of another type than the loop's.
+Values that flow around a loop: :func:`phi`, whose incoming pairs can be added later
+(``Phi.add``); one still without any when the module is serialized is a BuildError located
+at its ``phi`` call.  A construct left by an exception makes no more instructions.
 """
 
 from __future__ import annotations
@@ -39,10 +42,11 @@ from dataclasses import dataclass, field
 
 from spvbuild.errors import BuildError
 from spvbuild.generated.core.enums import LoopControl, SelectionControl
-from spvbuild.generated.core.opcodes import OP_TYPE_INT
+from spvbuild.generated.core.opcodes import OP_PHI, OP_TYPE_INT
 from spvbuild.ir.module import Module
-from spvbuild.spirv.call_site import located
+from spvbuild.spirv.call_site import caller_location, located
 from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.instruction import Instruction
 
 __all__ = [
     "Branch",
@@ -72,6 +76,25 @@ def _in_block(m: Module, what: str) -> Id:
     if label is None or m.block_terminated:
         raise _error(f"{what}: no open block to start it in (call label() or end the construct)")
     return label
+
+
+def _integer_typed(m: Module, what: str, name: str, value: Id, expected: TypeId | None) -> None:
+    """BuildError unless ``value`` is a value of an integer scalar type of ``m`` (of
+    ``expected``, when given)."""
+    found = m.definition(value) if isinstance(value, int) else None
+    if found is None or found.result_type is None:
+        raise _error(f"{what}: {name} {value!r} is no value this module defines")
+    typed = m.definition(found.result_type)
+    if expected is not None and found.result_type != expected:
+        raise _error(
+            f"{what}: {name} {value!r} is of type {found.result_type!r}, not of the loop's "
+            f"type {expected!r}"
+        )
+    if typed is None or typed.opcode != OP_TYPE_INT:
+        raise _error(
+            f"{what}: {name} {value!r} must be an integer scalar, not of type "
+            f"{found.result_type!r}"
+        )
 
 
 def _end_with_branch(m: Module, target: Id) -> None:
@@ -160,6 +183,12 @@ class Loop:
         loops = _open_loops.get(self.module, [])
         if not self.open or self not in loops:
             raise _error(f"{what}: the loop with header {self.header!r} has ended")
+        if loops[-1] is not self:
+            raise _error(
+                f"{what}: the loop with header {self.header!r} is not the innermost open "
+                f"loop (that is {loops[-1].header!r}); a branch to an outer loop is no "
+                "structured exit: leave the inner loop and test a flag after it"
+            )
         if self.module.current_block is None or self.module.block_terminated:
             raise _error(f"{what}: no open block to branch from")
 
@@ -245,6 +274,8 @@ def for_range(
     bool_type = m.type_bool()
     if step is None:
         step = m.constant(type, 1)
+    for what, value in (("start", start), ("stop", stop), ("step", step)):
+        _integer_typed(m, "for_range", what, value, type)
     before = _in_block(m, "for_range")
     with _loop(m, "for_range") as loop:
         counter = phi(m, type, [(start, before)])
@@ -306,6 +337,7 @@ def switch(m: Module, selector: Id, cases: Sequence[int]) -> Iterator[Cases]:
     (each once): gives the :class:`Cases`; a case or the default not opened is an empty
     block; the code after the ``with`` goes to the merge block."""
     _in_block(m, "switch")
+    _integer_typed(m, "switch", "the selector", selector, None)
     values = list(cases)
     if len(set(values)) != len(values) or not all(
         isinstance(v, int) and not isinstance(v, bool) for v in values
@@ -347,6 +379,34 @@ class Phi:
 
 def phi(m: Module, type: TypeId, incoming: Sequence[tuple[Id, Id]] = ()) -> Phi:
     """An OpPhi of ``type`` at the start of the current block with the (value, parent
-    block) pairs in ``incoming``; more can be added with :meth:`Phi.add`."""
+    block) pairs in ``incoming``; more can be added with :meth:`Phi.add`.  An OpPhi made
+    without pairs that still has none when the module is serialized is a BuildError
+    located at this call."""
     _in_block(m, "phi")
-    return Phi(m, m.phi(type, list(incoming)))
+    made = Phi(m, m.phi(type, list(incoming)))
+    if not incoming:
+        pending = _empty_phis.get(m)
+        if pending is None:
+            pending = _empty_phis[m] = {}
+            m.add_check(_phis_have_pairs(pending))
+        pending[int(made.id)] = caller_location() or "?"
+    return made
+
+
+# The phis of each module made without pairs: their ids and where phi() was called.
+_empty_phis: weakref.WeakKeyDictionary[Module, dict[int, str]] = weakref.WeakKeyDictionary()
+
+
+def _phis_have_pairs(pending: dict[int, str]) -> Callable[[list[Instruction]], None]:
+    """A module check: BuildError for an OpPhi of ``pending`` that has no incoming pairs."""
+
+    def check(instructions: list[Instruction]) -> None:
+        for inst in instructions:
+            if inst.opcode == OP_PHI and inst.result_id in pending and not inst.operands[0]:
+                raise BuildError(
+                    f"phi: the OpPhi %{inst.result_id} has no incoming (value, parent) pairs; "
+                    f"add one per predecessor block with Phi.add "
+                    f"(at {pending[inst.result_id]})"
+                )
+
+    return check

@@ -25,6 +25,7 @@ member, the offset given, the lowest one allowed and the rule.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
@@ -155,12 +156,22 @@ class Field:
 
 @dataclass(frozen=True, slots=True)
 class Struct:
-    """A structure: its name (for the SPIR-V debug names and the host type) and fields."""
+    """A structure: its name (for the SPIR-V debug names and the host type) and fields
+    (any sequence of :class:`Field`, kept as a tuple so that the struct is hashable)."""
 
     name: str
-    fields: tuple[Field, ...]
+    fields: Sequence[Field]
 
     def __post_init__(self) -> None:
+        if isinstance(self.fields, str | bytes) or not isinstance(self.fields, Sequence):
+            raise LayoutError(
+                f"Struct {self.name}: fields must be a sequence of Field, "
+                f"not {type(self.fields).__name__}"
+            )
+        object.__setattr__(self, "fields", tuple(self.fields))
+        strays = [f for f in self.fields if not isinstance(f, Field)]
+        if strays:
+            raise LayoutError(f"Struct {self.name}: fields must be Field, not {strays[0]!r}")
         names = [f.name for f in self.fields]
         doubled = sorted({n for n in names if names.count(n) > 1})
         if doubled:

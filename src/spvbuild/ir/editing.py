@@ -12,7 +12,14 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from spvbuild.errors import BuildError, SpvbuildError
-from spvbuild.generated.core.opcodes import OP_NAME, OP_PHI, OP_VARIABLE
+from spvbuild.generated.core.opcodes import (
+    OP_LOOP_MERGE,
+    OP_NAME,
+    OP_PHI,
+    OP_SELECTION_MERGE,
+    OP_TYPE_FORWARD_POINTER,
+    OP_VARIABLE,
+)
 from spvbuild.ir.body import Block, BlockItem, Function
 from spvbuild.ir.inspection import all_instructions, definition
 from spvbuild.ir.literals import encoder
@@ -37,6 +44,7 @@ __all__ = [
 ]
 
 _State = TypeVar("_State", bound=ModuleState)
+_MERGES = frozenset((OP_LOOP_MERGE, OP_SELECTION_MERGE))
 
 
 def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | None]) -> set[int]:
@@ -51,6 +59,7 @@ def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | No
     """
     removed: set[int] = set()
     replaced: dict[int, Instruction] = {}  # id() of a stored instruction → its change
+    changed: set[int] = set()  # id() of the replacements stored
 
     def decide(items: list[Instruction]) -> None:
         for inst in items:
@@ -72,6 +81,8 @@ def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | No
                 continue
             if new.result_id is not None:
                 define(state, new)
+            if new is not inst:
+                changed.add(id(new))
             kept.append(new)
         return kept
 
@@ -86,6 +97,7 @@ def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | No
 
     for name in state.sections:
         state.sections[name] = apply(state.sections[name])
+    state.sections["types_globals"] = defined_before_use(state.sections["types_globals"], changed)
     for function in state.functions:
         function.parameters = apply(function.parameters)
         function.variables = apply(function.variables)
@@ -112,6 +124,71 @@ def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | No
     }
     reintern(state)
     return removed
+
+def _ids_in(value: Any) -> Iterator[int]:
+    """The ids an operand value holds (in tuples and enumerant parameters too)."""
+    if isinstance(value, Id):
+        yield int(value)
+    elif isinstance(value, tuple | list) and not isinstance(value, RawWords):
+        for item in value:
+            yield from _ids_in(item)
+    elif isinstance(value, EnumerantParameters):
+        yield from _ids_in(value.parameters)
+
+
+def defined_before_use(items: list[Instruction], changed: set[int]) -> list[Instruction]:
+    """The global section ``items`` with what an instruction of ``changed`` (their ``id()``)
+    now uses moved before it, when it was declared after it (a constant made after a
+    composite that a replacement made use it), transitively; everything else keeps its
+    order, and so do the ids an OpTypeForwardPointer declares."""
+    if not changed:
+        return items
+    position = {int(i.result_id): n for n, i in enumerate(items) if i.result_id is not None}
+    forward = {
+        one_word(i.operands[0]) for i in items if i.opcode == OP_TYPE_FORWARD_POINTER
+    }
+    out: list[Instruction] = []
+    placed: set[int] = set()  # positions written out
+    moving: set[int] = set()  # positions whose uses are being placed (a cycle stops there)
+
+    def uses(n: int) -> Iterator[int]:
+        """The positions of what ``items[n]`` uses that are not written out yet."""
+        inst = items[n]
+        found = [*_ids_in(inst.operands)]
+        if inst.result_type is not None:
+            found.append(int(inst.result_type))
+        for used in found:
+            where = position.get(used)
+            if where is not None and where not in placed and used not in forward:
+                yield where
+
+    def place(first: int) -> None:
+        """Write out ``items[first]`` after what it uses (depth first, no recursion)."""
+        stack = [(first, uses(first))]
+        moving.add(first)
+        while stack:
+            n, pending = stack[-1]
+            for where in pending:
+                if where not in placed and where not in moving:
+                    moving.add(where)
+                    stack.append((where, uses(where)))
+                    break
+            else:
+                stack.pop()
+                moving.discard(n)
+                placed.add(n)
+                out.append(items[n])
+
+    for n, inst in enumerate(items):
+        if n in placed:
+            continue
+        if id(inst) in changed:
+            place(n)
+        else:
+            placed.add(n)
+            out.append(inst)
+    return out
+
 
 def find(
     state: ModuleState,
@@ -213,7 +290,9 @@ def inserting(
 ) -> Iterator[_State]:
     """Make the calls in the ``with`` insert their instructions into a function's
     block, just before or after an instruction of it (also before the terminator of
-    a block that has ended); then go on where the module was."""
+    a block that has ended); then go on where the module was.  A place between a merge
+    instruction (OpLoopMerge, OpSelectionMerge) and its branch, which must follow it
+    directly, is taken as the place before the merge instruction."""
     if (before is None) == (after is None):
         raise at_call(BuildError("inserting: give one of before= or after="))
     target = before if before is not None else after
@@ -247,9 +326,34 @@ def inserting(
                 index = index_in(block.items)
             if index is None:
                 continue
-            yield from insert_into(state, function, block, index + (after is not None))
+            position = _before_merge(function, block, index + (after is not None))
+            yield from insert_into(state, function, block, position)
             return
     raise at_call(BuildError(f"inserting: no function holds this {name_of(target.opcode)}"))
+
+
+def _before_merge(function: Function, block: Block, position: int) -> int:
+    """``position`` in ``block.items``, moved before a merge instruction it follows (the
+    block's runs become records first when the merge is the last of one)."""
+    if position == 0:
+        return position
+    previous = block.items[position - 1]
+    if isinstance(previous, Run):
+        decoded = list(previous.instructions())
+        if not decoded or decoded[-1].opcode not in _MERGES:
+            return position
+        position = sum(
+            sum(1 for _ in item.instructions()) if isinstance(item, Run) else 1
+            for item in block.items[:position]
+        )
+        runs = [i for i in block.items if isinstance(i, Run)]
+        block.items = list(block.instructions)
+        function.runs = [r for r in function.runs if r not in runs]
+        function.noted = False  # its uses are found again when written
+        previous = block.items[position - 1]
+    if not isinstance(previous, Run) and previous.opcode in _MERGES:
+        return position - 1
+    return position
 
 
 def insert_into(

@@ -321,8 +321,9 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
         removed this way).  A replacement is checked like a builder call (EncodeError
         before anything changes).  Every cache is rebuilt from what remains, so a later
         call never hands out a removed or changed instruction (deduplication keys come
-        from the new words, extended-set imports from the imports left).  Returns the
-        result ids removed.
+        from the new words, extended-set imports from the imports left).  The globals a
+        replacement uses are laid out before it (definition before use), moved there when
+        they were declared after it.  Returns the result ids removed.
         """
         return editing.rewrite(self, change)
 
@@ -346,7 +347,9 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
         """Make every instruction that uses the id ``old`` (every one for which ``where``
         is true, when given) use ``new`` instead; ``old``'s definition stays (remove it with
         :meth:`remove` once dead).  How many operands changed.  Goes through
-        :meth:`rewrite`: checked, every cache rebuilt."""
+        :meth:`rewrite`: checked, every cache rebuilt; a global that a changed
+        instruction now uses but that was declared after it (a constant made after the
+        composite that now uses it) is laid out before it."""
         return editing.replace_all_uses(self, old, new, where)
 
     def remove(self, instruction: Instruction) -> None:
@@ -360,7 +363,9 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
     ) -> Iterator[Self]:
         """Make the calls in the ``with`` insert their instructions into a function's
         block, just before or after an instruction of it (also before the terminator of
-        a block that has ended); then go on where the module was."""
+        a block that has ended); then go on where the module was.  A place between a merge
+        instruction (OpLoopMerge, OpSelectionMerge) and its branch, which must follow it
+        directly, is taken as the place before the merge instruction."""
         with editing.inserting(self, before=before, after=after):
             yield self
 

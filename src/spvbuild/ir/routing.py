@@ -272,6 +272,12 @@ def record(state: ModuleState, instruction: Instruction) -> None:
     else:
         if block is None:
             raise BuildError(f"{name_of(opcode)} outside a block: call label() first")
+        if block.terminated and opcode in OP_LINE_OPCODES:
+            # Debug line information may stand between a terminator and the next OpLabel:
+            # kept after the terminator, where it is written back.
+            define(state, instruction)
+            block.items.append(instruction)
+            return
         if block.terminated:
             raise BuildError(
                 f"{name_of(opcode)} after the terminator of block {block.label!r} "

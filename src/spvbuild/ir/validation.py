@@ -90,8 +90,8 @@ def validate_module(
 ) -> None:
     """Run spirv-val on the module for ``target_env`` (more of its options in ``flags``);
     ValidationError listing each problem, with the Python ``file:line`` of the call that
-    made its instruction when the module keeps call sites.  ToolUnavailable without
-    spirv-val."""
+    made its instruction when the module keeps call sites (``Module(call_sites=True)``;
+    without them the message says so).  ToolUnavailable without spirv-val."""
     words = to_words(state)
     problems = run_spirv_val(words, target_env, flags)
     if not problems:
@@ -104,4 +104,12 @@ def validate_module(
         site = sites.get(id(record)) if record is not None else None
         found.append(problem._replace(call_site=site[1] if site else None))
     listed = "\n".join(f"  {problem}" for problem in found)
-    raise ValidationError(f"spirv-val ({target_env}) rejects the module:\n{listed}", found)
+    hint = ""
+    if state._sites is None:
+        hint = (
+            "\n(build the module with Module(call_sites=True) to see the Python line that "
+            "made each instruction)"
+        )
+    raise ValidationError(
+        f"spirv-val ({target_env}) rejects the module:\n{listed}{hint}", found
+    )

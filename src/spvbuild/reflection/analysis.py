@@ -35,7 +35,7 @@ from spvbuild.reflection.records import (
     WorkgroupDimension,
     WorkgroupSize,
 )
-from spvbuild.reflection.type_table import TypeTable
+from spvbuild.reflection.type_table import TypeTable, struct_end
 from spvbuild.spirv.call_site import located
 from spvbuild.spirv.ids import Id
 
@@ -225,10 +225,7 @@ class _Reflector:
 
     def _block(self, struct: TypeInfo) -> BlockLayout:
         members = struct.members
-        size = 0
-        for member in members:
-            if member.offset is not None:
-                size = max(size, member.offset + (member.size or 0))
+        size = struct_end(members)
         last = members[-1] if members else None
         stride = None
         if last is not None and last.type.kind == "runtime_array":

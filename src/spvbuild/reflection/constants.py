@@ -3,7 +3,10 @@ of their constituents, and OpSpecConstantOp worked out for the integer, boolean 
 composite operations the specification allows there.
 
 An operation outside :data:`_OPERATIONS` (or over a value not worked out) gives ``None``:
-reflection says it does not know rather than guess.
+reflection says it does not know rather than guess.  So does a shift by the operand's width
+or more (undefined in SPIR-V) and any integer operation on a type wider than
+:data:`WIDEST_WORKED_OUT` bits: the work stays bounded by the operands' width, whatever a
+hostile module declares.
 """
 
 from __future__ import annotations
@@ -17,7 +20,12 @@ from spvbuild.reflection.module_facts import ModuleFacts, enum_name, word
 from spvbuild.reflection.records import SpecValue
 from spvbuild.spirv.ids import Id
 
-__all__ = ["SPEC_OPCODES", "ConstantValues"]
+__all__ = ["SPEC_OPCODES", "WIDEST_WORKED_OUT", "ConstantValues"]
+
+WIDEST_WORKED_OUT = 1024
+"""The widest integer type (in bits) whose OpSpecConstantOp results are worked out; wider
+ones (SPV_INTEL_arbitrary_precision_integers allows them, a hostile module declares
+``OpTypeInt 4294967295``) give ``None``."""
 
 SPEC_OPCODES = frozenset(
     (
@@ -32,6 +40,7 @@ SPEC_OPCODES = frozenset(
 """The opcodes of specialization constants."""
 
 _Scalar = bool | int | float
+_SHIFTS = frozenset(("ShiftRightLogical", "ShiftRightArithmetic", "ShiftLeftLogical"))
 
 
 def _signed(value: int, width: int) -> int:
@@ -170,6 +179,8 @@ class ConstantValues:
         args = [self._operand(v) for v in (rest if isinstance(rest, tuple) else (rest,))]
         args += [self._operand(v) for v in operands[2:]]
         kind, width, signed = self.scalar_type(result_type)
+        if kind == "int" and not 0 < width <= WIDEST_WORKED_OUT:
+            return None
         if name in ("CompositeExtract", "CompositeInsert", "VectorShuffle", "Select"):
             return self._shape(name, args)
         if any(a is None for a in args):
@@ -195,11 +206,15 @@ class ConstantValues:
         reading, function = found
         operand_width = width if kind == "int" else self._width_of(args[0])
 
-        def apply(a: _Scalar, b: _Scalar) -> _Scalar:
+        shift = name in _SHIFTS
+
+        def apply(a: _Scalar, b: _Scalar) -> _Scalar | None:
             if reading == "s":
                 x, y = _signed(int(a), operand_width), _signed(int(b), operand_width)
             else:
                 x, y = _unsigned(int(a), operand_width), _unsigned(int(b), operand_width)
+            if shift and not 0 <= _unsigned(int(b), operand_width) < operand_width:
+                return None  # undefined in SPIR-V; computing it could take any memory
             result = function(x, y)
             if isinstance(result, bool):
                 return result
@@ -217,7 +232,7 @@ class ConstantValues:
 
     @staticmethod
     def _map(
-        function: Callable[[_Scalar, _Scalar], _Scalar], a: SpecValue, b: SpecValue
+        function: Callable[[_Scalar, _Scalar], _Scalar | None], a: SpecValue, b: SpecValue
     ) -> SpecValue:
         if isinstance(a, tuple) and isinstance(b, tuple):
             return tuple(ConstantValues._map(function, x, y) for x, y in zip(a, b, strict=True))

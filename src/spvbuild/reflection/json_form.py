@@ -2,7 +2,13 @@
 
 :func:`to_dict` turns a :class:`~spvbuild.reflection.records.Reflection` into plain JSON
 values, field by field (a record → an object with one key per field, a tuple → an array,
-``None`` → ``null``); :func:`to_json` writes that as text.  :data:`SCHEMA` is the JSON
+``None`` → ``null``); :func:`to_json` writes that as text.  Types are written once, by
+reference: the top-level ``types`` array holds each
+:class:`~spvbuild.reflection.records.TypeInfo` met, in id order, and every field that holds a
+type (``type``, ``element``, a member's ``type``) holds that type's id; a default holding more
+than :data:`~spvbuild.reflection.records.SHOWN_SCALARS` scalars is written as ``null``.  So
+the JSON of a module grows linearly with it, even where types share their members as a DAG
+(``s_k = {s_(k-1), s_(k-1)}``).  :data:`SCHEMA` is the JSON
 Schema (draft 2020-12) of the result, made from the same records' type annotations, so it
 cannot drift from them: one ``$defs`` entry per record with its docstring as the
 description; every key is always present.  ``spvbuild reflect --schema`` prints it.
@@ -18,19 +24,28 @@ import typing
 from typing import Any
 
 from spvbuild.reflection import records
-from spvbuild.reflection.records import Reflection
+from spvbuild.reflection.records import SHOWN_SCALARS, Reflection, TypeInfo, scalar_count
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "to_dict", "to_json"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Bumped whenever a key changes meaning or goes away (new keys keep it)."""
 
 
 def to_dict(reflection: Reflection) -> dict[str, Any]:
-    """``reflection`` as plain JSON values, with ``schema_version`` first."""
-    body = _value(reflection)
+    """``reflection`` as plain JSON values, with ``schema_version`` first and ``types`` last."""
+    types: dict[int, TypeInfo] = {}
+    body = _Writer(types).value(reflection)
     assert isinstance(body, dict)
-    return {"schema_version": SCHEMA_VERSION, **body}
+    table = _Writer(types)
+    described: list[Any] = []
+    written: set[int] = set()
+    while len(written) < len(types):  # a type's fields may name types not met yet
+        for tid in sorted(set(types) - written):
+            written.add(tid)
+            described.append(table.record(types[tid]))
+    described.sort(key=lambda entry: entry["id"])
+    return {"schema_version": SCHEMA_VERSION, **body, "types": described}
 
 
 def to_json(reflection: Reflection, *, indent: int | None = 2) -> str:
@@ -38,14 +53,41 @@ def to_json(reflection: Reflection, *, indent: int | None = 2) -> str:
     return json.dumps(to_dict(reflection), indent=indent)
 
 
-def _value(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _value(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple | list):
-        return [_value(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None  # JSON has no infinities or NaN: such a default is written as null
-    return value
+def _richness(info: TypeInfo) -> int:
+    """How much a description says (a type met again inside itself is described without
+    its contents; the full description wins)."""
+    return sum(getattr(info, f.name) not in (None, ()) for f in dataclasses.fields(info))
+
+
+class _Writer:
+    """Records to JSON values, each :class:`TypeInfo` met collected into ``types`` and
+    written as its id."""
+
+    def __init__(self, types: dict[int, TypeInfo]) -> None:
+        self.types = types
+
+    def record(self, value: Any) -> dict[str, Any]:
+        out = {}
+        for field in dataclasses.fields(value):
+            item = getattr(value, field.name)
+            if field.name == "default" and scalar_count(item) > SHOWN_SCALARS:
+                item = None  # a SpecValue too large to write out
+            out[field.name] = self.value(item)
+        return out
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, TypeInfo):
+            known = self.types.get(value.id)
+            if known is None or (known is not value and _richness(value) > _richness(known)):
+                self.types[value.id] = value
+            return value.id
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return self.record(value)
+        if isinstance(value, tuple | list):
+            return [self.value(v) for v in value]
+        if isinstance(value, float) and not math.isfinite(value):
+            return None  # JSON has no infinities or NaN: such a default is written as null
+        return value
 
 
 # -- the schema, from the records' annotations ---------------------------------------
@@ -71,6 +113,8 @@ def _schema_of(annotation: Any) -> dict[str, Any]:
         return {"type": "string"}
     if isinstance(annotation, typing.ForwardRef):  # SpecValue, in its own definition
         return {"$ref": f"#/$defs/{annotation.__forward_arg__}"}
+    if annotation is TypeInfo:
+        return {"type": "integer", "description": "A type's id: its TypeInfo is in `types`."}
     if isinstance(annotation, type) and annotation.__name__ in _RECORDS:
         return {"$ref": f"#/$defs/{annotation.__name__}"}
     origin = typing.get_origin(annotation)
@@ -123,11 +167,16 @@ def _schema() -> dict[str, Any]:
     defs = {name: _record_schema(cls) for name, cls in sorted(_RECORDS.items())}
     defs["SpecValue"] = _spec_value_schema()
     top = dict(defs["Reflection"])
-    top["properties"] = {"schema_version": {"const": SCHEMA_VERSION}, **top["properties"]}
-    top["required"] = ["schema_version", *top["required"]]
+    types = {"type": "array", "items": {"$ref": "#/$defs/TypeInfo"}}
+    top["properties"] = {
+        "schema_version": {"const": SCHEMA_VERSION},
+        **top["properties"],
+        "types": types,
+    }
+    top["required"] = ["schema_version", *top["required"], "types"]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://spvbuild.invalid/schemas/reflection-v1.json",
+        "$id": "https://spvbuild.invalid/schemas/reflection-v2.json",
         "title": "spvbuild reflection",
         **top,
         "$defs": defs,

@@ -24,6 +24,8 @@ __all__ = [
     "Reflection",
     "SpecConstant",
     "SpecValue",
+    "SHOWN_SCALARS",
+    "scalar_count",
     "StageVariable",
     "TypeInfo",
     "TypeKind",
@@ -68,7 +70,32 @@ DescriptorType = Literal[
 
 SpecValue = bool | int | float | tuple["SpecValue", ...] | None
 """A constant's value at its defaults: a scalar, a tuple for a composite, ``None`` where it
-cannot be worked out (an operation reflection does not evaluate, a type it does not know)."""
+cannot be worked out (an operation reflection does not evaluate, a type it does not know).
+
+A composite's tuple shares the tuples of the constants it is made of, so a value nested
+``c_k = {c_(k-1), c_(k-1)}`` takes memory linear in the module while holding ``2**k``
+scalars; :func:`scalar_count` counts them without walking the tree."""
+
+SHOWN_SCALARS = 1024
+"""The most scalars a default holds for the JSON and text forms to write it out; a larger
+one is written as ``null`` (JSON) or by its count (text), so that their size stays linear in
+the module's."""
+
+
+def scalar_count(value: SpecValue) -> int:
+    """How many scalars ``value`` holds (a ``None`` counts as one), each shared tuple
+    counted once per place it appears but walked once."""
+    counts: dict[int, int] = {}
+
+    def count(item: SpecValue) -> int:
+        if not isinstance(item, tuple):
+            return 1
+        known = counts.get(id(item))
+        if known is None:
+            known = counts[id(item)] = sum(count(part) for part in item)
+        return known
+
+    return count(value)
 
 
 @dataclass(frozen=True, slots=True)

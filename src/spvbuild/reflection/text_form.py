@@ -12,11 +12,14 @@ One line per fact, indented under what it belongs to::
 from __future__ import annotations
 
 from spvbuild.reflection.records import (
+    SHOWN_SCALARS,
     ArraySize,
     BlockLayout,
     Member,
     Reflection,
+    SpecConstant,
     WorkgroupDimension,
+    scalar_count,
 )
 
 __all__ = ["summary"]
@@ -36,7 +39,7 @@ def _dims(dimensions: tuple[ArraySize, ...]) -> str:
     return out
 
 
-def _member(member: Member, indent: str, lines: list[str]) -> None:
+def _member(member: Member, indent: str, lines: list[str], listed: set[int]) -> None:
     where = f"+{member.offset}" if member.offset is not None else "+?"
     extra = []
     if member.array_stride is not None:
@@ -54,13 +57,25 @@ def _member(member: Member, indent: str, lines: list[str]) -> None:
     kind = member.type
     struct = kind if kind.kind == "struct" else kind.element if kind.kind == "array" else None
     if struct is not None and struct.kind == "struct":  # (not through a pointer)
+        if struct.id in listed:
+            lines.append(f"{indent}  (members of {struct.glsl} as above)")
+            return
+        listed.add(struct.id)
         for inner in struct.members:
-            _member(inner, indent + "  ", lines)
+            _member(inner, indent + "  ", lines, listed)
 
 
 def _block(block: BlockLayout, indent: str, lines: list[str]) -> None:
+    """A block's members; a struct's members are listed where the struct is first met and
+    referred to after, so the text grows with the module, not with the struct tree."""
+    listed: set[int] = set()
     for member in block.members:
-        _member(member, indent, lines)
+        _member(member, indent, lines, listed)
+
+
+def _default(s: SpecConstant) -> str:
+    count = scalar_count(s.default)
+    return str(s.default) if count <= SHOWN_SCALARS else f"a composite of {count} scalars"
 
 
 def _size(d: WorkgroupDimension) -> str:
@@ -130,5 +145,5 @@ def summary(r: Reflection) -> str:
             else (f"spec {s.kind} %{s.id}")
         )
         op = f" = {s.operation}" if s.operation else ""
-        lines.append(f"{head}: {s.type.glsl} {s.name or '%' + str(s.id)}{op}, default {s.default}")
+        lines.append(f"{head}: {s.type.glsl} {s.name or '%' + str(s.id)}{op}, default {_default(s)}")
     return "\n".join(lines) + "\n"

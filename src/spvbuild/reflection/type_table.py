@@ -5,12 +5,16 @@ layout decorations and the sizes they give.
 Sizes follow the explicit layout the decorations state, never a layout rule: a member's
 size is what its type takes with its own strides (a matrix: columns, or rows when
 row-major, times its MatrixStride; an array: length times ArrayStride), a struct's size is
-where its last-ending member ends.  Where a decoration a size needs is missing the size is
+where its last-ending member ends.  A member that another member starts inside the padding
+of (an array's or matrix's bytes past its last element, which the scalar layout lets a
+member use) ends, for that purpose, where that member starts or where its own last element
+ends, whichever is later.  Where a decoration a size needs is missing the size is
 ``None``.
 """
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from spvbuild.errors import ReflectionError
@@ -20,7 +24,7 @@ from spvbuild.reflection.constants import ConstantValues
 from spvbuild.reflection.module_facts import ModuleFacts, enum_name, word
 from spvbuild.reflection.records import ArraySize, ImageInfo, Member, TypeInfo
 
-__all__ = ["TypeTable"]
+__all__ = ["TypeTable", "struct_end"]
 
 _INT_NAMES = {8: "int8_t", 16: "int16_t", 32: "int", 64: "int64_t"}
 _UINT_NAMES = {8: "uint8_t", 16: "uint16_t", 32: "uint", 64: "uint64_t"}
@@ -28,9 +32,9 @@ _FLOAT_NAMES = {16: "float16_t", 32: "float", 64: "double"}
 # Vector and matrix prefixes by (kind, width, signed).
 _VECTOR_PREFIX = {
     ("bool", 1, False): "bvec",
-    ("float", 32, True): "vec",
-    ("float", 64, True): "dvec",
-    ("float", 16, True): "f16vec",
+    ("float", 32, False): "vec",
+    ("float", 64, False): "dvec",
+    ("float", 16, False): "f16vec",
     ("int", 32, True): "ivec",
     ("int", 32, False): "uvec",
     ("int", 64, True): "i64vec",
@@ -105,7 +109,7 @@ class TypeTable:
         if code == op.OP_TYPE_FLOAT:
             width = word(operands[0])
             glsl = _FLOAT_NAMES.get(width, f"float{width}_t")
-            return TypeInfo(tid, "float", glsl, width=width, signed=True, size=width // 8)
+            return TypeInfo(tid, "float", glsl, width=width, size=width // 8)
         if code == op.OP_TYPE_VECTOR:
             component = self.info(word(operands[0]))
             count = word(operands[1])
@@ -202,14 +206,9 @@ class TypeTable:
     def _struct(self, tid: int, operands: tuple[Any, ...]) -> TypeInfo:
         member_ids = operands[0] if operands and isinstance(operands[0], tuple) else operands
         members = tuple(self.member(tid, index, word(m)) for index, m in enumerate(member_ids))
-        size: int | None = 0
-        for member in members:
-            if member.offset is None or member.size is None:
-                size = None
-                break
-            size = max(size or 0, member.offset + member.size)
-        if not members:
-            size = None
+        size: int | None = None
+        if members and all(m.offset is not None and m.size is not None for m in members):
+            size = struct_end(members)
         return TypeInfo(tid, "struct", self._struct_name(tid), members=members, size=size)
 
     def member(self, struct_id: int, index: int, type_id: int) -> Member:
@@ -258,6 +257,30 @@ class TypeTable:
             return (vectors or 0) * matrix_stride
         return kind.size
 
+    @staticmethod
+    def member_extent(member: Member) -> int | None:
+        """Bytes from a member's offset to the end of its last element, row or column:
+        its size less the padding an array's or a matrix's stride leaves after it."""
+        if member.size is None:
+            return None
+        kind = member.type
+        if kind.kind == "array" and kind.array_stride is not None and kind.dimensions:
+            length = kind.dimensions[0].length
+            element = kind.element
+            if not length or element is None or element.size is None:
+                return member.size
+            if len(kind.dimensions) > 1 or element.kind == "matrix":
+                return member.size  # nested arrays and arrays of matrices: padded sizes
+            return (length - 1) * kind.array_stride + min(element.size, kind.array_stride)
+        if kind.kind == "matrix" and member.matrix_stride is not None:
+            vectors = (kind.rows if member.row_major else kind.columns) or 0
+            components = (kind.columns if member.row_major else kind.rows) or 0
+            if vectors == 0 or kind.width is None:
+                return member.size
+            last = components * (kind.width // 8)
+            return (vectors - 1) * member.matrix_stride + min(last, member.matrix_stride)
+        return member.size
+
     def _image(self, operands: tuple[Any, ...]) -> ImageInfo:
         sampled_type = self.info(word(operands[0]))
         return ImageInfo(
@@ -294,3 +317,21 @@ class TypeTable:
         if with_sampler and image.depth == 1:
             spelling += "Shadow"
         return spelling
+
+
+def struct_end(members: tuple[Member, ...]) -> int:
+    """Where the members that have an offset and a size end (the largest end; see the
+    module's docstring for a member whose padding holds another)."""
+    placed = sorted(m.offset for m in members if m.offset is not None and m.size is not None)
+    end = 0
+    for member in members:
+        if member.offset is None:
+            continue
+        padded = member.offset + (member.size or 0)
+        extent = TypeTable.member_extent(member)
+        tight = padded if extent is None else member.offset + extent
+        inside = bisect.bisect_left(placed, tight)
+        if tight < padded and inside < len(placed) and placed[inside] < padded:
+            padded = max(tight, placed[inside])
+        end = max(end, padded)
+    return end

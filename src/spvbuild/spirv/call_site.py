@@ -7,6 +7,7 @@ through generated code to find it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -22,10 +23,15 @@ _OWN = tuple(
 )
 
 
+# Frames passed over as if they were spvbuild's: the standard library's context-manager
+# machinery, which runs a construct's code after its ``yield`` from the user's ``with``.
+_TRANSPARENT = frozenset({os.path.normcase(os.path.realpath(contextlib.__file__))})
+
+
 def _own(filename: str) -> bool:
-    """True for a source file of spvbuild itself."""
+    """True for a source file of spvbuild itself (or one it runs through, see above)."""
     path = os.path.normcase(os.path.realpath(filename))
-    return path.startswith(_OWN)
+    return path.startswith(_OWN) or path in _TRANSPARENT
 
 
 def caller_location(depth: int = 1) -> str | None:
