@@ -304,6 +304,14 @@ def test_check_types_false_turns_the_checks_off() -> None:
     _i_add_on_floats(m, t)  # no error
 
 
+def test_the_checks_are_off_by_default_for_now() -> None:
+    m = Module(target_env="vulkan1.1")
+    f32 = m.type_float(32)
+    m.define_function(m.type_void(), name="main")
+    x = m.constant(f32, 1.0)
+    m.i_add(f32, x, x)  # no error: spirv-val rejects the module
+
+
 def test_a_refused_call_changes_nothing() -> None:
     m, t = _module()
     _in_a_function(m)

@@ -151,15 +151,27 @@ def defined_before_use(items: list[Instruction], changed: set[int]) -> list[Inst
     placed: set[int] = set()  # positions written out
     moving: set[int] = set()  # positions whose uses are being placed (a cycle stops there)
 
-    def uses(n: int) -> Iterator[int]:
-        """The positions of what ``items[n]`` uses that are not written out yet."""
+    def used_ids(n: int) -> list[int]:
         inst = items[n]
         found = [*_ids_in(inst.operands)]
         if inst.result_type is not None:
             found.append(int(inst.result_type))
-        for used in found:
+        return found
+
+    def uses(n: int) -> Iterator[int]:
+        """The positions of what ``items[n]`` uses that are not written out yet, but not
+        one that uses ``items[n]`` in turn: the two refer to each other, and the one
+        declared later is a forward reference its set allows (a DebugInfo composite's
+        members, each naming the composite as its parent)."""
+        me = items[n].result_id
+        for used in used_ids(n):
             where = position.get(used)
-            if where is not None and where not in placed and used not in forward:
+            if (
+                where is not None
+                and where not in placed
+                and used not in forward
+                and (me is None or int(me) not in used_ids(where))
+            ):
                 yield where
 
     def place(first: int) -> None:

@@ -65,7 +65,7 @@ class ModuleState:
         generator: int,
         complete_interfaces: bool,
         call_sites: bool,
-        check_types: bool = True,
+        check_types: bool = False,
     ) -> None:
         self.version = version
         """The SPIR-V version written in the header."""
@@ -102,7 +102,7 @@ class ModuleState:
         self._pending_ids: set[int] = set()  # ids from new_id() (or removed) that nothing defines
         self._noting = True  # new functions note their uses (see routing.note)
         # Each value's type (result id → result type id), for the type checks at the call
-        # (None: Module(check_types=False)); each type's TYPE_* bits, for the fast paths.
+        # (None: no type checks, the default); each type's TYPE_* bits, for the fast paths.
         self._value_types: dict[int, TypeId] | None = {} if check_types else None
         self._type_bits: dict[int, int] = {}
         if call_sites:

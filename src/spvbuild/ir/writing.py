@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Callable, MutableSequence
-from typing import Literal, cast
+from typing import Literal
 
 from spvbuild.binary.encoder import Encoder, header_words
 from spvbuild.errors import BuildError
@@ -27,7 +27,6 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.ir.body import BlockItem, decoded
 from spvbuild.ir.checks import check_defined, run_rules
 from spvbuild.ir.interfaces import complete_interfaces
-from spvbuild.ir.layout_engine import Kept
 from spvbuild.ir.literals import type_widths
 from spvbuild.ir.requirements import Requirements, requirement_records
 from spvbuild.ir.section_order import laid_out, layout_engine
@@ -48,11 +47,6 @@ __all__ = [
 
 _MADE_BY_PIECES = {OP_LABEL, OP_FUNCTION_END}  # records that Function.pieces() makes
 _REQUIREMENT_SECTIONS = frozenset({"capabilities", "extensions"})  # written from the resolution
-
-
-def _as_kept(state: ModuleState) -> Kept:
-    """The kept words as the layout engine's loops take them (a KeptWords is a tuple)."""
-    return cast(Kept, state._kept)
 
 
 def _requirements(state: ModuleState) -> Requirements:
@@ -99,7 +93,7 @@ def finished_body(state: ModuleState) -> list[BlockItem]:
 def body_after_requirements(state: ModuleState) -> list[BlockItem]:
     """Every section after the requirements, in layout order (those whose order means
     nothing sorted), then the functions (declarations first)."""
-    out: list[BlockItem] = laid_out(state.sections, _REQUIREMENT_SECTIONS, _as_kept(state))
+    out: list[BlockItem] = laid_out(state.sections, _REQUIREMENT_SECTIONS, state._kept)
     functions = state.functions
     if len(functions) == 1:
         out += functions[0].pieces()
@@ -171,7 +165,7 @@ def serialize(state: ModuleState, out: MutableSequence[int]) -> None:
             collector.run(run)
 
     runs: list[Run] = layout_engine().join(
-        body, _as_kept(state), extend, Run, met, found, used, other, on_run
+        body, state._kept, extend, Run, met, found, used, other, on_run
     )
     capabilities, extensions = requirements.resolution(collector)
     if state.target is not None:
