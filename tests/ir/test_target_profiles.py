@@ -117,10 +117,8 @@ def test_every_family_is_described() -> None:
         if info.family == "universal":
             assert info.everything
         else:
-            assert (
-                not info.everything
-                and "Shader" in info.capabilities
-                or ("Kernel" in info.capabilities)
+            assert not info.everything and "Shader" in info.capabilities or (
+                "Kernel" in info.capabilities
             )
 
 
@@ -197,11 +195,8 @@ def _dis(words: bytes) -> str:
 
 def test_vulkan_refuses_a_declared_kernel_capability() -> None:
     m = Module(target_env="vulkan1.1")
-    with pytest.raises(
-        BuildError,
-        match=r"^Kernel is not allowed by vulkan1\.1: declared by "
-        r"OpCapability \(at test_target_profiles\.py:\d+\)$",
-    ):
+    with pytest.raises(BuildError, match=r"^Kernel is not allowed by vulkan1\.1: declared by "
+                       r"OpCapability \(at test_target_profiles\.py:\d+\)$"):
         m.capability(Capability.Kernel)
     assert m.sections["capabilities"] == []  # the refused call changed nothing
 
