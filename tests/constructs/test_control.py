@@ -94,7 +94,7 @@ def everything() -> Kernel:
                 total += 1; j += 1
         switch i % 4:                      # a switch in a loop
             case 1: continue
-            case 3: if total > 50: break
+            case 3: if total > values[3]: break
             default: total += 100
     values[1] = total
     k = 0; do { k += 3 } while k < 10      # do_while
@@ -106,6 +106,7 @@ def everything() -> Kernel:
     total_var = m.variable(m.type_pointer(StorageClass.Function, t), StorageClass.Function)
     m.store(total_var, zero)
     count = k.load(zero)
+    limit = k.load(k.const(3))
     with for_range(m, t, zero, count) as (loop, i):
         even = m.i_equal(b, m.u_mod(t, i, two), zero)
         with if_then(m, even):
@@ -123,7 +124,7 @@ def everything() -> Kernel:
             with cases.case(1):
                 loop.continue_()
             with cases.case(3):
-                with if_then(m, m.u_greater_than(b, m.load(t, total_var), k.const(50))):
+                with if_then(m, m.u_greater_than(b, m.load(t, total_var), limit)):
                     loop.break_()
             with cases.default():
                 m.store(total_var, m.i_add(t, m.load(t, total_var), k.const(100)))
@@ -136,29 +137,56 @@ def everything() -> Kernel:
     return k
 
 
-def python_everything(count: int) -> tuple[int, int]:
+def python_everything(count: int, limit: int) -> tuple[int, int, set[str]]:
+    """What ``everything`` computes, and the paths it takes on the way."""
+    paths: set[str] = set()
     total = 0
     for i in range(count):
+        paths.add("loop body")
         if i % 2 == 0:
+            paths.add("even")
             total += i
         else:
+            paths.add("odd")
             j = 0
             while j < i:
+                paths.add("inner loop body")
                 total += 1
                 j += 1
         if i % 4 == 1:
+            paths.add("case 1: continue")
             continue
         if i % 4 == 3:
-            if total > 50:
+            if total > limit:
+                paths.add("case 3: break")
                 break
+            paths.add("case 3: no break")
         else:
+            paths.add("default")
             total += 100
+    else:
+        paths.add("no loop" if count == 0 else "loop ends by its count")
     k = 0
     while True:
         k += 3
         if not k < 10:
             break
-    return total, k
+    return total, k, paths
+
+
+PATHS = {
+    "no loop", "loop body", "even", "odd", "inner loop body", "case 1: continue",
+    "case 3: break", "case 3: no break", "default", "loop ends by its count",
+}  # fmt: skip
+# (values[0], values[3]): no loop; two iterations; past two case 3s to the count; a break
+# at the first case 3; a break at a later one (total at i = 3, 7, 11: 206, 428, 666).
+INPUTS = [(0, 0), (2, 1000), (8, 1000), (8, 150), (30, 600)]
+
+
+def test_the_inputs_take_every_path() -> None:
+    taken = [python_everything(count, limit)[2] for count, limit in INPUTS]
+    assert set().union(*taken) == PATHS
+    assert "case 3: no break" in taken[4] and "case 3: break" in taken[4]
 
 
 @pytest.mark.spirv_val
@@ -169,12 +197,12 @@ def test_every_construct_nested_validates(spirv_val: Validate) -> None:
 
 
 @pytest.mark.vulkan
-@pytest.mark.parametrize("count", [0, 1, 6, 30])
-def test_every_construct_computes_what_python_does(count: int) -> None:
+@pytest.mark.parametrize(("count", "limit"), INPUTS)
+def test_every_construct_computes_what_python_does(count: int, limit: int) -> None:
     words = everything().finish()
-    data = struct.pack("<8I", count, 0, 0, 0, 0, 0, 0, 0)
+    data = struct.pack("<8I", count, 0, 0, limit, 0, 0, 0, 0)
     (out,) = run_compute(words, [data], (1, 1, 1))
-    assert struct.unpack("<8I", out)[1:3] == python_everything(count)
+    assert struct.unpack("<8I", out)[1:3] == python_everything(count, limit)[:2]
 
 
 @pytest.mark.spirv_val

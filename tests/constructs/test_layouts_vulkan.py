@@ -1,11 +1,14 @@
-"""Host and shader agree: data packed with the host-side layout, read by a shader on lavapipe.
+"""Host and shader agree with glslang: data packed at glslang's offsets, read by a shader on
+lavapipe.
 
 For blocks of vectors, row- and column-major matrices, arrays (also of structs, also
 nested), a nested struct and a runtime array of structs, under std140, std430 and scalar:
-every scalar of the block is set through :func:`spvbuild.constructs.ctypes_type` to its
-own number, a compute shader built with :func:`spvbuild.constructs.declare_struct` reads
-each one (an access chain to it, a load, a conversion to float) and writes it to an output
-buffer, and the output must be those numbers in order.  Fails, never skips, without Vulkan
+the same block is declared in GLSL and compiled by glslangValidator, and every scalar is
+packed at the offset its decorations give (Offset, ArrayStride, MatrixStride, RowMajor) to
+its own number; a compute shader built with :func:`spvbuild.constructs.declare_struct`
+reads each one (an access chain to it, a load, a conversion to float) and writes it to an
+output buffer, and the output must be those numbers in order.  The same values set through
+:func:`spvbuild.constructs.ctypes_type` must give the same bytes.  Fails, never skips, without Vulkan
 (``make test`` installs lavapipe).
 """
 
@@ -15,6 +18,7 @@ import ctypes
 import struct
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -53,6 +57,8 @@ from spvbuild.ir.module import Module
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.vulkan_runner import run_compute
 from tests.conftest import spirv_tool
+from tests.constructs.layout_shapes import Shape, glsl
+from tests.constructs.test_layouts_glslang import compile_glsl, layout_tree
 
 pytestmark = [pytest.mark.vulkan, pytest.mark.spirv_val]
 
@@ -197,22 +203,62 @@ def shader(block: Struct, rule: Rule, paths: list[tuple[tuple[int, ...], Scalar]
     return words
 
 
+_FORMATS = {("float", 32): "f", ("sint", 32): "i", ("uint", 32): "I"}
+
+
+def glslang_leaves(
+    block: Struct, rule: Rule, tmp: Path
+) -> list[tuple[tuple[int, ...], int, Scalar]]:
+    """(access-chain path, byte offset, scalar type) of every scalar of ``block`` as
+    glslang lays it out: the same block in GLSL (``layout_shapes.glsl``), compiled by
+    glslangValidator, its Offset, ArrayStride, MatrixStride and RowMajor decorations read
+    back (its runtime array: RUNTIME_COUNT elements)."""
+    tree = layout_tree(compile_glsl(glsl(Shape(block, rule, False)), tmp), block.name)
+    found: list[tuple[tuple[int, ...], int, Scalar]] = []
+
+    def walk(
+        data: Any, at: int, member: Any, strides: tuple[int, ...], path: tuple[int, ...]
+    ) -> None:
+        _, _, matrix_stride, row_major, _, nested = member
+        if isinstance(data, Array):
+            length = data.length if data.length is not None else RUNTIME_COUNT
+            for j in range(length):
+                walk(data.element, at + j * strides[0], member, strides[1:], (*path, j))
+        elif isinstance(data, Struct):
+            members(data, nested, at, path)
+        elif isinstance(data, Matrix):
+            step = data.column.component.width // 8
+            for column in range(data.columns):
+                for row in range(data.column.count):
+                    major, minor = (row, column) if row_major else (column, row)
+                    offset = at + major * matrix_stride + minor * step
+                    found.append(((*path, column, row), offset, data.column.component))
+        elif isinstance(data, Vector):
+            for k in range(data.count):
+                found.append(((*path, k), at + k * data.component.width // 8, data.component))
+        else:
+            found.append((path, at, data))
+
+    def members(struct: Struct, tree: Any, at: int, path: tuple[int, ...]) -> None:
+        assert [m[0] for m in tree] == [f.name for f in struct.fields]
+        for index, (field, member) in enumerate(zip(struct.fields, tree, strict=True)):
+            walk(field.type, at + member[1], member, member[4], (*path, index))
+
+    members(block, tree, 0, ())
+    return found
+
+
 @pytest.mark.parametrize("rule", [STD140, STD430, SCALAR], ids=lambda r: r.value)
 @pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.name)
-def test_the_shader_reads_what_the_host_layout_packed(block: Struct, rule: Rule) -> None:
-    layout = lay_out(block, rule)
-    size = layout.size
-    last = layout.members[-1]
-    if last.arrays and last.arrays[0].length is None:
-        size = last.offset + RUNTIME_COUNT * last.arrays[0].stride
-    buffer = bytearray(size)
-    found = leaves(layout, buffer)
-    for k, (_, host, key, scalar) in enumerate(found):
-        if isinstance(key, str):
-            setattr(host, key, k + 1)
-        else:
-            host[key] = float(k + 1) if scalar.kind == "float" else k + 1
-    words = shader(block, rule, [(path, scalar) for path, _, _, scalar in found])
+def test_the_shader_reads_what_glslang_laid_out(block: Struct, rule: Rule, tmp_path: Path) -> None:
+    """The host data is packed at glslang's offsets (not spvbuild's): the shader that
+    declare_struct declares reads each scalar where glslang put it, and ctypes_type packs
+    the same bytes."""
+    found = glslang_leaves(block, rule, tmp_path)
+    buffer = bytearray(max(offset + scalar.width // 8 for _, offset, scalar in found))
+    for k, (_, offset, scalar) in enumerate(found):
+        struct.pack_into("<" + _FORMATS[scalar.kind, scalar.width], buffer, offset, k + 1)
+    words = shader(block, rule, [(path, scalar) for path, _, scalar in found])
     tool = spirv_tool("spirv-val")
     assert tool is not None
     flags = ["--scalar-block-layout"] if rule is SCALAR else []
@@ -227,3 +273,25 @@ def test_the_shader_reads_what_the_host_layout_packed(block: Struct, rule: Rule)
         float(k + 1) for k in range(len(found))
     ]
     assert len(found) > 10
+    host = _ctypes_packed(block, rule, {path: k + 1 for k, (path, _, _) in enumerate(found)})
+    assert host[: len(buffer)] == bytes(buffer), "ctypes_type packs other bytes than glslang's"
+    assert not any(host[len(buffer) :]), "ctypes_type writes past glslang's last scalar"
+
+
+def _ctypes_packed(block: Struct, rule: Rule, values: dict[tuple[int, ...], int]) -> bytes:
+    """The block packed through ctypes_type (spvbuild's host side), each scalar at path p
+    set to ``values[p]``."""
+    layout = lay_out(block, rule)
+    size = layout.size
+    last = layout.members[-1]
+    if last.arrays and last.arrays[0].length is None:
+        size = last.offset + RUNTIME_COUNT * last.arrays[0].stride
+    buffer = bytearray(size)
+    found = leaves(layout, buffer)
+    assert sorted(path for path, _, _, _ in found) == sorted(values)
+    for path, host, key, scalar in found:
+        if isinstance(key, str):
+            setattr(host, key, values[path])
+        else:
+            host[key] = float(values[path]) if scalar.kind == "float" else values[path]
+    return bytes(buffer)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import struct
 import subprocess
 from collections.abc import Callable
 
 import pytest
 
 from spvbuild import TypeId
+from spvbuild.errors import BuildError
+from spvbuild.generated.core import tables
 from spvbuild.ir.module import Module
+from spvbuild.text.assembler import assemble
 from tests.modules.catalogue import CATALOGUE, Entry
 
 Validator = Callable[[list[int], str], "subprocess.CompletedProcess[str]"]
@@ -62,6 +66,24 @@ OpFunctionEnd
 """
 
 
+# -- what from_binary accepts, to_bytes writes back ----------------------------------------
+_GLOBALS = """OpCapability Shader
+%ext = OpExtInstImport "{name}"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%f32 = OpTypeFloat 32
+%fn = OpTypeFunction %void
+%one = OpConstant %f32 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%x = OpExtInst %f32 %ext {number} %one
+OpReturn
+OpFunctionEnd
+"""
+
+
 @pytest.mark.spirv_val
 def test_debug_lines_between_a_terminator_and_the_next_label(spirv_val: Validator) -> None:
     from spvbuild import assemble
@@ -72,3 +94,64 @@ def test_debug_lines_between_a_terminator_and_the_next_label(spirv_val: Validato
     again = m.to_words()
     assert again[5:] == words[5:] and again[:4] == words[:4]
     assert Module.from_binary(again).to_words() == again
+
+
+def _with_ext_inst(name: bytes, number: int) -> list[int]:
+    """The module above with its import's name and its OpExtInst's number replaced in the
+    words (the assembler refuses both where the tables do not know them)."""
+    data = bytearray(struct.pack(f"<{len(_WORDS)}I", *_WORDS))
+    data = data.replace(b"GLSL.std.450", name.ljust(12, b"\0"))
+    words = list(struct.unpack(f"<{len(data) // 4}I", data))
+    at = next(i for i, w in enumerate(words) if i > 4 and w == (6 << 16) | OP_EXT_INST)
+    words[at + 4] = number
+    return words
+
+
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [(b"GLSL.std.452", 31), (b"GLSL.std.450", 255), (b"NonSemantic", 7)],
+    ids=["unknown set", "unknown instruction of a known set", "unknown non-semantic set"],
+)
+def test_an_ext_inst_the_tables_do_not_know_is_written_back_as_read(
+    name: bytes, number: int
+) -> None:
+    """An OpExtInst of a set (or an instruction number) the tables lack is read raw; the
+    module keeps it raw and writes the same words back (it used to look the set up by its
+    import's name and refuse to write it)."""
+    words = _with_ext_inst(name, number)
+    assert Module.from_binary(words).to_words() == words
+
+
+_WORDS = assemble(_GLOBALS.format(name="GLSL.std.450", number=31))  # Sqrt
+OP_EXT_INST = tables.OPCODES_BY_NAME["OpExtInst"]
+
+
+def test_a_known_ext_inst_read_raw_is_typed_again() -> None:
+    words = assemble(_GLOBALS.format(name="GLSL.std.450", number=31))  # Sqrt
+    m = Module.from_binary(words)
+    ext = [i for i in m.all_instructions() if i.ext_set is not None]
+    assert [(i.ext_set, i.operands[1]) for i in ext] == [("GLSL.std.450", 31)]
+    assert m.to_words() == list(words)
+
+
+def test_an_id_defined_twice_is_refused_naming_both_definitions() -> None:
+    """%f32 defined again by OpConstantFalse: the constant %one of type %f32 could not be
+    written (its value's width comes from its type); from_binary refuses it, naming both."""
+    text = _GLOBALS.format(name="GLSL.std.450", number=31).replace(
+        "%one = OpConstant %f32 1\n",
+        "%one = OpConstant %f32 1\n%bool = OpTypeBool\n%f32 = OpConstantFalse %bool\n",
+    )
+    words = assemble(text)
+    with pytest.raises(BuildError) as info:
+        Module.from_binary(words)
+    message = str(info.value)
+    assert "is defined by OpTypeFloat and again by OpConstantFalse" in message
+    assert "an id is defined once" in message
+
+
+def test_a_label_defining_an_id_again_is_refused() -> None:
+    text = _GLOBALS.format(name="GLSL.std.450", number=31).replace(
+        "%entry = OpLabel", "%one = OpLabel"
+    )
+    with pytest.raises(BuildError, match=r"defined by OpConstant and again by OpLabel"):
+        Module.from_binary(assemble(text))

@@ -22,9 +22,11 @@ from spvbuild.enums import (
     AddressingModel,
     Capability,
     DecorationArrayStride,
+    Dim,
     ExecutionModel,
     ExecutionModeLocalSize,
     ExecutionModeLocalSizeId,
+    ImageFormat,
     MemoryModel,
     StorageClass,
 )
@@ -305,3 +307,100 @@ def test_inference_chooses_what_the_target_allows() -> None:
     capabilities = [line.strip() for line in _dis(targeted).splitlines() if "OpCapability" in line]
     assert capabilities == ["OpCapability VariablePointers"]
     assert _validate(targeted, "vulkan1.1").returncode == 0
+
+
+# -- one test per reproducer of issue 28 (profiles) ------------------------------------------
+def _called_here(message: str, needle: str) -> None:
+    """``message`` ends with this file's ``(at test_target_profiles.py:LINE)`` and that line
+    holds ``needle``, the call that was refused."""
+    found = re.search(r"\(at test_target_profiles\.py:(\d+)\)$", message)
+    assert found is not None, message
+    assert needle in Path(__file__).read_text().splitlines()[int(found[1]) - 1], message
+
+
+def test_texture_box_filter_qcom_is_refused_below_spirv_1_4() -> None:
+    """Its only enabling extension, SPV_QCOM_image_processing, needs SPIR-V 1.4."""
+    m = Module(target_env="spv1.3")
+    with pytest.raises(BuildError) as caught:
+        m.capability(Capability.TextureBoxFilterQCOM)
+    message = str(caught.value)
+    assert message.startswith(
+        "TextureBoxFilterQCOM is not allowed by spv1.3 (SPV_QCOM_image_processing needs "
+        "SPIR-V 1.4): declared by OpCapability"
+    ), message
+    _called_here(message, "m.capability(Capability.TextureBoxFilterQCOM)")
+    assert m.sections["capabilities"] == []
+    Module(target_env="spv1.4").capability(Capability.TextureBoxFilterQCOM)
+
+
+def test_an_instruction_needing_texture_box_filter_qcom_is_refused_below_spirv_1_4() -> None:
+    m = Module(target_env="spv1.3")
+    f32 = m.type_float(32)
+    v2, v4 = m.type_vector(f32, 2), m.type_vector(f32, 4)
+    image = m.type_image(f32, Dim.Dim2D, 0, 0, 0, 1, ImageFormat.Unknown)
+    fn = m.define_function(v4, [m.type_sampled_image(image), v2])
+    texture, at = fn.parameters
+    with pytest.raises(BuildError) as caught:
+        m.image_box_filter_qcom(v4, texture, at, at)
+    message = str(caught.value)
+    assert message.startswith(
+        "TextureBoxFilterQCOM is not allowed by spv1.3 (SPV_QCOM_image_processing needs "
+        "SPIR-V 1.4): needed by OpImageBoxFilterQCOM"
+    ), message
+    _called_here(message, "m.image_box_filter_qcom(v4, texture, at, at)")
+
+
+@pytest.mark.parametrize("env", ["spv1.1", "spv1.2"])
+def test_vulkan_memory_model_is_refused_below_spirv_1_3(env: str) -> None:
+    m = Module(target_env=env)
+    with pytest.raises(BuildError) as caught:
+        m.capability(Capability.VulkanMemoryModel)
+    assert str(caught.value).startswith(
+        f"VulkanMemoryModel is not allowed by {env} (SPV_KHR_vulkan_memory_model needs "
+        "SPIR-V 1.3): declared by OpCapability"
+    ), caught.value
+    _called_here(str(caught.value), "m.capability(Capability.VulkanMemoryModel)")
+
+
+@pytest.mark.parametrize("env", ["opencl1.2", "opencl2.0", "opencl2.2"])
+def test_image_buffer_is_refused_on_opencl_until_image_basic_is_declared(env: str) -> None:
+    m = Module(target_env=env)
+    m.capability(Capability.Addresses).capability(Capability.Kernel)
+    with pytest.raises(BuildError) as caught:
+        m.capability(Capability.ImageBuffer)
+    assert str(caught.value).startswith(
+        f"ImageBuffer is not allowed by {env} (only after ImageBasic is declared): declared by "
+        "OpCapability"
+    ), caught.value
+    _called_here(str(caught.value), "m.capability(Capability.ImageBuffer)")
+    m.capability(Capability.ImageBasic).capability(Capability.ImageBuffer)  # now allowed
+
+
+@pytest.mark.spirv_val
+@pytest.mark.parametrize("env", ["opencl2.0", "spv1.4"])
+def test_physical64_with_function_pointers_writes_addresses(env: str) -> None:
+    """FunctionPointersINTEL implies Addresses; a physical addressing model needs Addresses
+    declared all the same (spirv-val), so it is written."""
+    m = Module(target_env=env)
+    m.capability(Capability.Kernel).capability(Capability.FunctionPointersINTEL)
+    kernel = m.define_function(m.type_void(), name="k")
+    m.return_().function_end()
+    m.memory_model(AddressingModel.Physical64, MemoryModel.OpenCL)
+    m.entry_point(ExecutionModel.Kernel, kernel.id, "k")
+    words = m.to_bytes()
+    assert "OpCapability Addresses" in _dis(words)
+    done = _validate(words, env)
+    assert done.returncode == 0, done.stderr.decode()
+
+
+@pytest.mark.parametrize("env", ["vulkan1.3", "spv1.6"])
+def test_graph_arm_without_a_graph_entry_point_is_refused_when_written(env: str) -> None:
+    m = Module(target_env=env)
+    m.capability(Capability.GraphARM)  # allowed at the call: the entry point may come later
+    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    with pytest.raises(
+        BuildError,
+        match=r"^GraphARM declared: the module needs an OpGraphEntryPointARM \(spirv-val: No "
+        r"OpGraphEntryPointARM instruction was found but the GraphARM capability is declared\)",
+    ):
+        m.to_bytes()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spvbuild.binary.read_module import ReadModule
+from spvbuild.errors import BuildError
+from spvbuild.generated.core import tables
 from spvbuild.generated.core.builder import FAST_PATH_FIRST_WORDS
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT
 from spvbuild.ir.routing import new_run, record
@@ -16,12 +18,20 @@ from spvbuild.spirv.ids import Id
 __all__ = ["load_binary"]
 
 
+def _name(opcode: int) -> str:
+    info = tables.INSTRUCTIONS.get(opcode)
+    return info.name if info is not None else f"opcode {opcode}"
+
+
 def load_binary(state: ModuleState, parsed: ReadModule, words: Sequence[int]) -> None:
     """Route every instruction of a binary read (``parsed``, its ``words``) into
     ``state``, a new module's of the binary's version and generator, as
     a builder call would be routed (sections, functions, blocks); register the
     deduplicated ones, so that later calls such as ``type_float(32)`` return the ids the
     binary already has.
+
+    A result id defined twice is a :class:`~spvbuild.errors.BuildError` naming both
+    definitions (a builder call refuses it too).
 
     Instructions of the fast path's shapes in an open block are copied into runs as the
     binary has them, a span of consecutive ones at a time; the others are records.
@@ -35,8 +45,17 @@ def load_binary(state: ModuleState, parsed: ReadModule, words: Sequence[int]) ->
     offset = 5
     span = -1  # where the current span of fast-path instructions starts
     run: Run | None = None
+    defined: dict[int, int] = {}  # result id → the opcode that defines it
     for inst in parsed.instructions:
         first = words[offset]
+        rid = inst.result_id
+        if rid is not None:
+            if rid in defined:
+                raise BuildError(
+                    f"from_binary: {rid!r} is defined by {_name(defined[rid])} and again by "
+                    f"{_name(inst.opcode)} (word {offset}): an id is defined once"
+                )
+            defined[rid] = inst.opcode
         if first in fast and (run is not None or state._fast_block is not None):
             if run is None:
                 block = state._fast_block

@@ -183,6 +183,16 @@ def set_section(import_name: str, number: Any) -> str:
     return found
 
 
+def _known_ext_inst(imported: Instruction, instruction: Instruction) -> bool:
+    """True when ``imported`` is an OpExtInstImport of a set the tables know that has the
+    instruction number ``instruction`` (an OpExtInst) gives."""
+    if imported.opcode != OP_EXT_INST_IMPORT or len(instruction.operands) < 2:
+        return False
+    module = set_module(str(imported.operands[0]))
+    number = instruction.operands[1]
+    return module is not None and isinstance(number, int) and number in module.INSTRUCTIONS
+
+
 def record(state: ModuleState, instruction: Instruction) -> None:
     """Route one instruction into its section, function or block.
 
@@ -195,8 +205,10 @@ def record(state: ModuleState, instruction: Instruction) -> None:
         state._rules_work = True  # (also when the instruction is refused: a rule runs)
     if opcode in EXT_INST_OPCODES and instruction.ext_set is None and instruction.operands:
         # A raw ext_inst(): find the set from its import so it is routed like the others.
+        # Only a set and instruction the tables know: any other stays raw, written back as
+        # given (its operands by the core layout), as the reader keeps it.
         imported = state._definitions.get(plain_id(instruction.operands[0]))
-        if imported is not None and imported.opcode == OP_EXT_INST_IMPORT:
+        if imported is not None and _known_ext_inst(imported, instruction):
             # Same shape as the typed calls make: (set, number, *operands).
             flat = instruction.operands[:2] + tuple(
                 v

@@ -185,7 +185,7 @@ class TargetProfile:
             return None
         return (
             f"{' or '.join(capabilities)} is not allowed by {self.name}"
-            f"{self._after_note(values)}: needed by {where}"
+            f"{self._after_note(values)}{self._version_note(values, version)}: needed by {where}"
         )
 
     def check_module(
@@ -229,6 +229,24 @@ class TargetProfile:
                     f"{' and '.join(rule.capabilities)} declared: {rule.what} "
                     f"(spirv-val: {rule.source})"
                 )
+
+    def _version_note(self, values: Sequence[int | None], version: tuple[int, int]) -> str:
+        """`` (SPV_X needs SPIR-V 1.4)`` for each extension the environment allows that
+        would enable one of ``values`` but for the module's SPIR-V ``version``."""
+        from spvbuild.generated.core.targets import EXTENSION_VERSIONS
+
+        notes = set()
+        for value in values:
+            enumerant = tables.KINDS["Capability"].enumerants.get(value) if value else None
+            if enumerant is None or value in self.listed:
+                continue
+            for extension in enumerant.extensions:
+                lowest = EXTENSION_VERSIONS.get(extension)
+                if lowest is not None and lowest > version and (
+                    self.info.everything or extension in self.extensions
+                ):
+                    notes.add(f"{extension} needs SPIR-V {lowest[0]}.{lowest[1]}")
+        return f" ({'; '.join(sorted(notes))})" if notes else ""
 
     def _after_note(self, values: Sequence[int | None]) -> str:
         """`` (only after X is declared)`` where one of ``values`` is allowed only so."""
@@ -275,7 +293,8 @@ class TargetProfile:
             ):
                 name = self.capability_name(int(value))
                 raise BuildError(
-                    f"{name} is not allowed by {self.name}{self._after_note([int(value)])}: "
+                    f"{name} is not allowed by {self.name}{self._after_note([int(value)])}"
+                    f"{self._version_note([int(value)], version)}: "
                     "declared by OpCapability"
                 )
         elif opcode == OP_EXTENSION and instruction.operands:
