@@ -33,7 +33,6 @@ from spvbuild.constructs import (
     vec,
 )
 from spvbuild.constructs.layouts import mat
-from spvbuild.generated.core.opcodes import OP_TYPE_INT
 from spvbuild.enums import (
     AddressingModel,
     BuiltIn,
@@ -48,6 +47,7 @@ from spvbuild.enums import (
     Scope,
     StorageClass,
 )
+from spvbuild.generated.core.opcodes import OP_TYPE_INT
 from spvbuild.ir.module import Module
 
 Validate = Callable[[list[int], str], subprocess.CompletedProcess[str]]
