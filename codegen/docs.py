@@ -266,6 +266,16 @@ class RuleDoc:
 
 
 @dataclass
+class NoteDoc:
+    """A note on an extension (a limitation no rule checks), shown on its page."""
+
+    title: str
+    text: str  # Markdown
+    source: str
+    refs: list[Link]  # the instructions it names
+
+
+@dataclass
 class ErratumDoc:
     """One entry of grammars/errata.yaml."""
 
@@ -296,6 +306,7 @@ class ExtensionDoc:
     rules: list[RuleDoc]
     errata: list[ErratumDoc]
     enumerant_count: int
+    notes: list[NoteDoc]
 
     @property
     def link(self) -> Link:
@@ -421,7 +432,9 @@ class _Builder:
         by_page = {c.tag: c for c in classes}
         for inst in self.g.instructions:
             doc = by_page[inst.cls]
-            method = core_method(inst, self.core_namer, sections[inst.name])
+            method = core_method(
+                inst, self.core_namer, sections[inst.name], notes=self.g.notes_on(inst)
+            )
             doc.instructions.append(self.core_instruction(inst, method, doc, sections[inst.name]))
 
     def core_instruction(
@@ -741,7 +754,7 @@ class _Builder:
             link = Link(item, link.page, link.anchor)
         return ErratumDoc(file, item, link, file_link, fields, source, why)
 
-    def rule_refs(self, data: dict[str, Any]) -> list[Link]:
+    def rule_refs(self, data: Any) -> list[Link]:
         names: list[str] = []
 
         def walk(value: Any) -> None:
@@ -816,6 +829,10 @@ class _Builder:
                     rules=rules,
                     errata=[e for e in errata if e.file == ext.file],
                     enumerant_count=len(ext.enumerants),
+                    notes=[
+                        NoteDoc(n.title, n.text, n.source, self.rule_refs(n.instructions))
+                        for n in ext.notes
+                    ],
                 )
             )
         return docs

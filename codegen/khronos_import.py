@@ -43,6 +43,7 @@ HAND_KEYS = (
     "import_core_in",
     "import_prefix",
     "rules",
+    "notes",
     "depends",
     "requires_version",
     "core_in",
@@ -575,6 +576,7 @@ TOP_KEY_ORDER = (
     "enumerants",
     "instructions",
     "rules",
+    "notes",
     "errata",
 )
 

@@ -20,6 +20,7 @@ from codegen.model import (
     Enumerant,
     Erratum,
     Extension,
+    ExtensionNote,
     ExtInstSet,
     Grammar,
     Instruction,
@@ -226,6 +227,7 @@ class _Loader:
                 depends=_strings(raw, "depends"),
                 spec=raw.get("spec", ""),
                 rules=self.rules(raw.get("rules"), relative),
+                notes=self.notes(raw.get("notes")),
             )
             extensions[name] = ext
             depends_raw: YList = raw.get("depends") or YList()
@@ -361,6 +363,18 @@ class _Loader:
         _Consistency(grammar, core).check()
         check_names(grammar, self.python_name_marks)
         return grammar
+
+    def notes(self, raw: YList | None) -> list[ExtensionNote]:
+        return [
+            ExtensionNote(
+                item["title"],
+                item["text"],
+                item["source"],
+                _strings(item, "instructions"),
+                raw.mark_of(index),
+            )
+            for index, item in enumerate(raw or ())
+        ]
 
     def rules(self, raw: YList | None, file: str) -> list[Rule]:
         if raw is None:
@@ -634,6 +648,12 @@ class _Consistency:
         for ext in g.extensions.values():
             for rule in ext.rules:
                 self.rule(rule, ext)
+            for note in ext.notes:
+                for name in note.instructions:
+                    if name not in ext.instructions:
+                        raise GrammarError(
+                            note.mark, "instructions", f"an instruction of {ext.name}", repr(name)
+                        )
         self.implied_capabilities()
 
     def implied_capabilities(self) -> None:

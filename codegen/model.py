@@ -187,6 +187,17 @@ class Rule:
 
 
 @dataclass
+class ExtensionNote:
+    """A note on an extension that no rule checks (a tool's limitation, a known problem)."""
+
+    title: str
+    text: str
+    source: str
+    instructions: list[str]
+    mark: Mark
+
+
+@dataclass
 class Extension:
     """A SPV_* extension: where it is described and what it brings."""
 
@@ -200,6 +211,7 @@ class Extension:
     instructions: list[str] = field(default_factory=list)
     enumerants: list[tuple[str, str]] = field(default_factory=list)  # (kind, enumerant)
     operand_kinds: list[str] = field(default_factory=list)
+    notes: list[ExtensionNote] = field(default_factory=list)
 
 
 @dataclass
@@ -345,6 +357,15 @@ class Grammar:
         if instruction.name in self.dedup_never:
             return False
         return instruction.cls in self.dedup_classes or instruction.name in self.dedup_instructions
+
+    def notes_on(self, instruction: Instruction) -> list[ExtensionNote]:
+        """The extensions' notes that name ``instruction``, in extension-name order."""
+        return [
+            note
+            for _, ext in sorted(self.extensions.items())
+            for note in ext.notes
+            if instruction.name in note.instructions
+        ]
 
     def section_of(self, instruction: Instruction) -> str:
         """The logical-layout section an instruction belongs to."""

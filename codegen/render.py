@@ -166,7 +166,9 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
     capability_values = {e.name: e.value for e in core_kinds["Capability"].enumerants}
     type_rules = {r.opcode: r for r in grammar.type_rules.rules} if grammar.type_rules else {}
     methods = [
-        core_method(inst, namer, sections[inst.name], type_rules.get(inst.opcode))
+        core_method(
+            inst, namer, sections[inst.name], type_rules.get(inst.opcode), grammar.notes_on(inst)
+        )
         for inst in grammar.instructions
     ]
     _check_unique([m.name for m in methods], "core method names")

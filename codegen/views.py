@@ -8,10 +8,19 @@ renders text or touches files.
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.model import Enumerant, Instruction, Operand, OperandKind, ResolvedRule
+from codegen.model import (
+    Enumerant,
+    ExtensionNote,
+    Instruction,
+    Operand,
+    OperandKind,
+    ResolvedRule,
+)
 from codegen.naming import enum_member_name, method_name, parameter_name, unique_names
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
@@ -426,9 +435,14 @@ def _accept_bits(rule: ResolvedRule) -> str:
 
 
 def core_method(
-    inst: Instruction, namer: Namer, section: str, type_rule: ResolvedRule | None = None
+    inst: Instruction,
+    namer: Namer,
+    section: str,
+    type_rule: ResolvedRule | None = None,
+    notes: Sequence[ExtensionNote] = (),
 ) -> MethodView:
-    """The builder method of a core instruction (``type_rule``: its type rule, if any)."""
+    """The builder method of a core instruction (``type_rule``: its type rule, if any;
+    ``notes``: the extensions' notes that name it, shown in its docstring)."""
     ops = inst.operands
     result_type = inst.has_result_type
     has_result = inst.has_result
@@ -498,6 +512,9 @@ def core_method(
     else:
         doc.append("Operands: none.")
     doc.extend(_requirement_lines(inst))
+    for note in notes:
+        for text in (f"Known problem: {note.title} {note.text}", f"Source: {note.source}."):
+            doc.extend(textwrap.wrap(text, 84, break_on_hyphens=False))
     if returns == "Self":
         doc.append("Returns the builder, so calls chain.")
     elif returns == "TypeId":

@@ -108,7 +108,7 @@ GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
     ('grammars/extensions/SPV_INTEL_fpga_memory_accesses.yaml', 'd7364231e00e8255'),
     ('grammars/extensions/SPV_INTEL_fpga_memory_attributes.yaml', '028512d5eef9f00e'),
     ('grammars/extensions/SPV_INTEL_fpga_reg.yaml', 'b48e330e595aedaf'),
-    ('grammars/extensions/SPV_INTEL_function_pointers.yaml', '3f494ae62e665343'),
+    ('grammars/extensions/SPV_INTEL_function_pointers.yaml', '11f66ad3cc985452'),
     ('grammars/extensions/SPV_INTEL_function_variants.yaml', '9903828d3f35b564'),
     ('grammars/extensions/SPV_INTEL_global_variable_fpga_decorations.yaml', '3b1f516fc363a581'),
     ('grammars/extensions/SPV_INTEL_global_variable_host_access.yaml', 'da6861ffb6b460ef'),

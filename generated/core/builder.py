@@ -19074,6 +19074,18 @@ class CoreInstructions(InstructionSink):
         Capabilities (any of): FunctionPointersINTEL.
         Extensions (any of): SPV_INTEL_function_pointers.
         Version: not core in any SPIR-V version (extension only).
+        Known problem: spirv-val rejects OpConstantFunctionPointerINTEL of a function
+        defined later. OpConstantFunctionPointerINTEL is a constant, so a module lays it out
+        among the types and constants, before every OpFunction; its Function operand is
+        therefore always a forward reference, which the core specification allows for
+        operands that are an OpFunction (Logical Layout of a Module).  spirv-val
+        (SPIRV-Tools v2025.5) rejects it all the same, with ``ID '...' has not been
+        defined``, so ``Module.validate()`` fails on any module that uses the instruction
+        although spvbuild built it as the specification says.  spvbuild cannot lay the
+        module out otherwise; check such modules with the driver that consumes them, or
+        leave this one message of spirv-val aside.
+        Source: spirv-val of SPIRV-Tools v2025.5; the same error reported against other
+        producers in KhronosGroup/SPIRV-LLVM-Translator issues #3185 and #2043.
         Returns the result id.
         """
         _operands = (function,)

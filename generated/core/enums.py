@@ -18,14 +18,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
 
 from spvbuild.spirv.arguments import operand_sequence  # noqa: F401
+from spvbuild.spirv.opcode_enum import OpcodeEnumType
 from spvbuild.spirv.params import EnumerantParameters
 
 if TYPE_CHECKING:
     from spvbuild.spirv.ids import Id
 
 
-class Op(IntEnum):
-    """Core opcodes (the ``Op`` prefix dropped: ``Op.IAdd`` is OpIAdd)."""
+class Op(IntEnum, metaclass=OpcodeEnumType):
+    """Core opcodes (the ``Op`` prefix dropped: ``Op.IAdd`` is OpIAdd; ``Op.OpIAdd`` raises
+    :class:`~spvbuild.errors.MemberNameError`, which says so)."""
 
     Nop = 0
     Undef = 1

@@ -17,6 +17,16 @@ class ArgumentError(SpvbuildError, TypeError, ValueError):
     """
 
 
+class MemberNameError(SpvbuildError, AttributeError):
+    """An enum member looked up by a name it does not have, where the name it has is known.
+
+    ``Op.OpDecorate`` raises it: the ``Op`` enum drops the ``Op`` prefix, and the message
+    says so, ``Op has no member 'OpDecorate': members drop the 'Op' prefix, OpDecorate is
+    Op.Decorate``.  It is an :class:`AttributeError`, so ``hasattr`` and ``getattr`` with
+    a default behave as for any missing attribute.
+    """
+
+
 class BuildError(SpvbuildError):
     """A builder call that cannot make a valid instruction.
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from codegen.docs import DOCS_DIR, class_page, render_docs
 from codegen.loader import load_grammar
 from codegen.output import BANNER, GENERATED_DIR
+from spvbuild import Module
 
 DOCS = GENERATED_DIR / DOCS_DIR
 SIZE_BUDGET = 6 * 1024 * 1024
@@ -168,6 +169,22 @@ def test_extension_pages_list_what_they_add_and_their_rules() -> None:
     assert "| 6409 |" in fp
     assert "builder.function_pointer_call_intel(" in fp
     assert "ArgumentAttributeINTEL applies to an OpFunctionPointerCallINTEL" in fp
+
+
+def test_function_pointer_page_and_method_carry_the_spirv_val_limitation() -> None:
+    (note,) = load_grammar().extensions["SPV_INTEL_function_pointers"].notes
+    fp = _read("extensions/SPV_INTEL_function_pointers.md")
+    known = fp[fp.index("## Known problems (1)\n") : fp.index("## Instructions (2)\n")]
+    assert f"### {note.title}\n\n{note.text}\n\n- Source: {note.source}\n" in known
+    applies = "{ref}`OpConstantFunctionPointerINTEL <OpConstantFunctionPointerINTEL>`"
+    assert f"- Applies to: {applies}\n" in known
+    for words in ("has not been defined", "SPIRV-Tools v2025.5", "#3185", "#2043", "forward"):
+        assert words in known
+    doc = " ".join((Module.constant_function_pointer_intel.__doc__ or "").split())
+    assert f"Known problem: {note.title} {' '.join(note.text.split())}" in doc
+    assert f"Source: {' '.join(note.source.split())}." in doc
+    # Only the instruction the note names carries it.
+    assert "Known problem" not in (Module.function_pointer_call_intel.__doc__ or "")
 
 
 def test_errata_page_lists_every_erratum() -> None:

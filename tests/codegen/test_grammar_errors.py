@@ -582,6 +582,22 @@ CASES: list[Case] = [
         found="'SPV_TEST_other'",
     ),
     Case(
+        "a note naming an instruction the extension does not add",
+        steps=(
+            replace(
+                EXT,
+                "rules:\n",
+                "notes:\n  - title: A known problem.\n    text: Words.\n    source: here\n"
+                "    instructions: [OpNop]\nrules:\n",
+            ),
+        ),
+        file=EXT,
+        at="  - title: A known problem.",
+        key="instructions",
+        expected="an instruction of SPV_TEST_mini",
+        found="'OpNop'",
+    ),
+    Case(
         "unknown extension in depends",
         steps=(replace(EXT, "depends: []", "depends: [SPV_TEST_nothing]"),),
         file=EXT,

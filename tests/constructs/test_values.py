@@ -22,6 +22,7 @@ from spvbuild.constructs import (
     control_barrier,
     load,
     memory_barrier,
+    pointee,
     push_constant_block,
     sampled_image,
     storage_block,
@@ -35,14 +36,18 @@ from spvbuild.constructs.layouts import mat
 from spvbuild.enums import (
     AddressingModel,
     BuiltIn,
+    Capability,
     ExecutionModel,
     ExecutionModeLocalSize,
+    FunctionControl,
     ImageFormat,
     ImageOperandsLod,
     MemoryModel,
     MemorySemantics,
     Scope,
+    StorageClass,
 )
+from spvbuild.generated.core.opcodes import OP_TYPE_INT
 from spvbuild.ir.module import Module
 
 Validate = Callable[[list[int], str], subprocess.CompletedProcess[str]]
@@ -129,3 +134,52 @@ def test_builtins_barriers_and_atomics_validate(spirv_val: Validate) -> None:
     done = spirv_val(words, "vulkan1.1")
     assert done.returncode == 0, done.stderr
     assert words.count(0x40000 | 224) == 1  # one OpControlBarrier (3 operands)
+
+
+def _kernel(addressing: AddressingModel) -> tuple[Module, Id, Id]:
+    """An OpenCL kernel ``k(global float *data)`` storing 1.0 at ``data[gid.x + index]``
+    (the built-ins made after the memory model, as a kernel must), with its two built-ins."""
+    m = Module(target_env="opencl2.0")
+    m.capability(Capability.Addresses).capability(Capability.Kernel)
+    f32 = m.type_float(32)
+    global_float = m.type_pointer(StorageClass.CrossWorkgroup, f32)
+    m.memory_model(addressing, MemoryModel.OpenCL)
+    gid, index = builtin(m, BuiltIn.GlobalInvocationId), builtin(m, BuiltIn.LocalInvocationIndex)
+    kernel = m.define_function(m.type_void(), [global_float], FunctionControl.None_, name="k")
+    size = type_of(m, load(m, index))
+    first = m.composite_extract(size, load(m, gid), [0])
+    element = m.in_bounds_ptr_access_chain(
+        global_float, kernel.parameters[0], m.i_add(size, first, load(m, index))
+    )
+    m.store(element, m.constant(f32, 1.0))
+    m.return_().function_end()
+    m.entry_point(ExecutionModel.Kernel, kernel.id, "k")
+    return m, gid, index
+
+
+@pytest.mark.spirv_val
+@pytest.mark.parametrize(
+    ("addressing", "width"), [(AddressingModel.Physical64, 64), (AddressingModel.Physical32, 32)]
+)
+def test_kernel_builtins_are_size_t(
+    spirv_val: Validate, addressing: AddressingModel, width: int
+) -> None:
+    m, gid, index = _kernel(addressing)
+    size = m.type_int(width, 0)
+    assert pointee(m, type_of(m, gid)) == (StorageClass.Input, m.type_vector(size, 3))
+    assert pointee(m, type_of(m, index)) == (StorageClass.Input, size)
+    assert {int(t.operands[0]) for t in m.find(opcode=OP_TYPE_INT)} == {width}
+    words = m.to_words()
+    done = spirv_val(words, "opencl2.0")
+    assert done.returncode == 0, done.stderr
+
+
+def test_kernel_builtin_before_memory_model_is_refused() -> None:
+    m = Module()
+    m.capability(Capability.Kernel)
+    refused = (
+        r"builtin: GlobalInvocationId is a size_t in a kernel, .* call memory_model\(\.\.\.\) "
+        r"before builtin\(\) \(at test_values.py:\d+\)"
+    )
+    with pytest.raises(BuildError, match=refused):
+        builtin(m, BuiltIn.GlobalInvocationId)

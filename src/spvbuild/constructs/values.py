@@ -20,14 +20,18 @@ from typing import NamedTuple
 
 from spvbuild.errors import BuildError
 from spvbuild.generated.core.enums import (
+    AddressingModel,
     BuiltIn,
+    Capability,
     DecorationBuiltIn,
     MemorySemantics,
     Scope,
     StorageClass,
 )
 from spvbuild.generated.core.opcodes import (
+    OP_CAPABILITY,
     OP_CONSTANT,
+    OP_MEMORY_MODEL,
     OP_TYPE_ARRAY,
     OP_TYPE_MATRIX,
     OP_TYPE_POINTER,
@@ -128,16 +132,22 @@ def access_chain(m: Module, base: Id, indices: Sequence[Id | int]) -> Id:
 # -- built-in variables --------------------------------------------------------------------
 class _BuiltInType(NamedTuple):
     storage: StorageClass
-    kind: str  # "uint", "int", "float", "bool"
+    kind: str  # "uint", "int", "float", "bool"; "size": OpenCL's size_t, "uint" in a shader
     components: int  # 1: a scalar
 
 
+# The "size" built-ins are size_t (or vectors of it) in the OpenCL SPIR-V environment
+# (OpenCL SPIR-V Environment Specification, "Built-in Variables"), uint in Vulkan.
 _BUILTINS: dict[BuiltIn, _BuiltInType] = {
-    BuiltIn.GlobalInvocationId: _BuiltInType(StorageClass.Input, "uint", 3),
-    BuiltIn.LocalInvocationId: _BuiltInType(StorageClass.Input, "uint", 3),
-    BuiltIn.WorkgroupId: _BuiltInType(StorageClass.Input, "uint", 3),
-    BuiltIn.NumWorkgroups: _BuiltInType(StorageClass.Input, "uint", 3),
-    BuiltIn.LocalInvocationIndex: _BuiltInType(StorageClass.Input, "uint", 1),
+    BuiltIn.GlobalInvocationId: _BuiltInType(StorageClass.Input, "size", 3),
+    BuiltIn.LocalInvocationId: _BuiltInType(StorageClass.Input, "size", 3),
+    BuiltIn.WorkgroupId: _BuiltInType(StorageClass.Input, "size", 3),
+    BuiltIn.NumWorkgroups: _BuiltInType(StorageClass.Input, "size", 3),
+    BuiltIn.GlobalSize: _BuiltInType(StorageClass.Input, "size", 3),
+    BuiltIn.GlobalOffset: _BuiltInType(StorageClass.Input, "size", 3),
+    BuiltIn.EnqueuedWorkgroupSize: _BuiltInType(StorageClass.Input, "size", 3),
+    BuiltIn.GlobalLinearId: _BuiltInType(StorageClass.Input, "size", 1),
+    BuiltIn.LocalInvocationIndex: _BuiltInType(StorageClass.Input, "size", 1),
     BuiltIn.SubgroupSize: _BuiltInType(StorageClass.Input, "uint", 1),
     BuiltIn.SubgroupLocalInvocationId: _BuiltInType(StorageClass.Input, "uint", 1),
     BuiltIn.VertexIndex: _BuiltInType(StorageClass.Input, "int", 1),
@@ -152,9 +162,37 @@ _BUILTINS: dict[BuiltIn, _BuiltInType] = {
 _made: weakref.WeakKeyDictionary[Module, dict[BuiltIn, Id]] = weakref.WeakKeyDictionary()
 
 
+def _size_width(m: Module, which: BuiltIn) -> int:
+    """The width of ``size_t`` in ``m``: 64 under the Physical64 addressing model, else 32.
+
+    A module that declares Kernel but no memory model yet is refused: its built-ins' width
+    is not known until the addressing model is.
+    """
+    declared = m.find(opcode=OP_MEMORY_MODEL)
+    if declared:
+        return 64 if declared[0].operands[0] == AddressingModel.Physical64 else 32
+    if any(c.operands[0] == Capability.Kernel for c in m.find(opcode=OP_CAPABILITY)):
+        raise _error(
+            f"builtin: {which.name} is a size_t in a kernel, whose width the addressing "
+            "model decides: call memory_model(...) before builtin()"
+        )
+    return 32
+
+
 def builtin(m: Module, which: BuiltIn) -> Id:
     """The variable of the built-in ``which`` (``BuiltIn.GlobalInvocationId``: an Input
-    ``uvec3``, ...), decorated and named, made on first use; the same id afterwards."""
+    ``uvec3``, ...), decorated and named, made on first use; the same id afterwards.
+
+    The built-ins that are ``size_t`` in OpenCL (``GlobalInvocationId``,
+    ``LocalInvocationId``, ``WorkgroupId``, ``NumWorkgroups``, ``GlobalSize``,
+    ``GlobalOffset``, ``EnqueuedWorkgroupSize``, ``GlobalLinearId``,
+    ``LocalInvocationIndex``) are typed by the module's addressing model: 64-bit unsigned
+    integers under ``AddressingModel.Physical64``, 32-bit under ``Physical32``, ``Logical``
+    and ``PhysicalStorageBuffer64`` (a shader's ``uint``).  A kernel must therefore declare
+    its memory model before its first such built-in: a module that declares
+    ``Capability.Kernel`` and no memory model yet is a :class:`~spvbuild.errors.BuildError`;
+    one that declares neither gets 32 bits.
+    """
     made = _made.setdefault(m, {})
     found = made.get(which)
     if found is not None:
@@ -165,6 +203,7 @@ def builtin(m: Module, which: BuiltIn) -> Id:
         raise _error(f"builtin: no known type for {which!r} (known: {known})")
     makers: dict[str, Callable[[], TypeId]] = {
         "uint": lambda: m.type_int(32, 0),
+        "size": lambda: m.type_int(_size_width(m, which), 0),
         "int": lambda: m.type_int(32, 1),
         "float": lambda: m.type_float(32),
         "bool": m.type_bool,

@@ -3,7 +3,8 @@
 * :func:`strip_debug_info`: "All instructions in this extended set ... can be safely
   removed from the module all at once" — every OpExtInst of the debug-info sets, their
   OpExtInstImport, names and decorations on them and (by default) the OpStrings nothing
-  uses any more.  OpSource/OpLine are core debug instructions and stay.
+  uses any more.  OpSource/OpLine are core debug instructions and stay
+  (:meth:`~spvbuild.ir.module.Module.strip_debug` removes those).
 * :func:`remove_debug_instruction`: "a single debugging instruction can be removed from
   the module if all references to the Result <id> of this instruction are replaced with
   id of DebugInfoNone" — the set's DebugInfoNone (made if missing) is placed before the
@@ -20,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from spvbuild.binary.encoder import Encoder
 from spvbuild.debuginfo.emitter import DebugInfoWriter
 from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, Flavor
 from spvbuild.debuginfo.handles import Handle
@@ -33,9 +33,8 @@ from spvbuild.debuginfo.rules import (
     set_name,
 )
 from spvbuild.debuginfo.spec_rules import REMOVAL, SCOPE_NOT_NONE, DebugInfoError
-from spvbuild.generated.core import tables
-from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_STRING
-from spvbuild.ir.literals import type_widths
+from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT
+from spvbuild.ir import editing
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 
@@ -43,12 +42,6 @@ if TYPE_CHECKING:
     from spvbuild.ir.module import Module
 
 _GLOBALS = "types_globals"  # where every non-body instruction of the debug-info sets goes
-_TARGETING = frozenset(
-    opcode
-    for opcode, info in tables.INSTRUCTIONS.items()
-    if info.section in ("debug_names", "annotations")
-)
-"""OpName, OpDecorate, ...: operand 0 is the target (a group, for the group decorations)."""
 
 
 def strip_debug_info(
@@ -77,7 +70,7 @@ def strip_debug_info(
     if not stripped:
         return 0
     if unused_strings:
-        doomed |= _unused_strings(module, doomed)
+        doomed |= editing.unused_strings(module, lambda inst: _goes(inst, doomed))
     count = 0
 
     def drop(inst: Instruction) -> Instruction | None:
@@ -135,7 +128,7 @@ def remove_debug_instruction(module: Module, target: Id | Handle) -> None:
 
     def change(other: Instruction) -> Instruction | None:
         nonlocal referencing
-        if other.result_id == rid or _targets(other, {rid}):
+        if other.result_id == rid or editing.targets(other, {rid}):
             return None
         if other.opcode in EXT_INST_OPCODES and int(other.operands[0]) == set_id:
             rewritten = _rewrite(other, flavor, rid, replacement)
@@ -203,17 +196,7 @@ def _is_none(inst: Instruction, set_id: int) -> bool:
 
 def _goes(inst: Instruction, ids: set[int]) -> bool:
     """True when ``inst`` defines one of ``ids`` or names/decorates one of them."""
-    return (inst.result_id is not None and int(inst.result_id) in ids) or _targets(inst, ids)
-
-
-def _targets(inst: Instruction, ids: set[int]) -> bool:
-    """True for an OpName/OpDecorate/... whose target is one of ``ids``."""
-    return (
-        inst.opcode in _TARGETING
-        and bool(inst.operands)
-        and isinstance(inst.operands[0], int)
-        and int(inst.operands[0]) in ids
-    )
+    return (inst.result_id is not None and int(inst.result_id) in ids) or editing.targets(inst, ids)
 
 
 def _id_positions(inst: Instruction, flavor: Flavor) -> list[tuple[int, str, str]]:
@@ -316,21 +299,3 @@ def _refers(inst: Instruction, flavor: Flavor, rid: int) -> bool:
         if any(isinstance(v, int) and int(v) == rid for v in values):
             return True
     return False
-
-
-def _unused_strings(module: Module, doomed: set[int]) -> set[int]:
-    """OpStrings that nothing but the ``doomed`` instructions (and what targets them) uses.
-
-    Only id operands count: each instruction kept is read by the one table-driven encoder,
-    which lists the ids its operands use by their kinds (a literal or an enumerant that
-    happens to equal a string's id, ``OpConstant %uint 32``, uses no id)."""
-    strings: set[int] = set()
-    used: dict[int, str] = {}
-    reader = Encoder(lambda type_id: type_widths(module, type_id), used)
-    for inst in module.all_instructions():
-        if inst.opcode == OP_STRING:
-            if inst.result_id is not None:
-                strings.add(int(inst.result_id))
-        elif not _goes(inst, doomed):
-            reader.instruction(inst)
-    return strings - used.keys()

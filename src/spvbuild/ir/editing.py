@@ -1,5 +1,6 @@
 """Editing a module under construction: rewriting its records, finding, replacing uses,
-removing, inserting into a block, adding a phi's pairs.
+removing, stripping the core debug instructions, inserting into a block, adding a phi's
+pairs.
 
 Every change goes through :func:`rewrite` or the block lists, and every cache is kept
 true: a later call never hands out a removed or changed instruction.
@@ -11,18 +12,28 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from spvbuild.binary.encoder import Encoder
 from spvbuild.errors import BuildError, SpvbuildError
+from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import (
+    OP_LINE,
     OP_LOOP_MERGE,
+    OP_MEMBER_NAME,
+    OP_MODULE_PROCESSED,
     OP_NAME,
+    OP_NO_LINE,
     OP_PHI,
     OP_SELECTION_MERGE,
+    OP_SOURCE,
+    OP_SOURCE_CONTINUED,
+    OP_SOURCE_EXTENSION,
+    OP_STRING,
     OP_TYPE_FORWARD_POINTER,
     OP_VARIABLE,
 )
 from spvbuild.ir.body import Block, BlockItem, Function
 from spvbuild.ir.inspection import all_instructions, definition
-from spvbuild.ir.literals import encoder
+from spvbuild.ir.literals import encoder, type_widths
 from spvbuild.ir.requirements import one_word
 from spvbuild.ir.routing import add_global, define, enter, may_trigger
 from spvbuild.ir.state import ModuleState, at_call, name_of
@@ -41,6 +52,9 @@ __all__ = [
     "remove",
     "replace_all_uses",
     "rewrite",
+    "strip_debug",
+    "targets",
+    "unused_strings",
 ]
 
 _State = TypeVar("_State", bound=ModuleState)
@@ -294,6 +308,80 @@ def remove(state: ModuleState, instruction: Instruction) -> None:
             BuildError(f"remove: the module holds no {name_of(instruction.opcode)} like this")
         )
     rewrite(state, lambda inst: None if same(inst) else inst)
+
+
+# -- stripping ------------------------------------------------------------------------------
+_TARGETING = frozenset(
+    opcode
+    for opcode, info in tables.INSTRUCTIONS.items()
+    if info.section in ("debug_names", "annotations")
+)
+"""OpName, OpDecorate, ...: operand 0 is the target (a group, for the group decorations)."""
+
+STRIPPED_DEBUG_OPCODES = frozenset(
+    (
+        OP_NAME,
+        OP_MEMBER_NAME,
+        OP_SOURCE,
+        OP_SOURCE_CONTINUED,
+        OP_SOURCE_EXTENSION,
+        OP_MODULE_PROCESSED,
+        OP_LINE,
+        OP_NO_LINE,
+    )
+)
+"""The core debug instructions :func:`strip_debug` removes (OpString apart: only unused)."""
+
+
+def targets(inst: Instruction, ids: set[int]) -> bool:
+    """True for an OpName/OpDecorate/... whose target is one of ``ids``."""
+    return (
+        inst.opcode in _TARGETING
+        and bool(inst.operands)
+        and isinstance(inst.operands[0], int)
+        and int(inst.operands[0]) in ids
+    )
+
+
+def unused_strings(state: ModuleState, goes: Callable[[Instruction], bool]) -> set[int]:
+    """The OpStrings that no instruction uses once those for which ``goes`` is true are gone.
+
+    Only id operands count: each instruction kept is read by the one table-driven encoder,
+    which lists the ids its operands use by their kinds (a literal or an enumerant that
+    happens to equal a string's id, ``OpConstant %uint 32``, uses no id)."""
+    strings: set[int] = set()
+    used: dict[int, str] = {}
+    reader = Encoder(lambda type_id: type_widths(state, type_id), used)
+    for inst in all_instructions(state):
+        if inst.opcode == OP_STRING:
+            if inst.result_id is not None:
+                strings.add(int(inst.result_id))
+        elif not goes(inst):
+            reader.instruction(inst)
+    return strings - used.keys()
+
+
+def strip_debug(state: ModuleState) -> int:
+    """Remove the core debug instructions; returns how many instructions went.
+
+    Goes: every OpName, OpMemberName, OpSource, OpSourceContinued, OpSourceExtension,
+    OpModuleProcessed, OpLine and OpNoLine, and every OpString that nothing left uses as
+    an id operand (the strings of the DebugInfo sets' instructions stay with them).
+    Nothing else changes.  Goes through :func:`rewrite`: every cache rebuilt."""
+    doomed = unused_strings(state, lambda inst: inst.opcode in STRIPPED_DEBUG_OPCODES)
+    count = 0
+
+    def drop(inst: Instruction) -> Instruction | None:
+        nonlocal count
+        if inst.opcode in STRIPPED_DEBUG_OPCODES or (
+            inst.opcode == OP_STRING and inst.result_id is not None and int(inst.result_id) in doomed
+        ):
+            count += 1
+            return None
+        return inst
+
+    rewrite(state, drop)
+    return count
 
 
 @contextmanager

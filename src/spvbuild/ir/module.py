@@ -358,6 +358,21 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
         if the module holds no such instruction.  Goes through :meth:`rewrite`."""
         editing.remove(self, instruction)
 
+    def strip_debug(self) -> int:
+        """Remove the core debug instructions; returns how many instructions went.
+
+        Removes every ``OpName``, ``OpMemberName``, ``OpSource``, ``OpSourceContinued``,
+        ``OpSourceExtension``, ``OpModuleProcessed``, ``OpLine`` and ``OpNoLine``, and
+        every ``OpString`` that no instruction left uses (one a DebugInfo instruction
+        uses stays); nothing else.  Goes through :meth:`rewrite`: every cache rebuilt, and
+        names given afterwards are written.  The DebugInfo extended sets (``DebugInfo``,
+        ``OpenCL.DebugInfo.100``, ``NonSemantic.Shader.DebugInfo.100``) are removed by
+        :func:`spvbuild.debuginfo.strip_debug_info`; strip both for a module without any
+        debug information (in either order: each removes the strings the other left
+        unused).
+        """
+        return editing.strip_debug(self)
+
     @contextmanager
     def inserting(
         self, *, before: Instruction | None = None, after: Instruction | None = None
