@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from spvbuild.binary.reader import read
     from spvbuild.generated.core.enums import *  # noqa: F403
     from spvbuild.ir.module import Module
+    from spvbuild.ir.native_check import check
     from spvbuild.ir.recorder import Recorder
     from spvbuild.reflection import reflect
     from spvbuild.spirv.instruction import Instruction
@@ -68,6 +69,7 @@ __all__ = [
     "TypeId",
     "ValidationError",
     "assemble",
+    "check",
     "disassemble",
     "read",
     "reflect",
@@ -80,6 +82,7 @@ _LAZY = {
     "Instruction": "spvbuild.spirv.instruction",
     "read": "spvbuild.binary.reader",
     "assemble": "spvbuild.text.assembler",
+    "check": "spvbuild.ir.native_check",
     "disassemble": "spvbuild.text.disassembler",
     "reflect": "spvbuild.reflection",
 }
