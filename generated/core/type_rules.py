@@ -30,10 +30,24 @@ TYPE_FORMS: dict[int, TypeForm] = {
     22: TypeForm('float', 0, -1, -1, -1, -1, -1),  # OpTypeFloat
     23: TypeForm('vector', -1, -1, 0, 1, -1, -1),  # OpTypeVector
     24: TypeForm('matrix', -1, -1, 0, 1, -1, -1),  # OpTypeMatrix
+    25: TypeForm('image', -1, -1, -1, -1, -1, -1),  # OpTypeImage
+    26: TypeForm('sampler', -1, -1, -1, -1, -1, -1),  # OpTypeSampler
+    27: TypeForm('sampled_image', -1, -1, -1, -1, -1, -1),  # OpTypeSampledImage
     28: TypeForm('array', -1, -1, 0, -1, -1, -1),  # OpTypeArray
     29: TypeForm('array', -1, -1, 0, -1, -1, -1),  # OpTypeRuntimeArray
     30: TypeForm('struct', -1, -1, -1, -1, 0, -1),  # OpTypeStruct
+    31: TypeForm('opaque', -1, -1, -1, -1, -1, -1),  # OpTypeOpaque
     32: TypeForm('pointer', -1, -1, 1, -1, -1, 0),  # OpTypePointer
+    33: TypeForm('function', -1, -1, -1, -1, -1, -1),  # OpTypeFunction
+    34: TypeForm('opaque', -1, -1, -1, -1, -1, -1),  # OpTypeEvent
+    35: TypeForm('opaque', -1, -1, -1, -1, -1, -1),  # OpTypeDeviceEvent
+    36: TypeForm('opaque', -1, -1, -1, -1, -1, -1),  # OpTypeReserveId
+    37: TypeForm('opaque', -1, -1, -1, -1, -1, -1),  # OpTypeQueue
+    38: TypeForm('opaque', -1, -1, -1, -1, -1, -1),  # OpTypePipe
+    322: TypeForm('opaque', -1, -1, -1, -1, -1, -1),  # OpTypePipeStorage
+    327: TypeForm('opaque', -1, -1, -1, -1, -1, -1),  # OpTypeNamedBarrier
+    4472: TypeForm('opaque', -1, -1, -1, -1, -1, -1),  # OpTypeRayQueryKHR
+    5341: TypeForm('opaque', -1, -1, -1, -1, -1, -1),  # OpTypeAccelerationStructureKHR
 }
 """Type declarations by opcode: category, then the positions of width, signedness,
 component, count, members and storage class (-1: none)."""

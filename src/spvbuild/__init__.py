@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from spvbuild.binary.reader import read
     from spvbuild.generated.core.enums import *  # noqa: F403
     from spvbuild.ir.module import Module
+    from spvbuild.ir.native_check import check
     from spvbuild.ir.recorder import Recorder
     from spvbuild.reflection import reflect
     from spvbuild.spirv.instruction import Instruction
@@ -70,6 +71,7 @@ __all__ = [
     "TypeId",
     "ValidationError",
     "assemble",
+    "check",
     "disassemble",
     "read",
     "reflect",
@@ -82,6 +84,7 @@ _LAZY = {
     "Instruction": "spvbuild.spirv.instruction",
     "read": "spvbuild.binary.reader",
     "assemble": "spvbuild.text.assembler",
+    "check": "spvbuild.ir.native_check",
     "disassemble": "spvbuild.text.disassembler",
     "reflect": "spvbuild.reflection",
 }

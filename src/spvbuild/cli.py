@@ -149,6 +149,8 @@ def _cmd_dis(args: argparse.Namespace, out: BinaryIO | None) -> int:
 
 
 def _cmd_val(args: argparse.Namespace, out: BinaryIO | None) -> int:
+    if args.native:
+        return _native_val(args)
     tool = spirv_val_path()
     if tool is None:
         print(
@@ -164,6 +166,18 @@ def _cmd_val(args: argparse.Namespace, out: BinaryIO | None) -> int:
     if done.stdout:
         _stdout(out).write(done.stdout)
     return EXIT_OK if done.returncode == 0 else EXIT_BAD_INPUT
+
+
+def _native_val(args: argparse.Namespace) -> int:
+    """``val --native``: spvbuild's type rules (spvbuild.check), no spirv-val; one line per
+    problem on stderr, like spirv-val's ``error:`` lines."""
+    from spvbuild.ir.native_check import check
+
+    data, _label = _read_input(args.input)
+    problems = check(data, target_env=args.target_env)
+    for problem in problems:
+        print(f"error: {problem}", file=sys.stderr)
+    return EXIT_OK if not problems else EXIT_BAD_INPUT
 
 
 def _cmd_reflect(args: argparse.Namespace, out: BinaryIO | None) -> int:
@@ -221,6 +235,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_dis.add_argument("--no-header", action="store_true", help="omit the header comments")
     p_val = sub.add_parser("val", help="validate with spirv-val (when installed)")
     p_val.add_argument("input", nargs="?", default="-", help="binary file, or - for stdin")
+    p_val.add_argument(
+        "--native",
+        action="store_true",
+        help="check spvbuild's type rules instead (no spirv-val: a subset of its checks)",
+    )
     p_val.add_argument(
         "--target-env", type=_target_env, default=None, help="as spirv-val --target-env"
     )

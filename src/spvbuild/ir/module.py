@@ -40,7 +40,7 @@ from spvbuild.binary.reader import read
 from spvbuild.errors import ArgumentError, SpvbuildError
 from spvbuild.generated.core.builder import CoreInstructions
 from spvbuild.generated.core.enums import FunctionControl
-from spvbuild.generated.core.opcodes import OP_EXT_INST
+from spvbuild.generated.core.opcodes import OP_EXT_INST, OP_FUNCTION
 from spvbuild.generated.extinst import ExtInstSets
 from spvbuild.ir import editing, inspection, literals, loading, routing, validation, writing
 from spvbuild.ir.body import Block, FunctionHandle
@@ -276,8 +276,10 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
         data: bytes | bytearray | memoryview | Sequence[int],
         *,
         capabilities: CapabilityMode = "infer",
+        check_types: bool = False,
     ) -> Module:
-        """Read a SPIR-V binary into a Module that can keep being edited.
+        """Read a SPIR-V binary into a Module that can keep being edited (``check_types``:
+        the later calls are checked against the type rules, as in :class:`Module`).
 
         Every instruction goes through the same routing as a builder call (sections,
         functions, blocks) and the deduplicated ones are registered, so later calls such as
@@ -286,8 +288,22 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
         """
         parsed = read(data)
         words, _ = words_of(data, "from_binary")
-        module = cls(parsed.version, capabilities=capabilities, generator=parsed.generator)
+        module = cls(
+            parsed.version,
+            capabilities=capabilities,
+            generator=parsed.generator,
+            check_types=check_types,
+        )
         loading.load_binary(module, parsed, words)
+        types = module._value_types
+        if types is not None:  # every value's type (runs of words included)
+            for inst in parsed.instructions:
+                if (
+                    inst.result_id is not None
+                    and inst.result_type is not None
+                    and inst.opcode != OP_FUNCTION
+                ):
+                    types[int(inst.result_id)] = TypeId(inst.result_type)
         return module
 
     # -- inspecting ---------------------------------------------------------------------------

@@ -48,7 +48,15 @@ from spvbuild.spirv.tables import (
     TypeRule,
 )
 
-__all__ = ["TypeShape", "check_call", "describe", "shape_of", "type_bits"]
+__all__ = [
+    "TypeMismatch",
+    "TypeShape",
+    "check_call",
+    "check_instruction",
+    "describe",
+    "shape_of",
+    "type_bits",
+]
 
 _SCALARS = ("int", "float", "bool")
 _CHAINS = frozenset({OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN, OP_PTR_ACCESS_CHAIN})
@@ -164,8 +172,11 @@ def _words(state: ModuleState, type_id: int, depth: int = 0) -> str:
         return f"{'u' if shape.signedness == 0 else ''}int{shape.width}"
     if category == "float":
         return f"float{shape.width}"
-    if category in ("bool", "void", "struct"):
-        return category
+    if category in ("bool", "void", "struct", "image", "sampler", "sampled_image", "function"):
+        return category.replace("_", " ")
+    if category == "opaque":
+        declaration = state._definitions.get(int(type_id))
+        return name_of(declaration.opcode) if declaration is not None else category
     inner = "..." if depth > 2 else _words(state, shape.component, depth + 1)
     if category == "vector":
         return f"vector of {shape.number} {inner}"
@@ -184,10 +195,14 @@ def _storage_name(value: int) -> str:
         return f"storage class {value}"
 
 
-def _error(message: str) -> BuildError:
-    error = BuildError(located(message))
-    error.located = True  # type: ignore[attr-defined]
-    return error
+class TypeMismatch(Exception):
+    """A call or an instruction breaks its type rule: the message says how (without a
+    place; :func:`check_call` adds the user's call site, :func:`check_instruction`'s
+    caller the instruction's offset)."""
+
+
+def _error(message: str) -> TypeMismatch:
+    return TypeMismatch(message)
 
 
 def check_call(
@@ -197,6 +212,18 @@ def check_call(
     mistake.  True when every operand the rule constrains has a known type (the call's
     words may go down the fast path); False when one is not known yet (a forward reference
     or a reserved id: the general path, which knows those, takes the call)."""
+    try:
+        return check_instruction(state, opcode, result_type, operands)
+    except TypeMismatch as mismatch:
+        error = BuildError(located(str(mismatch)))
+        error.located = True  # type: ignore[attr-defined]
+        raise error from None
+
+
+def check_instruction(
+    state: ModuleState, opcode: int, result_type: Any, operands: Sequence[Any]
+) -> bool:
+    """:func:`check_call` without the call site: a mistake is a :class:`TypeMismatch`."""
     rule = TYPE_RULES.get(opcode)
     if rule is None:
         return True
