@@ -40,7 +40,7 @@ def layouts(reflect_workdir: Path) -> tuple[object, ...]:
 
 
 def test_vulkan_bindings(layouts: tuple) -> None:  # type: ignore[type-arg]
-    assert [layout.set for layout in layouts] == [0, 1, 2, 3]  # set 1 has no bindings
+    assert [layout.number for layout in layouts] == [0, 1, 2, 3]  # set 1 has no bindings
     assert layouts[1].bindings == ()
     frag = 0x10
     assert layouts[0].vulkan_bindings() == [

@@ -184,7 +184,8 @@ class LayoutBinding:
 class SetLayout:
     """The bindings of one descriptor set (bind group), sorted by binding."""
 
-    set: int
+    number: int
+    """The set's number (``set = n`` in GLSL; its index in the tuple of layouts)."""
     bindings: tuple[LayoutBinding, ...]
 
     def vulkan_bindings(self) -> list[dict[str, int]]:
@@ -200,7 +201,7 @@ class SetLayout:
             entry = found.webgpu_entry()
             if entry is None:
                 raise ReflectionError(
-                    f"set {self.set}, binding {found.binding} ({found.name!r}): WebGPU has no "
+                    f"set {self.number}, binding {found.binding} ({found.name!r}): WebGPU has no "
                     f"{found.descriptor_type} binding"
                     + (" array" if found.descriptor_count != 1 else "")
                 )
