@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from spvbuild.constructs.resources import BlockVariable
+from spvbuild.reflection.host import RuntimeTail
 from spvbuild.reflection.records import BlockLayout, DescriptorBinding, Member, Reflection, TypeInfo
+from spvbuild.reflection.set_layouts import LayoutBinding, SetLayout, WebGPUBinding
 from spvbuild.spirv.instruction import Instruction
 
 pytestmark = [pytest.mark.slow, pytest.mark.source_tree]
@@ -41,6 +43,10 @@ def _fields(cls: type) -> list[str]:
         ("reflection", BlockLayout),
         ("reflection", Member),
         ("reflection", TypeInfo),
+        ("reflection", RuntimeTail),
+        ("reflection", LayoutBinding),
+        ("reflection", SetLayout),
+        ("reflection", WebGPUBinding),
         ("values", BlockVariable),
     ],
 )

@@ -110,6 +110,9 @@ class ArraySize:
     constant (or an operation on some); ``None`` for a literal length."""
     spec_id: int | None = None
     """That constant's SpecId decoration, when it has one."""
+    stride: int | None = None
+    """The ArrayStride of the array type this dimension is (the bytes from one element of
+    this dimension to the next), when decorated."""
 
 
 @dataclass(frozen=True, slots=True)

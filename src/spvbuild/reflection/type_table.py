@@ -15,6 +15,7 @@ ends, whichever is later.  Where a decoration a size needs is missing the size i
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from typing import Any
 
 from spvbuild.errors import ReflectionError
@@ -185,6 +186,8 @@ class TypeTable:
             dimension = ArraySize(0)
         stride_found = self.facts.decoration(tid, Decoration.ArrayStride)
         stride = int(stride_found[0]) if stride_found else None
+        if stride is not None:
+            dimension = dataclasses.replace(dimension, stride=stride)
         inner = element if element.kind in ("array", "runtime_array") else None
         dimensions = (dimension, *(inner.dimensions if inner else ()))
         size = None

@@ -30,8 +30,10 @@ it the environment variable ``SPVBUILD_VULKAN_DEVICE``; without that ``"auto"``)
 chosen device's limits and features.  ``XDG_RUNTIME_DIR`` (which Mesa and the loader
 want) is pointed at a private temporary folder if it is unset.
 
-Buffers are bound as storage buffers in descriptor set 0, buffer ``i`` at binding ``i``;
-push constants (if any) are one range at offset 0 visible to the compute stage.  Every
+Buffers are bound as the module declares them (reflected): buffer ``i`` at set 0, binding
+``i`` (or at the pair ``bindings=`` gives it), a uniform buffer where the module has a
+uniform block there, else a storage buffer; push constants (if any) are the bytes of the
+module's push-constant block, pushed as one range visible to the compute stage.  Every
 Vulkan object created is destroyed again, also when a call fails.  The shader is not
 validated here: run ``spirv-val`` first (an invalid module may crash the driver).
 
@@ -39,6 +41,7 @@ Modules: :mod:`~spvbuild.vulkan.loader` (the binding, the loader, an instance),
 :mod:`~spvbuild.vulkan.devices` (what devices there are, which one a choice names),
 :mod:`~spvbuild.vulkan.compute_device` (:class:`ComputeDevice`),
 :mod:`~spvbuild.vulkan.dispatch` (one dispatch), :mod:`~spvbuild.vulkan.arguments`,
+:mod:`~spvbuild.vulkan.bindings` (where each buffer goes, from reflection),
 :mod:`~spvbuild.vulkan.run` (:func:`run_compute`), :mod:`~spvbuild.vulkan.errors`.
 """
 

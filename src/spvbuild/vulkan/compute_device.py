@@ -9,6 +9,7 @@ from types import TracebackType
 from typing import Any
 
 from spvbuild.vulkan.arguments import check_arguments
+from spvbuild.vulkan.bindings import plan_bindings
 from spvbuild.vulkan.devices import (
     DEVICE_ENV,
     DeviceProperties,
@@ -224,6 +225,7 @@ class ComputeDevice:
         entry_point: str = "main",
         push_constants: bytes | None = None,
         *,
+        bindings: Sequence[tuple[int, int]] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
     ) -> list[bytes]:
         """Dispatch ``entry_point`` once with ``group_count`` workgroups; the buffers after it.
@@ -238,9 +240,10 @@ class ComputeDevice:
                 f"push constants are {len(push_constants)} bytes; the device allows at most "
                 f"{self.max_push_constants_size}"
             )
+        plan = plan_bindings(spirv_words, len(buffers), bindings, entry_point, push_constants)
         handles = DeviceHandles(
             self._vk, self._device, self._queue, self._command_pool, self._memory_properties
         )
         return dispatch(
-            handles, spirv_words, buffers, group_count, entry_point, push_constants, timeout
+            handles, spirv_words, buffers, group_count, entry_point, push_constants, timeout, plan
         )

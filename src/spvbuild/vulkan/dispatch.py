@@ -1,9 +1,9 @@
-"""One compute dispatch on an open device: shader module, pipeline, storage buffers in host
-memory, descriptor set, command buffer, submission and read-back.
+"""One compute dispatch on an open device: shader module, pipeline, buffers in host
+memory, descriptor sets, command buffer, submission and read-back.
 
-Buffers are bound as storage buffers in descriptor set 0, buffer ``i`` at binding ``i``;
-push constants (if any) are one range at offset 0 visible to the compute stage.  Every
-object made for the dispatch is destroyed again, also when a call fails.
+Buffers are bound where the :class:`~spvbuild.vulkan.bindings.BindingPlan` puts them, as
+uniform or storage buffers; push constants (if any) are one range visible to the compute
+stage.  Every object made for the dispatch is destroyed again, also when a call fails.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from typing import Any, NamedTuple
 
+from spvbuild.vulkan.bindings import BindingPlan
 from spvbuild.vulkan.errors import VulkanError, vk_call
 
 __all__ = ["DEFAULT_TIMEOUT"]
@@ -50,14 +51,24 @@ def dispatch(
     entry_point: str,
     push_constants: bytes | None,
     timeout: float,
+    plan: BindingPlan,
 ) -> list[bytes]:
     """Dispatch ``entry_point`` once with ``group_count`` workgroups; the buffers after it.
 
-    The arguments are checked already (:func:`~spvbuild.vulkan.arguments.check_arguments`).
+    The arguments are checked already (:func:`~spvbuild.vulkan.arguments.check_arguments`)
+    and ``plan`` says where each buffer goes (:func:`~spvbuild.vulkan.bindings.plan_bindings`).
     """
     with ExitStack() as stack:
         return _dispatch(
-            handles, stack, spirv_words, buffers, group_count, entry_point, push_constants, timeout
+            handles,
+            stack,
+            spirv_words,
+            buffers,
+            group_count,
+            entry_point,
+            push_constants,
+            timeout,
+            plan,
         )
 
 
@@ -70,6 +81,7 @@ def _dispatch(
     entry_point: str,
     push_constants: bytes | None,
     timeout: float,
+    plan: BindingPlan,
 ) -> list[bytes]:
     """:func:`dispatch`, every object made destroyed by ``stack``."""
     vk = handles.vk
@@ -91,34 +103,47 @@ def _dispatch(
     )
     destroy("vkDestroyShaderModule", shader)
 
-    bindings = [
-        vk.VkDescriptorSetLayoutBinding(
-            binding=index,
-            descriptorType=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-            descriptorCount=1,
-            stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT,
+    kinds = {
+        "uniform_buffer": vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+        "storage_buffer": vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    }
+    usages = {
+        "uniform_buffer": vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+        "storage_buffer": vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+    }
+    set_layouts = []
+    for set_number in range(plan.set_count):
+        bindings = [
+            vk.VkDescriptorSetLayoutBinding(
+                binding=slot.binding,
+                descriptorType=kinds[slot.kind],
+                descriptorCount=1,
+                stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT,
+            )
+            for slot in plan.slots
+            if slot.set == set_number
+        ]
+        set_layout = call(
+            "vkCreateDescriptorSetLayout",
+            device,
+            vk.VkDescriptorSetLayoutCreateInfo(pBindings=bindings or None),
+            None,
         )
-        for index in range(len(buffers))
-    ]
-    set_layout = call(
-        "vkCreateDescriptorSetLayout",
-        device,
-        vk.VkDescriptorSetLayoutCreateInfo(pBindings=bindings),
-        None,
-    )
-    destroy("vkDestroyDescriptorSetLayout", set_layout)
+        destroy("vkDestroyDescriptorSetLayout", set_layout)
+        set_layouts.append(set_layout)
 
     ranges: list[Any] = []
-    if push_constants is not None:
+    if plan.push_range is not None:
+        start, size = plan.push_range
         ranges.append(
             vk.VkPushConstantRange(
-                stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT, offset=0, size=len(push_constants)
+                stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT, offset=start, size=size
             )
         )
     layout = call(
         "vkCreatePipelineLayout",
         device,
-        vk.VkPipelineLayoutCreateInfo(pSetLayouts=[set_layout], pPushConstantRanges=ranges or None),
+        vk.VkPipelineLayoutCreateInfo(pSetLayouts=set_layouts, pPushConstantRanges=ranges or None),
         None,
     )
     destroy("vkDestroyPipelineLayout", layout)
@@ -139,13 +164,13 @@ def _dispatch(
 
     memories: list[Any] = []
     buffer_handles: list[Any] = []
-    for data in buffers:
+    for data, slot in zip(buffers, plan.slots, strict=True):
         handle = call(
             "vkCreateBuffer",
             device,
             vk.VkBufferCreateInfo(
                 size=len(data),
-                usage=vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                usage=usages[slot.kind],
                 sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE,
             ),
             None,
@@ -173,31 +198,33 @@ def _dispatch(
         "vkCreateDescriptorPool",
         device,
         vk.VkDescriptorPoolCreateInfo(
-            maxSets=1,
+            maxSets=plan.set_count,
             pPoolSizes=[
                 vk.VkDescriptorPoolSize(
-                    type=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount=len(buffers)
+                    type=kinds[kind],
+                    descriptorCount=sum(slot.kind == kind for slot in plan.slots),
                 )
+                for kind in sorted({slot.kind for slot in plan.slots})
             ],
         ),
         None,
     )
     destroy("vkDestroyDescriptorPool", pool)  # frees its sets too
-    descriptor_set = call(
+    descriptor_sets = call(
         "vkAllocateDescriptorSets",
         device,
         vk.VkDescriptorSetAllocateInfo(
-            descriptorPool=pool, descriptorSetCount=1, pSetLayouts=[set_layout]
+            descriptorPool=pool, descriptorSetCount=len(set_layouts), pSetLayouts=set_layouts
         ),
-    )[0]
+    )
     writes = [
         vk.VkWriteDescriptorSet(
-            dstSet=descriptor_set,
-            dstBinding=index,
-            descriptorType=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            dstSet=descriptor_sets[slot.set],
+            dstBinding=slot.binding,
+            descriptorType=kinds[slot.kind],
             pBufferInfo=[vk.VkDescriptorBufferInfo(buffer=handle, offset=0, range=len(data))],
         )
-        for index, (handle, data) in enumerate(zip(buffer_handles, buffers, strict=True))
+        for slot, handle, data in zip(plan.slots, buffer_handles, buffers, strict=True)
     ]
     vk.vkUpdateDescriptorSets(device, len(writes), writes, 0, None)
 
@@ -218,16 +245,24 @@ def _dispatch(
     )
     vk.vkCmdBindPipeline(command, vk.VK_PIPELINE_BIND_POINT_COMPUTE, pipeline)
     vk.vkCmdBindDescriptorSets(
-        command, vk.VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, [descriptor_set], 0, None
+        command,
+        vk.VK_PIPELINE_BIND_POINT_COMPUTE,
+        layout,
+        0,
+        len(descriptor_sets),
+        list(descriptor_sets),
+        0,
+        None,
     )
-    if push_constants is not None:
+    if push_constants is not None and plan.push_range is not None:
+        start, size = plan.push_range
         vk.vkCmdPushConstants(
             command,
             layout,
             vk.VK_SHADER_STAGE_COMPUTE_BIT,
-            0,
-            len(push_constants),
-            vk.ffi.new("char[]", bytes(push_constants)),
+            start,
+            size,
+            vk.ffi.new("char[]", bytes(push_constants[start:])),
         )
     vk.vkCmdDispatch(command, *group_count)
     to_host = vk.VkMemoryBarrier(
