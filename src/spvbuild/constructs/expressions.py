@@ -192,17 +192,9 @@ def glsl(name: str, *operands: Value | int | float) -> Value:
     if first is None:
         raise _error(f"glsl({name!r}): give at least one Value operand")
     m = first.module
-    number = _glsl_number(name)
-    spelled = name.replace("_", "").lower()
-    method: Callable[..., Id] | None = next(
-        (
-            getattr(m.glsl, attribute)
-            for attribute in dir(m.glsl)
-            if not attribute.startswith("_") and attribute.replace("_", "") == spelled
-        ),
-        None,
-    )
+    number, attribute = _glsl_function(name)
     how = EXT_RESULTS.get(("GLSL.std.450", number)) if number is not None else None
+    method: Callable[..., Id] | None = getattr(m.glsl, attribute) if attribute else None
     if method is None or how is None:
         raise _error(f"glsl: {name!r} is no GLSL.std.450 function whose result type is inferred")
     ids = [_operand(m, o, first.type) for o in operands]
@@ -211,14 +203,32 @@ def glsl(name: str, *operands: Value | int | float) -> Value:
 
 
 # -- the machinery ----------------------------------------------------------------------------
-def _glsl_number(name: str) -> int | None:
-    from spvbuild.generated.extinst import glsl as glsl_set
+_GLSL: dict[str, tuple[int | None, str]] = {}  # a spelling → (number, the builder's method)
 
-    spelled = name.replace("_", "").lower()
-    for number, info in glsl_set.INSTRUCTIONS.items():
-        if info.name.lower() == spelled:
-            return number
-    return None
+
+def _glsl_function(name: str) -> tuple[int | None, str]:
+    """The number and the builder method name of a GLSL.std.450 function (case and
+    underscores aside); (None, "") for none."""
+    found = _GLSL.get(name)
+    if found is None:
+        from spvbuild.generated.extinst import glsl as glsl_set
+
+        spelled = name.replace("_", "").lower()
+        number = next(
+            (n for n, info in glsl_set.INSTRUCTIONS.items() if info.name.lower() == spelled), None
+        )
+        attribute = next(
+            (
+                a
+                for a in dir(glsl_set.GlslInstructions)
+                if not a.startswith("_") and a.replace("_", "") == spelled
+            ),
+            "",
+        )
+        found = (number, attribute)
+        if len(_GLSL) < 256:  # (spellings come from users)
+            _GLSL[name] = found
+    return found
 
 
 def _kind(m: Module, type_id: TypeId) -> str:
@@ -311,17 +321,28 @@ def _compare(op: str, left: Value, right: Value | int | float) -> Value:
 def _inferred(m: Module, method: str, decided: TypeId, ids: Sequence[Id]) -> TypeId:
     """The result type the rule of ``method``'s instruction gives for operands of type
     ``decided``: an operand its rule ties to the result (``same``/``like``) decides it."""
-    from spvbuild.generated.core import tables
-
-    opcode = next(
-        (i.opcode for i in tables.INSTRUCTIONS.values() if _snake(i.name) == method), None
-    )
+    opcode = _opcode_of(method)
     rule = TYPE_RULES.get(opcode) if opcode is not None else None
     if rule is not None and any(
         RESULT in (c.same, c.like) for _, _, c in rule.operands
     ):
         return decided
     raise _error(f"{method}: no type rule gives its result type from its operands")
+
+
+_OPCODES: dict[str, int | None] = {}  # a generated method's name → its opcode
+
+
+def _opcode_of(method: str) -> int | None:
+    found = _OPCODES.get(method, -1)
+    if found == -1:
+        from spvbuild.generated.core import tables
+
+        found = next(
+            (i.opcode for i in tables.INSTRUCTIONS.values() if _snake(i.name) == method), None
+        )
+        _OPCODES[method] = found
+    return found
 
 
 def _snake(name: str) -> str:
