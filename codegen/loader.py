@@ -30,6 +30,7 @@ from codegen.model import (
     ResultTypeCapability,
     Rule,
     TargetEnv,
+    TargetRuleData,
     TypeCapability,
 )
 from codegen.names_check import check_names
@@ -302,7 +303,7 @@ class _Loader:
             else None
         )
         sources, target_envs, assembler_envs = (
-            self.target_envs(kinds) if TARGET_ENVS_FILE in files else ({}, [], [])
+            self.target_envs(kinds, instructions) if TARGET_ENVS_FILE in files else ({}, [], [])
         )
         layout = [
             LayoutSection(
@@ -445,10 +446,11 @@ class _Loader:
         )
 
     def target_envs(
-        self, kinds: dict[str, OperandKind]
+        self, kinds: dict[str, OperandKind], instructions: dict[str, Instruction]
     ) -> tuple[dict[str, str], list[TargetEnv], list[AssemblerEnv]]:
         """The target environments (``target_envs.yaml``): names once, sources known,
-        capabilities of the grammar's Capability kind, extensions named SPV_*; then the
+        capabilities of the grammar's Capability kind, extensions named SPV_*, a validator
+        that is another environment (of its own), rules by :meth:`target_rules`; then the
         names only the assembler knows (``assembler_only``), each a SPIR-V version."""
         raw = self.read(TARGET_ENVS_FILE)
         known = {
@@ -503,6 +505,18 @@ class _Loader:
                             repr(pair[key]),
                         )
                 after.append((pair["capability"], pair["after"], pair["source"]))
+            validator = item.get("validator", "")
+            if validator and (
+                validator == name
+                or not any(
+                    e["name"] == validator and not e.get("validator")
+                    for e in raw["environments"]
+                )
+            ):
+                raise GrammarError(
+                    mark, "validator", "another environment, validated under its own name",
+                    repr(validator),
+                )
             envs.append(
                 TargetEnv(
                     name=name,
@@ -515,6 +529,8 @@ class _Loader:
                     extensions=_strings(item, "extensions"),
                     forbids=forbids,
                     after=after,
+                    validator=validator,
+                    rules=self.target_rules(item.get("rules"), kinds, instructions),
                 )
             )
         assembler: list[AssemblerEnv] = []
@@ -530,6 +546,78 @@ class _Loader:
                 raise GrammarError(mark, "spirv_version", "a SPIR-V version 1.x", "None")
             assembler.append(AssemblerEnv(name, item["spirv_version"], item["source"]))
         return sources, envs, assembler
+
+    def target_rules(
+        self,
+        listed: YList | None,
+        kinds: dict[str, OperandKind],
+        instructions: dict[str, Instruction],
+    ) -> list[TargetRuleData]:
+        """An environment's ``rules``: each named once, with the keys its kind reads and no
+        other, opcodes the grammar's instructions (a variable_type's: type declarations),
+        enumerants of the operand kind its kind reads."""
+        wanted = {
+            "instruction": ("opcodes",),
+            "variable_type": ("opcodes",),
+            "storage_image_access": ("enumerants",),
+            "ext_inst_import": ("names",),
+            "dropped_decoration": ("enumerants",),
+        }
+        enumerant_kinds = {"storage_image_access": "ImageFormat", "dropped_decoration": "Decoration"}
+        rules: list[TargetRuleData] = []
+        seen: set[str] = set()
+        for position, item in enumerate(listed or ()):
+            mark = listed.mark_of(position) if listed is not None else None
+            assert mark is not None
+            kind = item["kind"]
+            if item["name"] in seen:
+                raise GrammarError(mark, "name", "a rule named once", repr(item["name"]))
+            seen.add(item["name"])
+            for key in ("opcodes", "enumerants", "names", "where"):
+                needed = key in wanted[kind] or (key == "where" and kind == "instruction")
+                if key in item and not needed:
+                    raise GrammarError(mark, key, f"no {key} in a rule of kind {kind}")
+                if key in wanted[kind] and not item.get(key):
+                    raise GrammarError(mark, key, f"a non-empty list for a rule of kind {kind}")
+            opcodes: list[int] = []
+            for name in item.get("opcodes") or ():
+                found = instructions.get(name)
+                if found is None or (kind == "variable_type" and found.cls != "Type-Declaration"):
+                    what = "a type declaration" if kind == "variable_type" else "an instruction"
+                    raise GrammarError(mark, "opcodes", f"{what} of the grammar", repr(name))
+                opcodes.append(found.opcode)
+            values: list[int] = []
+            if kind in enumerant_kinds:
+                operand_kind = kinds.get(enumerant_kinds[kind])
+                for name in item["enumerants"]:
+                    value = next(
+                        (
+                            e.value
+                            for e in (operand_kind.enumerants if operand_kind else ())
+                            if name in (e.name, *e.aliases)
+                        ),
+                        None,
+                    )
+                    if value is None:
+                        raise GrammarError(
+                            mark, "enumerants",
+                            f"an enumerant of the operand kind {enumerant_kinds[kind]!r}",
+                            repr(name),
+                        )
+                    values.append(value)
+            rules.append(
+                TargetRuleData(
+                    name=item["name"],
+                    kind=kind,
+                    why=item["why"],
+                    source=item["source"],
+                    opcodes=opcodes,
+                    where=item.get("where", "anywhere"),
+                    enumerants=values,
+                    names=_strings(item, "names"),
+                )
+            )
+        return rules
 
     def errata(self) -> list[Erratum]:
         raw = self.read(ERRATA_FILE)

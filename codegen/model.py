@@ -276,6 +276,24 @@ class TargetEnv:
     after: list[tuple[str, str, str]] = field(default_factory=list)
     """(capability, the capability declared before it, source): capabilities it allows only
     after another."""
+    validator: str = ""
+    """The spirv-val --target-env that validates a module for it ("": its own name)."""
+    rules: list[TargetRuleData] = field(default_factory=list)
+    """Its rules beyond capabilities, extensions and enumerants (``target_rule``)."""
+
+
+@dataclass
+class TargetRuleData:
+    """One rule of a target environment (schema record ``target_rule``), names resolved."""
+
+    name: str
+    kind: str
+    why: str
+    source: str
+    opcodes: list[int] = field(default_factory=list)
+    where: str = "anywhere"
+    enumerants: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
 
 
 @dataclass

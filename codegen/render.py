@@ -230,6 +230,19 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
                     ],
                     "source": t.source,
                     "after": [(c, a) for c, a, _source in t.after],
+                    "validator": t.validator or t.name,
+                    "rules": [
+                        {
+                            "name": r.name,
+                            "kind": r.kind,
+                            "why": r.why,
+                            "opcodes": tuple(r.opcodes),
+                            "where": r.where,
+                            "enumerants": tuple(r.enumerants),
+                            "names": tuple(r.names),
+                        }
+                        for r in t.rules
+                    ],
                 }
                 for t in grammar.target_envs
             ],

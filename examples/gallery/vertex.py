@@ -21,8 +21,8 @@ from spvbuild.enums import AddressingModel, BuiltIn, ExecutionModel, MemoryModel
 TRANSFORM = Struct("Transform", (Field("mvp", mat(4)), Field("normal_matrix", mat(3))))
 
 
-def build() -> Module:
-    m = Module(target_env="vulkan1.1")
+def build(target_env: str = "vulkan1.1") -> Module:
+    m = Module(target_env=target_env)
     f32 = m.type_float(32)
     v3, v4 = m.type_vector(f32, 3), m.type_vector(f32, 4)
     transform = uniform_block(m, TRANSFORM, binding=0, name="transform")

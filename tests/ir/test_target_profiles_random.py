@@ -89,7 +89,9 @@ def _check(count: int, seed: str) -> tuple[int, int]:
     def validate(item: tuple[Draw, bytes]) -> str | None:
         draw, words = item
         done = subprocess.run(
-            [tool, "--target-env", draw.env, "-"], input=words, capture_output=True
+            [tool, "--target-env", TARGET_ENVS[draw.env].validator, "-"],
+            input=words,
+            capture_output=True,
         )
         return None if done.returncode == 0 else f"{draw}: {done.stderr.decode().strip()}"
 

@@ -96,6 +96,14 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
     instructions each new opcode (:class:`~spvbuild.ir.targets.CheckedFirsts`), the
     general path the instruction's walk.  Without ``target_env`` the version defaults to
     (1, 3).
+
+    ``target_env="webgpu"`` builds for WebGPU through wgpu (naga's SPIR-V front end): the
+    capabilities and extensions naga reads that spirv-val's vulkan1.1 allows, and the rules
+    of :mod:`spvbuild.ir.target_rules` (no combined image sampler variable, no OpLine
+    outside a function, LocalSize only, GLSL.std.450 and NonSemantic.* sets only, storage
+    images read-write only for r32 formats; a :class:`~spvbuild.errors.TargetWarning` for
+    NoContraction, which naga drops).  spirv-val has no WebGPU environment:
+    ``validate("webgpu")`` runs it as vulkan1.1.
     """
 
     def __init__(

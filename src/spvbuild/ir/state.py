@@ -55,6 +55,9 @@ class ModuleState:
     # type the rules do not model), and the signatures of calls found right.
     _type_shapes: dict[int, Any] | None = None
     _type_memo: set[tuple[Any, ...]] | None = None
+    # A target rule's storage image variables, checked when written (target_rules): id →
+    # (the rule, the image's format, the call site of the variable).
+    _storage_images: dict[int, tuple[Any, str, str]] | None = None
 
     def __init__(
         self,

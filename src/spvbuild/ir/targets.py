@@ -30,10 +30,17 @@ from typing import TYPE_CHECKING, NamedTuple
 from spvbuild.errors import ArgumentError, BuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.enums import MemoryModel
-from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_EXTENSION
+from spvbuild.generated.core.opcodes import (
+    OP_CAPABILITY,
+    OP_DECORATE,
+    OP_EXT_INST_IMPORT,
+    OP_EXTENSION,
+    OP_MEMBER_DECORATE,
+    OP_VARIABLE,
+)
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
-from spvbuild.spirv.tables import TargetEnvInfo
+from spvbuild.spirv.tables import TargetEnvInfo, TargetRule
 
 if TYPE_CHECKING:
     from spvbuild.ir.requirements import _Need
@@ -44,6 +51,8 @@ __all__ = [
     "declared_capabilities",
     "target_env_names",
     "target_profile",
+    "validator_env",
+    "watched_opcodes",
 ]
 
 _profiles: dict[str, TargetProfile] = {}
@@ -54,6 +63,16 @@ def target_env_names() -> list[str]:
     from spvbuild.generated.core.targets import TARGET_ENVS
 
     return list(TARGET_ENVS)
+
+
+def validator_env(name: str) -> str:
+    """The spirv-val ``--target-env`` that validates a module for environment ``name``:
+    its own name, but for an environment spirv-val does not know (``webgpu`` →
+    ``vulkan1.1``); a name that is no environment is returned as it is."""
+    from spvbuild.generated.core.targets import TARGET_ENVS
+
+    info = TARGET_ENVS.get(name)
+    return info.validator or name if info is not None else name
 
 
 def target_profile(name: object) -> TargetProfile:
@@ -94,6 +113,10 @@ class TargetProfile:
         self.forbids = {(kind, value): (name, why) for kind, value, name, why in info.forbids}
         # capability → the capability that must be declared before it.
         self.after = {values[c]: values[a] for c, a in info.after if c in values and a in values}
+        # The opcodes a rule of the environment looks at (spvbuild.ir.target_rules).
+        self.watched = watched_opcodes(info.rules)
+        # The spirv-val --target-env that validates a module for it.
+        self.validator = info.validator or info.name
         # (version, needs key) of what a words path listed and the profile allowed with no
         # extension declared: allowed in every module of that version.
         self._allowed: set[tuple[tuple[int, int], tuple[object, ...]]] = set()
@@ -325,6 +348,21 @@ class TargetProfile:
             message = self.refusal(need, where, version, declared, declared_capabilities)
             if message is not None:
                 raise BuildError(message)
+
+
+def watched_opcodes(rules: Sequence[TargetRule]) -> frozenset[int]:
+    """The opcodes whose calls one of ``rules`` looks at."""
+    found: set[int] = set()
+    for rule in rules:
+        if rule.kind == "instruction":
+            found.update(rule.opcodes)
+        elif rule.kind in ("variable_type", "storage_image_access"):
+            found.add(OP_VARIABLE)
+        elif rule.kind == "ext_inst_import":
+            found.add(OP_EXT_INST_IMPORT)
+        elif rule.kind == "dropped_decoration":
+            found.update((OP_DECORATE, OP_MEMBER_DECORATE))
+    return frozenset(found)
 
 
 class ModuleRule(NamedTuple):

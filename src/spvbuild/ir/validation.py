@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from spvbuild.errors import ToolUnavailable, ValidationError
 from spvbuild.ir.state import ModuleState
+from spvbuild.ir.targets import validator_env
 from spvbuild.ir.writing import ordered_instructions, to_words
 
 __all__ = ["ValidationProblem", "run_spirv_val", "spirv_val_path", "validate_module"]
@@ -56,10 +57,14 @@ def spirv_val_path() -> str | None:
 def run_spirv_val(
     words: Sequence[int], target_env: str, flags: Sequence[str] = ()
 ) -> list[ValidationProblem]:
-    """spirv-val's problems with ``words`` for ``target_env`` (none: valid).
+    """spirv-val's problems with ``words`` for ``target_env`` (none: valid).  An
+    environment spirv-val has no name for is validated as its ``validator``
+    (``grammars/target_envs.yaml``: ``webgpu`` as ``vulkan1.1``, the Vulkan version whose
+    SPIR-V naga reads).
 
     ToolUnavailable when spirv-val is not installed.
     """
+    target_env = validator_env(target_env)
     tool = spirv_val_path()
     if tool is None:
         raise ToolUnavailable(
@@ -110,6 +115,8 @@ def validate_module(
             "\n(build the module with Module(call_sites=True) to see the Python line that "
             "made each instruction)"
         )
+    validator = validator_env(target_env)
+    shown_env = target_env if validator == target_env else f"{validator}, for {target_env}"
     raise ValidationError(
-        f"spirv-val ({target_env}) rejects the module:\n{listed}{hint}", found
+        f"spirv-val ({shown_env}) rejects the module:\n{listed}{hint}", found
     )

@@ -53,6 +53,7 @@ from spvbuild.ir.routing import (
     set_section,
 )
 from spvbuild.ir.state import ModuleState, at_call
+from spvbuild.ir.target_rules import check_call as check_rules
 from spvbuild.ir.targets import declared_capabilities
 from spvbuild.ir.type_checks import check_call
 from spvbuild.spirv.arguments import shown
@@ -141,6 +142,8 @@ def check_target(
     target = state.target
     assert target is not None
     opcode = inst.opcode
+    if opcode in target.watched:
+        check_rules(state, target.info, inst)
     if needs is None or opcode in RESULT_TYPE_CAPABILITIES:
         needs = with_result_type_needs(inst, walked_needs(inst), state._definitions)
         assert needs is not None
@@ -166,6 +169,8 @@ def needs_at_call(state: ModuleState, inst: Instruction) -> tuple[tuple[Any, str
     assert needs is not None
     target = state.target
     if target is not None:
+        if inst.opcode in target.watched:
+            check_rules(state, target.info, inst)
         declared = [str(i.operands[0]) for i in state.sections["extensions"]]
         if inst.opcode == OP_EXTENSION:
             declared.append(str(inst.operands[0]))

@@ -31,6 +31,7 @@ from spvbuild.ir.literals import type_widths
 from spvbuild.ir.requirements import Requirements, requirement_records
 from spvbuild.ir.section_order import laid_out, layout_engine
 from spvbuild.ir.state import ModuleState
+from spvbuild.ir.target_rules import check_written
 from spvbuild.spirv.emission import Run
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.strings import string_words
@@ -170,6 +171,7 @@ def serialize(state: ModuleState, out: MutableSequence[int]) -> None:
     capabilities, extensions = requirements.resolution(collector)
     if state.target is not None:
         state.target.check_module(capabilities, state.sections)
+        check_written(state, state.target.info)
     run_rules(state, capabilities, extensions, runs, body)
     out.extend(header_words(state.version, state._bound, state.generator))
     for capability in capabilities:

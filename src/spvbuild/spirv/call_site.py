@@ -10,8 +10,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import warnings
 
-__all__ = ["caller_location", "located"]
+__all__ = ["caller_location", "located", "warn_at_call"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # spvbuild/
 
@@ -56,3 +57,23 @@ def located(message: str) -> str:
     """``message`` followed by the user's call site, ``(at file.py:41)``, when known."""
     where = caller_location(2)
     return f"{message} (at {where})" if where else message
+
+
+def warn_at_call(message: str, category: type[Warning]) -> None:
+    """Warn ``message`` (of ``category``) at the first frame outside spvbuild: the user's
+    call, the place the warning filters and the shown line name."""
+    frame = sys._getframe(1)
+    while frame is not None and _own(frame.f_code.co_filename):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        warnings.warn(message, category, stacklevel=2)
+        return
+    globals_ = frame.f_globals
+    warnings.warn_explicit(
+        message,
+        category,
+        frame.f_code.co_filename,
+        frame.f_lineno,
+        module=globals_.get("__name__"),
+        registry=globals_.setdefault("__warningregistry__", {}),
+    )

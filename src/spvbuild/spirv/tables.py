@@ -79,6 +79,25 @@ class TargetEnvInfo(NamedTuple):
     source: str  # where the facts come from
     # (capability, the capability that must be declared before it): allowed only so
     after: tuple[tuple[str, str], ...] = ()
+    # the spirv-val --target-env that validates a module for it (its own name but for an
+    # environment spirv-val does not know: webgpu → vulkan1.1)
+    validator: str = ""
+    # what it refuses beyond capabilities, extensions and enumerants (spvbuild.ir.target_rules)
+    rules: tuple[TargetRule, ...] = ()
+
+
+class TargetRule(NamedTuple):
+    """One rule of a target environment (``grammars/target_envs.yaml``, ``rules``), checked
+    by the checker of its ``kind`` (:mod:`spvbuild.ir.target_rules`)."""
+
+    name: str  # the rule's name, in every message about it
+    # instruction, variable_type, storage_image_access, ext_inst_import, dropped_decoration
+    kind: str
+    why: str  # what the consumer says or does
+    opcodes: tuple[int, ...] = ()  # instruction, variable_type
+    where: str = "anywhere"  # instruction: anywhere or outside_functions
+    enumerants: tuple[int, ...] = ()  # ImageFormat or Decoration values
+    names: tuple[str, ...] = ()  # ext_inst_import: allowed set names ('.' at the end: a prefix)
 
 
 RESULT: int = -1
