@@ -143,6 +143,28 @@ TYPE_RULES: dict[int, TypeRule] = {
         None,
         None,
     ),
+    77: TypeRule(  # OpVectorExtractDynamic
+        'dynamic vector extract',
+        'spec',
+        None,
+        (
+            (0, 'Vector', TypeConstraint(element_is=-1)),
+            (1, 'Index', TypeConstraint(is_='int', shape='scalar')),
+        ),
+        None,
+        None,
+    ),
+    78: TypeRule(  # OpVectorInsertDynamic
+        'dynamic vector insert',
+        'spec',
+        None,
+        (
+            (0, 'Vector', TypeConstraint(same=-1, element_is=1)),
+            (2, 'Index', TypeConstraint(is_='int', shape='scalar')),
+        ),
+        None,
+        None,
+    ),
     79: TypeRule(  # OpVectorShuffle
         'vector shuffle',
         'spec',
@@ -161,6 +183,16 @@ TYPE_RULES: dict[int, TypeRule] = {
         (
         ),
         (0, 1),
+        None,
+    ),
+    83: TypeRule(  # OpCopyObject
+        'copy',
+        'spec',
+        None,
+        (
+            (0, 'Operand', TypeConstraint(same=-1)),
+        ),
+        None,
         None,
     ),
     109: TypeRule(  # OpConvertFToU
@@ -849,6 +881,259 @@ TYPE_RULES: dict[int, TypeRule] = {
         TypeConstraint(is_='int', shape='scalar_or_vector'),
         (
             (0, 'Operand', TypeConstraint(like=-1)),
+        ),
+        None,
+        None,
+    ),
+    207: TypeRule(  # OpDPdx
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    208: TypeRule(  # OpDPdy
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    209: TypeRule(  # OpFwidth
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    210: TypeRule(  # OpDPdxFine
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    211: TypeRule(  # OpDPdyFine
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    212: TypeRule(  # OpFwidthFine
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    213: TypeRule(  # OpDPdxCoarse
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    214: TypeRule(  # OpDPdyCoarse
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    215: TypeRule(  # OpFwidthCoarse
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    227: TypeRule(  # OpAtomicLoad
+        'atomic load',
+        'spec',
+        None,
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+        ),
+        None,
+        None,
+    ),
+    228: TypeRule(  # OpAtomicStore
+        'atomic store',
+        'spec',
+        None,
+        (
+            (0, 'Pointer', TypeConstraint(is_='pointer')),
+            (3, 'Value', TypeConstraint(pointee_of=0)),
+        ),
+        None,
+        None,
+    ),
+    229: TypeRule(  # OpAtomicExchange
+        'atomic exchange',
+        'spec',
+        None,
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    230: TypeRule(  # OpAtomicCompareExchange
+        'atomic compare exchange',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (4, 'Value', TypeConstraint(same=-1)),
+            (5, 'Comparator', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    232: TypeRule(  # OpAtomicIIncrement
+        'atomic increment and decrement',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+        ),
+        None,
+        None,
+    ),
+    233: TypeRule(  # OpAtomicIDecrement
+        'atomic increment and decrement',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+        ),
+        None,
+        None,
+    ),
+    234: TypeRule(  # OpAtomicIAdd
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    235: TypeRule(  # OpAtomicISub
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    236: TypeRule(  # OpAtomicSMin
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    237: TypeRule(  # OpAtomicUMin
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    238: TypeRule(  # OpAtomicSMax
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    239: TypeRule(  # OpAtomicUMax
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    240: TypeRule(  # OpAtomicAnd
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    241: TypeRule(  # OpAtomicOr
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    242: TypeRule(  # OpAtomicXor
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
         ),
         None,
         None,
