@@ -298,7 +298,7 @@ class _Loader:
 
         errata = self.errata() if ERRATA_FILE in files else []
         type_rules = (
-            load_type_rules(self.read(TYPE_RULES_FILE), instructions, kinds)
+            load_type_rules(self.read(TYPE_RULES_FILE), instructions, kinds, ext_sets)
             if TYPE_RULES_FILE in files
             else None
         )

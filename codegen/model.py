@@ -340,6 +340,8 @@ class TypeRules:
     read_only: list[tuple[int, str, int | None, str, str | None]] = field(default_factory=list)
     """(storage value, storage name, decoration value or None, decoration name, family)"""
     rules: list[ResolvedRule] = field(default_factory=list)
+    ext_results: list[tuple[str, int, str, str]] = field(default_factory=list)
+    """(set's import name, instruction number, its name, like_first or component_of_first)"""
 
 
 @dataclass

@@ -80,6 +80,7 @@ def _type_rules_module(env: jinja2.Environment, grammar: Grammar) -> str:
             for opcode, name, category, facts in sorted(rules.forms)
         ],
         read_only=rules.read_only,
+        ext_results=sorted(rules.ext_results),
         rules=[
             {
                 "opcode": r.opcode,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from codegen.errors import GrammarError, Mark
-from codegen.model import Instruction, OperandKind, ResolvedRule, TypeRules
+from codegen.model import ExtInstSet, Instruction, OperandKind, ResolvedRule, TypeRules
 from codegen.yaml_source import YList, YMap
 
 __all__ = ["TYPE_RULES_FILE", "load_type_rules"]
@@ -49,9 +49,13 @@ def _value(kinds: dict[str, OperandKind], kind: str, name: str, mark: Mark, key:
 
 
 def load_type_rules(
-    raw: YMap, instructions: dict[str, Instruction], kinds: dict[str, OperandKind]
+    raw: YMap,
+    instructions: dict[str, Instruction],
+    kinds: dict[str, OperandKind],
+    ext_sets: dict[str, ExtInstSet] | None = None,
 ) -> TypeRules:
-    """Check and resolve the parsed ``type_rules.yaml`` (``instructions`` by name)."""
+    """Check and resolve the parsed ``type_rules.yaml`` (``instructions`` by name, the
+    extended sets by import name)."""
     sources = {str(k): str(v) for k, v in raw["sources"].items()}
 
     def instruction(name: str, mark: Mark, key: str) -> Instruction:
@@ -115,7 +119,24 @@ def load_type_rules(
                 )
             seen[name] = item["name"]
             rules.append(_resolve(item, instruction(name, where, "instructions"), rule_source))
-    return TypeRules(sources, forms, read_only, rules)
+    ext_results: list[tuple[str, int, str, str]] = []
+    listed = raw.get("ext_results") or YList()
+    for index, item in enumerate(listed):
+        mark = listed.mark_of(index)
+        source(item, mark)
+        found_set = (ext_sets or {}).get(item["set"])
+        if found_set is None:
+            raise GrammarError(mark, "set", "the import name of an extended set", repr(item["set"]))
+        numbers = {i.name: i.opcode for i in found_set.instructions}
+        for how in ("like_first", "component_of_first"):
+            names: YList = item.get(how) or YList()
+            for position, name in enumerate(names):
+                if name not in numbers:
+                    raise GrammarError(
+                        names.mark_of(position), how, f"an instruction of {item['set']}", repr(name)
+                    )
+                ext_results.append((str(item["set"]), numbers[name], str(name), how))
+    return TypeRules(sources, forms, read_only, rules, ext_results)
 
 
 def _resolve(item: YMap, instruction: Instruction, source: str) -> ResolvedRule:

@@ -29,13 +29,13 @@ from spvbuild.constructs import (
     Array,
     Field,
     Struct,
+    Value,
     combined,
     f32,
     for_range,
     if_else,
     if_then,
     input_variable,
-    load,
     output_variable,
     sampler,
     texture,
@@ -43,6 +43,7 @@ from spvbuild.constructs import (
     uniform_block,
     vec,
 )  # fmt: skip
+from spvbuild.constructs.expressions import extract, load, store
 from spvbuild.enums import AddressingModel, ExecutionMode, ExecutionModel, MemoryModel
 from spvbuild.enums import StorageClass as SC
 
@@ -51,35 +52,32 @@ PARAMS = Struct("Params", (Field("tint", vec(4)), Field("offsets", Array(vec(2),
 
 
 def build(target_env: str = "vulkan1.1") -> Module:
-    m = Module(target_env=target_env)
-    float_, uint, boolean = m.type_float(32), m.type_int(32, 0), m.type_bool()
-    v2, v4 = m.type_vector(float_, 2), m.type_vector(float_, 4)
+    m = Module(target_env=target_env, check_types=True)  # result types inferred, then checked
+    v2, v4 = (m.type_vector(m.type_float(32), n) for n in (2, 4))
     params = uniform_block(m, PARAMS, binding=0, name="params")
     albedo, linear = texture(m, binding=1, name="albedo"), sampler(m, binding=2, name="linear")
     uv, color = input_variable(m, v2, 0, "uv"), output_variable(m, v4, 0, "color")
     main = m.define_function(m.type_void(), name="main")
     total = m.variable(m.type_pointer(SC.Function, v4), SC.Function)
     m.store(total, m.constant_null(v4))
-    with for_range(m, uint, m.constant(uint, 0), load(m, params.member(m, "taps"))) as (loop, i):
-        at = m.f_add(v2, load(m, uv), load(m, params.member(m, "offsets", i)))
-        texel = m.image_sample_implicit_lod(v4, combined(m, albedo, linear), at)
-        alpha = m.composite_extract(float_, texel, [3])
-        with if_then(m, m.f_ord_less_than(boolean, alpha, load(m, params.member(m, "threshold")))):
+    taps = load(m, params.member(m, "taps"))
+    with for_range(m, taps.type, m.constant(taps.type, 0), taps.id) as (loop, i):
+        at = load(m, uv) + load(m, params.member(m, "offsets", i))
+        texel = Value(m, m.image_sample_implicit_lod(v4, combined(m, albedo, linear), at.id), v4)
+        alpha = extract(texel, 3)
+        with if_then(m, alpha.lt(load(m, params.member(m, "threshold"))).id):
             loop.continue_()
-        m.store(total, m.f_add(v4, m.load(v4, total), texel))
-        with if_then(m, m.f_ord_greater_than_equal(boolean, alpha, m.constant(float_, 1.0))):
+        store(m, total, load(m, total) + texel)
+        with if_then(m, alpha.ge(1.0).id):
             loop.break_()
-    summed = m.load(v4, total)
-    weight = m.composite_extract(float_, summed, [3])
-    tint = load(m, params.member(m, "tint"))
-    with if_else(m, m.f_ord_greater_than(boolean, weight, m.constant(float_, 0.0))) as (yes, no):
+    summed, tint = load(m, total), load(m, params.member(m, "tint"))
+    weight = extract(summed, 3)
+    with if_else(m, weight.gt(0.0).id) as (yes, no):
         with yes:
-            scale = m.f_div(float_, m.constant(float_, 1.0), weight)
-            m.store(color, m.f_mul(v4, m.vector_times_scalar(v4, summed, scale), tint))
+            store(m, color, summed * (1.0 / weight) * tint)
         with no:
-            m.store(color, tint)
-    m.return_().function_end()
-    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+            store(m, color, tint)
+    m.return_().function_end().memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
     m.entry_point(ExecutionModel.Fragment, main.id, "main")
     m.execution_mode(main.id, ExecutionMode.OriginUpperLeft)
     return m

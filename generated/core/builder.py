@@ -1861,17 +1861,28 @@ class CoreInstructions(InstructionSink):
                 result_type.__class__ in FAST_IDS
                 and vector.__class__ in FAST_IDS
                 and index.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < vector < _rid
-                and 0 < index < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.words.fromlist([0x5004d, result_type, _rid, vector, index])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < vector < _rid
+                        and 0 < index < _rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < vector < _rid
+                        and 0 < index < _rid
+                        and self._check_types(77, result_type, (vector, index))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x5004d, result_type, _rid, vector, index])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(77, result_type, (vector, index), result_id)
 
     def vector_insert_dynamic(self, result_type: TypeId, vector: Id, component: Id, index: Id, *, result_id: Id | None = None) -> Id:
@@ -1895,18 +1906,30 @@ class CoreInstructions(InstructionSink):
                 and vector.__class__ in FAST_IDS
                 and component.__class__ in FAST_IDS
                 and index.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < vector < _rid
-                and 0 < component < _rid
-                and 0 < index < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.words.fromlist([0x6004e, result_type, _rid, vector, component, index])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < vector < _rid
+                        and 0 < component < _rid
+                        and 0 < index < _rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < vector < _rid
+                        and 0 < component < _rid
+                        and 0 < index < _rid
+                        and self._check_types(78, result_type, (vector, component, index))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x6004e, result_type, _rid, vector, component, index])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(78, result_type, (vector, component, index), result_id)
 
     def vector_shuffle(self, result_type: TypeId, vector_1: Id, vector_2: Id, components: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
@@ -2044,16 +2067,26 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and operand.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < operand < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.words.fromlist([0x40053, result_type, _rid, operand])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < operand < _rid
+                    )
+                else:  # ids handed out already, and the rule asked
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < operand < _rid
+                        and self._check_types(83, result_type, (operand,))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x40053, result_type, _rid, operand])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(83, result_type, (operand,), result_id)
 
     def transpose(self, result_type: TypeId, matrix: Id, *, result_id: Id | None = None) -> Id:
@@ -6482,17 +6515,29 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < p < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.firsts[0x400cf] = None  # (first: a target profile may refuse it)
-                _run.words.fromlist([0x400cf, result_type, _rid, p])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < p < _rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    _fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and _types.get(p) == result_type
+                    ) or (
+                        0 < result_type < _rid
+                        and self._check_types(207, result_type, (p,))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400cf] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400cf, result_type, _rid, p])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(207, result_type, (p,), result_id)
 
     def d_pdy(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
@@ -6513,17 +6558,29 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < p < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.firsts[0x400d0] = None  # (first: a target profile may refuse it)
-                _run.words.fromlist([0x400d0, result_type, _rid, p])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < p < _rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    _fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and _types.get(p) == result_type
+                    ) or (
+                        0 < result_type < _rid
+                        and self._check_types(208, result_type, (p,))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d0] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d0, result_type, _rid, p])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(208, result_type, (p,), result_id)
 
     def fwidth(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
@@ -6544,17 +6601,29 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < p < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.firsts[0x400d1] = None  # (first: a target profile may refuse it)
-                _run.words.fromlist([0x400d1, result_type, _rid, p])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < p < _rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    _fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and _types.get(p) == result_type
+                    ) or (
+                        0 < result_type < _rid
+                        and self._check_types(209, result_type, (p,))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d1] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d1, result_type, _rid, p])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(209, result_type, (p,), result_id)
 
     def d_pdx_fine(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
@@ -6575,17 +6644,29 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < p < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.firsts[0x400d2] = None  # (first: a target profile may refuse it)
-                _run.words.fromlist([0x400d2, result_type, _rid, p])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < p < _rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    _fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and _types.get(p) == result_type
+                    ) or (
+                        0 < result_type < _rid
+                        and self._check_types(210, result_type, (p,))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d2] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d2, result_type, _rid, p])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(210, result_type, (p,), result_id)
 
     def d_pdy_fine(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
@@ -6606,17 +6687,29 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < p < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.firsts[0x400d3] = None  # (first: a target profile may refuse it)
-                _run.words.fromlist([0x400d3, result_type, _rid, p])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < p < _rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    _fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and _types.get(p) == result_type
+                    ) or (
+                        0 < result_type < _rid
+                        and self._check_types(211, result_type, (p,))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d3] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d3, result_type, _rid, p])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(211, result_type, (p,), result_id)
 
     def fwidth_fine(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
@@ -6637,17 +6730,29 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < p < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.firsts[0x400d4] = None  # (first: a target profile may refuse it)
-                _run.words.fromlist([0x400d4, result_type, _rid, p])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < p < _rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    _fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and _types.get(p) == result_type
+                    ) or (
+                        0 < result_type < _rid
+                        and self._check_types(212, result_type, (p,))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d4] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d4, result_type, _rid, p])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(212, result_type, (p,), result_id)
 
     def d_pdx_coarse(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
@@ -6668,17 +6773,29 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < p < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.firsts[0x400d5] = None  # (first: a target profile may refuse it)
-                _run.words.fromlist([0x400d5, result_type, _rid, p])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < p < _rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    _fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and _types.get(p) == result_type
+                    ) or (
+                        0 < result_type < _rid
+                        and self._check_types(213, result_type, (p,))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d5] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d5, result_type, _rid, p])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(213, result_type, (p,), result_id)
 
     def d_pdy_coarse(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
@@ -6699,17 +6816,29 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < p < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.firsts[0x400d6] = None  # (first: a target profile may refuse it)
-                _run.words.fromlist([0x400d6, result_type, _rid, p])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < p < _rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    _fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and _types.get(p) == result_type
+                    ) or (
+                        0 < result_type < _rid
+                        and self._check_types(214, result_type, (p,))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d6] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d6, result_type, _rid, p])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(214, result_type, (p,), result_id)
 
     def fwidth_coarse(self, result_type: TypeId, p: Id, *, result_id: Id | None = None) -> Id:
@@ -6730,17 +6859,29 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
-                and 0 < result_type < _rid
-                and 0 < p < _rid
             ):
-                _run = self._run or self._new_run(_block)
-                _run.firsts[0x400d7] = None  # (first: a target profile may refuse it)
-                _run.words.fromlist([0x400d7, result_type, _rid, p])
-                self._bound = _rid + 1
                 _types = self._value_types
-                if _types is not None:
-                    _types[_rid] = result_type
-                return Id(_rid)
+                if _types is None:  # no type checks: ids handed out already
+                    _fast = (
+                        0 < result_type < _rid
+                        and 0 < p < _rid
+                    )
+                else:  # values of exactly a result type the rule takes, or the rule asked
+                    _fast = (
+                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        and _types.get(p) == result_type
+                    ) or (
+                        0 < result_type < _rid
+                        and self._check_types(215, result_type, (p,))
+                    )
+                if _fast:
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d7] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d7, result_type, _rid, p])
+                    self._bound = _rid + 1
+                    if _types is not None:
+                        _types[_rid] = result_type
+                    return Id(_rid)
         return self._value(215, result_type, (p,), result_id)
 
     def emit_vertex(self) -> Self:

@@ -10,6 +10,7 @@ of each instruction.  :mod:`spvbuild.ir.type_checks` checks builder calls agains
 Positions count the operands after the result id; -1 (``RESULT``) is the result type.
 
 Sources:
+* glsl: GLSL.std.450 Extended Instruction Set, version 1.00 revision 9: each instruction's Result Type ("the same type as x", "a floating-point scalar" for Length and Distance)
 * spec: SPIR-V Specification, Unified, version 1.6 revision 4, section 3.52 (the description of each instruction's Result Type and operands)
 * val: SPIRV-Tools v2025.5 (commit 262bdab48146c937467f826699a40da0fdfc0f1a), source/val/validate_arithmetics.cpp, validate_bitwise.cpp, validate_logicals.cpp, validate_conversion.cpp, validate_composites.cpp, validate_memory.cpp, validate_cfg.cpp: what spirv-val refuses
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 from spvbuild.spirv.tables import ReadOnlyStorage, TypeConstraint, TypeForm, TypeRule
 
 SOURCES: dict[str, str] = {
+    'glsl': 'GLSL.std.450 Extended Instruction Set, version 1.00 revision 9: each instruction\'s Result Type ("the same type as x", "a floating-point scalar" for Length and Distance)',
     'spec': "SPIR-V Specification, Unified, version 1.6 revision 4, section 3.52 (the description of each instruction's Result Type and operands)",
     'val': 'SPIRV-Tools v2025.5 (commit 262bdab48146c937467f826699a40da0fdfc0f1a), source/val/validate_arithmetics.cpp, validate_bitwise.cpp, validate_logicals.cpp, validate_conversion.cpp, validate_composites.cpp, validate_memory.cpp, validate_cfg.cpp: what spirv-val refuses',
 }
@@ -60,6 +62,65 @@ READ_ONLY: tuple[ReadOnlyStorage, ...] = (
 )
 """Storage classes a store may not write (storage class, pointee decoration, env family)."""
 
+EXT_RESULTS: dict[tuple[str, int], str] = {
+    ('GLSL.std.450', 1): 'like_first',  # Round
+    ('GLSL.std.450', 2): 'like_first',  # RoundEven
+    ('GLSL.std.450', 3): 'like_first',  # Trunc
+    ('GLSL.std.450', 4): 'like_first',  # FAbs
+    ('GLSL.std.450', 5): 'like_first',  # SAbs
+    ('GLSL.std.450', 6): 'like_first',  # FSign
+    ('GLSL.std.450', 7): 'like_first',  # SSign
+    ('GLSL.std.450', 8): 'like_first',  # Floor
+    ('GLSL.std.450', 9): 'like_first',  # Ceil
+    ('GLSL.std.450', 10): 'like_first',  # Fract
+    ('GLSL.std.450', 11): 'like_first',  # Radians
+    ('GLSL.std.450', 12): 'like_first',  # Degrees
+    ('GLSL.std.450', 13): 'like_first',  # Sin
+    ('GLSL.std.450', 14): 'like_first',  # Cos
+    ('GLSL.std.450', 15): 'like_first',  # Tan
+    ('GLSL.std.450', 16): 'like_first',  # Asin
+    ('GLSL.std.450', 17): 'like_first',  # Acos
+    ('GLSL.std.450', 18): 'like_first',  # Atan
+    ('GLSL.std.450', 19): 'like_first',  # Sinh
+    ('GLSL.std.450', 20): 'like_first',  # Cosh
+    ('GLSL.std.450', 21): 'like_first',  # Tanh
+    ('GLSL.std.450', 22): 'like_first',  # Asinh
+    ('GLSL.std.450', 23): 'like_first',  # Acosh
+    ('GLSL.std.450', 24): 'like_first',  # Atanh
+    ('GLSL.std.450', 25): 'like_first',  # Atan2
+    ('GLSL.std.450', 26): 'like_first',  # Pow
+    ('GLSL.std.450', 27): 'like_first',  # Exp
+    ('GLSL.std.450', 28): 'like_first',  # Log
+    ('GLSL.std.450', 29): 'like_first',  # Exp2
+    ('GLSL.std.450', 30): 'like_first',  # Log2
+    ('GLSL.std.450', 31): 'like_first',  # Sqrt
+    ('GLSL.std.450', 32): 'like_first',  # InverseSqrt
+    ('GLSL.std.450', 37): 'like_first',  # FMin
+    ('GLSL.std.450', 38): 'like_first',  # UMin
+    ('GLSL.std.450', 39): 'like_first',  # SMin
+    ('GLSL.std.450', 40): 'like_first',  # FMax
+    ('GLSL.std.450', 41): 'like_first',  # UMax
+    ('GLSL.std.450', 42): 'like_first',  # SMax
+    ('GLSL.std.450', 43): 'like_first',  # FClamp
+    ('GLSL.std.450', 44): 'like_first',  # UClamp
+    ('GLSL.std.450', 45): 'like_first',  # SClamp
+    ('GLSL.std.450', 46): 'like_first',  # FMix
+    ('GLSL.std.450', 48): 'like_first',  # Step
+    ('GLSL.std.450', 49): 'like_first',  # SmoothStep
+    ('GLSL.std.450', 50): 'like_first',  # Fma
+    ('GLSL.std.450', 66): 'component_of_first',  # Length
+    ('GLSL.std.450', 67): 'component_of_first',  # Distance
+    ('GLSL.std.450', 69): 'like_first',  # Normalize
+    ('GLSL.std.450', 70): 'like_first',  # FaceForward
+    ('GLSL.std.450', 71): 'like_first',  # Reflect
+    ('GLSL.std.450', 72): 'like_first',  # Refract
+    ('GLSL.std.450', 79): 'like_first',  # NMin
+    ('GLSL.std.450', 80): 'like_first',  # NMax
+    ('GLSL.std.450', 81): 'like_first',  # NClamp
+}
+"""Extended instructions whose first operand decides their result type, by (set, number):
+``like_first`` (its type) or ``component_of_first`` (its component type)."""
+
 TYPE_RULES: dict[int, TypeRule] = {
     61: TypeRule(  # OpLoad
         'load',
@@ -82,6 +143,28 @@ TYPE_RULES: dict[int, TypeRule] = {
         None,
         None,
     ),
+    77: TypeRule(  # OpVectorExtractDynamic
+        'dynamic vector extract',
+        'spec',
+        None,
+        (
+            (0, 'Vector', TypeConstraint(element_is=-1)),
+            (1, 'Index', TypeConstraint(is_='int', shape='scalar')),
+        ),
+        None,
+        None,
+    ),
+    78: TypeRule(  # OpVectorInsertDynamic
+        'dynamic vector insert',
+        'spec',
+        None,
+        (
+            (0, 'Vector', TypeConstraint(same=-1, element_is=1)),
+            (2, 'Index', TypeConstraint(is_='int', shape='scalar')),
+        ),
+        None,
+        None,
+    ),
     79: TypeRule(  # OpVectorShuffle
         'vector shuffle',
         'spec',
@@ -100,6 +183,16 @@ TYPE_RULES: dict[int, TypeRule] = {
         (
         ),
         (0, 1),
+        None,
+    ),
+    83: TypeRule(  # OpCopyObject
+        'copy',
+        'spec',
+        None,
+        (
+            (0, 'Operand', TypeConstraint(same=-1)),
+        ),
+        None,
         None,
     ),
     109: TypeRule(  # OpConvertFToU
@@ -788,6 +881,259 @@ TYPE_RULES: dict[int, TypeRule] = {
         TypeConstraint(is_='int', shape='scalar_or_vector'),
         (
             (0, 'Operand', TypeConstraint(like=-1)),
+        ),
+        None,
+        None,
+    ),
+    207: TypeRule(  # OpDPdx
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    208: TypeRule(  # OpDPdy
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    209: TypeRule(  # OpFwidth
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    210: TypeRule(  # OpDPdxFine
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    211: TypeRule(  # OpDPdyFine
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    212: TypeRule(  # OpFwidthFine
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    213: TypeRule(  # OpDPdxCoarse
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    214: TypeRule(  # OpDPdyCoarse
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    215: TypeRule(  # OpFwidthCoarse
+        'derivatives',
+        'spec',
+        TypeConstraint(is_='float', shape='scalar_or_vector'),
+        (
+            (0, 'P', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    227: TypeRule(  # OpAtomicLoad
+        'atomic load',
+        'spec',
+        None,
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+        ),
+        None,
+        None,
+    ),
+    228: TypeRule(  # OpAtomicStore
+        'atomic store',
+        'spec',
+        None,
+        (
+            (0, 'Pointer', TypeConstraint(is_='pointer')),
+            (3, 'Value', TypeConstraint(pointee_of=0)),
+        ),
+        None,
+        None,
+    ),
+    229: TypeRule(  # OpAtomicExchange
+        'atomic exchange',
+        'spec',
+        None,
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    230: TypeRule(  # OpAtomicCompareExchange
+        'atomic compare exchange',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (4, 'Value', TypeConstraint(same=-1)),
+            (5, 'Comparator', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    232: TypeRule(  # OpAtomicIIncrement
+        'atomic increment and decrement',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+        ),
+        None,
+        None,
+    ),
+    233: TypeRule(  # OpAtomicIDecrement
+        'atomic increment and decrement',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+        ),
+        None,
+        None,
+    ),
+    234: TypeRule(  # OpAtomicIAdd
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    235: TypeRule(  # OpAtomicISub
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    236: TypeRule(  # OpAtomicSMin
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    237: TypeRule(  # OpAtomicUMin
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    238: TypeRule(  # OpAtomicSMax
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    239: TypeRule(  # OpAtomicUMax
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    240: TypeRule(  # OpAtomicAnd
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    241: TypeRule(  # OpAtomicOr
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
+        ),
+        None,
+        None,
+    ),
+    242: TypeRule(  # OpAtomicXor
+        'integer atomics',
+        'spec',
+        TypeConstraint(is_='int', shape='scalar'),
+        (
+            (0, 'Pointer', TypeConstraint(pointer_to=-1)),
+            (3, 'Value', TypeConstraint(same=-1)),
         ),
         None,
         None,
