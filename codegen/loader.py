@@ -366,6 +366,8 @@ class _Loader:
         return grammar
 
     def notes(self, raw: YList | None) -> list[ExtensionNote]:
+        if raw is None:
+            return []
         return [
             ExtensionNote(
                 item["title"],
@@ -374,7 +376,7 @@ class _Loader:
                 _strings(item, "instructions"),
                 raw.mark_of(index),
             )
-            for index, item in enumerate(raw or ())
+            for index, item in enumerate(raw)
         ]
 
     def rules(self, raw: YList | None, file: str) -> list[Rule]:

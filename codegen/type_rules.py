@@ -129,11 +129,11 @@ def load_type_rules(
             raise GrammarError(mark, "set", "the import name of an extended set", repr(item["set"]))
         numbers = {i.name: i.opcode for i in found_set.instructions}
         for how in ("like_first", "component_of_first"):
-            names: YList = item.get(how) or YList()
-            for position, name in enumerate(names):
+            listed_names: YList = item.get(how) or YList()
+            for position, name in enumerate(listed_names):
                 if name not in numbers:
                     raise GrammarError(
-                        names.mark_of(position), how, f"an instruction of {item['set']}", repr(name)
+                        listed_names.mark_of(position), how, f"an instruction of {item['set']}", repr(name)
                     )
                 ext_results.append((str(item["set"]), numbers[name], str(name), how))
     return TypeRules(sources, forms, read_only, rules, ext_results)
