@@ -44,6 +44,8 @@ def test_a_grammar_edit_changes_the_output(tmp_path: Path) -> None:
     shutil.copytree(GRAMMARS_DIR, grammars)
     core = grammars / "core.yaml"
     core.write_text(core.read_text().replace("  OpDPdx:\n", "  OpDPdxRenamed:\n", 1))
+    rules = grammars / "type_rules.yaml"  # (its derivatives rule names the instruction)
+    rules.write_text(rules.read_text().replace("OpDPdx,", "OpDPdxRenamed,", 1))
     out = tmp_path / "out"
     generate(grammars, out)
     builder = (out / "core" / "builder.py").read_text()

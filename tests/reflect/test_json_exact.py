@@ -98,7 +98,8 @@ VALUES = _type(
     "runtime_array",
     "uint",  # an array's element spelling
     element=UINT_ID,
-    dimensions=[{"length": 0, "constant_id": None, "spec_id": None}],
+    # one dimension: a runtime array (length 0) of stride 4 (OpDecorate %6 ArrayStride 4)
+    dimensions=[{"length": 0, "constant_id": None, "spec_id": None, "stride": 4}],
     array_stride=4,
     size=0,  # a runtime array
 )
