@@ -27,7 +27,9 @@ files), each a fresh child process with its peak memory (``bench/processes.py``)
 Where a child ran compiled (mypyc) spvbuild modules, the same child runs again with
 ``SPVBUILD_PURE_PYTHON=1`` in each round and its plain-Python figure is printed.  Then the
 README's example shader (everything up to ``to_words()``, nothing run) is built many
-times in this process: the best time of one build; where that ran the compiled layout
+times in this process (through the generated methods, the result types by hand, no type
+checks: the form the target was set on), and as the README now writes it (typed values,
+``check_types=True``: reported): the best time of one build; where that ran the compiled layout
 engine (``spvbuild.ir.layout_engine``), a child builds it with ``SPVBUILD_PURE_PYTHON=1``
 and its plain-Python figure is printed too.  Targets (issue 13): the build at
 least 3x as fast as spirv-as and under 100 MB peak, the round trip in at most half of
@@ -281,9 +283,40 @@ def measure() -> tuple[int, dict[str, Timed]]:
     return instructions, best
 
 
-def readme_shader() -> float:
-    """Best seconds of one build of the README shader, in this process."""
-    build = readme_shader_builder()
+def readme_as_written_builder() -> Callable[[], list[int]]:
+    """The README's example as it is written now: typed values
+    (:mod:`spvbuild.constructs.expressions`, result types inferred) and
+    ``check_types=True``; up to ``to_words()``."""
+    from spvbuild.compute import invocation_index, storage_buffer
+    from spvbuild.constructs.expressions import glsl, load, store
+    from spvbuild.enums import (
+        AddressingModel,
+        ExecutionModel,
+        ExecutionModeLocalSize,
+        MemoryModel,
+    )
+    from spvbuild.ir.module import Module
+
+    def build() -> list[int]:
+        m = Module(version=(1, 3), check_types=True)
+        data = storage_buffer(m, m.type_float(32), binding=0)
+        main = m.define_function(m.type_void(), name="main")
+        p = data.at(m, invocation_index(m))
+        x = load(m, p)
+        store(m, p, x * x + glsl("sqrt", x))
+        m.return_().function_end().memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+        m.entry_point(ExecutionModel.GLCompute, main.id, "main")
+        m.execution_mode(main.id, ExecutionModeLocalSize(64, 1, 1))
+        words: list[int] = m.to_words()
+        return words
+
+    return build
+
+
+def readme_shader(builder: Callable[[], Callable[[], list[int]]] | None = None) -> float:
+    """Best seconds of one build of the README shader (by ``builder``: the generated
+    methods' form by default), in this process."""
+    build = (builder or readme_shader_builder)()
     fastest = float("inf")
     for _ in range(README_BUILDS):
         start = time.perf_counter()
@@ -353,6 +386,7 @@ def main() -> int:
     try:
         instructions, best = measure()
         shader, compiled, plain_shader = readme_shader_forms()
+        as_written = readme_shader(readme_as_written_builder)
     except Exception as exc:  # a benchmark reports, it never fails the run
         print(f"bench {NAME}: FAILED: {type(exc).__name__}: {exc} {target}")
         return 0
@@ -375,7 +409,8 @@ def main() -> int:
         f"child (whole process {trip.process:.2f} s, peak {megabytes(trip.peak)}) = "
         f"{trip.inside / theirs:.2f}x spirv-as's time{_plain(best, 'roundtrip', theirs)}; "
         f"README shader {shader * 1e3:.3f} ms per build (best of {README_BUILDS:,}"
-        f"{shader_plain}) {target}"
+        f"{shader_plain}; as the README now writes it, typed values and type checks: "
+        f"{as_written * 1e3:.3f} ms) {target}"
     )
     return 0
 

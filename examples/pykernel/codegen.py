@@ -135,7 +135,7 @@ class _ModuleBuilder:
         self.functions = functions
         self.kernel = functions[program.kernel.name]
         self.local_size = local_size
-        m = self.m = Module((1, 3))
+        m = self.m = Module((1, 3), check_types=True)  # each call against the type rules
         m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
         self.file = m.string(program.filename)
         m.source(SourceLanguage.Unknown, 0, self.file)

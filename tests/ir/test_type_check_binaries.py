@@ -76,7 +76,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[list[int]]:
 
 
 def test_a_mistake_in_a_binary_is_found_with_its_offset_and_text() -> None:
-    m = Module(version=(1, 3))  # (no type checks: the mistake reaches the binary)
+    m = Module(version=(1, 3), check_types=False)  # (the mistake reaches the binary)
     f32 = m.type_float(32)
     main = m.define_function(m.type_void(), name="main")
     x = m.constant(f32, 1.0)
@@ -256,7 +256,7 @@ def test_val_native_prints_each_problem_and_fails(
 ) -> None:
     from spvbuild.cli import main
 
-    m = Module(version=(1, 3))
+    m = Module(version=(1, 3), check_types=False)
     f32, u32 = m.type_float(32), m.type_int(32, 0)
     main_fn = m.define_function(m.type_void(), name="main")
     x = m.constant(f32, 1.0)

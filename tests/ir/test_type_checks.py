@@ -8,6 +8,7 @@ that spirv-val rejects: so each refusal stands for a real error, not a rule of o
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -304,12 +305,24 @@ def test_check_types_false_turns_the_checks_off() -> None:
     _i_add_on_floats(m, t)  # no error
 
 
-def test_the_checks_are_off_by_default_for_now() -> None:
-    m = Module(target_env="vulkan1.1")
-    f32 = m.type_float(32)
-    m.define_function(m.type_void(), name="main")
-    x = m.constant(f32, 1.0)
-    m.i_add(f32, x, x)  # no error: spirv-val rejects the module
+def test_the_default_is_off_unless_spvbuild_check_types_is_1() -> None:
+    """Off by default for now; ``SPVBUILD_CHECK_TYPES=1`` (read at import) turns them on."""
+    program = (
+        "from spvbuild.ir.module import Module\n"
+        "m = Module(target_env='vulkan1.1')\n"
+        "f32 = m.type_float(32)\n"
+        "m.define_function(m.type_void(), name='main')\n"
+        "x = m.constant(f32, 1.0)\n"
+        "m.i_add(f32, x, x)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "SPVBUILD_CHECK_TYPES"}
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    quiet = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True)
+    assert quiet.returncode == 0, quiet.stderr
+    env["SPVBUILD_CHECK_TYPES"] = "1"
+    checked = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True)
+    assert checked.returncode != 0
+    assert b"integer arithmetic needs an int scalar or vector" in checked.stderr
 
 
 def test_a_refused_call_changes_nothing() -> None:

@@ -188,6 +188,7 @@ class ModuleOptions(TypedDict, total=False):
 
     capabilities: Literal["infer", "verify", "off"]
     merge_aggregates: bool
+    check_types: bool
 
 
 StepsFn = Callable[[Module, Steps], None]
@@ -213,8 +214,11 @@ class Entry:
     """Regex for the spirv-val error on a module spirv-val cannot accept (a tool limitation)."""
 
     def module(self) -> Module:
-        """A fresh, empty module with this entry's version and options."""
-        return Module(self.version, **self.options)
+        """A fresh, empty module with this entry's version and options, the type checks
+        on (every catalogue module is valid: none may be refused by a type rule)."""
+        options: ModuleOptions = {"check_types": True}
+        options.update(self.options)
+        return Module(self.version, **options)
 
     def build(self, m: Module) -> None:
         """Build the module into ``m`` in the natural call order."""

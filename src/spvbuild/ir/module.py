@@ -29,6 +29,7 @@ code per instruction.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -60,6 +61,8 @@ __all__ = ["KNOWN_VERSIONS", "CapabilityMode", "FunctionHandle", "Module"]
 
 _AnyId = TypeVar("_AnyId", bound=Id | TypeId)
 
+CHECK_TYPES_DEFAULT = os.environ.get("SPVBUILD_CHECK_TYPES") == "1"
+"""The default of ``Module(check_types=...)``: on where ``SPVBUILD_CHECK_TYPES=1`` at import."""
 GENERATOR_WORD = GENERATOR  # the one generator word (spvbuild.binary.encoder.GENERATOR)
 KNOWN_VERSIONS = tuple((1, minor) for minor in range(7))
 _KNOWN_VERSION_SET = frozenset(KNOWN_VERSIONS)
@@ -83,7 +86,9 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
     with ``a`` an int vector is a BuildError at that call, naming the operand, its type and
     the type the rule needs, where spirv-val would only reject the finished module.  Off by
     default for now: the checks cost about a third of a small shader's build time (see
-    CHANGELOG), which must come down before they are on for every module.
+    CHANGELOG), which must come down before they are on for every module.  The environment
+    variable ``SPVBUILD_CHECK_TYPES=1`` (read at import) makes them the default, e.g. in a
+    frontend's test runs.
 
     ``target_env`` (spirv-val's ``--target-env`` names: ``"vulkan1.1"``, ``"opencl2.2"``,
     ``"spv1.4"``, ...) builds for that environment (:mod:`spvbuild.ir.targets`): the
@@ -116,7 +121,7 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
         complete_interfaces: bool = True,
         call_sites: bool = False,
         target_env: str | None = None,
-        check_types: bool = False,
+        check_types: bool | None = None,
     ) -> None:
         target = None
         if target_env is not None:
@@ -175,7 +180,7 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
             generator,
             complete_interfaces,
             call_sites,
-            check_types is not False,
+            CHECK_TYPES_DEFAULT if check_types is None else check_types is not False,
         )
         if not call_sites:  # (with call sites, every call takes the general path)
             self._put_words = self._put
