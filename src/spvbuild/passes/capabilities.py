@@ -12,7 +12,9 @@ Only the capabilities the grammar names as a requirement of something (an instru
 enumerant, a numeric type: :data:`TRIMMABLE`) can be dropped: the others are asked for by
 the specification's validation rules alone (``StorageImageMultisample`` for a multisampled
 storage image, ``RuntimeDescriptorArray``, ``ImageCubeArray``, ...), which inference does
-not see, so they stay.  Likewise an extension stays unless the grammar names it somewhere.
+not see, so they stay (and what they imply does not count as met: a ``Shader`` the module
+needs stays beside them).  Likewise an extension stays unless the grammar names it
+somewhere.
 """
 
 from __future__ import annotations
@@ -89,13 +91,16 @@ def trim_capabilities(program: Program) -> Program:
     out = program.copy()
     if not _meets(program, declared, body):
         return out
-    kept = list(declared)
-    for inst in declared:
-        if not _trimmable(inst):
-            continue
+    # The declarations this pass cannot judge stay, but do not count as meeting a need: a
+    # capability they imply (Shader, by StorageImageMultisample) is kept in its own right.
+    kept = [i for i in declared if _trimmable(i)]
+    if not _meets(program, kept, body):
+        return out
+    for inst in list(kept):
         trial = [i for i in kept if i is not inst]
         if _meets(program, trial, body):
             kept = trial
+    kept += [i for i in declared if not _trimmable(i)]
     keep = {id(i) for i in kept}
     out.instructions = [i for i in program.instructions if i.opcode not in _DECLARATIONS or id(i) in keep]
     return out

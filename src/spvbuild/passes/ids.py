@@ -56,13 +56,26 @@ def ids_in(value: Any) -> Iterator[int]:
         yield from ids_in(value.parameters)
 
 
+_TARGET_LISTS = {
+    opcode: frozenset(n for n, op in enumerate(tables.INSTRUCTIONS[opcode].operands) if op.quantifier == "*")
+    for opcode in TARGETING
+}
+"""The operands of a targeting instruction that list more targets (OpGroupDecorate's)."""
+
+
 def used_ids(inst: Instruction, *, skip_target: bool = False) -> Iterator[int]:
-    """The ids ``inst`` uses: its result type, then its id operands in order (operand 0 of a
-    targeting instruction left out with ``skip_target``)."""
+    """The ids ``inst`` uses: its result type, then its id operands in order (with
+    ``skip_target``, a targeting instruction's targets left out: operand 0 and the lists
+    of targets of the group decorations)."""
     if inst.result_type is not None:
         yield int(inst.result_type)
-    operands = inst.operands[1:] if skip_target and is_targeting(inst) else inst.operands
-    for value in operands:
+    if skip_target and is_targeting(inst):
+        lists = _TARGET_LISTS[inst.opcode]
+        for index, value in enumerate(inst.operands):
+            if index and index not in lists:
+                yield from ids_in(value)
+        return
+    for value in inst.operands:
         yield from ids_in(value)
 
 
