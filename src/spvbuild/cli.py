@@ -240,7 +240,7 @@ class _Step(argparse.Action):
         kind = self.const if isinstance(self.const, str) else "pass"
         value = values if isinstance(values, str) else self.metavar
         steps.append((kind, value))
-        setattr(namespace, "steps", steps)
+        namespace.steps = steps
 
 
 def _target_env(value: str) -> str:

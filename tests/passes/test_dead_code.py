@@ -204,3 +204,27 @@ OpFunctionEnd
     assert error.pass_name == "remove-unreachable-blocks"
     assert error.opcode_name == "OpStore"
     assert "OpStore" in str(error) and "%" in str(error)
+
+
+def test_builtin_workgroup_size_constant_stays() -> None:
+    src = (
+        HEAD
+        + """OpDecorate %x SpecId 0
+OpDecorate %size BuiltIn WorkgroupSize
+%uint = OpTypeInt 32 0
+%v3 = OpTypeVector %uint 3
+%one = OpConstant %uint 1
+%x = OpSpecConstant %uint 64
+%size = OpSpecConstantComposite %v3 %x %one %one
+%unused = OpSpecConstantComposite %v3 %one %one %one
+"""
+        + TYPES
+        + """%main = OpFunction %void None %fn
+%l0 = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+    )
+    out = text_of(eliminate_dead_code(program(src)))
+    assert out.count("OpSpecConstantComposite") == 1  # the workgroup size, used by nothing
+    assert "BuiltIn WorkgroupSize" in out and "SpecId 0" in out

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from spvbuild.errors import SpvbuildError
 from spvbuild.generated.core import tables
+from spvbuild.generated.core.enums import Capability
 from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_EXTENSION
 from spvbuild.ir.requirements import Requirements
 from spvbuild.passes.program import Program
@@ -75,6 +76,13 @@ def _meets(program: Program, declared: list[Instruction], body: list[Instruction
     return True
 
 
+def _known(inst: Instruction) -> bool:
+    value = inst.operands[0] if inst.operands else None
+    if inst.opcode == OP_CAPABILITY:
+        return isinstance(value, Capability)
+    return isinstance(value, str)
+
+
 def _trimmable(inst: Instruction) -> bool:
     value = inst.operands[0] if inst.operands else None
     if inst.opcode == OP_CAPABILITY:
@@ -86,7 +94,8 @@ def trim_capabilities(program: Program) -> Program:
     """``program`` without the capabilities and extensions nothing needs (a new program;
     ``program`` unchanged).  A module whose declarations do not meet its needs to begin
     with is returned as it is."""
-    declared = [i for i in program.instructions if i.opcode in _DECLARATIONS]
+    # A capability the grammar does not know stays, and is not looked at.
+    declared = [i for i in program.instructions if i.opcode in _DECLARATIONS and _known(i)]
     body = [i for i in program.instructions if i.opcode not in _DECLARATIONS]
     out = program.copy()
     if not _meets(program, declared, body):
@@ -94,6 +103,7 @@ def trim_capabilities(program: Program) -> Program:
     # The declarations this pass cannot judge stay, but do not count as meeting a need: a
     # capability they imply (Shader, by StorageImageMultisample) is kept in its own right.
     kept = [i for i in declared if _trimmable(i)]
+    body = [i for i in declared if not _trimmable(i)] + body  # what they need is needed
     if not _meets(program, kept, body):
         return out
     for inst in list(kept):
@@ -102,5 +112,9 @@ def trim_capabilities(program: Program) -> Program:
             kept = trial
     kept += [i for i in declared if not _trimmable(i)]
     keep = {id(i) for i in kept}
-    out.instructions = [i for i in program.instructions if i.opcode not in _DECLARATIONS or id(i) in keep]
+    out.instructions = [
+        i
+        for i in program.instructions
+        if i.opcode not in _DECLARATIONS or id(i) in keep or not _known(i)
+    ]
     return out

@@ -4,14 +4,14 @@ One mark over the whole module, then one sweep.  Live from the start (the roots)
 instruction outside the functions that defines nothing and names or decorates nothing
 (capabilities, the memory model, entry points, execution modes, ``OpSource``, ...), every
 one that defines an id but is not pure (:func:`spvbuild.passes.effects.is_pure`: a
-decoration group, a DebugInfo instruction) and every id exported by a ``LinkageAttributes``
-decoration.  An id is live when a live instruction uses it; a function is live when its id
+decoration group, a DebugInfo instruction) and every id a decoration of
+:data:`ROOT_DECORATIONS` names (an export, a ``BuiltIn``).  An id is live when a live instruction uses it; a function is live when its id
 or any id it defines is; in a live function every instruction that is not pure is live
 (stores, calls, branches, labels, parameters, ...), a pure one only when its result is.
 
 The sweep drops the functions and the pure instructions whose results are not live, and the
 names and decorations of every id that goes (a decoration group's list of targets loses
-the dead ones).  A name or a decoration never makes its target live.  Words the grammar
+the dead ones).  No other name or decoration makes its target live.  Words the grammar
 could not type (:func:`spvbuild.passes.ids.hidden_words`) keep alive every id they could
 name.  Unreachable blocks go first (:mod:`spvbuild.passes.unreachable`).
 """
@@ -43,14 +43,25 @@ def import_names(instructions: list[Instruction]) -> dict[int, str]:
     }
 
 
-def _exports(inst: Instruction) -> bool:
-    """True for a decoration that exports its target (``LinkageAttributes ... Export``)."""
-    return is_targeting(inst) and any(
-        isinstance(v, EnumerantParameters)
-        and v.enumerant == Decoration.LinkageAttributes
-        and LinkageType.Export in v.parameters
-        for v in inst.operands[1:]
-    )
+ROOT_DECORATIONS: dict[Decoration, LinkageType | None] = {
+    Decoration.LinkageAttributes: LinkageType.Export,
+    Decoration.BuiltIn: None,
+}
+"""Decorations that make their target live → the parameter they must hold to (None: any).
+An export is seen from outside; a constant decorated ``BuiltIn WorkgroupSize`` sets the
+workgroup size (over ``LocalSize``) without any instruction using it."""
+
+
+def _makes_live(inst: Instruction) -> bool:
+    """True for a decoration of :data:`ROOT_DECORATIONS`."""
+    if not is_targeting(inst):
+        return False
+    for value in inst.operands[1:]:
+        if isinstance(value, EnumerantParameters) and value.enumerant in ROOT_DECORATIONS:
+            wanted = ROOT_DECORATIONS[value.enumerant]  # type: ignore[index]
+            if wanted is None or wanted in value.parameters:
+                return True
+    return False
 
 
 def eliminate_dead_code(program: Program) -> Program:
@@ -102,7 +113,7 @@ def _mark(layout: Layout, imports: dict[int, str]) -> set[int]:
     for inst in layout.head:
         if is_targeting(inst):
             targeting.append(inst)
-            if _exports(inst):
+            if _makes_live(inst):
                 mark(int(inst.operands[0]))
         elif inst.result_id is None:
             mark_uses(inst)
