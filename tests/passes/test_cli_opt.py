@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from spvbuild import assemble
+from spvbuild import assemble, disassemble
 from spvbuild.cli import main
+from spvbuild.passes import RECIPES
 from tests.passes.helpers import val
 
 SOURCE = """OpCapability Shader
@@ -63,9 +64,12 @@ def test_flags_run_in_order_and_report(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_recipe(tmp_path: Path) -> None:
     source = _write(tmp_path / "in.spv", assemble(SOURCE))
-    out = tmp_path / "out.spv"
+    out, spelled = tmp_path / "out.spv", tmp_path / "spelled.spv"
     assert main(["opt", str(source), "-o", str(out), "--recipe", "size"]) == 0
     assert len(_words(out)) < len(_words(source))
+    assert main(["opt", str(source), "-o", str(spelled), "--pass", ",".join(RECIPES["size"])]) == 0
+    assert _words(out) == _words(spelled)
+    assert "Float64" not in disassemble(_words(out))
 
 
 def test_bad_recipe_and_nothing_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -64,8 +64,9 @@ def test_dead_code_against_spirv_opt(modules: tuple[RealModule, ...], tmp_path: 
         f"{median:.3f}, best {ratios[0][0]:.3f} ({ratios[0][1]}), worst {ratios[-1][0]:.3f} "
         f"({ratios[-1][1]})"
     )
-    # spirv-opt also drops stores to memory nothing reads (not in this slice).
-    assert median < 1.05
+    # spirv-opt also drops stores to memory nothing reads (not in this slice): 1.015 now;
+    # without the sweep of unused globals it is 1.026.
+    assert median <= 1.02
     assert ratios[0][0] >= 0.95
 
 

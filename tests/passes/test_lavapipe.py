@@ -90,6 +90,12 @@ void main() {
     b[i] = steps;
     return;
 }""",
+    "call_for_its_effect": """
+uint bump(uint i) { b[i] = a[i] + 5u; return 1u; }
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    bump(i);
+}""",
     "dead_globals": """
 const uint UNUSED_TABLE[4] = uint[4](1u, 2u, 3u, 4u);
 shared uint scratch[16];

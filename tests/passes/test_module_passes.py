@@ -7,7 +7,13 @@ import io
 import pytest
 
 from spvbuild import Module
-from spvbuild.enums import AddressingModel, ExecutionModel, ExecutionModeLocalSize, MemoryModel
+from spvbuild.enums import (
+    AddressingModel,
+    Capability,
+    ExecutionModel,
+    ExecutionModeLocalSize,
+    MemoryModel,
+)
 from spvbuild.errors import ArgumentError, PassError
 from spvbuild.passes import (
     PassReport,
@@ -16,6 +22,7 @@ from spvbuild.passes import (
     run,
     trim_capabilities,
 )
+from spvbuild.spirv.instruction import RawWords
 from tests.passes.helpers import program, text_of, val
 
 HEAD = """OpCapability Shader
@@ -166,3 +173,25 @@ def test_run_on_a_module_reports_each_pass() -> None:
 def test_run_names_unknown_passes() -> None:
     with pytest.raises(ArgumentError, match="no pass or recipe 'mem2reg'"):
         run(_built(), ["mem2reg"])
+
+
+def test_trim_capabilities_leaves_an_unknown_capability_alone() -> None:
+    src = HEAD.replace("OpCapability Shader\n", "OpCapability Shader\nOpCapability Float64\n") + """
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%l = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+    before = program(src)
+    # The reader keeps a capability the grammar lacks as raw words (value 88: none).
+    unknown = before.instructions[0]._replace(operands=(RawWords((88,)),))
+    before.instructions.insert(1, unknown)
+    out = trim_capabilities(before).instructions
+    assert unknown in out
+    assert [i.operands[0] for i in out if i.opcode == 17] == [Capability.Shader, RawWords((88,))]
+    # A module whose declarations miss a need (Float64 for the double) is left as it is.
+    short = program(src.replace("%fn = OpTypeFunction %void", "%fn = OpTypeFunction %void\n%d = OpTypeFloat 64"))
+    short.instructions[1] = unknown
+    assert trim_capabilities(short).instructions == short.instructions

@@ -13,7 +13,7 @@ from spvbuild.errors import SpvbuildError
 from spvbuild.passes import PASSES, Program, run
 from tests.passes.corpus import RealModule, real_modules
 
-MUTANTS = 400
+MUTANTS = 600
 
 
 def _instructions(words: list[int]) -> list[list[int]]:
