@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from spvbuild.errors import SpvbuildError
+from spvbuild.errors import PassError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_FUNCTION
 from spvbuild.passes.ids import is_targeting, rename
@@ -39,8 +39,6 @@ def remove_duplicates(program: Program) -> Program:
     """``program`` with its duplicate types, constants, imports and decorations merged (a
     new program; ``program`` unchanged).  PassError for an instruction the encoder
     refuses."""
-    from spvbuild.errors import PassError
-
     encoder = encoder_of(program.instructions)
     merged: dict[int, int] = {}  # id → the id it merges into
 
