@@ -9,6 +9,8 @@ Facts checked, each printed with what breaks it:
 * ``spvbuild.binary`` imports nothing from ``spvbuild.ir``;
 * ``spvbuild.spirv`` (the bottom layer) imports nothing of spvbuild but ``spvbuild.errors``;
 * ``generated/`` imports only the bottom layer (``spvbuild.spirv``) and itself;
+* ``spvbuild.passes`` sits above the module (``ir/``) and the rooms it uses: no room but
+  the face and the command line (``spvbuild.cli``) imports it;
 * no hand-written file of ``src/spvbuild`` is over 800 lines.
 
 Usage: ``python tools/check_layers.py [ROOT]`` (the checkout's root; default: the folder
@@ -166,6 +168,12 @@ def problems(root: Path) -> list[str]:
                 f"{PACKAGE}.errors",
             ):
                 out.append(f"{at(a, b)}: the bottom layer imports only itself and the errors")
+            if (
+                room(b) == f"{PACKAGE}.passes"
+                and room(a) not in (f"{PACKAGE}.passes", f"{PACKAGE}.cli")
+                and a != PACKAGE
+            ):
+                out.append(f"{at(a, b)}: only the face and the command line import spvbuild.passes")
             if room(a) == f"{PACKAGE}.generated" and room(b) not in (
                 f"{PACKAGE}.generated",
                 f"{PACKAGE}.spirv",

@@ -1,5 +1,5 @@
-"""The ``spvbuild`` command (also ``python -m spvbuild``): ``as``, ``dis``, ``val`` and
-``reflect``.
+"""The ``spvbuild`` command (also ``python -m spvbuild``): ``as``, ``dis``, ``val``,
+``reflect`` and ``opt``.
 
 Flags share their names with spirv-as / spirv-dis where they overlap (``-o``,
 ``--target-env``, ``--preserve-numeric-ids``, ``--raw-id``, ``--no-header``).  ``-`` reads
@@ -198,6 +198,51 @@ def _cmd_reflect(args: argparse.Namespace, out: BinaryIO | None) -> int:
     return EXIT_OK
 
 
+def _cmd_opt(args: argparse.Namespace, out: BinaryIO | None) -> int:
+    """Run passes (:mod:`spvbuild.passes`) in the order given: ``--recipe``, ``--pass``
+    and the spirv-opt-style flags, each adding its passes where it stands."""
+    from array import array
+
+    from spvbuild.passes import RECIPES, Program, run
+
+    names: list[str] = []
+    for kind, value in args.steps or ():
+        if kind == "recipe":
+            if value not in RECIPES:
+                raise _StreamError(f"no recipe {value!r} (recipes: {', '.join(sorted(RECIPES))})")
+            names += RECIPES[value]
+        elif kind == "passes":
+            names += [name for name in value.split(",") if name]
+        else:
+            names.append(value)
+    if not names:
+        raise _StreamError("give --recipe NAME, --pass a,b,c or pass flags (see --help)")
+    data, _label = _read_input(args.input)
+    program = run(Program.from_words(data), names, report=sys.stderr if args.time_report else None)
+    words = array("I", program.to_words())
+    if sys.byteorder != "little":
+        words.byteswap()
+    _write_output(args.output, out, lambda stream: stream.write(words.tobytes()))
+    return EXIT_OK
+
+
+class _Step(argparse.Action):
+    """Keep ``--recipe``, ``--pass`` and the pass flags in command-line order."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        steps = list(getattr(namespace, "steps", None) or [])
+        kind = self.const if isinstance(self.const, str) else "pass"
+        value = values if isinstance(values, str) else self.metavar
+        steps.append((kind, value))
+        namespace.steps = steps
+
+
 def _target_env(value: str) -> str:
     """An ``--target-env`` value of spirv-as's names (else a usage error, exit 2)."""
     from spvbuild.text.asm_grammar import TARGET_ENVS
@@ -252,10 +297,41 @@ def build_parser() -> argparse.ArgumentParser:
     p_reflect.add_argument(
         "--schema", action="store_true", help="print the JSON output's JSON Schema"
     )
+    _opt_parser(sub)
     return parser
 
 
-COMMANDS = {"as": _cmd_as, "dis": _cmd_dis, "val": _cmd_val, "reflect": _cmd_reflect}
+def _opt_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """``spvbuild opt``'s arguments: one flag per pass, spelled as spirv-opt spells it."""
+    from spvbuild.passes import PASSES, RECIPES
+
+    p_opt = sub.add_parser("opt", help="run passes over a binary, like spirv-opt")
+    p_opt.add_argument("input", help="binary file, or - for standard input")
+    p_opt.add_argument("-o", dest="output", default="out.spv", help="output file (- for stdout)")
+    p_opt.add_argument(
+        "--recipe",
+        action=_Step,
+        const="recipe",
+        help=f"a named list of passes: {', '.join(sorted(RECIPES))}",
+    )
+    p_opt.add_argument(
+        "--pass", action=_Step, const="passes", help="pass names, comma-separated, in order"
+    )
+    for name in PASSES:
+        p_opt.add_argument(f"--{name}", action=_Step, nargs=0, metavar=name, help=f"run {name}")
+    p_opt.add_argument(
+        "--time-report", action="store_true", help="print each pass's time and words removed"
+    )
+    p_opt.set_defaults(steps=[])
+
+
+COMMANDS = {
+    "as": _cmd_as,
+    "dis": _cmd_dis,
+    "val": _cmd_val,
+    "reflect": _cmd_reflect,
+    "opt": _cmd_opt,
+}
 
 
 def main(argv: Sequence[str] | None = None, out: BinaryIO | None = None) -> int:

@@ -112,3 +112,29 @@ class ReflectionError(SpvbuildError):
     (:func:`spvbuild.reflect`): an id used as a type that declares none, a
     function without its end, a constant of a type that is not one.  The message names
     the id or the instruction at fault."""
+
+
+class PassError(SpvbuildError):
+    """A pass of :mod:`spvbuild.passes` met a module it cannot handle.
+
+    ``pass_name`` is the pass (its command-line name, ``compact-ids``), ``opcode_name`` the
+    name of the instruction at fault (None when the problem is no one instruction's),
+    ``result_id`` the id it concerns (None when none), ``reason`` what is wrong; the
+    message joins them, e.g. ``compact-ids: OpExtInst %12: operands of an unknown
+    extended set may hold ids that cannot be renumbered``.  The module given to the pass
+    is left unchanged.
+    """
+
+    def __init__(
+        self, pass_name: str, reason: str, opcode_name: str | None = None, result_id: int | None = None
+    ) -> None:
+        self.pass_name = pass_name
+        self.reason = reason
+        self.opcode_name = opcode_name
+        self.result_id = result_id
+        where = ""
+        if opcode_name is not None:
+            where = opcode_name + (f" %{result_id}" if result_id is not None else "") + ": "
+        elif result_id is not None:
+            where = f"%{result_id}: "
+        super().__init__(f"{pass_name}: {where}{reason}")

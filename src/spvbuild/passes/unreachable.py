@@ -1,0 +1,136 @@
+"""Removing the blocks no path from a function's entry reaches (``remove-unreachable-blocks``).
+
+Structured control flow keeps some of them: the merge block and continue target that a
+reachable header names stay, emptied to what SPIR-V asks of an unreachable one (an
+unreachable merge block holds only ``OpUnreachable``; an unreachable continue target only
+an ``OpBranch`` back to its loop's header).  Every ``OpPhi`` left is made to list exactly
+its block's predecessors: pairs from removed blocks go, a pair whose value was defined in a
+removed or emptied block takes an ``OpUndef`` of the phi's type, and a predecessor the phi
+did not list (an emptied continue target) gets one.  The names and decorations of removed
+ids go with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from spvbuild.errors import PassError
+from spvbuild.generated.core.opcodes import OP_BRANCH, OP_PHI, OP_UNDEF, OP_UNREACHABLE
+from spvbuild.passes.control_flow import merge_of, reachable, successors
+from spvbuild.passes.ids import is_targeting, used_ids
+from spvbuild.passes.program import Block, Function, Program, join, opcode_name, split
+from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.instruction import Instruction
+
+__all__ = ["NAME", "remove_unreachable_blocks"]
+
+NAME = "remove-unreachable-blocks"
+
+
+def remove_unreachable_blocks(program: Program) -> Program:
+    """``program`` without its unreachable blocks (a new program; ``program`` unchanged).
+
+    PassError when a block kept uses a value only a removed block defined (elsewhere than
+    in an ``OpPhi``): a module no valid SPIR-V is, whose meaning removal would change."""
+    layout = split(program, NAME)
+    out = program.copy()
+    undefs: dict[int, int] = {}
+    new_globals: list[Instruction] = []
+
+    def undef(type_id: int) -> Id:
+        if type_id not in undefs:
+            undefs[type_id] = out.new_id()
+            new_globals.append(Instruction(OP_UNDEF, TypeId(type_id), Id(undefs[type_id]), ()))
+        return Id(undefs[type_id])
+
+    removed_ids: set[int] = set()
+    for function in layout.functions:
+        removed_ids |= _prune(function, undef)
+    if not removed_ids and not new_globals:
+        return out
+    layout.head = [
+        inst
+        for inst in layout.head
+        if not (is_targeting(inst) and int(inst.operands[0]) in removed_ids)
+    ] + new_globals
+    out.instructions = join(layout)
+    return out
+
+
+def _prune(function: Function, undef: Callable[[int], Id]) -> set[int]:
+    """Prune one function in place; the ids it no longer defines."""
+    if not function.blocks:
+        return set()
+    live = reachable(function)
+    labels = {b.id: b for b in function.blocks}
+    emptied: dict[int, list[Instruction]] = {}  # label → its new body
+    for block in function.blocks:
+        if block.id not in live:
+            continue
+        merge = merge_of(block)
+        if merge is None:
+            continue
+        if merge.merge in labels and merge.merge not in live:
+            emptied.setdefault(merge.merge, [Instruction(OP_UNREACHABLE, None, None, ())])
+        target = merge.continue_target
+        if target is not None and target in labels and target not in live:
+            emptied[target] = [Instruction(OP_BRANCH, None, None, (Id(block.id),))]
+    if len(live) + len(emptied) == len(function.blocks):
+        return set()
+    gone: set[int] = set()  # ids no longer defined: removed blocks', emptied blocks' values
+    kept: list[Block] = []
+    for block in function.blocks:
+        if block.id in live:
+            kept.append(block)
+            continue
+        defined = [int(i.result_id) for i in block.body if i.result_id is not None]
+        gone.update(defined)
+        if block.id in emptied:
+            kept.append(Block(block.label, emptied[block.id]))
+        else:
+            gone.add(block.id)
+    kept_labels = {b.id: b for b in kept}
+    preds: dict[int, list[int]] = {b.id: [] for b in kept}
+    for block in kept:
+        for nxt in successors(block, kept_labels):
+            preds[nxt].append(block.id)
+    for block in kept:
+        block.body = [
+            _fixed_phi(inst, preds[block.id], gone, undef) if inst.opcode == OP_PHI else inst
+            for inst in block.body
+        ]
+        for inst in block.body:
+            if inst.opcode == OP_PHI:
+                continue
+            for used in used_ids(inst):
+                if used in gone:
+                    raise PassError(
+                        NAME,
+                        f"uses %{used}, defined only in a block no path reaches",
+                        opcode_name(inst.opcode),
+                        inst.result_id,
+                    )
+    function.blocks = kept
+    return gone
+
+
+def _fixed_phi(
+    inst: Instruction, preds: list[int], gone: set[int], undef: Callable[[int], Id]
+) -> Instruction:
+    """The phi ``inst`` listing exactly ``preds`` (see the module's docstring)."""
+    pairs = inst.operands[0] if inst.operands else ()
+    if not isinstance(pairs, tuple | list) or inst.result_type is None:
+        raise PassError(NAME, "a phi without its pairs or type", opcode_name(inst.opcode), inst.result_id)
+    by_parent: dict[int, object] = {}
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise PassError(NAME, "a phi pair that is not (value, parent)", opcode_name(inst.opcode), inst.result_id)
+        value, parent = pair
+        by_parent.setdefault(int(parent), value)
+    new_pairs = []
+    for parent in preds:
+        value = by_parent.get(parent)
+        if value is None or (isinstance(value, int) and int(value) in gone):
+            value = undef(int(inst.result_type))
+        new_pairs.append((value, Id(parent)))
+    return inst._replace(operands=(tuple(new_pairs), *inst.operands[1:]))

