@@ -3383,7 +3383,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -3424,7 +3424,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(operand) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -3468,7 +3468,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -3513,7 +3513,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -3558,7 +3558,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -3603,7 +3603,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -3648,7 +3648,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -3693,7 +3693,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -3783,7 +3783,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -3828,7 +3828,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -3918,7 +3918,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -3963,7 +3963,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -4008,7 +4008,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -4053,7 +4053,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -4833,7 +4833,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_BOOL) == (TYPE_BOOL)
+                        self._type_bits.get(result_type, 0) & TYPE_BOOL
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -4878,7 +4878,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_BOOL) == (TYPE_BOOL)
+                        self._type_bits.get(result_type, 0) & TYPE_BOOL
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -4923,7 +4923,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_BOOL) == (TYPE_BOOL)
+                        self._type_bits.get(result_type, 0) & TYPE_BOOL
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -4968,7 +4968,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_BOOL) == (TYPE_BOOL)
+                        self._type_bits.get(result_type, 0) & TYPE_BOOL
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -5010,7 +5010,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_BOOL) == (TYPE_BOOL)
+                        self._type_bits.get(result_type, 0) & TYPE_BOOL
                         and _types.get(operand) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -6176,7 +6176,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -6221,7 +6221,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -6266,7 +6266,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
                     ) or (
@@ -6308,7 +6308,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT) == (TYPE_INT)
+                        self._type_bits.get(result_type, 0) & TYPE_INT
                         and _types.get(operand) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -6524,7 +6524,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(p) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -6567,7 +6567,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(p) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -6610,7 +6610,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(p) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -6653,7 +6653,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(p) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -6696,7 +6696,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(p) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -6739,7 +6739,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(p) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -6782,7 +6782,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(p) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -6825,7 +6825,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(p) == result_type
                     ) or (
                         0 < result_type < _rid
@@ -6868,7 +6868,7 @@ class CoreInstructions(InstructionSink):
                     )
                 else:  # values of exactly a result type the rule takes, or the rule asked
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_FLOAT) == (TYPE_FLOAT)
+                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
                         and _types.get(p) == result_type
                     ) or (
                         0 < result_type < _rid
