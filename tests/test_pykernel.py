@@ -13,15 +13,17 @@ from __future__ import annotations
 import ast
 import inspect
 import math
+import os
 import random
 import re
 import runpy
 import struct
 import subprocess
 import textwrap
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -34,9 +36,13 @@ from examples.pykernel import (
     compile_kernel,
     kernel,
     run,
+    run_webgpu,
     uint,
 )
+from spvbuild import disassemble
+from spvbuild.errors import TargetWarning
 from spvbuild.vulkan_runner import ComputeDevice
+from spvbuild.webgpu.errors import WebGPUUnavailable
 
 pytestmark = [pytest.mark.vulkan, pytest.mark.spirv_val]
 
@@ -100,7 +106,6 @@ def check(
     function: Callable[..., None],
     n: int,
     values: Values,
-    *,
     tolerance: float | None = None,
 ) -> dict[str, list[Any]]:
     """Compile, validate, run on lavapipe, run in Python; compare every array.
@@ -135,6 +140,26 @@ def floats(rng: random.Random, n: int, low: float, high: float) -> list[float]:
     return [F32(rng.uniform(low, high)) for _ in range(n)]
 
 
+class Case(NamedTuple):
+    """A kernel, its run's length and seeded inputs, and the float tolerance of
+    :func:`check`: what a test below runs on lavapipe, and ``test_webgpu_runs_like_vulkan``
+    runs through WebGPU too."""
+
+    function: Callable[..., None]
+    n: int
+    values: Values
+    tolerance: float | None = None
+
+
+CASES: dict[str, Callable[[], Case]] = {}
+
+
+def case(make: Callable[[], Case]) -> Callable[[], Case]:
+    """Register a case maker under its kernel's name."""
+    CASES[make.__name__.removesuffix("_case")] = make
+    return make
+
+
 # -- 1. saxpy -----------------------------------------------------------------------------------
 
 
@@ -143,7 +168,8 @@ def saxpy(i: int, a: float, x: Array[float], y: Array[float]) -> None:
     y[i] = a * x[i] + y[i]
 
 
-def test_saxpy(spirv_val: Validate) -> None:
+@case
+def saxpy_case() -> Case:
     rng = random.Random(1)
     n = 1000  # not a multiple of the workgroup size
     values = {
@@ -151,7 +177,11 @@ def test_saxpy(spirv_val: Validate) -> None:
         "x": floats(rng, n, -10, 10),
         "y": floats(rng, n, -10, 10),
     }
-    check(spirv_val, saxpy, n, values)  # bit-exact: a*x is not fused into an fma
+    return Case(saxpy, n, values)
+
+
+def test_saxpy(spirv_val: Validate) -> None:
+    check(spirv_val, *saxpy_case())  # bit-exact: a*x is not fused into an fma
 
 
 # -- 2. vector add (uint index, a shorter dispatch than the buffers) ----------------------------------
@@ -161,7 +191,8 @@ def vector_add(i: uint, a: Array[float], b: Array[float], c: Array[float]) -> No
     c[i] = a[i] + b[i]
 
 
-def test_vector_add(spirv_val: Validate) -> None:
+@case
+def vector_add_case() -> Case:
     rng = random.Random(2)
     n = 300
     values = {
@@ -169,8 +200,12 @@ def test_vector_add(spirv_val: Validate) -> None:
         "b": floats(rng, n, -1e3, 1e3),
         "c": [F32(0)] * (n + 5),
     }
-    got = check(spirv_val, vector_add, n, values)
-    assert got["c"][n:] == [0.0] * 5  # invocations >= n do not run
+    return Case(vector_add, n, values)
+
+
+def test_vector_add(spirv_val: Validate) -> None:
+    got = check(spirv_val, *vector_add_case())
+    assert got["c"][300:] == [0.0] * 5  # invocations >= n do not run
 
 
 # -- 3. clamp with if / elif / else ----------------------------------------------------------------
@@ -194,12 +229,17 @@ def clamp(
         kind[i] = 0
 
 
-def test_clamp_if_elif_else(spirv_val: Validate) -> None:
+@case
+def clamp_case() -> Case:
     rng = random.Random(3)
     n = 500
     xs = floats(rng, n - 3, -2, 2) + [F32(0.0), F32(-0.5), F32(0.5)]
     values = {"lo": F32(-0.5), "hi": F32(0.5), "xs": xs, "out": [F32(9)] * n, "kind": [7] * n}
-    got = check(spirv_val, clamp, n, values)
+    return Case(clamp, n, values)
+
+
+def test_clamp_if_elif_else(spirv_val: Validate) -> None:
+    got = check(spirv_val, *clamp_case())
     assert set(got["kind"]) == {-1, 0, 1, 100}
 
 
@@ -218,10 +258,15 @@ def collatz(i: int, starts: Array[int], steps: Array[int]) -> None:
     steps[i] = count
 
 
-def test_collatz_while_loop(spirv_val: Validate) -> None:
+@case
+def collatz_case() -> Case:
     rng = random.Random(4)
     starts = [rng.randrange(1, 10_000) for _ in range(400)] + [1, 2, 27, 9663]
-    got = check(spirv_val, collatz, len(starts), {"starts": starts, "steps": [0] * len(starts)})
+    return Case(collatz, len(starts), {"starts": starts, "steps": [0] * len(starts)})
+
+
+def test_collatz_while_loop(spirv_val: Validate) -> None:
+    got = check(spirv_val, *collatz_case())
     assert got["steps"][-2:] == [111, 184]
 
 
@@ -235,11 +280,16 @@ def horner(i: int, coeffs: Array[float], xs: Array[float], out: Array[float]) ->
     out[i] = acc
 
 
-def test_horner_for_range(spirv_val: Validate) -> None:
+@case
+def horner_case() -> Case:
     rng = random.Random(5)
     n = 256
     values = {"coeffs": floats(rng, 7, -2, 2), "xs": floats(rng, n, -1.5, 1.5), "out": [F32(0)] * n}
-    check(spirv_val, horner, n, values)  # bit-exact: every step rounded like Python's F32
+    return Case(horner, n, values)
+
+
+def test_horner_for_range(spirv_val: Validate) -> None:
+    check(spirv_val, *horner_case())  # bit-exact: every step rounded like Python's F32
 
 
 # -- 6. gcd / lcm through helper functions ------------------------------------------------------------
@@ -262,14 +312,19 @@ def gcd_lcm(i: int, xs: Array[int], ys: Array[int], g: Array[int], m: Array[int]
     m[i] = lcm(xs[i], ys[i])
 
 
-def test_gcd_helper_functions(spirv_val: Validate) -> None:
+@case
+def gcd_lcm_case() -> Case:
     rng = random.Random(6)
     n = 500
     xs = [rng.randrange(-3000, 3000) for _ in range(n)]
     ys = [rng.randrange(-3000, 3000) for _ in range(n - 1)] + [0]
+    return Case(gcd_lcm, n, {"xs": xs, "ys": ys, "g": [0] * n, "m": [0] * n})
+
+
+def test_gcd_helper_functions(spirv_val: Validate) -> None:
     compiled = compile_kernel(gcd_lcm)
     assert set(compiled.helpers) == {"gcd", "lcm"}
-    check(spirv_val, gcd_lcm, n, {"xs": xs, "ys": ys, "g": [0] * n, "m": [0] * n})
+    check(spirv_val, *gcd_lcm_case())
 
 
 # -- 7. per-element prefix sums -----------------------------------------------------------------------
@@ -290,7 +345,8 @@ def prefix_sums(
     odd[i] = odds
 
 
-def test_prefix_sum_loop(spirv_val: Validate) -> None:
+@case
+def prefix_sums_case() -> Case:
     rng = random.Random(7)
     n = 200
     values = {
@@ -300,7 +356,11 @@ def test_prefix_sum_loop(spirv_val: Validate) -> None:
         "sums": [F32(0)] * n,
         "odd": [0] * n,
     }
-    check(spirv_val, prefix_sums, n, values)
+    return Case(prefix_sums, n, values)
+
+
+def test_prefix_sum_loop(spirv_val: Validate) -> None:
+    check(spirv_val, *prefix_sums_case())
 
 
 # -- 8. math builtins through GLSL.std.450 ---------------------------------------------------------------
@@ -315,12 +375,17 @@ def transcendental(i: int, xs: Array[float], out: Array[float], whole: Array[int
     whole[i] = math.floor(x * 3.0) + math.ceil(-x) + round(x * 7.0)
 
 
-def test_math_builtins(spirv_val: Validate) -> None:
+@case
+def transcendental_case() -> Case:
     rng = random.Random(8)
     n = 300
     xs = floats(rng, n, 0.1, 3.0)
     values = {"xs": xs, "out": [F32(0)] * n, "whole": [0] * n}
-    check(spirv_val, transcendental, n, values, tolerance=2e-5)
+    return Case(transcendental, n, values, tolerance=2e-5)
+
+
+def test_math_builtins(spirv_val: Validate) -> None:
+    check(spirv_val, *transcendental_case())
 
 
 # -- 9. boolean logic: and / or / not, short-circuits, chained comparisons --------------------------
@@ -354,10 +419,15 @@ def is_prime(n: int) -> bool:  # defined after its caller, as Python allows
     return True
 
 
-def test_boolean_logic(spirv_val: Validate) -> None:
+@case
+def logic_case() -> Case:
     rng = random.Random(9)
     xs = [rng.randrange(-20, 120) for _ in range(400)] + [0, 0, 3, 97]
-    got = check(spirv_val, logic, len(xs), {"n": len(xs), "xs": xs, "out": [0] * len(xs)})
+    return Case(logic, len(xs), {"n": len(xs), "xs": xs, "out": [0] * len(xs)})
+
+
+def test_boolean_logic(spirv_val: Validate) -> None:
+    got = check(spirv_val, *logic_case())
     assert len(set(got["out"])) > 50
 
 
@@ -384,13 +454,18 @@ def conversions(
     fs[4 * i + 3] = (x + k) / 3
 
 
-def test_int_float_conversions(spirv_val: Validate) -> None:
+@case
+def conversions_case() -> Case:
     rng = random.Random(10)
     n = 300
     xs = [F32(rng.choice([-1, 1]) * rng.randrange(0, 4000) / 8) for _ in range(n)]
     ks = [rng.randrange(-1000, 1000) for _ in range(n)]
     values = {"xs": xs, "ks": ks, "ints": [0] * 8 * n, "fs": [F32(0)] * 4 * n}
-    check(spirv_val, conversions, n, values, tolerance=1e-6)
+    return Case(conversions, n, values, tolerance=1e-6)
+
+
+def test_int_float_conversions(spirv_val: Validate) -> None:
+    check(spirv_val, *conversions_case())
 
 
 # -- 11. early exits: break, continue, return from the kernel -----------------------------------------
@@ -417,12 +492,17 @@ def find_first(
     seen[i] = k * 1000 + skipped
 
 
-def test_early_exit_break_continue(spirv_val: Validate) -> None:
+@case
+def find_first_case() -> Case:
     rng = random.Random(11)
     hay = [rng.randrange(-10, 60) for _ in range(200)]
     needles = [rng.randrange(0, 80) for _ in range(150)]
     values = {"needles": needles, "hay": hay, "where": [0] * 150, "seen": [0] * 150}
-    got = check(spirv_val, find_first, 150, values)
+    return Case(find_first, 150, values)
+
+
+def test_early_exit_break_continue(spirv_val: Validate) -> None:
+    got = check(spirv_val, *find_first_case())
     assert -1 in got["where"] and max(got["where"]) > 0
 
 
@@ -438,10 +518,15 @@ def xorshift(i: int, seeds: Array[uint], out: Array[uint]) -> None:
     out[i] = h % 1000003 + (h & 0xFF) * (h >> 24) % 7 + (1 if h & 1 else 2) - ~h + ~h
 
 
-def test_uint_xorshift(spirv_val: Validate) -> None:
+@case
+def xorshift_case() -> Case:
     rng = random.Random(12)
     seeds = [uint(rng.getrandbits(32)) for _ in range(256)]
-    check(spirv_val, xorshift, 256, {"seeds": seeds, "out": [0] * 256})
+    return Case(xorshift, 256, {"seeds": seeds, "out": [0] * 256})
+
+
+def test_uint_xorshift(spirv_val: Validate) -> None:
+    check(spirv_val, *xorshift_case())
 
 
 # -- 13. helpers that return from inside loops, conditional expressions, negative indices ---------------
@@ -460,10 +545,44 @@ def neighbours(i: int, xs: Array[int], out: Array[int]) -> None:
     out[i] = escape(abs(left)) if left % 2 == 0 else -escape(right) if right > 0 else left * right
 
 
-def test_helpers_ternary_negative_index(spirv_val: Validate) -> None:
+@case
+def neighbours_case() -> Case:
     rng = random.Random(13)
     xs = [rng.randrange(-50, 50) for _ in range(100)]
-    check(spirv_val, neighbours, 100, {"xs": xs, "out": [0] * 100})
+    return Case(neighbours, 100, {"xs": xs, "out": [0] * 100})
+
+
+def test_helpers_ternary_negative_index(spirv_val: Validate) -> None:
+    check(spirv_val, *neighbours_case())
+
+
+# -- the same kernels through WebGPU ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_webgpu_runs_like_vulkan(name: str, spirv_val: Validate) -> None:
+    """Each kernel above built with ``target_env="webgpu"`` and an entry point ``main``:
+    spirv-val takes it, naga reads it (``create_shader_module``, in the WebGPU runner) and
+    it gives the Vulkan runner's numbers for the same inputs; floats decorated
+    NoContraction are warned about, as naga drops the decoration."""
+    function, n, values, _ = CASES[name]()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compiled = compile_kernel(function, target_env="webgpu", entry_point="main")
+    contraction = [w for w in caught if issubclass(w.category, TargetWarning)]
+    assert all("NoContraction" in str(w.message) for w in contraction)
+    assert bool(contraction) == (re.search(r"OpDecorate %\w+ NoContraction",
+                                           disassemble(compiled.words)) is not None)
+    assert re.search(r'OpEntryPoint GLCompute %\w+ "main"', disassemble(compiled.words))
+    done = spirv_val(compiled.words, "vulkan1.1")
+    assert done.returncode == 0, done.stderr + done.stdout
+    try:
+        through_webgpu = run_webgpu(compiled, n, **values)
+    except WebGPUUnavailable as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{exc} (CI=true: WebGPU tests must run)")
+        pytest.skip(str(exc))
+    assert through_webgpu == run(compiled, n, **values)
 
 
 # -- the compiled module ------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """WebGPU through wgpu-py on lavapipe: the gallery built with ``target_env="webgpu"`` is read
 by naga (``create_shader_module``) or refused at a named call; the compute programs give
-the Vulkan runner's numbers through :func:`spvbuild.webgpu.run_compute`; the constructs'
-read-only and write-only blocks, storage image access and separate texture and sampler are
-what naga and WebGPU take.  These tests fail, never skip, under ``CI=true`` when wgpu or
+the Vulkan runner's numbers through :func:`spvbuild.webgpu.run_compute`; the fragment and
+vertex programs render, through a render pipeline, the pixels their math gives in Python;
+the constructs' read-only and write-only blocks, storage image access and separate texture
+and sampler are what naga and WebGPU take.  These tests fail, never skip, under ``CI=true`` when wgpu or
 the driver is missing (``make test`` installs both)."""
 
 from __future__ import annotations
@@ -204,3 +205,226 @@ def test_access_is_checked_at_the_call() -> None:
                        r"'read_only' or 'write_only', not 'readonly' \(at test_webgpu\.py:\d+\)$"):
         storage_block(m, Struct("B", (Field("v", u32),)), access="readonly")  # type: ignore[arg-type]
     assert m.sections["types_globals"] == []  # refused before any instruction
+
+
+# -- the gallery's fragment and vertex programs rendered through wgpu --------------------------
+
+SIZE = 8  # the render target is SIZE x SIZE pixels, rgba32float
+
+_FULLSCREEN_WGSL = """
+struct Out { @builtin(position) position: vec4f, @location(0) uv: vec2f };
+@vertex fn main(@builtin(vertex_index) i: u32) -> Out {
+    let xy = vec2f(f32((i << 1u) & 2u), f32(i & 2u));  // (0,0) (2,0) (0,2)
+    var out: Out;
+    out.position = vec4f(xy * 2.0 - 1.0, 0.0, 1.0);
+    out.uv = vec2f(xy.x, 1.0 - xy.y);  // (0,0) at the top-left pixel's corner
+    return out;
+}
+"""
+
+_NORMAL_WGSL = """
+@fragment fn main(@location(0) world_normal: vec3f) -> @location(0) vec4f {
+    return vec4f(world_normal, 1.0);
+}
+"""
+
+
+def _render(device: Any, vertex: Any, fragment: Any, draw: Any, clear: float) -> Any:
+    """A SIZE x SIZE rgba32float target cleared to ``clear``, ``draw(pass_, pipeline)``
+    run in one render pass; the pixels as a (SIZE, SIZE, 4) float32 array, row 0 on top."""
+    import numpy as np
+
+    from spvbuild.webgpu.run import _wgpu
+
+    wgpu = _wgpu()
+    pipeline = device.create_render_pipeline(
+        layout="auto",
+        vertex=vertex,
+        fragment={**fragment, "targets": [{"format": "rgba32float"}]},
+        primitive={"topology": "triangle-list", "cull_mode": "none"},
+    )
+    target = device.create_texture(
+        size=(SIZE, SIZE, 1), format="rgba32float",
+        usage=wgpu.TextureUsage.RENDER_ATTACHMENT | wgpu.TextureUsage.COPY_SRC,
+    )
+    encoder = device.create_command_encoder()
+    render = encoder.begin_render_pass(color_attachments=[{
+        "view": target.create_view(), "load_op": "clear", "store_op": "store",
+        "clear_value": (clear, clear, clear, clear),
+    }])
+    render.set_pipeline(pipeline)
+    draw(render, pipeline)
+    render.end()
+    device.queue.submit([encoder.finish()])
+    data = device.queue.read_texture(
+        {"texture": target}, {"bytes_per_row": SIZE * 16}, (SIZE, SIZE, 1)
+    )
+    return np.frombuffer(bytes(data), np.float32).reshape(SIZE, SIZE, 4)
+
+
+def _fragment_expected(
+    texels: Any, offsets: list[tuple[float, float]], taps: int, threshold: float,
+    tint: tuple[float, ...],
+) -> tuple[Any, set[str]]:
+    """The fragment program's math per pixel in Python (nearest texel, repeat), with the
+    ways each pixel ended: 'skipped' (a tap under the threshold), 'opaque' (a break),
+    'tint' (no tap counted)."""
+    import numpy as np
+
+    side = texels.shape[0]
+    expected = np.zeros((SIZE, SIZE, 4))
+    ways: set[str] = set()
+    for y in range(SIZE):
+        for x in range(SIZE):
+            u, v = (x + 0.5) / SIZE, (y + 0.5) / SIZE
+            total = np.zeros(4)
+            for du, dv in offsets[:taps]:
+                texel = texels[int((v + dv) * side) % side, int((u + du) * side) % side]
+                if texel[3] < threshold:
+                    ways.add("skipped")
+                    continue
+                total += texel
+                if texel[3] >= 1.0:
+                    ways.add("opaque")
+                    break
+            if total[3] > 0.0:
+                expected[y, x] = total / total[3] * np.array(tint)
+            else:
+                ways.add("tint")
+                expected[y, x] = tint
+    return expected, ways
+
+
+def test_fragment_renders_its_pixels(device: Any, gallery: dict[str, ModuleType]) -> None:
+    """The gallery's fragment program (texture and sampler apart, a std140 uniform block, a
+    loop with continue and break) behind a full-screen triangle: each pixel is what the
+    shader's math gives in Python for a 4x4 texture sampled nearest."""
+    import numpy as np
+
+    from spvbuild.constructs import STD140, lay_out, numpy_dtype
+    from spvbuild.webgpu.run import _wgpu
+
+    wgpu = _wgpu()
+    fragment = gallery["fragment"]
+    rng = random.Random(2727)
+    side = 4
+    alphas = (26, 128, 255)  # under the threshold, over it, opaque
+    raw = np.array([[[rng.randrange(256) for _ in range(3)] + [rng.choice(alphas)]
+                     for _ in range(side)] for _ in range(side)], np.uint8)
+    raw[0, 0, 3] = raw[0, 1, 3] = raw[2, 0, 3] = 26  # the top-left pixel's taps: none counts
+    texels = raw.astype(np.float64) / 255.0
+    offsets = [(0.0, 0.0), (0.25, 0.0), (0.0, 0.5), (0.75, 0.25)]  # texel-sized steps
+    taps, threshold, tint = 3, 0.3, (0.5, 1.0, 2.0, 1.0)
+    params = np.zeros(1, numpy_dtype(lay_out(fragment.PARAMS, STD140)))
+    params["tint"] = tint
+    params["offsets"]["value"] = offsets
+    params["taps"], params["threshold"] = taps, threshold
+    uniform = device.create_buffer_with_data(data=params.tobytes(),
+                                             usage=wgpu.BufferUsage.UNIFORM)
+    texture = device.create_texture(
+        size=(side, side, 1), format="rgba8unorm",
+        usage=wgpu.TextureUsage.TEXTURE_BINDING | wgpu.TextureUsage.COPY_DST,
+    )
+    device.queue.write_texture({"texture": texture}, raw.tobytes(),
+                               {"bytes_per_row": side * 4}, (side, side, 1))
+    sampler = device.create_sampler(mag_filter="nearest", min_filter="nearest",
+                                    address_mode_u="repeat", address_mode_v="repeat")
+    module = fragment.build("webgpu")
+    module.validate("webgpu")
+
+    def draw(render: Any, pipeline: Any) -> None:
+        group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+            {"binding": 0, "resource": {"buffer": uniform}},
+            {"binding": 1, "resource": texture.create_view()},
+            {"binding": 2, "resource": sampler},
+        ])
+        render.set_bind_group(0, group)
+        render.draw(3)
+
+    pixels = _render(
+        device,
+        {"module": device.create_shader_module(code=_FULLSCREEN_WGSL), "entry_point": "main"},
+        {"module": device.create_shader_module(code=module.to_bytes()), "entry_point": "main"},
+        draw, clear=-1.0,
+    )
+    expected, ways = _fragment_expected(texels, offsets, taps, threshold, tint)
+    assert ways == {"skipped", "opaque", "tint"}  # every path of the shader is taken
+    np.testing.assert_allclose(pixels, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_vertex_renders_its_pixels(device: Any, gallery: dict[str, ModuleType]) -> None:
+    """The gallery's vertex program (an mvp and a normal matrix in a std140 block) draws a
+    triangle: the covered pixels (by edge functions at the pixel centres) hold the
+    world normals interpolated as the rasterizer does; the others the clear value."""
+    import numpy as np
+
+    from spvbuild.constructs import STD140, lay_out, numpy_dtype
+    from spvbuild.webgpu.run import _wgpu
+
+    wgpu = _wgpu()
+    vertex = gallery["vertex"]
+    angle = 0.3
+    turn = np.array([[np.cos(angle), -np.sin(angle), 0.0],
+                     [np.sin(angle), np.cos(angle), 0.0], [0.0, 0.0, 1.0]])
+    mvp = np.eye(4)
+    mvp[:3, :3] = turn @ np.diag([0.9, 0.7, 0.5])
+    mvp[:3, 3] = (0.05, -0.1, 0.25)  # an affine map: w stays 1
+    normal_matrix = np.diag([1.0, 2.0, 0.5]) @ turn
+    positions = np.array([[-0.8, -0.9, 0.2], [0.95, -0.6, 0.4], [-0.3, 1.1, 0.6]])
+    normals = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.2], [0.3, -0.4, 1.0]])
+    transform = np.zeros(1, numpy_dtype(lay_out(vertex.TRANSFORM, STD140)))
+    transform["mvp"] = mvp.T  # column by column
+    transform["normal_matrix"]["value"] = normal_matrix.T
+    uniform = device.create_buffer_with_data(data=transform.tobytes(),
+                                             usage=wgpu.BufferUsage.UNIFORM)
+    vertex_usage = wgpu.BufferUsage.VERTEX
+    position_buffer = device.create_buffer_with_data(
+        data=positions.astype(np.float32).tobytes(), usage=vertex_usage)
+    normal_buffer = device.create_buffer_with_data(
+        data=normals.astype(np.float32).tobytes(), usage=vertex_usage)
+    module = vertex.build("webgpu")
+    module.validate("webgpu")
+
+    def draw(render: Any, pipeline: Any) -> None:
+        group = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+            {"binding": 0, "resource": {"buffer": uniform}},
+        ])
+        render.set_bind_group(0, group)
+        render.set_vertex_buffer(0, position_buffer)
+        render.set_vertex_buffer(1, normal_buffer)
+        render.draw(3)
+
+    layouts = [
+        {"array_stride": 12, "step_mode": "vertex",
+         "attributes": [{"format": "float32x3", "offset": 0, "shader_location": location}]}
+        for location in (0, 1)
+    ]
+    pixels = _render(
+        device,
+        {"module": device.create_shader_module(code=module.to_bytes()), "entry_point": "main",
+         "buffers": layouts},
+        {"module": device.create_shader_module(code=_NORMAL_WGSL), "entry_point": "main"},
+        draw, clear=-7.0,
+    )
+    clip = (mvp @ np.c_[positions, np.ones(3)].T).T[:, :2]  # NDC: w is 1
+    turned = (normal_matrix @ normals.T).T
+    world = turned / np.linalg.norm(turned, axis=1, keepdims=True)
+
+    def edge(a: Any, b: Any, p: Any) -> float:
+        return float((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]))
+
+    area = edge(clip[0], clip[1], clip[2])
+    expected = np.full((SIZE, SIZE, 4), -7.0)
+    covered = 0
+    for y in range(SIZE):
+        for x in range(SIZE):
+            p = (2 * (x + 0.5) / SIZE - 1, 1 - 2 * (y + 0.5) / SIZE)
+            weights = [edge(clip[1], clip[2], p) / area, edge(clip[2], clip[0], p) / area,
+                       edge(clip[0], clip[1], p) / area]
+            assert min(abs(w) for w in weights) > 1e-3  # no pixel centre on an edge
+            if min(weights) > 0:
+                covered += 1
+                expected[y, x, :3] = sum(w * n for w, n in zip(weights, world, strict=True))
+                expected[y, x, 3] = 1.0
+    assert 10 < covered < SIZE * SIZE - 10  # a triangle, not the whole target
+    np.testing.assert_allclose(pixels, expected, rtol=1e-4, atol=1e-4)

@@ -23,7 +23,7 @@ from . import checker, codegen, frontend
 from .codegen import Binding, CompiledKernel, PushConstant
 from .errors import CompileError
 from .lang import Array, kernel, uint
-from .runtime import run, run_on, shared_device
+from .runtime import run, run_on, run_webgpu, shared_device
 from .typesys import ArrayType, Scalar
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "kernel",
     "run",
     "run_on",
+    "run_webgpu",
     "shared_device",
     "uint",
 ]
@@ -49,14 +50,23 @@ def compile_kernel(
     *,
     filename: str = "<kernel>",
     local_size: int = 64,
+    target_env: str | None = None,
+    entry_point: str | None = None,
 ) -> CompiledKernel:
     """Compile a kernel to SPIR-V (1.3, Vulkan 1.1).
 
     ``source_or_function`` is a function (compiled from the file it is defined in, so
     helpers next to it are found) or source text (reported as ``filename``); ``name``
     picks the kernel (default: the function's name, or the only function of the text).
+    ``target_env`` builds for an environment of spvbuild's target profiles
+    (``"webgpu"``: what wgpu's naga reads, run by :func:`run_webgpu`; ``"vulkan1.0"``,
+    ...): its SPIR-V version, and a ``BuildError`` where the kernel needs what it does
+    not allow.  ``entry_point`` names the entry point (default: the kernel's name;
+    Kompute asks for ``"main"``).
     Raises :class:`CompileError` (``file:line:col: message``) outside the language.
     """
     program = frontend.load(source_or_function, name, filename)
     functions = checker.check_program(program)
-    return codegen.generate(program, functions, local_size)
+    return codegen.generate(
+        program, functions, local_size, target_env=target_env, entry_point=entry_point
+    )

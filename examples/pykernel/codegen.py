@@ -83,12 +83,17 @@ class PushConstant:
 class CompiledKernel:
     """A compiled kernel: the SPIR-V words and how to bind its parameters.
 
-    The entry point is named :attr:`name`; invocation ``i`` of ``n`` runs the body with
+    The kernel is named :attr:`name` and its entry point :attr:`entry_point` (the kernel's
+    name unless ``compile_kernel`` was given another, e.g. ``"main"`` for Kompute);
+    :attr:`target_env` is the environment it was built for (None: SPIR-V 1.3 without a
+    profile, what Vulkan 1.1 takes).  Invocation ``i`` of ``n`` runs the body with
     the index parameter :attr:`index` set to ``i``.  Push-constant bytes 0..3 hold ``n``
     (uint), then :attr:`push_constants` follow.
     """
 
     name: str
+    entry_point: str
+    target_env: str | None
     words: list[int]
     index: tuple[str, Scalar]
     bindings: tuple[Binding, ...]
@@ -119,23 +124,40 @@ def foldable(literal: Scalar, want: Scalar) -> bool:
 
 
 def generate(
-    program: Program, functions: dict[str, CheckedFunction], local_size: int
+    program: Program,
+    functions: dict[str, CheckedFunction],
+    local_size: int,
+    *,
+    target_env: str | None = None,
+    entry_point: str | None = None,
 ) -> CompiledKernel:
-    """Emit the module for a checked program (the kernel first in ``functions``)."""
-    return _ModuleBuilder(program, functions, local_size).build()
+    """Emit the module for a checked program (the kernel first in ``functions``), for
+    ``target_env`` (spvbuild's ``Module(target_env=...)``; None: SPIR-V 1.3, no profile),
+    its entry point named ``entry_point`` (None: the kernel's name)."""
+    return _ModuleBuilder(program, functions, local_size, target_env, entry_point).build()
 
 
 class _ModuleBuilder:
     """Module-wide state: types, constants, globals, helper ids."""
 
     def __init__(
-        self, program: Program, functions: dict[str, CheckedFunction], local_size: int
+        self,
+        program: Program,
+        functions: dict[str, CheckedFunction],
+        local_size: int,
+        target_env: str | None,
+        entry_point: str | None,
     ) -> None:
         self.program = program
         self.functions = functions
         self.kernel = functions[program.kernel.name]
         self.local_size = local_size
-        m = self.m = Module((1, 3), check_types=True)  # each call against the type rules
+        self.entry_name = program.kernel.name if entry_point is None else entry_point
+        self.target_env = target_env
+        # each call against the type rules, and against the target's profile when given
+        m = self.m = Module(
+            None if target_env else (1, 3), target_env=target_env, check_types=True
+        )
         m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
         self.file = m.string(program.filename)
         m.source(SourceLanguage.Unknown, 0, self.file)
@@ -266,10 +288,12 @@ class _ModuleBuilder:
         for name in self.function_ids:
             self.helper(self.functions[name])
 
-        m.entry_point(ExecutionModel.GLCompute, main.id, self.kernel_name, [gid])
+        m.entry_point(ExecutionModel.GLCompute, main.id, self.entry_name, [gid])
         m.execution_mode(main.id, ExecutionModeLocalSize(self.local_size, 1, 1))
         return CompiledKernel(
             name=self.kernel_name,
+            entry_point=self.entry_name,
+            target_env=self.target_env,
             words=m.to_words(),
             index=(index.name, index.type),
             bindings=tuple(bindings),

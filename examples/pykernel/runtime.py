@@ -1,4 +1,5 @@
-"""Running a compiled kernel on a Vulkan device through :mod:`spvbuild.vulkan_runner`."""
+"""Running a compiled kernel on a Vulkan device through :mod:`spvbuild.vulkan_runner`, or
+through WebGPU (:mod:`spvbuild.webgpu`)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,29 @@ def run_on(
     device: ComputeDevice, kernel: CompiledKernel, n: int, /, **values: Sequence[Number] | Number
 ) -> dict[str, list[Number]]:
     """:func:`run` on a given :class:`~spvbuild.vulkan_runner.ComputeDevice`."""
+    buffers, groups, push = _arguments(kernel, n, values)
+    out = device.run(kernel.words, buffers, groups, kernel.entry_point, push)
+    return _results(kernel, out)
+
+
+def run_webgpu(
+    kernel: CompiledKernel, n: int, /, **values: Sequence[Number] | Number
+) -> dict[str, list[Number]]:
+    """:func:`run` through WebGPU (:func:`spvbuild.webgpu.run_compute`: wgpu-py, whose naga
+    reads the module; build the kernel with ``compile_kernel(..., target_env="webgpu")``).
+    The push constants are given as WebGPU's immediate data."""
+    from spvbuild.webgpu import run_compute
+
+    buffers, groups, push = _arguments(kernel, n, values)
+    given: list[bytes | bytearray] = list(buffers)
+    out = run_compute(kernel.words, given, groups, kernel.entry_point, push)
+    return _results(kernel, out)
+
+
+def _arguments(
+    kernel: CompiledKernel, n: int, values: dict[str, Sequence[Number] | Number]
+) -> tuple[list[bytes], tuple[int, int, int], bytes]:
+    """The storage buffers, workgroup count and push-constant bytes of a run."""
     expected = set(kernel.parameters)
     missing = [name for name in kernel.parameters if name not in values]
     unknown = sorted(set(values) - expected)
@@ -75,7 +99,11 @@ def run_on(
             raise TypeError(f"{constant.name} is a {constant.type} scalar, not a sequence")
         push += _pack(constant.name, FORMATS[constant.type], [value])
     groups = (max(1, -(-n // kernel.local_size)), 1, 1)
-    out = device.run(kernel.words, buffers, groups, kernel.name, bytes(push))
+    return buffers, groups, bytes(push)
+
+
+def _results(kernel: CompiledKernel, out: list[bytes]) -> dict[str, list[Number]]:
+    """Every array's numbers, by name, from the buffers read back."""
     results: dict[str, list[Number]] = {}
     for binding, data in zip(kernel.bindings, out, strict=True):
         fmt = FORMATS[binding.element]

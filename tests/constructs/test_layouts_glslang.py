@@ -93,12 +93,37 @@ def compile_glsl_reflected(source: str, tmp: Path) -> tuple[bytes, dict[str, int
         env=env,
     )
     assert done.returncode == 0, done.stdout + done.stderr + "\n" + source
-    blocks = done.stdout.split("Uniform block reflection:", 1)[1].split("\n\n", 1)[0]
-    sizes = {
-        found[1]: int(found[2])
-        for found in re.finditer(r"^(\w+): offset -?\d+, type \w+, size (\d+),", blocks, re.M)
-    }
-    return out.read_bytes(), sizes
+    return out.read_bytes(), glslang_block_sizes(done.stdout)
+
+
+def _reflection_section(output: str, title: str) -> str:
+    """The lines of one section of glslang's ``-q`` output (empty when it has none)."""
+    parts = output.split(f"{title}:\n", 1)
+    return parts[1].split("\n\n", 1)[0] if len(parts) == 2 else ""
+
+
+def glslang_block_sizes(output: str) -> dict[str, int]:
+    """Each block's size by its name, from glslang's ``-q`` output (``Uniform block
+    reflection``, and ``Buffer block reflection`` where glslang lists storage blocks
+    apart): where its last-ending member ends (see :func:`assert_block_size`)."""
+    sizes: dict[str, int] = {}
+    for title in ("Uniform block reflection", "Buffer block reflection"):
+        for found in re.finditer(r"^(\w+): offset -?\d+, type \w+, size (\d+),",
+                                 _reflection_section(output, title), re.M):
+            sizes[found[1]] = int(found[2])
+    return sizes
+
+
+def glslang_variable_offsets(output: str) -> dict[str, int]:
+    """Each block variable's byte offset by its glslang name (``Block.member``,
+    ``Block.array[0].field``), from ``-q`` output (``Uniform reflection`` and ``Buffer
+    variable reflection``; run with ``--reflect-all-block-variables`` for unused ones)."""
+    offsets: dict[str, int] = {}
+    for title in ("Uniform reflection", "Buffer variable reflection"):
+        for found in re.finditer(r"^([\w.\[\]]+): offset (-?\d+),",
+                                 _reflection_section(output, title), re.M):
+            offsets[found[1]] = int(found[2])
+    return offsets
 
 
 def layout_tree(data: bytes, block_name: str) -> Tree:

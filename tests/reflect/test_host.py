@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import itertools
 import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,8 @@ from spvbuild.reflection import (
     tail_ctypes,
     tail_dtype,
 )
+from tests.constructs.test_layouts_glslang import glslang_variable_offsets
+from tests.reflect import glsl_corpus
 from tests.reflect.cross_reference import KNOWN_DIFFERENCES, cross_reflect, spirv_cross_path
 from tests.reflect.glsl_corpus import Shader, compile_shader, glslang_path
 from tests.reflect.modules import Case, glsl_cases
@@ -421,3 +424,51 @@ def test_wrong_arguments_are_refused_at_the_call(reflect_workdir: Path) -> None:
         block_dtype(found.binding(0, 0), count=-1)
     with pytest.raises(ArgumentError, match=r"block_ctypes: block must be a BlockLayout.*test_host\.py"):
         block_ctypes("Items")  # type: ignore[arg-type]
+
+
+# -- glslang's reflection --------------------------------------------------------------------
+
+
+def _glslang_reflection(shader: Shader, workdir: Path) -> str:
+    """glslangValidator's ``-q`` output for a corpus shader, every block variable listed."""
+    found = glsl_corpus._glslang()  # the tool and its libraries, as the corpus runs it
+    assert found is not None
+    tool, env = found
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / f"{shader.name}.{shader.stage}"
+    path.write_text(shader.source, encoding="utf-8")
+    hlsl = ["-D", "-e", "main"] if "hlsl" in shader.covers else []
+    done = subprocess.run(
+        [tool, "-V", "-q", "--reflect-all-block-variables", *hlsl, "--target-env",
+         shader.target_env, "-S", shader.stage, "-o", str(workdir / f"{shader.name}.spv"),
+         str(path)],
+        capture_output=True, text=True, env=env,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_corpus_dtypes_agree_with_glslang(cases: tuple[Case, ...], reflect_workdir: Path) -> None:
+    """Each top-level field's offset in the block's dtype is where glslang's reflection puts
+    the member (its first variable: ``Block.member``, ``Block.member[0].x``).  Block sizes
+    are not compared here (glslang's size convention over this corpus is not settled)."""
+    sources = {shader.name: shader for shader in glsl_corpus.shaders()}
+    offsets_compared = 0
+    failures = []
+    for case in cases:
+        output = _glslang_reflection(sources[case.name], reflect_workdir / "glslang-q")
+        offsets = glslang_variable_offsets(output)
+        for where, block in _blocks(case):
+            dtype = block_dtype(block)
+            for field in dtype.names:
+                prefix = f"{block.name}.{field}"
+                theirs = [at for name, at in offsets.items() if name == prefix
+                          or name.startswith((prefix + ".", prefix + "["))]
+                if not theirs:
+                    continue
+                offsets_compared += 1
+                if min(theirs) != dtype.fields[field][1]:
+                    failures.append(f"{case.name} {where} {field}: offset "
+                                    f"{dtype.fields[field][1]}, glslang {min(theirs)}")
+    assert offsets_compared == 455  # every member glslang lists, of the corpus's blocks
+    assert failures == [], "\n".join(failures)
