@@ -23,6 +23,11 @@ def _name(opcode: int) -> str:
     return info.name if info is not None else f"opcode {opcode}"
 
 
+def _definer(parsed: ReadModule, rid: int) -> int:
+    """The opcode of the first instruction that defines ``rid`` (for the message)."""
+    return next(i.opcode for i in parsed.instructions if i.result_id == rid)
+
+
 def load_binary(state: ModuleState, parsed: ReadModule, words: Sequence[int]) -> None:
     """Route every instruction of a binary read (``parsed``, its ``words``) into
     ``state``, a new module's of the binary's version and generator, as
@@ -45,17 +50,28 @@ def load_binary(state: ModuleState, parsed: ReadModule, words: Sequence[int]) ->
     offset = 5
     span = -1  # where the current span of fast-path instructions starts
     run: Run | None = None
-    defined: dict[int, int] = {}  # result id → the opcode that defines it
+    # The ids defined so far, to refuse one defined twice: a byte per id below the bound
+    # where the bound is no larger than the module (ids are below it: the reader checked),
+    # else a set (nothing is allocated by a bound the input only claims).
+    bound = words[3] if len(words) > 3 else 0
+    small = bound <= len(words)
+    seen_bytes = bytearray(bound if small else 0)
+    seen_set: set[int] = set()
     for inst in parsed.instructions:
         first = words[offset]
         rid = inst.result_id
         if rid is not None:
-            if rid in defined:
+            if small:
+                twice = seen_bytes[rid] != 0
+                seen_bytes[rid] = 1
+            else:
+                twice = rid in seen_set
+                seen_set.add(rid)
+            if twice:
                 raise BuildError(
-                    f"from_binary: {rid!r} is defined by {_name(defined[rid])} and again by "
-                    f"{_name(inst.opcode)} (word {offset}): an id is defined once"
+                    f"from_binary: {rid!r} is defined by {_name(_definer(parsed, rid))} and "
+                    f"again by {_name(inst.opcode)} (word {offset}): an id is defined once"
                 )
-            defined[rid] = inst.opcode
         if first in fast and (run is not None or state._fast_block is not None):
             if run is None:
                 block = state._fast_block
