@@ -372,8 +372,13 @@ def test_search_finds_an_instruction_and_an_api_record(
             windowsVirtualKeyCode=13,
         )  # fmt: skip
         browser.wait_event("Page.loadEventFired", since)
+        # Sphinx shows the results one at a time (a timer each) and writes its summary,
+        # "Search finished, found N pages...", after the last: wait for the summary, or
+        # the first results alone may be read.
         hrefs = browser.wait_for(
-            "(() => { const a = [...document.querySelectorAll('#search-results ul.search li a')];"
+            "(() => { const done = document.querySelector('#search-results p.search-summary');"
+            " if (!done || !done.innerText) return false;"
+            " const a = [...document.querySelectorAll('#search-results ul.search li a')];"
             " return a.length > 0 && a.map(e => e.getAttribute('href')); })()",
             f"search results for {query}",
             timeout=30.0,
