@@ -213,6 +213,8 @@ def _cmd_opt(args: argparse.Namespace, out: BinaryIO | None) -> int:
             names += RECIPES[value]
         elif kind == "passes":
             names += [name for name in value.split(",") if name]
+        elif kind.startswith("pass="):
+            names.append(f"{kind[5:]}={value}")
         else:
             names.append(value)
     if not names:
@@ -303,7 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _opt_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     """``spvbuild opt``'s arguments: one flag per pass, spelled as spirv-opt spells it."""
-    from spvbuild.passes import PASSES, RECIPES
+    from spvbuild.passes import PARAMETERIZED, PASSES, RECIPES
 
     p_opt = sub.add_parser("opt", help="run passes over a binary, like spirv-opt")
     p_opt.add_argument("input", help="binary file, or - for standard input")
@@ -319,6 +321,15 @@ def _opt_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     for name in PASSES:
         p_opt.add_argument(f"--{name}", action=_Step, nargs=0, metavar=name, help=f"run {name}")
+    for name in PARAMETERIZED:
+        if name not in PASSES:
+            p_opt.add_argument(
+                f"--{name}",
+                action=_Step,
+                const=f"pass={name}",
+                metavar='"ID:VALUE ..."',
+                help=f"run {name}",
+            )
     p_opt.add_argument(
         "--time-report", action="store_true", help="print each pass's time and words removed"
     )

@@ -11,9 +11,16 @@ words it removed.  A pass that meets what it cannot handle raises a located
   ``remove-unreachable-blocks`` (:func:`remove_unreachable_blocks`): dead code;
 * ``strip-debug`` (:func:`strip_debug`), ``compact-ids`` (:func:`compact_ids`);
 * ``remove-duplicates`` (:func:`remove_duplicates`);
-* ``trim-capabilities`` (:func:`trim_capabilities`).
+* ``trim-capabilities`` (:func:`trim_capabilities`);
+* ``inline-entry-points-exhaustive`` (:func:`inline_entry_points`), ``inline-all``
+  (:func:`inline_all`): inlining;
+* ``fold-constants`` (:func:`fold_constants`), ``fold-spec-const-op-composite``
+  (:func:`fold_spec_constant_ops`): constant folding;
+* ``set-spec-const-default-value=ID:VALUE ...`` (:func:`set_spec_constant_defaults`),
+  ``freeze-spec-const`` (:func:`freeze_spec_constants`): specialization constants given
+  values and made constants.
 
-Not in this slice: mem2reg, inlining, constant folding, CFG cleanup, linking.
+Not in this slice: mem2reg, CFG cleanup, linking.
 """
 
 from __future__ import annotations
@@ -22,12 +29,16 @@ from spvbuild.passes.capabilities import trim_capabilities
 from spvbuild.passes.compact import compact_ids
 from spvbuild.passes.dead_code import eliminate_dead_code
 from spvbuild.passes.dedup import remove_duplicates
-from spvbuild.passes.pipeline import PASSES, RECIPES, PassInfo, PassReport, run
+from spvbuild.passes.fold import fold_constants, fold_spec_constant_ops
+from spvbuild.passes.inline import inline_all, inline_entry_points
+from spvbuild.passes.pipeline import PARAMETERIZED, PASSES, RECIPES, PassInfo, PassReport, run
 from spvbuild.passes.program import Program
+from spvbuild.passes.spec_constants import freeze_spec_constants, set_spec_constant_defaults
 from spvbuild.passes.strip import strip_debug
 from spvbuild.passes.unreachable import remove_unreachable_blocks
 
 __all__ = [
+    "PARAMETERIZED",
     "PASSES",
     "RECIPES",
     "PassInfo",
@@ -35,9 +46,15 @@ __all__ = [
     "Program",
     "compact_ids",
     "eliminate_dead_code",
+    "fold_constants",
+    "fold_spec_constant_ops",
+    "freeze_spec_constants",
+    "inline_all",
+    "inline_entry_points",
     "remove_duplicates",
     "remove_unreachable_blocks",
     "run",
+    "set_spec_constant_defaults",
     "strip_debug",
     "trim_capabilities",
 ]

@@ -9,13 +9,23 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TextIO, TypeVar
 
 from spvbuild.errors import ArgumentError
-from spvbuild.passes import capabilities, compact, dead_code, dedup, strip, unreachable
+from spvbuild.passes import (
+    capabilities,
+    compact,
+    dead_code,
+    dedup,
+    fold,
+    inline,
+    spec_constants,
+    strip,
+    unreachable,
+)
 from spvbuild.passes.program import Program
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module
 
-__all__ = ["PASSES", "RECIPES", "PassInfo", "PassReport", "run"]
+__all__ = ["PARAMETERIZED", "PASSES", "RECIPES", "PassInfo", "PassReport", "run"]
 
 
 class PassInfo(NamedTuple):
@@ -58,6 +68,11 @@ PASSES: dict[str, PassInfo] = {
         PassInfo(compact.NAME, compact.compact_ids),
         PassInfo(dedup.NAME, dedup.remove_duplicates),
         PassInfo(capabilities.NAME, capabilities.trim_capabilities),
+        PassInfo(inline.ENTRY_POINTS_NAME, inline.inline_entry_points),
+        PassInfo(inline.ALL_NAME, inline.inline_all),
+        PassInfo(fold.NAME, fold.fold_constants),
+        PassInfo(fold.SPEC_NAME, fold.fold_spec_constant_ops),
+        PassInfo(spec_constants.FREEZE_NAME, spec_constants.freeze_spec_constants),
     )
 }
 """Every pass by its name."""
@@ -72,6 +87,16 @@ RECIPES: dict[str, tuple[str, ...]] = {
 ``after-link`` (duplicates merged, then dead code), ``size`` (all of them: debug
 information, duplicates, dead code, unused capabilities, ids compacted)."""
 
+PARAMETERIZED: dict[str, Callable[[str], Callable[[Program], Program]]] = {
+    spec_constants.SET_NAME: spec_constants.setting,
+    spec_constants.FREEZE_NAME: spec_constants.freezing,
+}
+"""Passes that take an argument, written ``name=argument`` in a list of passes (the
+argument as spirv-opt's flag of that name takes it): ``set-spec-const-default-value=1:100
+2:0x4`` sets those SpecIds' defaults, ``freeze-spec-const=1:100`` freezes those SpecIds
+at those values (plain ``freeze-spec-const`` freezes every specialization constant at its
+default)."""
+
 _M = TypeVar("_M", "Module", Program)
 
 
@@ -82,6 +107,9 @@ def resolve(passes: str | Sequence[str]) -> tuple[PassInfo, ...]:
     out = []
     for name in names:
         info = PASSES.get(name)
+        base, equals, argument = name.partition("=")
+        if info is None and equals and base in PARAMETERIZED:
+            info = PassInfo(name, PARAMETERIZED[base](argument))
         if info is None:
             raise ArgumentError(
                 f"passes: no pass or recipe {name!r}; passes: {', '.join(sorted(PASSES))}; "
