@@ -131,10 +131,10 @@ class PassError(SpvbuildError):
         self.pass_name = pass_name
         self.reason = reason
         self.opcode_name = opcode_name
-        self.result_id = result_id
+        self.result_id = None if result_id is None else int(result_id)  # (an Id prints as %n)
         where = ""
         if opcode_name is not None:
-            where = opcode_name + (f" %{result_id}" if result_id is not None else "") + ": "
+            where = opcode_name + (f" %{self.result_id}" if result_id is not None else "") + ": "
         elif result_id is not None:
-            where = f"%{result_id}: "
+            where = f"%{self.result_id}: "
         super().__init__(f"{pass_name}: {where}{reason}")

@@ -45,12 +45,6 @@ class Construct:
     kind: ConstructKind
     parent: int | None
 
-    @property
-    def breakable(self) -> bool:
-        """True for a loop or a switch: the constructs a branch to the merge can leave
-        from inside a selection nested in them (SPIR-V's "break")."""
-        return self.kind is not ConstructKind.SELECTION
-
 
 @dataclass(slots=True)
 class Nesting:

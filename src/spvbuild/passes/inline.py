@@ -18,14 +18,15 @@ arguments); what follows the call goes into a new block, which returns reach.
 * A return becomes a branch to the block after the call; the value returned reaches it
   through an ``OpPhi`` holding the call's result id (one return at the callee's top
   level: its value replaces the result's uses, no phi).
-* Where a return lies inside a construct (a selection, a loop, a switch), the copy is
+* Where a return lies inside a construct (a selection, a switch, a loop), the copy is
   wrapped in a loop that runs once (its merge block the block after the call, its
   continue target a block nothing reaches), so that a return is a break out of it, which
-  structured control flow allows from selections.  A loop or a switch cannot be left for
-  any merge but its own: a return inside one stores its value into a new ``Function``
-  variable, sets a new ``Function`` flag variable and breaks out of the innermost loop
-  or switch around it, to a new block before that construct's merge block, which goes
-  on to the merge when the flag is clear and else breaks on outwards the same way.
+  structured control flow allows from selections and switches (a break of the innermost
+  loop).  A loop cannot be left for any merge but its own: a return inside one stores
+  its value into a new ``Function`` variable, sets a new ``Function`` flag variable and
+  breaks out of the innermost loop around it, to a new block before that loop's merge
+  block, which goes on to the merge when the flag is clear and else breaks on outwards
+  the same way.
   These variables are only loaded and stored whole: mem2reg turns them into SSA values.
 * The callee's ``OpLine``/``OpNoLine`` are kept; its instructions of the DebugInfo sets
   (scopes, declarations of its locals) are dropped.  Decorations of the ids the callee
@@ -59,7 +60,7 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_VOID,
     OP_VARIABLE,
 )
-from spvbuild.passes.constructs import Construct, Nesting, nesting
+from spvbuild.passes.constructs import Construct, ConstructKind, Nesting, nesting
 from spvbuild.passes.control_flow import MERGES, merge_of, terminator
 from spvbuild.passes.dead_code import import_names
 from spvbuild.passes.declarations import Declarations
@@ -438,7 +439,7 @@ class _Returns:
                 self._leave(block, self.post)
             return self.copies, self.pairs
         loop_header, loop_continue = program.new_id(), program.new_id()
-        chains = {c.id: self._breakable(self.old_label[c.id]) for c in self.returning}
+        chains = {c.id: self._loops(self.old_label[c.id]) for c in self.returning}
         flagged = any(chains.values())
         flag = ret = 0
         if flagged:
@@ -487,7 +488,7 @@ class _Returns:
         made: dict[int, Block] = {}
         for header, label in exits.items():
             construct = self.nest.constructs[header]
-            outer = self._breakable(header)
+            outer = self._loops(header)
             target = exits[outer[0].header] if outer else self.post
             exit_block = self._exit_block(construct, label, flag, ret, target)
             made[label] = exit_block
@@ -510,10 +511,9 @@ class _Returns:
             ]
         return [head, *blocks, tail], self.pairs
 
-    def _breakable(self, old_label: int) -> list[Construct]:
-        """The loops and switches of the callee around block ``old_label``, innermost
-        first."""
-        return [c for c in self.nest.enclosing(old_label) if c.breakable]
+    def _loops(self, old_label: int) -> list[Construct]:
+        """The loops of the callee around block ``old_label``, innermost first."""
+        return [c for c in self.nest.enclosing(old_label) if c.kind is ConstructKind.LOOP]
 
     def _variable(self, type_id: int, rid: int) -> Instruction:
         pointer = self.context.declarations.function_pointer(type_id)
