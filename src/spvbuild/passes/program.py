@@ -35,6 +35,14 @@ if TYPE_CHECKING:
 __all__ = ["Block", "Function", "Layout", "Program", "join", "opcode_name", "split"]
 
 
+_LINES = frozenset(
+    opcode
+    for opcode, info in tables.INSTRUCTIONS.items()
+    if info.cls == "Debug" and info.section == "functions"
+)
+"""``OpLine``, ``OpNoLine``: the debug instructions that may stand between functions."""
+
+
 def opcode_name(opcode: int) -> str:
     """The grammar's name of ``opcode`` (``opcode 4242`` for one it lacks)."""
     info = tables.INSTRUCTIONS.get(opcode)
@@ -131,11 +139,13 @@ class Block:
 @dataclass(slots=True)
 class Function:
     """A function: ``start`` (OpFunction and its parameters), ``blocks``, ``end`` (its
-    OpFunctionEnd, None when the module ends first)."""
+    OpFunctionEnd, None when the module ends first), ``lines`` (the ``OpLine``/``OpNoLine``
+    between the function before and its OpFunction)."""
 
     start: list[Instruction]
     blocks: list[Block] = field(default_factory=list)
     end: Instruction | None = None
+    lines: list[Instruction] = field(default_factory=list)
 
     @property
     def id(self) -> int:
@@ -146,7 +156,7 @@ class Function:
 
     def instructions(self) -> list[Instruction]:
         """Every instruction of the function, in order."""
-        out = list(self.start)
+        out = [*self.lines, *self.start]
         for block in self.blocks:
             out.append(block.label)
             out += block.body
@@ -170,6 +180,7 @@ def split(program: Program, pass_name: str) -> Layout:
     head: list[Instruction] = []
     functions: list[Function] = []
     current: Function | None = None
+    lines: list[Instruction] = []  # OpLine/OpNoLine after a function, for the next one
     for inst in program.instructions:
         opcode = inst.opcode
         if opcode == OP_FUNCTION:
@@ -177,12 +188,15 @@ def split(program: Program, pass_name: str) -> Layout:
                 raise PassError(pass_name, "a function starts before the last one ended", opcode_name(opcode), inst.result_id)
             if inst.result_id is None:
                 raise PassError(pass_name, "a function without its id", opcode_name(opcode))
-            current = Function([inst])
+            current = Function([inst], lines=lines)
+            lines = []
             functions.append(current)
         elif current is None:
             if functions:
                 raise PassError(pass_name, "an instruction after the functions, outside any", opcode_name(opcode), inst.result_id)
             head.append(inst)
+        elif current.end is not None and opcode in _LINES:
+            lines.append(inst)
         elif current.end is not None:
             raise PassError(pass_name, "an instruction between functions", opcode_name(opcode), inst.result_id)
         elif opcode == OP_FUNCTION_END:
@@ -197,6 +211,9 @@ def split(program: Program, pass_name: str) -> Layout:
             current.start.append(inst)
         else:
             raise PassError(pass_name, "an instruction before the function's first block", opcode_name(opcode), inst.result_id)
+    if lines:
+        reason = "an instruction after the functions, outside any"
+        raise PassError(pass_name, reason, opcode_name(lines[0].opcode))
     return Layout(head, functions)
 
 
