@@ -243,6 +243,10 @@ class ConstantValues:
             return None
         opcode = inst.opcode if opcode is None else opcode
         args = flat(inst.operands if operands is None else operands)
+        values = self.values
+        first = 1 if opcode in _EXT_INST else 0  # (an OpExtInst's set)
+        if any(isinstance(a, Id) and a not in values for a in args[first:]):
+            return None  # an operand that is no constant
         result_type = int(inst.result_type)
         if opcode in _SHAPES:
             return self._shaped(opcode, result_type, args)

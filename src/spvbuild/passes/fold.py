@@ -30,7 +30,7 @@ from spvbuild.generated.core.opcodes import (
 )
 from spvbuild.passes.constant_values import FOLDED, ConstantValues, flat
 from spvbuild.passes.declarations import Declarations
-from spvbuild.passes.ids import is_targeting, rename
+from spvbuild.passes.ids import is_targeting, rename, used_ids
 from spvbuild.passes.program import Layout, Program, join, split
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
@@ -180,11 +180,16 @@ def rename_uses(layout: Layout, aliases: dict[int, int]) -> None:
     def final(rid: int) -> int:
         return aliases.get(rid, rid)
 
+    def renamed(inst: Instruction) -> Instruction:
+        if aliases.keys().isdisjoint(used_ids(inst)):
+            return inst
+        return rename(inst, final)
+
     layout.head = [
-        rename(inst, final)
+        renamed(inst)
         for inst in layout.head
         if not (is_targeting(inst) and int(inst.operands[0]) in aliases)
     ]
     for function in layout.functions:
         for block in function.blocks:
-            block.body = [rename(inst, final) for inst in block.body]
+            block.body = [renamed(inst) for inst in block.body]

@@ -234,8 +234,12 @@ def _inline_calls(context: _Context, function: Function) -> set[int]:
                 rid = substitute[rid]
             return rid
 
+        replaced = substitute.keys()
         for block in function.blocks:
-            block.body = [rename(inst, final) for inst in block.body]
+            block.body = [
+                inst if replaced.isdisjoint(used_ids(inst)) else rename(inst, final)
+                for inst in block.body
+            ]
         context.substituted |= substitute.keys()
     return inlined
 
