@@ -95,6 +95,7 @@ def test_a_mistake_in_a_binary_is_found_with_its_offset_and_text() -> None:
 
 
 @pytest.mark.spirv_val
+@pytest.mark.corpus
 def test_no_false_alarm_on_the_glsl_corpus(corpus: list[list[int]]) -> None:
     checked = 0
     for words in corpus:
@@ -105,6 +106,7 @@ def test_no_false_alarm_on_the_glsl_corpus(corpus: list[list[int]]) -> None:
     assert checked >= 180, checked  # of 228 (191 when written)
 
 
+@pytest.mark.corpus
 def test_no_false_alarm_on_the_catalogue_and_the_gallery(tmp_path: Path) -> None:
     checked = 0
     for entry in CATALOGUE:
@@ -121,6 +123,7 @@ def test_no_false_alarm_on_the_catalogue_and_the_gallery(tmp_path: Path) -> None
 
 
 @pytest.mark.spirv_val
+@pytest.mark.corpus
 def test_no_false_alarm_on_the_external_corpus() -> None:
     """Every fourth text of the external corpus (SPIRV-Cross's and SPIRV-Tools' test
     texts) that spirv-as assembles and spirv-val accepts: a deterministic share, so that
@@ -213,6 +216,7 @@ def _mutants(words: list[int], rng: random.Random, count: int) -> list[list[int]
 
 
 @pytest.mark.spirv_val
+@pytest.mark.corpus
 def test_check_agrees_with_spirv_val_on_type_errors(
     corpus: list[list[int]], capsys: pytest.CaptureFixture[str]
 ) -> None:

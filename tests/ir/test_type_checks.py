@@ -351,3 +351,46 @@ def test_a_module_without_a_memory_model_is_told_so() -> None:
     m.execution_mode(main.id, ExecutionModeLocalSize(1, 1, 1))
     with pytest.raises(BuildError, match=r"^no OpMemoryModel: call memory_model\("):
         m.to_words()
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKES))
+def test_each_mistake_is_refused_after_a_module_built_right(name: str) -> None:
+    """The checks remember calls found right, within a module and across modules that
+    defined the same ids alike: a mistake after those is still refused.  Each module
+    first makes every right call of the same instruction with the same types that the
+    mistake's module makes (a whole module built right, then the same prefix)."""
+    make, message = MISTAKES[name]
+    right, t = _module()
+    _in_a_function(right)
+    _right_twin(right, t)
+    m, t = _module()
+    _in_a_function(m)
+    _right_twin(m, t)
+    with pytest.raises(BuildError) as caught:
+        make(m, t)
+    assert re.search(message, str(caught.value)), str(caught.value)
+
+
+def _right_twin(m: Module, t: Types) -> None:
+    """Right calls of the instructions of MISTAKES on the same types (a composite index,
+    a shuffle component, in range; a float pointer stored through with a float)."""
+    v4 = _vector(m, t["vec4"], t["f32"], 4, 1.0)
+    m.composite_extract(t["f32"], v4, [3])  # type: ignore[arg-type]
+    two = _vector(m, t["vec2"], t["f32"], 2, 1.0)
+    m.vector_shuffle(t["vec2"], two, two, [0, 3])  # type: ignore[arg-type]
+    x = m.constant(t["f32"], 1.0)
+    m.f_add(t["f32"], x, x)
+    m.store(m.variable(t["ptr_f32"], StorageClass.Function), x)
+
+
+def test_an_operand_of_no_known_type_leaves_no_signature() -> None:
+    """A call with an operand not defined yet is checked without it and not remembered:
+    the same types in other positions are checked again (the condition known and an
+    object not, then an object known to be a bool and the condition not)."""
+    m, t = _module()
+    _in_a_function(m)
+    later = m.new_id()
+    condition, x = m.constant_true(t["bool"]), m.constant(t["f32"], 1.0)
+    m.select(t["f32"], condition, later, x)
+    with pytest.raises(BuildError, match="select"):
+        m.select(t["f32"], later, condition, x)

@@ -17,7 +17,7 @@ from tests.conftest import spirv_tool
 from tests.passes.corpus import RealModule, real_modules
 from tests.passes.helpers import val
 
-pytestmark = [pytest.mark.spirv_val, pytest.mark.slow]
+pytestmark = [pytest.mark.spirv_val, pytest.mark.slow, pytest.mark.corpus]
 
 
 @pytest.fixture(scope="module")

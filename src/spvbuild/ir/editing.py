@@ -128,6 +128,7 @@ def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | No
         if v.opcode == OP_VARIABLE and v.result_id is not None and v.operands:
             add_global(state, int(v.result_id), one_word(v.operands[0]))
     state._kept.clear()  # a type may have changed: every record is encoded again
+    state._defined_so_far = None  # (the type checks' shared signatures: not any more)
     for rid in removed:
         state._definitions.pop(rid, None)
     state._pending_ids |= removed
