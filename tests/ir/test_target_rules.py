@@ -91,9 +91,9 @@ def test_execution_mode_id_refused() -> None:
         m.execution_mode_id(main, ExecutionModeLocalSizeId(one, one, one))  # LocalSizeId
     _refused_at(caught, "local-size-only", "# LocalSizeId")
     # Vulkan 1.3 takes the same call.
-    Module(target_env="vulkan1.3").execution_mode_id(
-        main, ExecutionModeLocalSizeId(one, one, one)
-    )
+    vulkan = Module(target_env="vulkan1.3")
+    one = vulkan.constant(vulkan.type_int(32, 0), 1)
+    vulkan.execution_mode_id(_compute(vulkan), ExecutionModeLocalSizeId(one, one, one))
 
 
 def test_extended_instruction_sets() -> None:

@@ -305,8 +305,8 @@ def test_check_types_false_turns_the_checks_off() -> None:
     _i_add_on_floats(m, t)  # no error
 
 
-def test_the_default_is_off_unless_spvbuild_check_types_is_1() -> None:
-    """Off by default for now; ``SPVBUILD_CHECK_TYPES=1`` (read at import) turns them on."""
+def test_the_default_is_on_unless_spvbuild_check_types_is_0() -> None:
+    """On by default; ``SPVBUILD_CHECK_TYPES=0`` (read at import) makes off the default."""
     program = (
         "from spvbuild.ir.module import Module\n"
         "m = Module(target_env='vulkan1.1')\n"
@@ -317,12 +317,12 @@ def test_the_default_is_off_unless_spvbuild_check_types_is_1() -> None:
     )
     env = {k: v for k, v in os.environ.items() if k != "SPVBUILD_CHECK_TYPES"}
     env["PYTHONPATH"] = os.pathsep.join(sys.path)
-    quiet = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True)
-    assert quiet.returncode == 0, quiet.stderr
-    env["SPVBUILD_CHECK_TYPES"] = "1"
     checked = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True)
     assert checked.returncode != 0
     assert b"integer arithmetic needs an int scalar or vector" in checked.stderr
+    env["SPVBUILD_CHECK_TYPES"] = "0"
+    quiet = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True)
+    assert quiet.returncode == 0, quiet.stderr
 
 
 def test_a_refused_call_changes_nothing() -> None:

@@ -34,6 +34,7 @@ from spvbuild.errors import BuildError
 from spvbuild.generated.core.type_rules import EXT_RESULTS, TYPE_RULES
 from spvbuild.ir.module import Module
 from spvbuild.ir.type_checks import shape_of, type_bits
+from spvbuild.ir.value_types import value_types
 from spvbuild.spirv.call_site import located
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.tables import (
@@ -42,6 +43,7 @@ from spvbuild.spirv.tables import (
     TYPE_FLOAT,
     TYPE_SIGNED,
     TYPE_UNSIGNED,
+    TYPE_VECTOR,
 )
 
 __all__ = ["Value", "extract", "glsl", "load", "store", "value"]
@@ -156,7 +158,8 @@ def load(m: Module, pointer: Value | Id) -> Value:
         pointer_id, pointer_type = pointer.id, pointer.type
     else:
         pointer_id = pointer
-        known = m._value_types.get(pointer) if m._value_types is not None else None
+        types = value_types(m)
+        known = types.get(pointer) if types is not None else None
         pointer_type = known if known is not None else type_of(m, pointer_id)
     shape = shape_of(m, pointer_type)
     if shape is None or shape.category != "pointer":
@@ -238,15 +241,18 @@ def _glsl_function(name: str) -> tuple[int | None, str]:
 def _kind(m: Module, type_id: TypeId) -> str:
     """float, int (signed), uint or bool: the component kind of a scalar or vector type
     (from the type's ``TYPE_*`` bits, which the module keeps)."""
-    bits = m._type_bits.get(type_id)
-    if bits is None:
-        bits = type_bits(m, type_id)
-    kind = _KINDS.get(bits & _KIND_BITS)
+    kind = _KINDS.get(_bits(m, type_id) & _KIND_BITS)
     if kind is None:
         if m.definition(type_id) is None:
             raise _error(f"{type_id!r} is no type of this module")
         raise _error(f"{type_id!r} is no scalar or vector of numbers")
     return kind
+
+
+def _bits(m: Module, type_id: TypeId) -> int:
+    """The type's ``TYPE_*`` bits (0: no scalar or vector of numbers or bools)."""
+    bits = m._type_bits.get(type_id)
+    return type_bits(m, type_id) if bits is None else bits
 
 
 _KIND_BITS = TYPE_FLOAT | TYPE_BOOL | TYPE_SIGNED | TYPE_UNSIGNED
@@ -306,11 +312,10 @@ def _arithmetic(op: str, left: Value | int | float, right: Value | int | float) 
     m, decided = _pair(left, right)
     # A float vector times a float scalar: OpVectorTimesScalar (in either order).
     if op == "*" and isinstance(left, Value) and isinstance(right, Value):
-        vector, scalar = (left, right) if _count(m, left.type) > 1 else (right, left)
-        if (
-            _count(m, vector.type) > 1
-            and _count(m, scalar.type) == 1
-            and _kind(m, vector.type) == "float"
+        left_bits, right_bits = _bits(m, left.type), _bits(m, right.type)
+        vector, scalar = (left, right) if left_bits & TYPE_VECTOR else (right, left)
+        if (left_bits ^ right_bits) & TYPE_VECTOR and (left_bits | right_bits) & TYPE_VECTOR and (
+            _bits(m, vector.type) & TYPE_FLOAT
         ):
             return _made(m, "vector_times_scalar", vector.type, vector.id, scalar.id)
     method = _method(_ARITHMETIC, op, _kind(m, decided))

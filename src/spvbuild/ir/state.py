@@ -58,6 +58,11 @@ class ModuleState:
     # The module's global definitions so far, as one number (note_definition: equal
     # numbers, equal definitions of equal ids); None: unknown (an edit changed them).
     _defined_so_far: int | None = 0
+    # The current streak of fast-path values of one type (spvbuild.ir.value_types): ids
+    # _streak_from up to _streak_end are values of _streak_type not yet in _value_types.
+    _streak_type: Any = None
+    _streak_from = 0
+    _streak_end = 0
     # A target rule's storage image variables, checked when written (target_rules): id →
     # (the rule, the image's format, the call site of the variable).
     _storage_images: dict[int, tuple[Any, str, str]] | None = None

@@ -32,6 +32,7 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.generated.core.type_rules import READ_ONLY, TYPE_FORMS, TYPE_RULES
 from spvbuild.ir.inspection import definition
 from spvbuild.ir.state import ModuleState, name_of
+from spvbuild.ir.value_types import value_types
 from spvbuild.spirv.call_site import located
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
@@ -158,6 +159,37 @@ def type_bits(state: ModuleState, type_id: int) -> int:
     return bits
 
 
+def declared_bits(state: ModuleState, type_id: int, opcode: int, operands: tuple[Any, ...]) -> int:
+    """:func:`type_bits` of a scalar or vector type as it is declared (``opcode``,
+    ``operands``): read by its type form, a vector's from its component's bits."""
+    form = TYPE_FORMS.get(opcode)
+    if form is None:
+        return type_bits(state, type_id)
+    category = form.category
+    if category == "vector":
+        component = operands[form.component] if 0 <= form.component < len(operands) else None
+        known = state._type_bits.get(component) if isinstance(component, int) else None
+        if known is None:
+            return type_bits(state, type_id)
+        bits = (known & ~TYPE_SCALAR) | TYPE_VECTOR if known & TYPE_SCALAR else 0
+    elif category in _CATEGORY_BITS:
+        bits = _CATEGORY_BITS[category]
+        if category == "int":
+            signed = operands[form.signedness] if 0 <= form.signedness < len(operands) else 0
+            bits |= TYPE_SIGNED if signed == 1 else TYPE_UNSIGNED
+    else:
+        return type_bits(state, type_id)
+    state._type_bits[type_id] = bits
+    return bits
+
+
+_CATEGORY_BITS = {
+    "int": TYPE_SCALAR | TYPE_INT,
+    "float": TYPE_SCALAR | TYPE_FLOAT,
+    "bool": TYPE_SCALAR | TYPE_BOOL,
+}
+
+
 def describe(state: ModuleState, type_id: int, depth: int = 0) -> str:
     """A type in words: ``%5 (vector of 4 float32)``."""
     return f"%{int(type_id)} ({_words(state, type_id, depth)})"
@@ -237,7 +269,7 @@ def check_instruction(
     typed = _TYPED.get(opcode)
     if typed is None:
         typed = _TYPED[opcode] = _typed_operands(rule)
-    types = state._value_types
+    types = value_types(state)
     assert types is not None
     known = True
     found: dict[int, int] = {}  # position → the operand's type

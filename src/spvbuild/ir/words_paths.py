@@ -59,7 +59,7 @@ from spvbuild.ir.routing import (
 from spvbuild.ir.state import ModuleState, at_call, note_definition
 from spvbuild.ir.target_rules import check_call as check_rules
 from spvbuild.ir.targets import declared_capabilities
-from spvbuild.ir.type_checks import check_call, type_bits
+from spvbuild.ir.type_checks import check_call, declared_bits
 from spvbuild.spirv.arguments import shown
 from spvbuild.spirv.call_site import caller_location
 from spvbuild.spirv.ids import Id, TypeId
@@ -101,6 +101,12 @@ def emit(
         used = state._call_used
         used.clear()
         words = encoder(state).instruction(inst)
+        if used and max(used) >= bound:
+            beyond = min(i for i in used if i >= bound)
+            raise BuildError(
+                f"{used[beyond]} is %{beyond}, an id this module has not handed out (its ids "
+                f"are below %{bound}; new_id() reserves one for a forward reference)"
+            )
         if state._value_types is not None and opcode in TYPE_RULES:
             check_call(state, opcode, result_type, operands)  # (the operands encode: well-formed)
         key = None
@@ -245,8 +251,8 @@ def put(
             state._definitions[rid] = inst
             if types is not None:
                 note_definition(state, (key, rid) if key is not None else tuple(words))
-                if opcode in _NUMBER_TYPES:
-                    type_bits(state, rid)  # (the generated fast paths may accept its values)
+                if opcode in _NUMBER_TYPES:  # (the generated fast paths may accept its values)
+                    declared_bits(state, rid, opcode, operands)
         state.sections[section].append(inst)
         if how and (
             how == DECORATION
