@@ -83,17 +83,51 @@ def gallery() -> Iterator[dict[str, ModuleType]]:
     try:
         yield {
             name: importlib.import_module(name)
-            for name in ("reduction", "fragment", "vertex", "debuginfo_shader", "opencl_kernel")
+            for name in (
+                "reduction", "fragment", "vertex", "debuginfo_shader", "opencl_kernel",
+                "edit_binary",
+            )
         }
     finally:
         sys.path.remove(str(GALLERY))
 
 
-@pytest.mark.parametrize("name", ["reduction", "fragment", "vertex", "debuginfo_shader"])
+def _built(gallery: dict[str, ModuleType], name: str) -> Module:
+    """The gallery program's module for webgpu (edit_binary edits a given binary: it has
+    no environment to build for, its edit is what naga must read)."""
+    if name == "edit_binary":
+        module: Module = gallery[name].build()
+        return module
+    built: Module = gallery[name].build("webgpu")
+    return built
+
+
+@pytest.mark.parametrize(
+    "name", ["reduction", "fragment", "vertex", "debuginfo_shader", "edit_binary"]
+)
 def test_gallery_built_for_webgpu_is_read_by_naga(
     device: Any, gallery: dict[str, ModuleType], name: str
 ) -> None:
-    _accepted(device, gallery[name].build("webgpu"))
+    _accepted(device, _built(gallery, name))
+
+
+@pytest.mark.parametrize("name", ["debuginfo_shader", "edit_binary"])
+def test_gallery_compute_gives_the_vulkan_runners_numbers(
+    device: Any, gallery: dict[str, ModuleType], name: str
+) -> None:
+    """The gallery's other compute programs (one storage buffer of uints, workgroups of
+    64) through wgpu and through the Vulkan runner: the same words, and what their
+    math gives in Python (doubled; tripled and clamped at 1000)."""
+    from spvbuild.vulkan import run_compute as vulkan_run
+
+    words = _built(gallery, name).to_words()
+    values = [random.Random(name).randrange(600) for _ in range(128)]
+    given = [struct.pack(f"<{len(values)}I", *values)]
+    (through_webgpu,) = run_compute(words, given, (2, 1, 1))
+    assert through_webgpu == vulkan_run(words, given, (2, 1, 1))[0]
+    limit = getattr(gallery[name], "LIMIT", None)
+    expected = [2 * v for v in values] if limit is None else [min(3 * v, limit) for v in values]
+    assert list(struct.unpack(f"<{len(values)}I", through_webgpu)) == expected
 
 
 def test_gallery_kernel_refused_at_its_call(gallery: dict[str, ModuleType]) -> None:

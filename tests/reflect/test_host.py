@@ -766,7 +766,10 @@ def test_glslang_sizes_a_last_matrix_by_the_blocks_majorness(reflect_workdir: Pa
         assert block is not None
         size, convention = glslang_convention(block, packings[block.name])
         assert sizes[block.name] == {size}
-        seen[block.name] = (block_dtype(block).itemsize, size, convention)
+        dtype = block_dtype(block)
+        field, offset = dtype.fields[dtype.names[-1]][:2]
+        assert offset + field.itemsize == dtype.itemsize  # the matrix ends the block
+        seen[block.name] = (dtype.itemsize, size, convention)
     named = "matrix sized by the block's majorness"
     # declared: 16 + 3 rows of 16; 8 + 3 columns of 8; 16 + 2 x 3 rows of 16
     assert seen == {"RowLast": (64, 48, named), "ColLast": (32, 40, named),
