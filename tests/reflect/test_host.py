@@ -1,7 +1,9 @@
 """Host types of reflected blocks (:mod:`spvbuild.reflection.host`) against the blocks'
-decorations and against SPIRV-Cross, over every block of the GLSL corpus (uniform, storage
-and push-constant blocks in std140, std430 and scalar, with arrays, row- and column-major
-matrices, nested structs and runtime tails), and the WebGPU minimum binding size.
+decorations and against SPIRV-Cross, over every block of the SPIRV-Cross comparison set
+(the GLSL corpus, the catalogue, the gallery: uniform, storage and push-constant blocks in
+std140, std430 and scalar, with arrays, row- and column-major matrices, nested structs and
+runtime tails), against glslang's reflection over the GLSL corpus (block sizes, every
+block variable's offset and strides), and the WebGPU minimum binding size.
 
 The decorations are walked here on their own: every scalar of a block at the offset its
 Offset, ArrayStride and MatrixStride decorations give, which must be exactly the scalars

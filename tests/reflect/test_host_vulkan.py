@@ -4,8 +4,9 @@ blocks with runtime tails of structs; arrays, nested structs, row- and column-ma
 matrices) are packed through :func:`spvbuild.reflection.block_dtype`, every scalar its own
 number, and read back scalar by scalar by the shader: the words it writes must be those
 numbers.  The uniform buffer and the push constants go through ``run_compute``'s binding
-as the module declares them.  Fails, never skips, without Vulkan (``make test`` installs
-lavapipe).
+as the module declares them.  The GLSL corpus's blocks, as many as cover every member
+kind it has, are read back the same way (:mod:`tests.reflect.corpus_read_back`).  Fails,
+never skips, without Vulkan (``make test`` installs lavapipe).
 """
 
 from __future__ import annotations
