@@ -14,7 +14,8 @@ The steps, each in its own place:
 4. here: the exports' ``LinkageAttributes`` dropped unless a library is made, the
    ``Linkage`` capability dropped when nothing needs it (no library, no LinkageAttributes
    left, an entry point to start from), function declarations put before the
-   definitions, and the ids compacted (:mod:`spvbuild.passes.compact`).
+   definitions, and, in the one renaming of every instruction that makes the imports'
+   uses the exports', the ids compacted as :mod:`spvbuild.passes.compact` does.
 
 What spirv-link does differently, on purpose: a module without an entry point keeps the
 ``Linkage`` capability (spirv-val refuses it otherwise); unresolved imports are put with
@@ -29,13 +30,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, overload
 
 from spvbuild.binary.encoder import GENERATOR
-from spvbuild.errors import ArgumentError, LinkError, PassError, SpvbuildError
+from spvbuild.errors import ArgumentError, LinkError, SpvbuildError
 from spvbuild.generated.core.enums import Capability
 from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_ENTRY_POINT
 from spvbuild.passes import linkage
-from spvbuild.passes.compact import compact_ids
 from spvbuild.passes.dedup import remove_duplicates
-from spvbuild.passes.merge import NAME, Merged, merge
+from spvbuild.passes.ids import rename
+from spvbuild.passes.merge import NAME, Merged, Untyped, merge, renamed
 from spvbuild.passes.program import Layout, Program, join, split
 from spvbuild.spirv.instruction import Instruction
 
@@ -158,7 +159,7 @@ def _linked(merged: Merged, *, allow_partial_linkage: bool, create_library: bool
     symbols = linkage.find(layout, merged.origin)
     pairs = linkage.pair(symbols, allow_partial_linkage=allow_partial_linkage)
     linkage.check(pairs, layout.head)
-    layout = linkage.resolve(
+    layout, replaced = linkage.resolve(
         layout, pairs, keep_exports=create_library, keep_imports=allow_partial_linkage
     )
     if not create_library and not _needs_linkage(layout.head):
@@ -166,11 +167,35 @@ def _linked(merged: Merged, *, allow_partial_linkage: bool, create_library: bool
     layout.functions = [f for f in layout.functions if not f.blocks] + [
         f for f in layout.functions if f.blocks
     ]
-    out = Program(merged.version, GENERATOR, program.bound, join(layout))
+    instructions, bound = _final_ids(join(layout), replaced, program.bound)
+    return Program(merged.version, GENERATOR, bound, instructions)
+
+
+def _final_ids(
+    instructions: list[Instruction], replaced: dict[int, int], bound: int
+) -> tuple[list[Instruction], int]:
+    """The instructions with each import's uses made its export's and every id renumbered
+    1..n in order of first appearance (as :mod:`spvbuild.passes.compact` numbers them),
+    and the new bound; where words the grammar cannot type may hold ids (the first
+    module's), only the imports are replaced and the bound is kept."""
+    numbers: dict[int, int] = {}
+
+    def number(old: int) -> int:
+        old = replaced.get(old, old)
+        new = numbers.get(old)
+        if new is None:
+            new = numbers[old] = len(numbers) + 1
+        return new
+
     try:
-        return compact_ids(out)
-    except PassError:
-        return out  # words the grammar cannot type (in the first module): ids kept
+        out = [linkage.without_repeats(renamed(inst, number)) for inst in instructions]
+        return out, len(numbers) + 1
+    except Untyped:
+
+        def new(old: int) -> int:
+            return replaced.get(old, old)
+
+        return [linkage.without_repeats(rename(inst, new)) for inst in instructions], bound
 
 
 def _needs_linkage(head: list[Instruction]) -> bool:

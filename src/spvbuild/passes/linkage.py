@@ -10,7 +10,8 @@ declaration, the same decorations), and their decorations the same, ``LinkageAtt
 aside (through decoration groups too).
 
 Resolving a pair removes the import (a function declaration with its parameters, or a
-variable) with its names and decorations, and makes every use of it name the export.
+variable) with its names and decorations; every use of it then names the export (the
+renaming left to the caller, who renames every instruction once).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from spvbuild.generated.core.opcodes import (
     OP_GROUP_DECORATE,
     OP_VARIABLE,
 )
-from spvbuild.passes.ids import is_targeting, rename
+from spvbuild.passes.ids import is_targeting
 from spvbuild.passes.program import Layout, opcode_name
 from spvbuild.spirv.ids import Id
 from spvbuild.spirv.instruction import Instruction, RawWords
@@ -281,10 +282,11 @@ def _spell(values: tuple[object, ...]) -> str:
 
 def resolve(
     layout: Layout, pairs: list[tuple[Symbol, Symbol]], *, keep_exports: bool, keep_imports: bool
-) -> Layout:
-    """``layout`` with each pair's import replaced by its export (see the module's
-    docstring); without ``keep_exports``, every export's LinkageAttributes goes too;
-    without ``keep_imports``, every import's that is left (a ``BuiltIn``'s, no symbol)."""
+) -> tuple[Layout, dict[int, int]]:
+    """``layout`` without each pair's import (see the module's docstring), and the map of
+    each import to its export, to be applied to every instruction left; without
+    ``keep_exports``, every export's LinkageAttributes goes too; without ``keep_imports``,
+    every import's that is left (a ``BuiltIn``'s, no symbol)."""
     replaced = {imported.id: exported.id for imported, exported in pairs}
     removed = set(replaced)
     for imported, _ in pairs:
@@ -303,31 +305,24 @@ def resolve(
                 return False
         return True
 
-    def new(old: int) -> int:
-        return replaced.get(old, old)
-
-    head = [
-        _renamed(inst, new if replaced else None, removed) for inst in layout.head if kept(inst)
-    ]
+    head = [_without_removed(inst, removed) for inst in layout.head if kept(inst)]
     functions = [f for f in layout.functions if f.id not in removed]
-    if replaced:
-        for function in functions:
-            function.start = [rename(i, new) for i in function.start]
-            for block in function.blocks:
-                block.label = rename(block.label, new)
-                block.body = [rename(i, new) for i in block.body]
-    return Layout(head, functions)
+    return Layout(head, functions), replaced
 
 
-def _renamed(inst: Instruction, new: Callable[[int], int] | None, removed: set[int]) -> Instruction:
-    """A head instruction renamed; an entry point's interface without repeats, a group
-    decoration's targets without the removed ids."""
+def _without_removed(inst: Instruction, removed: set[int]) -> Instruction:
+    """A group decoration without the removed ids among its targets."""
     if inst.opcode == OP_GROUP_DECORATE and len(inst.operands) == 2:
         targets = tuple(t for t in inst.operands[1] if int(t) not in removed)
-        inst = inst._replace(operands=(inst.operands[0], targets))
-    if new is not None:
-        inst = rename(inst, new)
+        return inst._replace(operands=(inst.operands[0], targets))
+    return inst
+
+
+def without_repeats(inst: Instruction) -> Instruction:
+    """An entry point whose interface lists each id once (an import and its export may
+    both have been listed)."""
     if inst.opcode == OP_ENTRY_POINT and len(inst.operands) == 4:
         interface = tuple(dict.fromkeys(inst.operands[3]))
-        inst = inst._replace(operands=(*inst.operands[:3], interface))
+        if len(interface) != len(inst.operands[3]):
+            return inst._replace(operands=(*inst.operands[:3], interface))
     return inst

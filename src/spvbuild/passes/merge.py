@@ -16,17 +16,19 @@ hold ids, which could not be shifted).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from spvbuild.errors import LinkError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_ENTRY_POINT, OP_MEMORY_MODEL
-from spvbuild.passes.ids import hidden_words, rename
 from spvbuild.passes.program import Function, Program, opcode_name, split
-from spvbuild.spirv.instruction import Instruction
+from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.instruction import Instruction, RawWords
+from spvbuild.spirv.params import EnumerantParameters
 
-__all__ = ["Merged", "merge"]
+__all__ = ["Merged", "Untyped", "merge", "renamed"]
 
 NAME = "link"
 
@@ -73,19 +75,66 @@ class Merged:
         return self.names[found], rid - self.starts[found] + 1
 
 
+class Untyped(Exception):
+    """Words the grammar could not type (``RawWords``), met by :func:`renamed`."""
+
+
+def _mapped(value: Any, new: Callable[[int], int]) -> Any:
+    """An operand value with every id ``i`` in it made ``new(i)``."""
+    kind = type(value)
+    if kind is Id or kind is TypeId:
+        return kind(new(value))
+    if kind is tuple or kind is list:
+        return kind(_mapped(v, new) for v in value)
+    if kind is RawWords:
+        raise Untyped
+    if isinstance(value, Id):
+        return kind(new(value))
+    if isinstance(value, EnumerantParameters):
+        return kind(*(_mapped(v, new) for v in value.parameters))
+    return value
+
+
+def renamed(inst: Instruction, new: Callable[[int], int]) -> Instruction:
+    """``inst`` with every id ``i`` it defines or uses made ``new(i)``, in the order
+    :func:`spvbuild.passes.ids.rename` visits them (result type, result id, operands),
+    written for the hot loops of linking; :class:`Untyped` when its operands hold words
+    the grammar could not type (a constant's literal words excepted: they hold no id)."""
+    opcode, result_type, result_id, operands, ext_set = inst
+    if result_type is not None:
+        result_type = type(result_type)(new(result_type))
+    if result_id is not None:
+        result_id = type(result_id)(new(result_id))
+    try:
+        operands = tuple([_mapped(v, new) for v in operands])
+    except Untyped:
+        if opcode not in _CONSTANTS:
+            raise
+        operands = tuple([v if type(v) is RawWords else _mapped(v, new) for v in operands])
+    return Instruction(opcode, result_type, result_id, operands, ext_set)
+
+
 def _shift(program: Program, offset: int, name: str) -> list[Instruction]:
     """``program``'s instructions with every id moved up by ``offset``."""
     if offset == 0:
         return program.instructions
+
+    def new(old: int) -> int:
+        return old + offset
+
+    out = []
     for inst in program.instructions:
-        if inst.opcode not in _CONSTANTS and hidden_words(inst):
+        try:
+            out.append(renamed(inst, new))
+        except Untyped:
+            where = f" %{inst.result_id}" if inst.result_id is not None else ""
             raise LinkError(
-                f"{opcode_name(inst.opcode)} {'%' + str(inst.result_id) + ' ' if inst.result_id is not None else ''}"
-                "holds words the grammar cannot type, which may be ids that cannot be shifted "
-                "past the other modules' (only the first module may hold them)",
+                f"{name}: {opcode_name(inst.opcode)}{where} holds words the grammar cannot type, "
+                "which may be ids that cannot be shifted past the other modules' (only the "
+                "first module may hold them)",
                 module=name,
-            )
-    return [rename(inst, lambda old: old + offset) for inst in program.instructions]
+            ) from None
+    return out
 
 
 def _version(
