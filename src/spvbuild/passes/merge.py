@@ -127,7 +127,7 @@ def _shift(program: Program, offset: int, name: str) -> list[Instruction]:
         try:
             out.append(renamed(inst, new))
         except Untyped:
-            where = f" %{inst.result_id}" if inst.result_id is not None else ""
+            where = f" %{int(inst.result_id)}" if inst.result_id is not None else ""
             raise LinkError(
                 f"{name}: {opcode_name(inst.opcode)}{where} holds words the grammar cannot type, "
                 "which may be ids that cannot be shifted past the other modules' (only the "
