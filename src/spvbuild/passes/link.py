@@ -95,7 +95,8 @@ def link(
     Raises :class:`~spvbuild.errors.LinkError` for what cannot be linked: an import no
     module exports, a name exported twice that an import names, an import and its export
     of different types or decorations, models or entry points that clash, a binary that
-    does not read (naming the input).
+    does not read (naming the input); :class:`~spvbuild.errors.PassError` for a module
+    whose functions do not split into blocks, or that ``remove-duplicates`` refuses.
     """
     if isinstance(modules, bytes | bytearray | memoryview | Program) or not isinstance(
         modules, Sequence
@@ -150,10 +151,8 @@ def _program(module: object, label: str) -> Program:
 
 def _linked(merged: Merged, *, allow_partial_linkage: bool, create_library: bool) -> Program:
     """Steps 2 to 4 over the merged modules."""
-    sections = merged.sections
-    head = [inst for section in sections.values() for inst in section]
-    program = Program(merged.version, GENERATOR, merged.bound, head)
-    program.instructions = join(Layout(head, merged.functions))
+    head = [inst for section in merged.sections.values() for inst in section]
+    program = Program(merged.version, GENERATOR, merged.bound, join(Layout(head, merged.functions)))
     program = remove_duplicates(program)
     layout = split(program, NAME)
     symbols = linkage.find(layout, merged.origin)

@@ -101,9 +101,8 @@ def _builtins(head: list[Instruction]) -> set[int]:
 
 def find(layout: Layout, origin: Callable[[int], tuple[str, int]]) -> Symbols:
     """The symbols of ``layout``; ``origin`` gives the input of an id (its name) and the
-    id it has there.  LinkError for a
-    LinkageAttributes on an id that is neither a global variable nor a function, one
-    never defined, or one given through a decoration group."""
+    id it has there.  LinkError for a LinkageAttributes on an id that is neither a global
+    variable nor a function, one never defined, or one given through a decoration group."""
     variables = {
         int(i.result_id): i
         for i in layout.head

@@ -8,10 +8,10 @@ with the types and globals, where it stood.  Within a section the modules' instr
 keep module order, the first module's first.
 
 What cannot be merged is a :class:`~spvbuild.errors.LinkError`: SPIR-V versions that
-differ (unless the highest is asked for), addressing or memory models that differ
-between two modules (or a module without one), the same entry point (name and execution model)
-in two modules, and words the grammar cannot type in any module but the first (they may
-hold ids, which could not be shifted).
+differ (unless the highest is asked for), addressing or memory models that differ between
+two modules, a module without its memory model, the same entry point (name and execution
+model) twice, and words the grammar cannot type in any module but the first (they may hold
+ids, which could not be shifted).
 """
 
 from __future__ import annotations
@@ -147,8 +147,8 @@ def _version(
         high = versions.index(highest)
         raise LinkError(
             f"conflicting SPIR-V versions: {'.'.join(map(str, versions[low]))} ({names[low]}) vs "
-            f"{'.'.join(map(str, highest))} ({names[high]}); use_highest_version=True (--use-highest-version) "
-            "takes the highest"
+            f"{'.'.join(map(str, highest))} ({names[high]}); use_highest_version=True "
+            "(--use-highest-version) takes the highest"
         )
     return highest
 
@@ -164,7 +164,7 @@ def merge(
     starts: list[int] = []
     offset = 0
     memory_model: tuple[Instruction, str] | None = None
-    entry_points: dict[tuple[int, str], str] = {}
+    entry_points: dict[tuple[object, str], str] = {}
     for program, name in zip(programs, names, strict=True):
         starts.append(offset + 1)
         shifted = Program(
@@ -185,7 +185,7 @@ def merge(
                     _same_models(memory_model, inst, name)
                 continue
             if opcode == OP_ENTRY_POINT and len(inst.operands) >= 3:
-                key = (int(inst.operands[0]), str(inst.operands[2]))
+                key = (inst.operands[0], str(inst.operands[2]))
                 first = entry_points.get(key)
                 if first is not None:
                     raise LinkError(
