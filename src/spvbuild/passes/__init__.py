@@ -11,7 +11,9 @@ words it removed.  A pass that meets what it cannot handle raises a located
   ``remove-unreachable-blocks`` (:func:`remove_unreachable_blocks`): dead code;
 * ``strip-debug`` (:func:`strip_debug`), ``compact-ids`` (:func:`compact_ids`);
 * ``remove-duplicates`` (:func:`remove_duplicates`);
-* ``trim-capabilities`` (:func:`trim_capabilities`).
+* ``trim-capabilities`` (:func:`trim_capabilities`);
+* linking (:func:`link`): modules joined by their ``LinkageAttributes`` imports and exports;
+  splitting (:func:`split_entry_points`): one module per entry point.
 
 Not in this slice: mem2reg, inlining, constant folding, CFG cleanup, linking.
 """
@@ -22,6 +24,8 @@ from spvbuild.passes.capabilities import trim_capabilities
 from spvbuild.passes.compact import compact_ids
 from spvbuild.passes.dead_code import eliminate_dead_code
 from spvbuild.passes.dedup import remove_duplicates
+from spvbuild.passes.entry_points import split_entry_points
+from spvbuild.passes.link import link
 from spvbuild.passes.pipeline import PASSES, RECIPES, PassInfo, PassReport, run
 from spvbuild.passes.program import Program
 from spvbuild.passes.strip import strip_debug
@@ -35,9 +39,11 @@ __all__ = [
     "Program",
     "compact_ids",
     "eliminate_dead_code",
+    "link",
     "remove_duplicates",
     "remove_unreachable_blocks",
     "run",
+    "split_entry_points",
     "strip_debug",
     "trim_capabilities",
 ]
