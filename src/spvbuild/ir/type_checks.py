@@ -29,7 +29,7 @@ from spvbuild.generated.core.opcodes import (
     OP_PTR_ACCESS_CHAIN,
     OP_VARIABLE,
 )
-from spvbuild.generated.core.type_rules import READ_ONLY, TYPE_FORMS, TYPE_RULES
+from spvbuild.generated.core.type_rules import EXT_RESULTS, READ_ONLY, TYPE_FORMS, TYPE_RULES
 from spvbuild.ir.inspection import definition
 from spvbuild.ir.state import ModuleState, name_of
 from spvbuild.ir.value_types import value_types
@@ -253,6 +253,19 @@ def check_call(
         raise error from None
 
 
+def check_ext_call(
+    state: ModuleState, set_name: str, number: int, result_type: Any, operands: Sequence[Any]
+) -> None:
+    """:func:`check_ext_instruction` for a builder call: a mistake is a located
+    BuildError."""
+    try:
+        check_ext_instruction(state, set_name, number, result_type, operands)
+    except TypeMismatch as mismatch:
+        error = BuildError(located(str(mismatch)))
+        error.located = True  # type: ignore[attr-defined]
+        raise error from None
+
+
 def check_instruction(
     state: ModuleState, opcode: int, result_type: Any, operands: Sequence[Any]
 ) -> bool:
@@ -337,6 +350,55 @@ def _literals(operands: Sequence[Any], typed: tuple[tuple[int, str], ...]) -> tu
             return None
         out.append(value)
     return tuple(out)
+
+
+def check_ext_instruction(
+    state: ModuleState,
+    set_name: str,
+    number: int,
+    result_type: Any,
+    operands: Sequence[Any],
+) -> None:
+    """An extended instruction against its set's result rule (``ext_results`` of
+    ``grammars/type_rules.yaml``): the result type is like the first operand's type
+    (``like_first``: its component type, width and count, signedness aside, which for
+    floats is the same type) or like its component type (``component_of_first``).  A
+    mistake is a :class:`TypeMismatch`; what the rule does not model is not checked."""
+    how = EXT_RESULTS.get((set_name, number))
+    if how is None or result_type is None or not operands:
+        return
+    first = operands[0]
+    kind = first.__class__
+    if not (kind is Id or kind is TypeId or (kind is not bool and isinstance(first, int))):
+        return
+    types = value_types(state)
+    first_type = types.get(first) if types is not None else None
+    if first_type is None:
+        return  # (not defined yet, or no value: the encoder or spirv-val says so)
+    wanted = int(result_type)
+    shape = shape_of(state, first_type)
+    if shape is None:
+        return
+    decided = shape.component if how == "component_of_first" and shape.category == "vector" else first_type
+    need = _like(state, wanted, int(decided))
+    if need is not None:
+        name = _ext_info(set_name, number)
+        whose = "the component type of " if how == "component_of_first" else ""
+        raise _error(
+            f"{set_name} {name}: the result type is {describe(state, wanted)}; {name} needs "
+            f"{need} {whose}operand 1's type {describe(state, first_type)} (operand 1 is "
+            f"%{int(first)})"
+        )
+
+
+def _ext_info(set_name: str, number: int) -> str:
+    """An extended instruction's name in its set (``instruction 7`` where the set's
+    table is not generated)."""
+    from spvbuild.generated.extinst import set_module  # (imports the set's module once)
+
+    found = set_module(set_name)
+    info = found.INSTRUCTIONS.get(number) if found is not None else None
+    return str(info.name) if info is not None else f"instruction {number}"
 
 
 _BY_VALUE = frozenset(
