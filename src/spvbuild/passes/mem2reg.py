@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from spvbuild.generated.core.enums import StorageClass
 from spvbuild.generated.core.opcodes import (
     OP_ACCESS_CHAIN,
+    OP_COMPOSITE_EXTRACT,
+    OP_COMPOSITE_INSERT,
     OP_IN_BOUNDS_ACCESS_CHAIN,
     OP_LOAD,
     OP_PHI,
@@ -92,7 +94,8 @@ without variable pointers."""
 _VALUE_CLASSES = [(c,) for c in VALUE_POINTERS]
 
 ACCESS_CHAINS = frozenset({OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN})
-"""The access chains a write-only variable's stores may go through."""
+"""The access chains a promoted variable's loads and stores, and a write-only variable's
+stores, may go through."""
 
 
 @dataclass(slots=True)
@@ -101,10 +104,11 @@ class Variable:
 
     Fields: ``function`` (the id of the function declaring it), ``pointee`` (the type it
     holds), ``initializer`` (its initializer's id, None without one), ``whole`` (False
-    once something else than a whole load or store uses it), ``read`` (True once it or
-    an access chain of it is loaded from), ``escapes`` (True once a use is neither a
-    load, a store to it, nor an access chain only stored through), ``stores`` (the
-    labels of the blocks storing to it whole).
+    once an access chain of it names an element other than by constant indices within
+    bounds, or is the base of another chain), ``read`` (True once it or an access chain
+    of it is loaded from), ``escapes`` (True once a use is neither a load, a store to it,
+    nor an access chain only loaded or stored through), ``paths`` (each of its access
+    chains → the literal indices it names).
     """
 
     function: int
@@ -113,7 +117,7 @@ class Variable:
     whole: bool = True
     read: bool = False
     escapes: bool = False
-    stores: set[int] = field(default_factory=set)
+    paths: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
 def function_variables(layout: Layout, declarations: Declarations) -> dict[int, Variable]:
@@ -135,7 +139,7 @@ def function_variables(layout: Layout, declarations: Declarations) -> dict[int, 
     return found
 
 
-def _survey(layout: Layout, variables: dict[int, Variable]) -> None:
+def _survey(layout: Layout, variables: dict[int, Variable], declarations: Declarations) -> None:
     """Fill in what every use of ``variables`` shows (see :class:`Variable`)."""
     chain_base: dict[int, int] = {}
     for function in layout.functions:
@@ -143,8 +147,16 @@ def _survey(layout: Layout, variables: dict[int, Variable]) -> None:
             for inst in block.body:
                 if inst.opcode in ACCESS_CHAINS and inst.result_id is not None and inst.operands:
                     base = inst.operands[0]
-                    if isinstance(base, Id):
-                        chain_base[int(inst.result_id)] = int(base)
+                    if not isinstance(base, Id):
+                        continue
+                    chain_base[int(inst.result_id)] = int(base)
+                    var = variables.get(int(base))
+                    if var is None:
+                        continue
+                    indices = inst.operands[1] if len(inst.operands) > 1 else ()
+                    path = declarations.element_path(var.pointee, indices)
+                    if path:
+                        var.paths[int(inst.result_id)] = path
 
     def root(pointer: int) -> int | None:
         steps = 0
@@ -167,25 +179,25 @@ def _survey(layout: Layout, variables: dict[int, Variable]) -> None:
                 variables[used].escapes = True
     for name in bad_targets & variables.keys():
         variables[name].escapes = True
-    for chain, var in roots.items():
-        variables[var].whole = False
+    for chain, owner in roots.items():
+        if chain not in variables[owner].paths:
+            variables[owner].whole = False
         if chain in bad_targets:
-            variables[var].escapes = True
+            variables[owner].escapes = True
     for function in layout.functions:
         for block in function.blocks:
             for inst in block.body:
-                _note_use(inst, function, block.id, variables, roots, bad_targets)
+                _note_use(inst, function, variables, roots, bad_targets)
 
 
 def _note_use(
     inst: Instruction,
     function: Function,
-    label: int,
     variables: dict[int, Variable],
     roots: dict[int, int],
     bad_targets: set[int],
 ) -> None:
-    """Note what ``inst`` (in block ``label`` of ``function``) does with the variables."""
+    """Note what ``inst`` (in ``function``) does with the variables."""
     operands = inst.operands
     opcode = inst.opcode
     pointer = operands[0] if operands and isinstance(operands[0], Id) else None
@@ -200,8 +212,6 @@ def _note_use(
             var.read = True
             if inst.result_id is not None and int(inst.result_id) in bad_targets:
                 var.escapes = True
-        elif opcode == OP_STORE and int(pointer) == var_id:  # type: ignore[arg-type]
-            var.stores.add(label)
         rest: tuple[object, ...] = operands[1:]
     else:
         rest = operands
@@ -243,7 +253,7 @@ def rewrite_to_ssa(program: Program) -> Program:
     variables = function_variables(layout, declarations)
     if not variables:
         return out
-    _survey(layout, variables)
+    _survey(layout, variables, declarations)
     memo: dict[int, bool] = {}
     promoted = {
         v: var
@@ -295,20 +305,26 @@ def _promote(
     function: Function, promoted: dict[int, Variable], program: Program, undefs: Undefs
 ) -> set[int]:
     """Promote the variables of ``promoted`` (all of ``function``); the ids that went."""
+    gone = _convert_chains(function, promoted, program)
+    stores: dict[int, set[int]] = {v: set() for v in promoted}
+    for block in function.blocks:
+        for inst in block.body:
+            if inst.opcode == OP_STORE and inst.operands and inst.operands[0] in stores:
+                stores[int(inst.operands[0])].add(block.id)
     cfg = graph(function)
     tree = dominator_tree(cfg)
     front = tree.frontiers()
     place = {label: n for n, label in enumerate(cfg.blocks)}
     phis: dict[int, list[tuple[int, int]]] = {}  # label → (variable, phi id)
     phi_var: dict[int, int] = {}
-    for v, var in promoted.items():
-        for label in sorted(iterated_frontier(front, var.stores), key=place.__getitem__):
+    for v in promoted:
+        for label in sorted(iterated_frontier(front, stores[v]), key=place.__getitem__):
             phi = program.new_id()
             phis.setdefault(label, []).append((v, phi))
             phi_var[phi] = v
     pairs: dict[int, dict[int, int | None]] = {phi: {} for phi in phi_var}
     replace = Replacements()
-    gone: set[int] = set(promoted)
+    gone |= set(promoted)
 
     def undef_of(v: int) -> int:
         return undefs.of(promoted[v].pointee)
@@ -377,6 +393,48 @@ def _promote(
             )
         block.body = new_phis + [replace.apply(inst) for inst in block.body]
     return gone
+
+
+def _convert_chains(
+    function: Function, promoted: dict[int, Variable], program: Program
+) -> set[int]:
+    """Turn each load through an access chain of a promoted variable into a load of it
+    whole and an ``OpCompositeExtract``, each store through one into a load of it whole,
+    an ``OpCompositeInsert`` and a store of it whole (in place); the chains' ids, which
+    went."""
+    chains = {c: (v, path) for v, var in promoted.items() for c, path in var.paths.items()}
+    if not chains:
+        return set()
+    for block in function.blocks:
+        body: list[Instruction] = []
+        for inst in block.body:
+            if inst.opcode in ACCESS_CHAINS and inst.result_id in chains:
+                continue
+            pointer = inst.operands[0] if inst.operands else None
+            found = chains.get(int(pointer)) if isinstance(pointer, Id) else None
+            if found is None or inst.opcode not in (OP_LOAD, OP_STORE):
+                body.append(inst)
+                continue
+            v, path = found
+            value_type = TypeId(promoted[v].pointee)
+            whole = Id(program.new_id())
+            body.append(Instruction(OP_LOAD, value_type, whole, (Id(v), None)))
+            if inst.opcode == OP_LOAD:
+                body.append(
+                    Instruction(
+                        OP_COMPOSITE_EXTRACT, inst.result_type, inst.result_id, (whole, path)
+                    )
+                )
+            else:
+                new = Id(program.new_id())
+                body.append(
+                    Instruction(
+                        OP_COMPOSITE_INSERT, value_type, new, (inst.operands[1], whole, path)
+                    )
+                )
+                body.append(Instruction(OP_STORE, None, None, (Id(v), new, None)))
+        block.body = body
+    return set(chains)
 
 
 def _unreached(

@@ -6,12 +6,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.enums import Decoration, MemoryAccess, StorageClass
-from spvbuild.generated.core.opcodes import OP_DECORATE, OP_TYPE_POINTER, OP_UNDEF
+from spvbuild.generated.core.opcodes import (
+    OP_CONSTANT,
+    OP_DECORATE,
+    OP_TYPE_ARRAY,
+    OP_TYPE_INT,
+    OP_TYPE_MATRIX,
+    OP_TYPE_POINTER,
+    OP_TYPE_STRUCT,
+    OP_TYPE_VECTOR,
+    OP_UNDEF,
+)
 from spvbuild.passes.effects import VOLATILE
 from spvbuild.passes.ids import is_targeting, rename, used_ids
 from spvbuild.passes.program import Program
@@ -120,6 +130,46 @@ class Declarations:
         """The opcode declaring ``rid`` in the head (None when the head does not)."""
         inst = self.by_id.get(rid)
         return None if inst is None else inst.opcode
+
+    def integer(self, rid: int) -> int | None:
+        """The value of an integer ``OpConstant`` (None for anything else)."""
+        inst = self.by_id.get(rid)
+        if inst is None or inst.opcode != OP_CONSTANT or inst.result_type is None:
+            return None
+        if self.opcode(int(inst.result_type)) != OP_TYPE_INT or not inst.operands:
+            return None
+        value = inst.operands[0]
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def element_path(self, pointee: int, indices: Sequence[object]) -> tuple[int, ...] | None:
+        """The literal indices an access chain of ``indices`` into a ``pointee`` names,
+        when each is an integer ``OpConstant`` within its composite's bounds (None
+        otherwise)."""
+        current = pointee
+        path = []
+        for index in indices:
+            value = self.integer(int(index)) if isinstance(index, Id) else None
+            inst = self.by_id.get(current)
+            if value is None or inst is None or not inst.operands:
+                return None
+            count: int | None
+            if inst.opcode == OP_TYPE_STRUCT:
+                members = inst.operands[0]
+                count = len(members)
+                following = members[value] if 0 <= value < count else None
+            elif inst.opcode == OP_TYPE_ARRAY and len(inst.operands) > 1:
+                count = self.integer(int(inst.operands[1]))
+                following = inst.operands[0]
+            elif inst.opcode in (OP_TYPE_VECTOR, OP_TYPE_MATRIX) and len(inst.operands) > 1:
+                count = inst.operands[1] if isinstance(inst.operands[1], int) else None
+                following = inst.operands[0]
+            else:
+                return None
+            if count is None or not 0 <= value < count or not isinstance(following, int):
+                return None
+            path.append(value)
+            current = int(following)
+        return tuple(path)
 
     def pointee(self, pointer_type: int, storage: StorageClass) -> int | None:
         """The type a pointer type of class ``storage`` points to (None for another)."""

@@ -31,13 +31,11 @@ from spvbuild.generated.core.enums import StorageClass
 from spvbuild.generated.core.opcodes import (
     OP_COMPOSITE_CONSTRUCT,
     OP_COMPOSITE_EXTRACT,
-    OP_CONSTANT,
     OP_CONSTANT_COMPOSITE,
     OP_CONSTANT_NULL,
     OP_LOAD,
     OP_STORE,
     OP_TYPE_ARRAY,
-    OP_TYPE_INT,
     OP_TYPE_STRUCT,
     OP_UNDEF,
     OP_VARIABLE,
@@ -124,13 +122,7 @@ def _round(program: Program) -> bool:
 
 def _constant_value(rid: int, declarations: Declarations) -> int | None:
     """The value of an integer ``OpConstant`` (None for anything else)."""
-    inst = declarations.by_id.get(rid)
-    if inst is None or inst.opcode != OP_CONSTANT or inst.result_type is None or not inst.operands:
-        return None
-    if declarations.opcode(int(inst.result_type)) != OP_TYPE_INT:
-        return None
-    value = inst.operands[0]
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return declarations.integer(rid)
 
 
 def _aggregate(
