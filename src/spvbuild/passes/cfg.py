@@ -10,8 +10,9 @@ then numbers the tree so that :meth:`DominatorTree.dominates` is two comparisons
 Dominance frontiers (Cytron et al.) and their iteration give where a value stored on
 several paths meets (:meth:`DominatorTree.frontiers`, :func:`iterated_frontier`).
 :meth:`DominatorTree.enclosing_header` names the innermost structured construct a block
-is in (SPIR-V 2.11: a header's construct is what it dominates and its merge block does
-not).  Blocks the entry does not reach have no place in the tree.
+is in (SPIR-V 2.11: a header's construct is what it structurally dominates and its merge
+block does not, dominance taken over the graph where each header also leads to its merge
+block and continue target).  Blocks the entry does not reach have no place in the tree.
 """
 
 from __future__ import annotations
@@ -72,15 +73,22 @@ class Graph:
         return named
 
 
-def graph(function: Function) -> Graph:
-    """The control-flow graph of ``function``."""
+def graph(function: Function, *, structured: bool = False) -> Graph:
+    """The control-flow graph of ``function``; with ``structured``, each header also
+    leads to the merge block and continue target its merge instruction names (the
+    structured graph whose dominance defines constructs, SPIR-V 2.11)."""
     blocks = {b.id: b for b in function.blocks}
     succs = {label: successors(block, blocks) for label, block in blocks.items()}
+    merges = {label: m for label, block in blocks.items() if (m := merge_of(block)) is not None}
+    if structured:
+        for label, merge in merges.items():
+            for named in (merge.merge, merge.continue_target):
+                if named is not None and named in blocks and named not in succs[label]:
+                    succs[label].append(named)
     preds: dict[int, list[int]] = {label: [] for label in blocks}
     for label, targets in succs.items():
         for target in targets:
             preds[target].append(label)
-    merges = {label: m for label, block in blocks.items() if (m := merge_of(block)) is not None}
     entry = function.blocks[0].id if function.blocks else 0
     return Graph(entry, blocks, succs, preds, merges)
 
@@ -140,7 +148,8 @@ class DominatorTree:
     def enclosing_header(self, label: int) -> int | None:
         """The header of the innermost structured construct ``label`` is in (not counting
         the one it heads): the nearest strict dominator whose merge instruction's merge
-        block does not dominate ``label``; None outside every construct or unreachable."""
+        block does not dominate ``label``; None outside every construct or unreachable.
+        Meaningful on the tree of a structured graph (``graph(..., structured=True)``)."""
         if label not in self.idom:
             return None
         runner = label

@@ -76,20 +76,22 @@ def eliminate_dead_branches(program: Program) -> Program:
 def _unwrap_loops(function: Function) -> bool:
     """Drop the ``OpLoopMerge`` of each loop whose continue target no path reaches and
     whose exits leave cleanly (in place); True when one went."""
-    cfg = graph(function)
-    tree: DominatorTree | None = None
     changed = False
-    for label, merge in cfg.merges.items():
-        if merge.continue_target is None:
-            continue
-        tree = tree or dominator_tree(cfg)
-        if not tree.reaches(label) or tree.reaches(merge.continue_target):
-            continue
-        if _leaves_cleanly(label, merge.merge, cfg, tree):
-            block = cfg.blocks[label]
-            del block.body[-2]
-            changed = True
-    return changed
+    while True:
+        cfg = graph(function)
+        tree = dominator_tree(cfg)
+        structure = dominator_tree(graph(function, structured=True))
+        for label, merge in cfg.merges.items():
+            if merge.continue_target is None or not tree.reaches(label):
+                continue
+            if tree.reaches(merge.continue_target):
+                continue
+            if _leaves_cleanly(label, merge.merge, cfg, tree, structure):
+                del cfg.blocks[label].body[-2]
+                changed = True
+                break
+        else:
+            return changed
 
 
 def _condition(rid: object, declarations: Declarations) -> bool | None:
@@ -158,9 +160,18 @@ def _taken(last: Instruction, declarations: Declarations) -> int | None:
 
 def _fold(function: Function, declarations: Declarations) -> bool:
     """Fold the branches on constants of ``function`` in place; True when one changed."""
+    changed = False
+    while _fold_one(function, declarations):
+        changed = True
+    return changed
+
+
+def _fold_one(function: Function, declarations: Declarations) -> bool:
+    """Fold the first branch on a constant of ``function`` that changes (in place);
+    False when none does."""
     cfg = graph(function)
     tree: DominatorTree | None = None
-    changed = False
+    structure: DominatorTree | None = None
     for label, block in cfg.blocks.items():
         last = terminator(block)
         if last is None:
@@ -176,19 +187,20 @@ def _fold(function: Function, declarations: Declarations) -> bool:
         if merge is None or block.body[-2].opcode != OP_SELECTION_MERGE:
             body = [*block.body[:-1], branch]  # a loop header keeps its OpLoopMerge
         else:
-            if _leaves_cleanly(label, merge.merge, cfg, tree):
+            structure = structure or dominator_tree(graph(function, structured=True))
+            if _leaves_cleanly(label, merge.merge, cfg, tree, structure):
                 body = [*block.body[:-2], branch]
             else:
                 body = [*block.body[:-1], _kept_construct(last, taken, merge.merge)]
         if body == block.body:
             continue
         block.body = body
-        changed = True
         kept = set(_targets(body[-1]))
         for old in cfg.succs[label]:
             if old not in kept:
                 _drop_parent(cfg.blocks[old], label)
-    return changed
+        return True
+    return False
 
 
 def _drops_back_edge(label: int, taken: int, cfg: Graph, tree: DominatorTree) -> bool:
@@ -236,15 +248,19 @@ def _kept_construct(last: Instruction, taken: int, merge: int) -> Instruction:
     return last._replace(operands=(condition, on_true, on_false, *rest))
 
 
-def _leaves_cleanly(header: int, merge: int, cfg: Graph, tree: DominatorTree) -> bool:
-    """True when every block but ``header`` that branches to ``merge`` is directly in
-    ``header``'s construct (see the module's docstring)."""
+def _leaves_cleanly(
+    header: int, merge: int, cfg: Graph, tree: DominatorTree, structure: DominatorTree
+) -> bool:
+    """True when every block but ``header`` that a path reaches and that branches to
+    ``merge`` is directly in ``header``'s construct (see the module's docstring);
+    ``tree`` and ``structure`` are the dominator trees of ``cfg`` and of its structured
+    graph."""
     if merge not in cfg.preds:
         return False
     for pred in cfg.preds[merge]:
         if pred == header or not tree.reaches(pred):
             continue
-        if pred in cfg.merges or tree.enclosing_header(pred) != header:
+        if pred in cfg.merges or structure.enclosing_header(pred) != header:
             return False
     return True
 

@@ -97,10 +97,11 @@ def _mergeable(cfg: Graph, named: set[int], label: int, target: int) -> bool:
 
 
 def _may_take_named(
-    cfg: Graph, tree: DominatorTree, named: set[int], label: int, target: int
+    cfg: Graph, structure: DominatorTree, named: set[int], label: int, target: int
 ) -> int | None:
     """The header whose merge instruction names ``target`` when ``target`` may join
-    ``label`` and ``label`` take its place there (see the module's docstring)."""
+    ``label`` and ``label`` take its place there (see the module's docstring);
+    ``structure`` is the dominator tree of the function's structured graph."""
     if target == label or target == cfg.entry or cfg.preds.get(target) != [label] or label in named:
         return None
     block, other = cfg.blocks[label], cfg.blocks[target]
@@ -112,7 +113,7 @@ def _may_take_named(
     ):
         return None
     headers = [h for h, m in cfg.merges.items() if target in (m.merge, m.continue_target)]
-    if len(headers) != 1 or tree.enclosing_header(label) != headers[0]:
+    if len(headers) != 1 or structure.enclosing_header(label) != headers[0]:
         return None
     return headers[0]
 
@@ -131,7 +132,7 @@ def _merge_round(function: Function, replace: Replacements, gone: set[int]) -> b
     continue target joined its predecessor (another round may find more)."""
     cfg = graph(function)
     named = cfg.named_by_merges()
-    tree: DominatorTree | None = None
+    structure: DominatorTree | None = None  # of the structured graph
     touched: set[int] = set()
     renamed = False
     for label in list(cfg.blocks):
@@ -154,8 +155,8 @@ def _merge_round(function: Function, replace: Replacements, gone: set[int]) -> b
             if not _mergeable(cfg, named, label, target):
                 if target not in named or touched & {label, target}:
                     break
-                tree = tree or dominator_tree(cfg)
-                header = _may_take_named(cfg, tree, named, label, target)
+                structure = structure or dominator_tree(graph(function, structured=True))
+                header = _may_take_named(cfg, structure, named, label, target)
                 if header is None or header in touched:
                     break
             other = cfg.blocks[target]
