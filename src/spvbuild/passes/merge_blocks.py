@@ -9,10 +9,13 @@ Structured control flow keeps a block apart when merging would break a construct
   ``OpBranch`` or ``OpBranchConditional``; the block's instructions go before the
   ``OpLoopMerge``, which stays just before the terminator;
 * a block that is no header takes any other, headers included (it becomes the header);
-* a merge block or continue target joins its only predecessor when that predecessor is
-  no header, no merge block or continue target itself, and directly in the construct
-  whose header names the block (not in a construct nested in it): the predecessor takes
-  its place in the header's merge instruction.
+* a merge block or continue target that is no header joins its only predecessor when
+  that predecessor is no header, no merge block or continue target itself, and directly in
+  the construct whose header names the block (not in a construct nested in it): the
+  predecessor takes its place in the header's merge instruction;
+* a continue target that is no header and ends in ``OpBranch`` or ``OpBranchConditional``
+  joins its loop's header when that is its only predecessor (the header becomes its own
+  continue target).
 
 The phis of the block that goes (one pair each: it had one predecessor) are replaced by
 their value; the phis of its successors name the block it joined; its names go.
@@ -28,7 +31,7 @@ from spvbuild.generated.core.opcodes import (
     OP_SELECTION_MERGE,
 )
 from spvbuild.passes.cfg import DominatorTree, Graph, dominator_tree, graph
-from spvbuild.passes.control_flow import MERGES, terminator
+from spvbuild.passes.control_flow import MERGES, Merge, terminator
 from spvbuild.passes.program import Block, Function, Program, join, split
 from spvbuild.passes.rewriting import Replacements, without_targets
 from spvbuild.spirv.ids import Id
@@ -102,18 +105,28 @@ def _may_take_named(
     """The header whose merge instruction names ``target`` when ``target`` may join
     ``label`` and ``label`` take its place there (see the module's docstring);
     ``structure`` is the dominator tree of the function's structured graph."""
-    if target == label or target == cfg.entry or cfg.preds.get(target) != [label] or label in named:
+    if target == label or target == cfg.entry or cfg.preds.get(target) != [label]:
+        return None
+    if label in named:
         return None
     block, other = cfg.blocks[label], cfg.blocks[target]
     last = terminator(other)
     if last is None or last.opcode == OP_PHI:
         return None
-    if (len(block.body) > 1 and block.body[-2].opcode in MERGES) or (
-        len(other.body) > 1 and other.body[-2].opcode == OP_LOOP_MERGE
-    ):
+    if len(other.body) > 1 and other.body[-2].opcode in MERGES:
         return None
     headers = [h for h, m in cfg.merges.items() if target in (m.merge, m.continue_target)]
-    if len(headers) != 1 or structure.enclosing_header(label) != headers[0]:
+    if len(headers) != 1:
+        return None
+    ahead = block.body[-2].opcode if len(block.body) > 1 else None
+    if (
+        ahead == OP_LOOP_MERGE
+        and headers[0] == label
+        and cfg.merges[label].continue_target == target
+    ):
+        # a loop header whose continue target follows it becomes its own continue target
+        return label if last.opcode in (OP_BRANCH, OP_BRANCH_CONDITIONAL) else None
+    if ahead in MERGES or structure.enclosing_header(label) != headers[0]:
         return None
     return headers[0]
 
@@ -132,7 +145,7 @@ def _merge_round(function: Function, replace: Replacements, gone: set[int]) -> b
     continue target joined its predecessor (another round may find more)."""
     cfg = graph(function)
     named = cfg.named_by_merges()
-    structure: DominatorTree | None = None  # of the structured graph
+    structure = dominator_tree(graph(function, structured=True))  # as the round starts
     touched: set[int] = set()
     renamed = False
     for label in list(cfg.blocks):
@@ -155,7 +168,6 @@ def _merge_round(function: Function, replace: Replacements, gone: set[int]) -> b
             if not _mergeable(cfg, named, label, target):
                 if target not in named or touched & {label, target}:
                     break
-                structure = structure or dominator_tree(graph(function, structured=True))
                 header = _may_take_named(cfg, structure, named, label, target)
                 if header is None or header in touched:
                     break
@@ -166,6 +178,11 @@ def _merge_round(function: Function, replace: Replacements, gone: set[int]) -> b
             if header is not None:
                 head = cfg.blocks[header]
                 head.body[-2] = _reparented_merge(head.body[-2], target, label)
+                old = cfg.merges[header]
+                cfg.merges[header] = Merge(
+                    label if old.merge == target else old.merge,
+                    label if old.continue_target == target else old.continue_target,
+                )
                 named.discard(target)
                 named.add(label)
                 touched |= {label, target, header}
@@ -183,6 +200,8 @@ def _merge_round(function: Function, replace: Replacements, gone: set[int]) -> b
                     _reparented(inst, target, label) for inst in cfg.blocks[succ].body
                 ]
             cfg.succs[label] = cfg.succs.pop(target)
+            if target in cfg.merges:
+                cfg.merges[label] = cfg.merges.pop(target)
             del cfg.blocks[target]
             gone.add(target)
     function.blocks = [b for b in function.blocks if b.id in cfg.blocks]
