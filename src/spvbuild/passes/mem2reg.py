@@ -60,6 +60,7 @@ from spvbuild.passes.rewriting import (
 )
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
+from spvbuild.spirv.params import EnumerantParameters
 
 __all__ = [
     "ACCESS_CHAINS",
@@ -216,11 +217,17 @@ def _note_use(
     else:
         rest = operands
     for value in rest:
-        for used in ids_in(value):
-            found = used if used in variables else roots.get(used)
+        if isinstance(value, Id):
+            found = int(value) if value in variables else roots.get(int(value))
             if found is not None:
                 variables[found].escapes = True
                 variables[found].whole = False
+        elif isinstance(value, tuple | list | EnumerantParameters):
+            for used in ids_in(value):
+                found = used if used in variables else roots.get(used)
+                if found is not None:
+                    variables[found].escapes = True
+                    variables[found].whole = False
 
 
 def _holds_values(type_id: int, declarations: Declarations, memo: dict[int, bool]) -> bool:
@@ -267,12 +274,17 @@ def rewrite_to_ssa(program: Program) -> Program:
         return out
     undefs = Undefs(declarations)
     removed: set[int] = set(promoted) | unread
+    promoted_in: dict[int, dict[int, Variable]] = {}
+    for v, var in promoted.items():
+        promoted_in.setdefault(var.function, {})[v] = var
+    unread_in: dict[int, set[int]] = {}
+    for v in unread:
+        unread_in.setdefault(variables[v].function, set()).add(v)
     for function in layout.functions:
-        if unread:
-            removed |= _drop_unread(function, unread)
-        mine = {v: var for v, var in promoted.items() if var.function == function.id}
-        if mine:
-            removed |= _promote(function, mine, out, undefs)
+        if function.blocks and function.id in unread_in:
+            removed |= _drop_unread(function, unread_in[function.id])
+        if function.blocks and function.id in promoted_in:
+            removed |= _promote(function, promoted_in[function.id], out, undefs)
     layout.head = without_targets(layout.head, removed) + declarations.added
     out.instructions = join(layout)
     return out
@@ -325,6 +337,7 @@ def _promote(
     pairs: dict[int, dict[int, int | None]] = {phi: {} for phi in phi_var}
     replace = Replacements()
     gone |= set(promoted)
+    loads: list[int] = []  # the loads replaced by a value, in a block a path reaches
 
     def undef_of(v: int) -> int:
         return undefs.of(promoted[v].pointee)
@@ -350,11 +363,11 @@ def _promote(
                 value = stacks[target][-1]
                 replace[int(inst.result_id)] = undef_of(target) if value is None else value
                 gone.add(int(inst.result_id))
+                loads.append(int(inst.result_id))
                 continue
             if (
                 target is not None
                 and inst.opcode == OP_STORE
-                and isinstance(inst.operands[1:2], tuple)
                 and len(inst.operands) > 1
                 and isinstance(inst.operands[1], Id)
             ):
@@ -377,7 +390,7 @@ def _promote(
     for label, block in cfg.blocks.items():
         if not tree.reaches(label):
             block.body = _unreached(block.body, promoted, replace, gone, undef_of)
-    live = _live_phis(function, pairs, replace, undefs, promoted, phi_var)
+    live = _live_phis(loads, pairs, replace, undefs, promoted, phi_var)
     for label, block in cfg.blocks.items():
         new_phis = []
         for v, phi in phis.get(label, ()):
@@ -461,7 +474,7 @@ def _unreached(
 
 
 def _live_phis(
-    function: Function,
+    loads: list[int],
     pairs: dict[int, dict[int, int | None]],
     replace: Replacements,
     undefs: Undefs,
@@ -469,7 +482,8 @@ def _live_phis(
     phi_var: dict[int, int],
 ) -> set[int]:
     """The new phis worth keeping: those joining two values or more (the others replaced
-    by their one value in ``replace``) that some instruction uses."""
+    by their one value in ``replace``) that one of the ``loads`` they replace read, or
+    that such a phi joins."""
     active = set(phi_var)
     changed = True
     while changed:
@@ -483,11 +497,7 @@ def _live_phis(
             replace[phi] = undefs.of(promoted[phi_var[phi]].pointee) if only is None else only
             active.discard(phi)
             changed = True
-    used: set[int] = set()
-    for block in function.blocks:
-        for inst in block.body:
-            used.update(replace.resolve(u) for u in used_ids(inst))
-    live = active & used
+    live = {found for load in loads if (found := replace.resolve(load)) in active}
     work = list(live)
     while work:
         for value in pairs[work.pop()].values():

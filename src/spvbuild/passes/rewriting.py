@@ -23,7 +23,7 @@ from spvbuild.generated.core.opcodes import (
     OP_UNDEF,
 )
 from spvbuild.passes.effects import VOLATILE
-from spvbuild.passes.ids import is_targeting, rename, used_ids
+from spvbuild.passes.ids import ids_in, is_targeting, rename
 from spvbuild.passes.program import Program
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
@@ -87,9 +87,16 @@ class Replacements(dict[int, int]):
 
     def apply(self, inst: Instruction) -> Instruction:
         """``inst`` with every replaced id it uses replaced (itself when it uses none)."""
-        if not self or not any(u in self for u in used_ids(inst)):
+        if not self:
             return inst
-        return rename(inst, self.resolve)
+        for value in inst.operands:
+            if isinstance(value, Id):
+                if value in self:
+                    return rename(inst, self.resolve)
+            elif isinstance(value, tuple | list | EnumerantParameters):
+                if any(u in self for u in ids_in(value)):
+                    return rename(inst, self.resolve)
+        return inst
 
 
 def without_targets(instructions: Iterable[Instruction], removed: set[int]) -> list[Instruction]:
