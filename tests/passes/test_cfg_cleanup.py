@@ -88,6 +88,26 @@ def test_constant_condition_drops_the_dead_arm_and_the_selection(
     assert f"%300 = OpPhi %4 {value} {live}" in got  # the phi keeps the live pair only
 
 
+def test_a_block_still_reached_loses_the_pair_of_the_folded_edge() -> None:
+    got = clean(
+        HEAD
+        + """%1 = OpFunction %2 None %3
+%200 = OpLabel
+OpSelectionMerge %240 None
+OpBranchConditional %6 %210 %240
+%210 = OpLabel
+OpBranch %240
+%240 = OpLabel
+%300 = OpPhi %4 %9 %210 %10 %200
+OpStore %13 %300
+OpReturn
+OpFunctionEnd
+""",
+        "eliminate-dead-branches",
+    )
+    assert "%300 = OpPhi %4 %9 %210" in got and labels(got) == ["%200", "%210", "%240"]
+
+
 def test_switch_on_a_constant_takes_its_case_and_keeps_a_nested_break() -> None:
     src = (
         HEAD
