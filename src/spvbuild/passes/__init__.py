@@ -12,6 +12,12 @@ words it removed.  A pass that meets what it cannot handle raises a located
 * ``strip-debug`` (:func:`strip_debug`), ``compact-ids`` (:func:`compact_ids`);
 * ``remove-duplicates`` (:func:`remove_duplicates`);
 * ``trim-capabilities`` (:func:`trim_capabilities`).
+* ``ssa-rewrite`` (:func:`rewrite_to_ssa`): Function variables to SSA values with phis;
+  ``scalar-replacement`` (:func:`replace_scalars`): Function structs and arrays split;
+* ``eliminate-dead-branches`` (:func:`eliminate_dead_branches`), ``merge-blocks``
+  (:func:`merge_blocks`), ``simplify-cfg`` (:func:`simplify_cfg`): CFG cleanup under the
+  rules of structured control flow (:mod:`spvbuild.passes.cfg`: the graph and its
+  dominator tree).
 
 Not in this slice: mem2reg, inlining, constant folding, CFG cleanup, linking.
 """
@@ -20,10 +26,15 @@ from __future__ import annotations
 
 from spvbuild.passes.capabilities import trim_capabilities
 from spvbuild.passes.compact import compact_ids
+from spvbuild.passes.dead_branches import eliminate_dead_branches
 from spvbuild.passes.dead_code import eliminate_dead_code
 from spvbuild.passes.dedup import remove_duplicates
+from spvbuild.passes.mem2reg import rewrite_to_ssa
+from spvbuild.passes.merge_blocks import merge_blocks
 from spvbuild.passes.pipeline import PASSES, RECIPES, PassInfo, PassReport, run
 from spvbuild.passes.program import Program
+from spvbuild.passes.scalar_replacement import replace_scalars
+from spvbuild.passes.simplify_cfg import simplify_cfg
 from spvbuild.passes.strip import strip_debug
 from spvbuild.passes.unreachable import remove_unreachable_blocks
 
@@ -34,10 +45,15 @@ __all__ = [
     "PassReport",
     "Program",
     "compact_ids",
+    "eliminate_dead_branches",
     "eliminate_dead_code",
+    "merge_blocks",
     "remove_duplicates",
     "remove_unreachable_blocks",
+    "replace_scalars",
+    "rewrite_to_ssa",
     "run",
+    "simplify_cfg",
     "strip_debug",
     "trim_capabilities",
 ]
