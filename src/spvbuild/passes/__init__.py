@@ -24,17 +24,17 @@ Not in this slice: mem2reg, inlining, constant folding, CFG cleanup, linking.
 
 from __future__ import annotations
 
+from spvbuild.passes.block_merging import merge_blocks
 from spvbuild.passes.capabilities import trim_capabilities
+from spvbuild.passes.cfg_cleanup import simplify_cfg
 from spvbuild.passes.compact import compact_ids
 from spvbuild.passes.dead_branches import eliminate_dead_branches
 from spvbuild.passes.dead_code import eliminate_dead_code
 from spvbuild.passes.dedup import remove_duplicates
 from spvbuild.passes.mem2reg import rewrite_to_ssa
-from spvbuild.passes.merge_blocks import merge_blocks
 from spvbuild.passes.pipeline import PASSES, RECIPES, PassInfo, PassReport, run
 from spvbuild.passes.program import Program
 from spvbuild.passes.scalar_replacement import replace_scalars
-from spvbuild.passes.simplify_cfg import simplify_cfg
 from spvbuild.passes.strip import strip_debug
 from spvbuild.passes.unreachable import remove_unreachable_blocks
 

@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING, NamedTuple, TextIO, TypeVar
 
 from spvbuild.errors import ArgumentError
 from spvbuild.passes import (
+    block_merging,
     capabilities,
+    cfg_cleanup,
     compact,
     dead_branches,
     dead_code,
     dedup,
     mem2reg,
-    merge_blocks,
     scalar_replacement,
-    simplify_cfg,
     strip,
     unreachable,
 )
@@ -73,8 +73,8 @@ PASSES: dict[str, PassInfo] = {
         PassInfo(mem2reg.NAME, mem2reg.rewrite_to_ssa),
         PassInfo(scalar_replacement.NAME, scalar_replacement.replace_scalars),
         PassInfo(dead_branches.NAME, dead_branches.eliminate_dead_branches),
-        PassInfo(merge_blocks.NAME, merge_blocks.merge_blocks),
-        PassInfo(simplify_cfg.NAME, simplify_cfg.simplify_cfg),
+        PassInfo(block_merging.NAME, block_merging.merge_blocks),
+        PassInfo(cfg_cleanup.NAME, cfg_cleanup.simplify_cfg),
     )
 }
 """Every pass by its name."""

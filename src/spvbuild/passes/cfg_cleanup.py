@@ -1,13 +1,13 @@
 """Cleaning up control flow (``simplify-cfg``): branches on constants folded
 (:mod:`spvbuild.passes.dead_branches`), the blocks no path reaches removed
 (:mod:`spvbuild.passes.unreachable`), then straight-line blocks merged
-(:mod:`spvbuild.passes.merge_blocks`), each under the rules of structured control flow
+(:mod:`spvbuild.passes.block_merging`), each under the rules of structured control flow
 its own module states."""
 
 from __future__ import annotations
 
+from spvbuild.passes.block_merging import merge_blocks
 from spvbuild.passes.dead_branches import eliminate_dead_branches
-from spvbuild.passes.merge_blocks import merge_blocks
 from spvbuild.passes.program import Program
 from spvbuild.passes.unreachable import remove_unreachable_blocks
 
