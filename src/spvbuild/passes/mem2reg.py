@@ -92,8 +92,6 @@ VALUE_POINTERS = frozenset({StorageClass.PhysicalStorageBuffer})
 """Storage classes whose pointers are plain values (an address), which a phi may carry
 without variable pointers."""
 
-_VALUE_CLASSES = [(c,) for c in VALUE_POINTERS]
-
 ACCESS_CHAINS = frozenset({OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN})
 """The access chains a promoted variable's loads and stores, and a write-only variable's
 stores, may go through."""
@@ -239,7 +237,11 @@ def _holds_values(type_id: int, declarations: Declarations, memo: dict[int, bool
     inst = declarations.by_id.get(type_id)
     ok = inst is not None and (
         inst.opcode in SSA_TYPES
-        or (inst.opcode == OP_TYPE_POINTER and inst.operands[:1] in _VALUE_CLASSES)
+        or (
+            inst.opcode == OP_TYPE_POINTER
+            and bool(inst.operands)
+            and inst.operands[0] in VALUE_POINTERS
+        )
     )
     if ok and inst is not None and inst.opcode != OP_TYPE_POINTER:
         if inst.opcode in (OP_TYPE_VECTOR, OP_TYPE_MATRIX, OP_TYPE_ARRAY):
