@@ -9,7 +9,19 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TextIO, TypeVar
 
 from spvbuild.errors import ArgumentError
-from spvbuild.passes import capabilities, compact, dead_code, dedup, strip, unreachable
+from spvbuild.passes import (
+    block_merging,
+    capabilities,
+    cfg_cleanup,
+    compact,
+    dead_branches,
+    dead_code,
+    dedup,
+    mem2reg,
+    scalar_replacement,
+    strip,
+    unreachable,
+)
 from spvbuild.passes.program import Program
 
 if TYPE_CHECKING:
@@ -58,6 +70,11 @@ PASSES: dict[str, PassInfo] = {
         PassInfo(compact.NAME, compact.compact_ids),
         PassInfo(dedup.NAME, dedup.remove_duplicates),
         PassInfo(capabilities.NAME, capabilities.trim_capabilities),
+        PassInfo(mem2reg.NAME, mem2reg.rewrite_to_ssa),
+        PassInfo(scalar_replacement.NAME, scalar_replacement.replace_scalars),
+        PassInfo(dead_branches.NAME, dead_branches.eliminate_dead_branches),
+        PassInfo(block_merging.NAME, block_merging.merge_blocks),
+        PassInfo(cfg_cleanup.NAME, cfg_cleanup.simplify_cfg),
     )
 }
 """Every pass by its name."""
