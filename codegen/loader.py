@@ -564,8 +564,13 @@ class _Loader:
             "storage_image_access": ("enumerants",),
             "ext_inst_import": ("names",),
             "dropped_decoration": ("enumerants",),
+            "storage_buffer_decoration": ("enumerants",),
         }
-        enumerant_kinds = {"storage_image_access": "ImageFormat", "dropped_decoration": "Decoration"}
+        enumerant_kinds = {
+            "storage_image_access": "ImageFormat",
+            "dropped_decoration": "Decoration",
+            "storage_buffer_decoration": "Decoration",
+        }
         rules: list[TargetRuleData] = []
         seen: set[str] = set()
         for position, item in enumerate(listed or ()):

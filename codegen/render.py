@@ -178,6 +178,7 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
     out["core/builder.py"] = env.get_template("core_builder.py.j2").render(
         banner=_banner("core_builder.py.j2", core_files),
         methods=methods,
+        streaks=sorted({(m.fast.streak, m.fast.accept) for m in methods if m.fast and m.fast.streak}),
         enum_types=used_types,
         bare_kinds=_kinds_in(methods, bits=False),
         bit_kinds=_kinds_in(methods, bits=True),

@@ -81,6 +81,7 @@ class FastPathView:
     typed: bool = False  # the instruction has a type rule (grammars/type_rules.yaml)
     accept: str = ""  # the TYPE_* bits its result type needs when the call is accepted
     # at once (its operands values of exactly the result type); "": the rule is asked
+    streak: str = ""  # the module attribute of the streak's type for ``accept`` (streak_attribute)
 
 
 @dataclass
@@ -434,6 +435,15 @@ def _accept_bits(rule: ResolvedRule) -> str:
     return " | ".join(names)
 
 
+def streak_attribute(accept: str) -> str:
+    """The module attribute that holds the type of the current streak of fast-path values
+    while that type has the ``accept`` bits, else None (``TYPE_INT | TYPE_UNSIGNED`` →
+    ``_streak_int_unsigned``): see :mod:`spvbuild.ir.value_types`."""
+    return "_streak_" + "_".join(
+        name.strip().removeprefix("TYPE_").lower() for name in accept.split("|")
+    )
+
+
 def core_method(
     inst: Instruction,
     namer: Namer,
@@ -481,6 +491,7 @@ def core_method(
             type_rule is not None,
             _accept_bits(type_rule) if type_rule is not None else "",
         )
+        fast.streak = streak_attribute(fast.accept) if fast.accept else ""
     elif has_result:
         rt = "result_type" if result_type else "None"
         returns, call = "Id", f"self._value({inst.opcode}, {rt}, {operands}, result_id)"

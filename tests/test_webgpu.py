@@ -36,6 +36,7 @@ from spvbuild.constructs import (
 from spvbuild.enums import (
     AddressingModel,
     BuiltIn,
+    Decoration,
     ExecutionModel,
     ExecutionModeLocalSize,
     ImageFormat,
@@ -82,17 +83,51 @@ def gallery() -> Iterator[dict[str, ModuleType]]:
     try:
         yield {
             name: importlib.import_module(name)
-            for name in ("reduction", "fragment", "vertex", "debuginfo_shader", "opencl_kernel")
+            for name in (
+                "reduction", "fragment", "vertex", "debuginfo_shader", "opencl_kernel",
+                "edit_binary",
+            )
         }
     finally:
         sys.path.remove(str(GALLERY))
 
 
-@pytest.mark.parametrize("name", ["reduction", "fragment", "vertex", "debuginfo_shader"])
+def _built(gallery: dict[str, ModuleType], name: str) -> Module:
+    """The gallery program's module for webgpu (edit_binary edits a given binary: it has
+    no environment to build for, its edit is what naga must read)."""
+    if name == "edit_binary":
+        module: Module = gallery[name].build()
+        return module
+    built: Module = gallery[name].build("webgpu")
+    return built
+
+
+@pytest.mark.parametrize(
+    "name", ["reduction", "fragment", "vertex", "debuginfo_shader", "edit_binary"]
+)
 def test_gallery_built_for_webgpu_is_read_by_naga(
     device: Any, gallery: dict[str, ModuleType], name: str
 ) -> None:
-    _accepted(device, gallery[name].build("webgpu"))
+    _accepted(device, _built(gallery, name))
+
+
+@pytest.mark.parametrize("name", ["debuginfo_shader", "edit_binary"])
+def test_gallery_compute_gives_the_vulkan_runners_numbers(
+    device: Any, gallery: dict[str, ModuleType], name: str
+) -> None:
+    """The gallery's other compute programs (one storage buffer of uints, workgroups of
+    64) through wgpu and through the Vulkan runner: the same words, and what their
+    math gives in Python (doubled; tripled and clamped at 1000)."""
+    from spvbuild.vulkan import run_compute as vulkan_run
+
+    words = _built(gallery, name).to_words()
+    values = [random.Random(name).randrange(600) for _ in range(128)]
+    given = [struct.pack(f"<{len(values)}I", *values)]
+    (through_webgpu,) = run_compute(words, given, (2, 1, 1))
+    assert through_webgpu == vulkan_run(words, given, (2, 1, 1))[0]
+    limit = getattr(gallery[name], "LIMIT", None)
+    expected = [2 * v for v in values] if limit is None else [min(3 * v, limit) for v in values]
+    assert list(struct.unpack(f"<{len(values)}I", through_webgpu)) == expected
 
 
 def test_gallery_kernel_refused_at_its_call(gallery: dict[str, ModuleType]) -> None:
@@ -125,7 +160,7 @@ def _copy_module(access: str, with_uniform: bool) -> Module:
     uint = m.type_int(32, 0)
     values = Struct("Values", (Field("v", Array(u32, None)),))
     source = storage_block(m, values, binding=0, access=access)  # type: ignore[arg-type]
-    # (WebGPU has no write-only storage buffer: naga refuses NonReadable on one)
+    # (WebGPU has no write-only storage buffer: the profile's rule no-write-only-storage-buffer)
     target = storage_block(m, Struct("Out", (Field("v", Array(u32, None)),)), binding=1)
     scale = (
         uniform_block(m, Struct("Params", (Field("scale", u32),)), binding=2)
@@ -153,6 +188,41 @@ def test_run_with_read_only_block_and_uniform(device: Any) -> None:
     given = [struct.pack("<8I", *numbers), bytes(32)]
     _, out = run_compute(m.to_words(), given, (2, 1, 1), uniforms={2: struct.pack("<I", 3)})
     assert struct.unpack("<8I", out) == tuple(3 * n for n in numbers)
+
+
+def _write_only_copy(where: str) -> Module:
+    """out.v[i] = in.v[i], ``out`` write-only by NonReadable on its ``variable`` or on its
+    ``member``, built for vulkan1.1 (the webgpu profile refuses the first)."""
+    m = Module(target_env="vulkan1.1")
+    uint = m.type_int(32, 0)
+    source = storage_block(m, Struct("In", (Field("v", Array(u32, None)),)), binding=0)
+    access = "write_only" if where == "variable" else "read_write"
+    target = storage_block(m, Struct("Out", (Field("v", Array(u32, None)),)), binding=1,
+                           access=access)  # type: ignore[arg-type]
+    if where == "member":
+        m.member_decorate(target.declared.type, 0, Decoration.NonReadable)
+    gid = builtin(m, BuiltIn.GlobalInvocationId)
+    main = m.define_function(m.type_void(), name="main")
+    i = m.composite_extract(uint, load(m, gid), [0])
+    m.store(target.member(m, "v", i), load(m, source.member(m, "v", i)))
+    m.return_().function_end()
+    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    m.entry_point(ExecutionModel.GLCompute, main.id, "main")
+    m.execution_mode(main.id, ExecutionModeLocalSize(1, 1, 1))
+    m.validate("vulkan1.1")
+    return m
+
+
+def test_naga_has_no_write_only_storage_buffer(device: Any) -> None:
+    """What the webgpu rule no-write-only-storage-buffer stands on: naga refuses a storage
+    buffer variable decorated NonReadable, and takes one whose members are (it runs)."""
+    refused = _write_only_copy("variable")
+    assert re.search(r"OpDecorate %\w+ NonReadable", disassemble(refused.to_bytes()))
+    with pytest.raises(Exception, match="Storage address space doesn't support write-only"):
+        device.create_shader_module(code=refused.to_bytes())
+    taken = _write_only_copy("member")
+    _, out = run_compute(taken.to_words(), [struct.pack("<4I", 5, 6, 7, 8), bytes(16)], (4, 1, 1))
+    assert struct.unpack("<4I", out) == (5, 6, 7, 8)
 
 
 def test_read_only_block_is_read_only_to_naga(device: Any) -> None:

@@ -31,7 +31,7 @@ SOURCE = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 
 
 def build(target_env: str = "vulkan1.2") -> Module:
-    m = Module(target_env=target_env, check_types=True)
+    m = Module(target_env=target_env)
     uint = m.type_int(32, 0)
     data = storage_block(m, Struct("Data", (Field("values", Array(u32, None)),)), name="data")
     di = DebugInfo(m, "NonSemantic.Shader.DebugInfo.100")

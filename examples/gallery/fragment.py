@@ -52,7 +52,7 @@ PARAMS = Struct("Params", (Field("tint", vec(4)), Field("offsets", Array(vec(2),
 
 
 def build(target_env: str = "vulkan1.1") -> Module:
-    m = Module(target_env=target_env, check_types=True)  # result types inferred, then checked
+    m = Module(target_env=target_env)  # result types inferred, each call type-checked
     v2, v4 = (m.type_vector(m.type_float(32), n) for n in (2, 4))
     params = uniform_block(m, PARAMS, binding=0, name="params")
     albedo, linear = texture(m, binding=1, name="albedo"), sampler(m, binding=2, name="linear")

@@ -24,7 +24,7 @@ from spvbuild.enums import (
 
 
 def build(target_env: str = "opencl1.2") -> Module:
-    m = Module(target_env=target_env, check_types=True)
+    m = Module(target_env=target_env)
     m.capability(Capability.Addresses).capability(Capability.Kernel)
     f32, u64 = m.type_float(32), m.type_int(64, 0)
     global_float = m.type_pointer(StorageClass.CrossWorkgroup, f32)

@@ -38,7 +38,7 @@ GROUP, GROUPS = 64, 16
 
 
 def build(target_env: str = "vulkan1.1") -> Module:
-    m = Module(target_env=target_env, check_types=True)
+    m = Module(target_env=target_env)
     uint, boolean = m.type_int(32, 0), m.type_bool()
     values = storage_block(m, Struct("In", (Field("values", Array(u32, None)),)), binding=0)
     sums = storage_block(

@@ -22,7 +22,7 @@ TRANSFORM = Struct("Transform", (Field("mvp", mat(4)), Field("normal_matrix", ma
 
 
 def build(target_env: str = "vulkan1.1") -> Module:
-    m = Module(target_env=target_env, check_types=True)
+    m = Module(target_env=target_env)
     f32 = m.type_float(32)
     v3, v4 = m.type_vector(f32, 3), m.type_vector(f32, 4)
     transform = uniform_block(m, TRANSFORM, binding=0, name="transform")

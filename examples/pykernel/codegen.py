@@ -154,10 +154,9 @@ class _ModuleBuilder:
         self.local_size = local_size
         self.entry_name = program.kernel.name if entry_point is None else entry_point
         self.target_env = target_env
-        # each call against the type rules, and against the target's profile when given
-        m = self.m = Module(
-            None if target_env else (1, 3), target_env=target_env, check_types=True
-        )
+        # each call against the type rules (the default), and against the target's profile
+        # when given
+        m = self.m = Module(None if target_env else (1, 3), target_env=target_env)
         m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
         self.file = m.string(program.filename)
         m.source(SourceLanguage.Unknown, 0, self.file)

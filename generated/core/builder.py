@@ -170,6 +170,16 @@ class CoreInstructions(InstructionSink):
     """One method per core instruction; see each method's docstring for its operands."""
 
     _bound: int  # (the contract's counter, declared again: the fast paths assign it)
+    _streak_type: TypeId | None  # (the contract's streak, likewise)
+    _streak_from: int
+    _streak_end: int
+    # The type of the current streak of fast-path values under each set of TYPE_* bits a
+    # fast path accepts by, while it has them (None: it lacks them): see
+    # spvbuild.ir.value_types.
+    _streak_bool: TypeId | None = None  # TYPE_BOOL
+    _streak_float: TypeId | None = None  # TYPE_FLOAT
+    _streak_int: TypeId | None = None  # TYPE_INT
+    _streak_int_unsigned: TypeId | None = None  # TYPE_INT | TYPE_UNSIGNED
 
     def nop(self) -> Self:
         """OpNop (opcode 0, class Miscellaneous, section functions).
@@ -3376,25 +3386,53 @@ class CoreInstructions(InstructionSink):
                 and operand.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand < _rid or _types.get(operand) == result_type)
+                    ) or self._check_types(126, result_type, (operand,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x4007e, result_type, _rid, operand])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(126, result_type, (operand,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            126, result_type, (operand,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x4007e, result_type, _rid, operand])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(126, result_type, (operand,), result_id)
 
@@ -3417,25 +3455,53 @@ class CoreInstructions(InstructionSink):
                 and operand.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand < _rid or _types.get(operand) == result_type)
+                    ) or self._check_types(127, result_type, (operand,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x4007f, result_type, _rid, operand])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(operand) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(127, result_type, (operand,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            127, result_type, (operand,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x4007f, result_type, _rid, operand])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(127, result_type, (operand,), result_id)
 
@@ -3460,27 +3526,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(128, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x50080, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(128, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            128, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x50080, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(128, result_type, (operand_1, operand_2), result_id)
 
@@ -3505,27 +3600,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(129, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x50081, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(129, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            129, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x50081, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(129, result_type, (operand_1, operand_2), result_id)
 
@@ -3550,27 +3674,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(130, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x50082, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(130, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            130, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x50082, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(130, result_type, (operand_1, operand_2), result_id)
 
@@ -3595,27 +3748,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(131, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x50083, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(131, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            131, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x50083, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(131, result_type, (operand_1, operand_2), result_id)
 
@@ -3640,27 +3822,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(132, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x50084, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(132, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            132, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x50084, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(132, result_type, (operand_1, operand_2), result_id)
 
@@ -3685,27 +3896,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(133, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x50085, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(133, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            133, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x50085, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(133, result_type, (operand_1, operand_2), result_id)
 
@@ -3730,27 +3970,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int_unsigned:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(134, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x50086, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED)
+                        _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED)
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(134, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            134, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x50086, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(134, result_type, (operand_1, operand_2), result_id)
 
@@ -3775,27 +4044,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(135, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x50087, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(135, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            135, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x50087, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(135, result_type, (operand_1, operand_2), result_id)
 
@@ -3820,27 +4118,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(136, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x50088, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(136, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            136, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x50088, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(136, result_type, (operand_1, operand_2), result_id)
 
@@ -3865,27 +4192,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int_unsigned:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(137, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x50089, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED)
+                        _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED)
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(137, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            137, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x50089, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(137, result_type, (operand_1, operand_2), result_id)
 
@@ -3910,27 +4266,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(138, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x5008a, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(138, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            138, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x5008a, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(138, result_type, (operand_1, operand_2), result_id)
 
@@ -3955,27 +4340,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(139, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x5008b, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(139, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            139, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x5008b, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(139, result_type, (operand_1, operand_2), result_id)
 
@@ -4000,27 +4414,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(140, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x5008c, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(140, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            140, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x5008c, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(140, result_type, (operand_1, operand_2), result_id)
 
@@ -4045,27 +4488,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(141, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x5008d, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(141, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            141, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x5008d, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(141, result_type, (operand_1, operand_2), result_id)
 
@@ -4825,27 +5297,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_bool:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(164, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x500a4, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_BOOL
+                        _bits & TYPE_BOOL != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(164, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            164, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x500a4, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(164, result_type, (operand_1, operand_2), result_id)
 
@@ -4870,27 +5371,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_bool:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(165, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x500a5, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_BOOL
+                        _bits & TYPE_BOOL != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(165, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            165, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x500a5, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(165, result_type, (operand_1, operand_2), result_id)
 
@@ -4915,27 +5445,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_bool:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(166, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x500a6, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_BOOL
+                        _bits & TYPE_BOOL != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(166, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            166, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x500a6, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(166, result_type, (operand_1, operand_2), result_id)
 
@@ -4960,27 +5519,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_bool:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(167, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x500a7, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_BOOL
+                        _bits & TYPE_BOOL != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(167, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            167, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x500a7, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(167, result_type, (operand_1, operand_2), result_id)
 
@@ -5003,25 +5591,53 @@ class CoreInstructions(InstructionSink):
                 and operand.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_bool:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand < _rid or _types.get(operand) == result_type)
+                    ) or self._check_types(168, result_type, (operand,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x400a8, result_type, _rid, operand])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_BOOL
+                        _bits & TYPE_BOOL != 0
                         and _types.get(operand) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(168, result_type, (operand,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            168, result_type, (operand,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x400a8, result_type, _rid, operand])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(168, result_type, (operand,), result_id)
 
@@ -6168,27 +6784,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(197, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x500c5, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(197, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            197, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x500c5, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(197, result_type, (operand_1, operand_2), result_id)
 
@@ -6213,27 +6858,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(198, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x500c6, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(198, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            198, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x500c6, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(198, result_type, (operand_1, operand_2), result_id)
 
@@ -6258,27 +6932,56 @@ class CoreInstructions(InstructionSink):
                 and operand_2.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand_1 < _rid
                         and 0 < operand_2 < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand_1 < _rid or _types.get(operand_1) == result_type)
+                        and (_from <= operand_2 < _rid or _types.get(operand_2) == result_type)
+                    ) or self._check_types(199, result_type, (operand_1, operand_2)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x500c7, result_type, _rid, operand_1, operand_2])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand_1) == result_type
                         and _types.get(operand_2) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(199, result_type, (operand_1, operand_2))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            199, result_type, (operand_1, operand_2)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x500c7, result_type, _rid, operand_1, operand_2])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(199, result_type, (operand_1, operand_2), result_id)
 
@@ -6301,25 +7004,53 @@ class CoreInstructions(InstructionSink):
                 and operand.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < operand < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_int:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= operand < _rid or _types.get(operand) == result_type)
+                    ) or self._check_types(200, result_type, (operand,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.words.fromlist([0x400c8, result_type, _rid, operand])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_INT
+                        _bits & TYPE_INT != 0
                         and _types.get(operand) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(200, result_type, (operand,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            200, result_type, (operand,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.words.fromlist([0x400c8, result_type, _rid, operand])
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(200, result_type, (operand,), result_id)
 
@@ -6517,19 +7248,46 @@ class CoreInstructions(InstructionSink):
                 and p.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < p < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= p < _rid or _types.get(p) == result_type)
+                    ) or self._check_types(207, result_type, (p,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.firsts[0x400cf] = None  # (first: a target profile may refuse it)
+                        _run.words.fromlist([0x400cf, result_type, _rid, p])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(p) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(207, result_type, (p,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            207, result_type, (p,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.firsts[0x400cf] = None  # (first: a target profile may refuse it)
@@ -6537,6 +7295,8 @@ class CoreInstructions(InstructionSink):
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(207, result_type, (p,), result_id)
 
@@ -6560,19 +7320,46 @@ class CoreInstructions(InstructionSink):
                 and p.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < p < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= p < _rid or _types.get(p) == result_type)
+                    ) or self._check_types(208, result_type, (p,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.firsts[0x400d0] = None  # (first: a target profile may refuse it)
+                        _run.words.fromlist([0x400d0, result_type, _rid, p])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(p) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(208, result_type, (p,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            208, result_type, (p,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.firsts[0x400d0] = None  # (first: a target profile may refuse it)
@@ -6580,6 +7367,8 @@ class CoreInstructions(InstructionSink):
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(208, result_type, (p,), result_id)
 
@@ -6603,19 +7392,46 @@ class CoreInstructions(InstructionSink):
                 and p.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < p < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= p < _rid or _types.get(p) == result_type)
+                    ) or self._check_types(209, result_type, (p,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.firsts[0x400d1] = None  # (first: a target profile may refuse it)
+                        _run.words.fromlist([0x400d1, result_type, _rid, p])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(p) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(209, result_type, (p,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            209, result_type, (p,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.firsts[0x400d1] = None  # (first: a target profile may refuse it)
@@ -6623,6 +7439,8 @@ class CoreInstructions(InstructionSink):
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(209, result_type, (p,), result_id)
 
@@ -6646,19 +7464,46 @@ class CoreInstructions(InstructionSink):
                 and p.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < p < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= p < _rid or _types.get(p) == result_type)
+                    ) or self._check_types(210, result_type, (p,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.firsts[0x400d2] = None  # (first: a target profile may refuse it)
+                        _run.words.fromlist([0x400d2, result_type, _rid, p])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(p) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(210, result_type, (p,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            210, result_type, (p,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.firsts[0x400d2] = None  # (first: a target profile may refuse it)
@@ -6666,6 +7511,8 @@ class CoreInstructions(InstructionSink):
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(210, result_type, (p,), result_id)
 
@@ -6689,19 +7536,46 @@ class CoreInstructions(InstructionSink):
                 and p.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < p < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= p < _rid or _types.get(p) == result_type)
+                    ) or self._check_types(211, result_type, (p,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.firsts[0x400d3] = None  # (first: a target profile may refuse it)
+                        _run.words.fromlist([0x400d3, result_type, _rid, p])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(p) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(211, result_type, (p,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            211, result_type, (p,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.firsts[0x400d3] = None  # (first: a target profile may refuse it)
@@ -6709,6 +7583,8 @@ class CoreInstructions(InstructionSink):
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(211, result_type, (p,), result_id)
 
@@ -6732,19 +7608,46 @@ class CoreInstructions(InstructionSink):
                 and p.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < p < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= p < _rid or _types.get(p) == result_type)
+                    ) or self._check_types(212, result_type, (p,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.firsts[0x400d4] = None  # (first: a target profile may refuse it)
+                        _run.words.fromlist([0x400d4, result_type, _rid, p])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(p) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(212, result_type, (p,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            212, result_type, (p,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.firsts[0x400d4] = None  # (first: a target profile may refuse it)
@@ -6752,6 +7655,8 @@ class CoreInstructions(InstructionSink):
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(212, result_type, (p,), result_id)
 
@@ -6775,19 +7680,46 @@ class CoreInstructions(InstructionSink):
                 and p.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < p < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= p < _rid or _types.get(p) == result_type)
+                    ) or self._check_types(213, result_type, (p,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.firsts[0x400d5] = None  # (first: a target profile may refuse it)
+                        _run.words.fromlist([0x400d5, result_type, _rid, p])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(p) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(213, result_type, (p,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            213, result_type, (p,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.firsts[0x400d5] = None  # (first: a target profile may refuse it)
@@ -6795,6 +7727,8 @@ class CoreInstructions(InstructionSink):
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(213, result_type, (p,), result_id)
 
@@ -6818,19 +7752,46 @@ class CoreInstructions(InstructionSink):
                 and p.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < p < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= p < _rid or _types.get(p) == result_type)
+                    ) or self._check_types(214, result_type, (p,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.firsts[0x400d6] = None  # (first: a target profile may refuse it)
+                        _run.words.fromlist([0x400d6, result_type, _rid, p])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(p) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(214, result_type, (p,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            214, result_type, (p,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.firsts[0x400d6] = None  # (first: a target profile may refuse it)
@@ -6838,6 +7799,8 @@ class CoreInstructions(InstructionSink):
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(214, result_type, (p,), result_id)
 
@@ -6861,19 +7824,46 @@ class CoreInstructions(InstructionSink):
                 and p.__class__ in FAST_IDS
             ):
                 _types = self._value_types
+                _streak = False  # (a streak of values of result_type starts after this one)
                 if _types is None:  # no type checks: ids handed out already
                     _fast = (
                         0 < result_type < _rid
                         and 0 < p < _rid
                     )
+                elif self._streak_end == _rid and result_type == self._streak_float:
+                    # The streak goes on: every id from _streak_from up to _rid is a value
+                    # of result_type (spvbuild.ir.value_types), a type the rule accepts;
+                    # this value joins it (the streak says its type, not the map).
+                    _from = self._streak_from
+                    if (
+                        (_from <= p < _rid or _types.get(p) == result_type)
+                    ) or self._check_types(215, result_type, (p,)):
+                        _run = self._run or self._new_run(_block)
+                        _run.firsts[0x400d7] = None  # (first: a target profile may refuse it)
+                        _run.words.fromlist([0x400d7, result_type, _rid, p])
+                        self._bound = self._streak_end = _rid + 1
+                        return Id(_rid)
+                    _fast = False
                 else:  # values of exactly a result type the rule takes, or the rule asked
+                    _bits = self._type_bits.get(result_type, 0)
                     _fast = (
-                        self._type_bits.get(result_type, 0) & TYPE_FLOAT
+                        _bits & TYPE_FLOAT != 0
                         and _types.get(p) == result_type
-                    ) or (
-                        0 < result_type < _rid
-                        and self._check_types(215, result_type, (p,))
                     )
+                    if _fast:  # a streak of values of result_type starts after this one
+                        if self._streak_end > self._streak_from:
+                            self._flush_streak()
+                        self._streak_type = result_type
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_from = _rid + 1
+                        _streak = True
+                    else:
+                        _fast = 0 < result_type < _rid and self._check_types(
+                            215, result_type, (p,)
+                        )
                 if _fast:
                     _run = self._run or self._new_run(_block)
                     _run.firsts[0x400d7] = None  # (first: a target profile may refuse it)
@@ -6881,6 +7871,8 @@ class CoreInstructions(InstructionSink):
                     self._bound = _rid + 1
                     if _types is not None:
                         _types[_rid] = result_type
+                        if _streak:
+                            self._streak_end = _rid + 1
                     return Id(_rid)
         return self._value(215, result_type, (p,), result_id)
 

@@ -640,6 +640,15 @@ TARGET_ENVS: dict[str, TargetEnvInfo] = {
                 names=('GLSL.std.450', 'NonSemantic.'),
             ),
             TargetRule(
+                name='no-write-only-storage-buffer',
+                kind='storage_buffer_decoration',
+                why='WGSL has read-only and read-write storage buffers, no write-only one: naga refuses a storage buffer variable decorated NonReadable ("Storage address space doesn\'t support write-only access"); leave the buffer read-write (NonReadable on its members naga takes)',
+                opcodes=(),
+                where='anywhere',
+                enumerants=(25,),
+                names=(),
+            ),
+            TargetRule(
                 name='no-contraction-dropped',
                 kind='dropped_decoration',
                 why='naga drops the decoration ("Unknown decoration NoContraction"): the backend may contract or reorder the operation',

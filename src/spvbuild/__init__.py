@@ -9,6 +9,7 @@ The public face::
   only records them, in call order.
 * :func:`read` (``spvbuild.binary.reader``): a binary → typed instructions.
 * :func:`assemble` / :func:`disassemble`: text ↔ words, like ``spirv-as`` / ``spirv-dis``.
+* :func:`link` (``spvbuild.passes.link``): modules joined by their imports and exports.
 * :func:`reflect` (``spvbuild.reflection``): what a runtime needs to bind a module (entry
   points, descriptor bindings, push constants, specialization constants, interfaces).
 * The errors (every one a :class:`SpvbuildError`) and the id types :class:`Id`,
@@ -32,6 +33,7 @@ from spvbuild.errors import (
     BuildError,
     EncodeError,
     LayoutError,
+    LinkError,
     MemberNameError,
     PassError,
     ReflectionError,
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
     from spvbuild.ir.module import Module
     from spvbuild.ir.native_check import check
     from spvbuild.ir.recorder import Recorder
+    from spvbuild.passes.link import link
     from spvbuild.reflection import reflect
     from spvbuild.spirv.instruction import Instruction
     from spvbuild.text.assembler import assemble
@@ -63,6 +66,7 @@ __all__ = [
     "Id",
     "Instruction",
     "LayoutError",
+    "LinkError",
     "MemberNameError",
     "Module",
     "PassError",
@@ -75,6 +79,7 @@ __all__ = [
     "assemble",
     "check",
     "disassemble",
+    "link",
     "read",
     "reflect",
 ]
@@ -88,6 +93,7 @@ _LAZY = {
     "assemble": "spvbuild.text.assembler",
     "check": "spvbuild.ir.native_check",
     "disassemble": "spvbuild.text.disassembler",
+    "link": "spvbuild.passes.link",
     "reflect": "spvbuild.reflection",
 }
 

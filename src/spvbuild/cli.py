@@ -1,10 +1,11 @@
 """The ``spvbuild`` command (also ``python -m spvbuild``): ``as``, ``dis``, ``val``,
-``reflect`` and ``opt``.
+``reflect``, ``opt`` and ``link``.
 
-Flags share their names with spirv-as / spirv-dis where they overlap (``-o``,
-``--target-env``, ``--preserve-numeric-ids``, ``--raw-id``, ``--no-header``).  ``-`` reads
-standard input (and ``-o -`` writes standard output).  Exit codes: 0 ok, 1 bad input (the
-message names file:line:col or the word offset), 2 usage.
+Flags share their names with spirv-as / spirv-dis / spirv-opt / spirv-link where they overlap
+(``-o``, ``--target-env``, ``--preserve-numeric-ids``, ``--raw-id``, ``--no-header``,
+``--allow-partial-linkage``, ``--create-library``).  ``-`` reads standard input (and
+``-o -`` writes standard output).  Exit codes: 0 ok, 1 bad input (the message names
+file:line:col or the word offset), 2 usage.
 """
 
 from __future__ import annotations
@@ -228,6 +229,28 @@ def _cmd_opt(args: argparse.Namespace, out: BinaryIO | None) -> int:
     return EXIT_OK
 
 
+def _cmd_link(args: argparse.Namespace, out: BinaryIO | None) -> int:
+    """Link the inputs (:func:`spvbuild.passes.link`), spirv-link's options."""
+    from array import array
+
+    from spvbuild.passes import Program, link
+
+    binaries = [_read_input(name)[0] for name in args.inputs]
+    linked = link(
+        binaries,
+        allow_partial_linkage=args.allow_partial_linkage,
+        create_library=args.create_library,
+        use_highest_version=args.use_highest_version,
+        names=args.inputs,
+    )
+    assert isinstance(linked, Program)
+    words = array("I", linked.to_words())
+    if sys.byteorder != "little":
+        words.byteswap()
+    _write_output(args.output, out, lambda stream: stream.write(words.tobytes()))
+    return EXIT_OK
+
+
 class _Step(argparse.Action):
     """Keep ``--recipe``, ``--pass`` and the pass flags in command-line order."""
 
@@ -300,6 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--schema", action="store_true", help="print the JSON output's JSON Schema"
     )
     _opt_parser(sub)
+    _link_parser(sub)
     return parser
 
 
@@ -336,12 +360,39 @@ def _opt_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     p_opt.set_defaults(steps=[])
 
 
+def _link_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """``spvbuild link``'s arguments, spelled and defaulted as spirv-link's."""
+    p_link = sub.add_parser(
+        "link", help="link binaries by their imports and exports, like spirv-link"
+    )
+    p_link.add_argument("inputs", nargs="+", help="binary files (- for standard input, once)")
+    p_link.add_argument("-o", dest="output", default="out.spv", help="output file (- for stdout)")
+    p_link.add_argument(
+        "--allow-partial-linkage", action="store_true", help="imports no input exports stay imports"
+    )
+    p_link.add_argument(
+        "--create-library", action="store_true", help="keep the exports (a library to link again)"
+    )
+    p_link.add_argument(
+        "--use-highest-version",
+        action="store_true",
+        help="the output's SPIR-V version is the highest of the inputs' (else they must agree)",
+    )
+    p_link.add_argument(
+        "--target-env",
+        type=_target_env,
+        default=None,
+        help="as spirv-link --target-env: accepted; reading the inputs does not depend on it",
+    )
+
+
 COMMANDS = {
     "as": _cmd_as,
     "dis": _cmd_dis,
     "val": _cmd_val,
     "reflect": _cmd_reflect,
     "opt": _cmd_opt,
+    "link": _cmd_link,
 }
 
 

@@ -138,3 +138,26 @@ class PassError(SpvbuildError):
         elif result_id is not None:
             where = f"%{self.result_id}: "
         super().__init__(f"{pass_name}: {where}{reason}")
+
+
+class LinkError(PassError):
+    """Modules that cannot be linked into one (:func:`spvbuild.link`).
+
+    ``reason`` says what is wrong and names the inputs concerned (as given in ``names=``,
+    by default ``modules[1]``), e.g. ``link: modules[0] imports "scale", which no module
+    exports``; ``symbol`` is the LinkageAttributes name (or entry point name) concerned,
+    ``module`` the input at fault (None when the problem is no one symbol's or input's).
+    It is a :class:`PassError` whose ``pass_name`` is ``link``; the inputs are left
+    unchanged.  Raised for: an import no module exports (unless partial linkage is
+    allowed), a name exported twice that an import names, an import and its export of
+    different types or decorations, a LinkageAttributes on what is neither a global
+    variable nor a function, addressing or memory models that differ, the same entry
+    point in two modules, SPIR-V versions that differ when the highest is not asked for.
+    """
+
+    def __init__(
+        self, reason: str, *, symbol: str | None = None, module: str | None = None
+    ) -> None:
+        super().__init__("link", reason)
+        self.symbol = symbol
+        self.module = module

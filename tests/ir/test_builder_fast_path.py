@@ -193,15 +193,21 @@ def test_no_fast_path_between_a_merge_and_its_branch() -> None:
         m.i_add(u32, c, c)
 
 
-def test_ids_not_handed_out_yet_take_the_general_path() -> None:
-    m = Module()
+@pytest.mark.parametrize("check_types", [True, False])
+def test_ids_not_handed_out_yet_are_refused_at_the_call(check_types: bool) -> None:
+    """An id at or above the bound is no forward reference (new_id() makes those): the
+    general path, which the fast path hands it to, refuses it naming the operand."""
+    m = Module(check_types=check_types)
     u32 = m.type_int(32, 0)
     c = m.constant(u32, 1)
     m.define_function(m.type_void())
     later = Id(m.bound + 5)
-    result = m.i_add(u32, c, later)  # accepted as a forward reference, as a record
-    items = m.functions[0].blocks[0].items
-    assert isinstance(items[-1], Instruction) and items[-1].result_id == result
+    before = m.bound
+    with pytest.raises(BuildError, match=rf"OpIAdd operand 'Operand 2' is %{int(later)}, an id this module has not handed out"):
+        m.i_add(u32, c, later)
+    assert m.bound == before
+    reserved = m.new_id()  # a forward reference: accepted
+    assert m.i_add(u32, c, reserved) == before + 1
 
 
 def test_a_use_of_an_instruction_that_rewrite_removed_is_an_undefined_id() -> None:

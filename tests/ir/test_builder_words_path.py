@@ -135,11 +135,12 @@ def test_a_constant_that_does_not_fit_is_an_error_of_the_call(value: object) -> 
     assert m.bound == bound
 
 
-def test_an_id_not_handed_out_takes_the_general_path() -> None:
+def test_an_id_not_handed_out_takes_the_general_path_which_refuses_it() -> None:
     m = Module()
     f32 = m.type_float(32)
-    far = Id(50)
-    m.decorate(far, Decoration.Flat)
+    with pytest.raises(BuildError, match="OpDecorate operand 'Target' is %50, an id this module has not handed out"):
+        m.decorate(Id(50), Decoration.Flat)
+    m.decorate(m.new_id(), Decoration.Flat)  # reserved: a forward reference...
     m.name(f32, "f")
-    with pytest.raises(BuildError, match="uses %50, which no instruction defines"):
-        m.to_words()
+    with pytest.raises(BuildError, match="uses %2, which no instruction defines"):
+        m.to_words()  # ...that nothing defined

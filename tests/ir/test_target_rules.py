@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 
 from spvbuild import BuildError, Module
+from spvbuild.constructs import Field, Struct, storage_block, u32
 from spvbuild.enums import (
     AddressingModel,
     Capability,
     Decoration,
     DecorationBinding,
     DecorationDescriptorSet,
+    DecorationOffset,
     Dim,
     ExecutionModel,
     ExecutionModeLocalSize,
@@ -91,9 +93,9 @@ def test_execution_mode_id_refused() -> None:
         m.execution_mode_id(main, ExecutionModeLocalSizeId(one, one, one))  # LocalSizeId
     _refused_at(caught, "local-size-only", "# LocalSizeId")
     # Vulkan 1.3 takes the same call.
-    Module(target_env="vulkan1.3").execution_mode_id(
-        main, ExecutionModeLocalSizeId(one, one, one)
-    )
+    vulkan = Module(target_env="vulkan1.3")
+    one = vulkan.constant(vulkan.type_int(32, 0), 1)
+    vulkan.execution_mode_id(_compute(vulkan), ExecutionModeLocalSizeId(one, one, one))
 
 
 def test_extended_instruction_sets() -> None:
@@ -148,6 +150,47 @@ def test_storage_image_access_by_format(
         m.to_words()
     assert f"read-write storage image of format {format.name}" in str(caught.value)
     _refused_at(caught, "storage-texture-access", "# the storage image")
+
+
+def _buffer_variable(m: Module, storage: StorageClass, block: Decoration) -> int:
+    """A variable of ``storage`` pointing to a struct of one uint decorated ``block``."""
+    struct = m.type_struct([m.type_int(32, 0)])
+    m.decorate(struct, block).member_decorate(struct, 0, DecorationOffset(0))
+    variable = m.variable(m.type_pointer(storage, struct), storage)
+    m.decorate(variable, DecorationDescriptorSet(0)).decorate(variable, DecorationBinding(0))
+    return int(variable)
+
+
+def test_write_only_storage_buffer_refused() -> None:
+    m = Module(target_env="webgpu")
+    storage = _buffer_variable(m, StorageClass.StorageBuffer, Decoration.Block)
+    with pytest.raises(BuildError) as caught:
+        m.decorate(storage, Decoration.NonReadable)  # a write-only storage buffer
+    assert f"Decoration.NonReadable on a storage buffer variable (%{storage})" in str(
+        caught.value
+    )
+    _refused_at(caught, "no-write-only-storage-buffer", "# a write-only storage buffer")
+    buffer_block = _buffer_variable(m, StorageClass.Uniform, Decoration.BufferBlock)
+    with pytest.raises(BuildError) as caught:
+        m.decorate(buffer_block, Decoration.NonReadable)  # the old storage buffer form
+    _refused_at(caught, "no-write-only-storage-buffer", "# the old storage buffer form")
+    with pytest.raises(BuildError) as caught:
+        storage_block(m, Struct("Out", (Field("v", u32),)), binding=3, access="write_only")
+    _refused_at(caught, "no-write-only-storage-buffer", 'access="write_only")')
+    # What naga takes: read-only, a uniform buffer's NonReadable, NonReadable on members
+    # and on a storage image; and Vulkan takes a write-only storage buffer.
+    m.decorate(storage, Decoration.NonWritable)
+    m.decorate(_buffer_variable(m, StorageClass.Uniform, Decoration.Block), Decoration.NonReadable)
+    struct = m.type_struct([m.type_float(32)])
+    m.member_decorate(struct, 0, Decoration.NonReadable)
+    image = m.variable(
+        m.type_pointer(StorageClass.UniformConstant, _image(m, 2, ImageFormat.Rgba32f)),
+        StorageClass.UniformConstant,
+    )
+    m.decorate(image, Decoration.NonReadable)
+    v = Module(target_env="vulkan1.1")
+    v.decorate(_buffer_variable(v, StorageClass.StorageBuffer, Decoration.Block),
+               Decoration.NonReadable)
 
 
 def test_no_contraction_warns_at_the_call() -> None:

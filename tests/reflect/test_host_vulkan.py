@@ -4,20 +4,47 @@ blocks with runtime tails of structs; arrays, nested structs, row- and column-ma
 matrices) are packed through :func:`spvbuild.reflection.block_dtype`, every scalar its own
 number, and read back scalar by scalar by the shader: the words it writes must be those
 numbers.  The uniform buffer and the push constants go through ``run_compute``'s binding
-as the module declares them.  Fails, never skips, without Vulkan (``make test`` installs
-lavapipe).
+as the module declares them.  The GLSL corpus's blocks, as many as cover every member
+kind it has, are read back the same way (:mod:`tests.reflect.corpus_read_back`).  Fails,
+never skips, without Vulkan (``make test`` installs lavapipe).
 """
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from spvbuild.vulkan import run_compute
-from tests.reflect.glsl_corpus import glslang_path
-from tests.reflect.host_shaders import ReadBack, block_of, expected, pack, words_of
+from spvbuild.reflection import block_dtype, reflect, runtime_tail
+from spvbuild.vulkan import ComputeDevice, run_compute
+from tests.reflect import glsl_corpus
+from tests.reflect.corpus_read_back import (
+    OUT,
+    Picked,
+    body,
+    cover,
+    expected_words,
+    member_kinds,
+    random_record,
+    read_back_shader,
+    scalars_of,
+)
+from tests.reflect.glsl_corpus import Shader, glslang_path
+from tests.reflect.glslang_reflection import Packing, block_packings
+from tests.reflect.host_shaders import (
+    TAIL_COUNT,
+    ReadBack,
+    Scalar,
+    block_of,
+    expected,
+    pack,
+    scalars,
+    words_of,
+)
+from tests.reflect.modules import Case, compile_cached, glsl_cases
 
 pytestmark = pytest.mark.vulkan
 
@@ -115,3 +142,113 @@ def test_storage_blocks_with_runtime_tails_read_back(workdir: Path) -> None:
     out = run_compute(words_of(binary), [particles, packed, bytes(4 * count)], (1, 1, 1))
     assert list(np.frombuffer(out[2], "<u4")) == expected(groups)
     assert count == 73  # 37 and 36, with two elements of each tail
+
+
+# -- the GLSL corpus's blocks -------------------------------------------------------------------
+
+
+def _corpus_candidates(
+    cases: tuple[Case, ...], sources: dict[str, Shader]
+) -> list[tuple[str, Picked, set[str]]]:
+    """Every block of the corpus (HLSL's apart: read back through GLSL declarations) with
+    its member kinds."""
+    found = []
+    for case in cases:
+        shader = sources[case.name]
+        if "hlsl" in shader.covers:
+            continue
+        packings = block_packings(shader)
+        reflected = reflect(case.binary)
+        blocks = [
+            (b.block, "uniform" if b.descriptor_type.startswith("uniform") else "storage")
+            for b in reflected.descriptor_bindings
+            if b.block is not None
+        ]
+        blocks += [(p.block, "push") for p in reflected.push_constants]
+        for block, storage in blocks:
+            packing = packings.get(block.name, Packing("std430", False))
+            picked = Picked(block, packing, storage == "push")
+            found.append((case.name, picked, member_kinds(block, packing.rule, storage)))
+    return found
+
+
+@pytest.mark.corpus
+def test_corpus_blocks_read_back(workdir: Path) -> None:
+    """Blocks of the GLSL corpus covering every member kind it has (each scalar type and
+    width as a scalar, a vector of each size, a column- and row-major matrix of each shape,
+    in arrays, arrays of arrays, nested structs and runtime tails, under std140, std430
+    and scalar, in uniform, storage and push-constant blocks) are declared again in compute
+    shaders, whose layout must be the corpus block's (its dtype equal); each is filled with
+    random numbers through its dtype, and the words the shader writes for each scalar must
+    be the scalar's bits."""
+    cases = glsl_cases(workdir)
+    sources = {shader.name: shader for shader in glsl_corpus.shaders()}
+    candidates = _corpus_candidates(cases, sources)
+    chosen = cover(candidates)
+    every_kind = set().union(*(kinds for _, _, kinds in candidates))
+    by_shader: dict[str, dict[str, Picked]] = {}
+    for name, picked in chosen:
+        by_shader.setdefault(name, {})[picked.block.name] = picked
+    rng = np.random.default_rng(27)
+    failures = []
+    words_compared = 0
+    with ComputeDevice() as device:
+        limit = device.max_push_constants_size
+
+        def build(name: str) -> tuple[str, dict[str, str], list[list[Scalar]], bytes]:
+            picked = by_shader[name]
+            shader, instances = read_back_shader(sources[name], picked, limit)
+            groups = [scalars_of(picked[block], instance) for block, instance in instances.items()]
+            source = shader.source.replace("BODY", body(groups))
+            full = Shader(shader.name, "comp", source, shader.target_env, ())
+            return name, instances, groups, compile_cached(full, workdir / "readback")
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            built = list(pool.map(build, sorted(by_shader)))
+        for name, instances, groups, binary in built:
+            found = reflect(binary)
+            declared = {b.block.name: b for b in found.descriptor_bindings if b.block}
+            pushed = {p.block.name for p in found.push_constants}
+            buffers, bindings, push, words = [], [], None, []
+            for block_name, group in zip(instances, groups, strict=True):
+                corpus_block = by_shader[name][block_name].block
+                count = None if runtime_tail(corpus_block) is None else TAIL_COUNT
+                dtype = block_dtype(corpus_block, count=count)
+                if block_name in pushed:
+                    again = found.push_constants[0].block
+                else:
+                    again = declared[block_name].block  # type: ignore[assignment]
+                assert again is not None
+                if block_dtype(again, count=count) != dtype:
+                    failures.append(f"{name} {block_name}: declared again, another layout")
+                record = random_record(dtype, rng)
+                words += expected_words(record[0], group)
+                data = record.tobytes()
+                if block_name in pushed:
+                    push = data + bytes(-len(data) % 4)
+                else:
+                    binding = declared[block_name]
+                    buffers.append(data)
+                    bindings.append((binding.set, binding.binding))
+            assert OUT not in bindings
+            out = device.run(
+                [int(w) for w in np.frombuffer(binary, "<u4")],
+                [*buffers, bytes(4 * len(words))],
+                (1, 1, 1),
+                push_constants=push,
+                bindings=[*bindings, OUT],
+            )
+            got = [int(w) for w in np.frombuffer(out[-1], "<u4")]
+            wrong = [k for k, (a, b) in enumerate(zip(got, words, strict=True)) if a != b]
+            if wrong:
+                failures.append(f"{name}: {len(wrong)} of {len(words)} words differ, first {wrong[0]}")
+            words_compared += len(words)
+    assert failures == [], "\n".join(failures)
+    covered = set().union(*(kinds for name, picked, kinds in candidates
+                            if (name, picked) in chosen))
+    assert covered == every_kind
+    blocks = len(chosen)
+    scalar_count = sum(len(scalars(p.block, "b")) for _, p in chosen)
+    assert (len(every_kind), blocks, len(by_shader), scalar_count, words_compared) == (
+        261, 85, 59, 5928, 7259
+    )

@@ -31,18 +31,20 @@ from collections.abc import Callable, Sequence
 
 from spvbuild.constructs.values import type_of
 from spvbuild.errors import BuildError
-from spvbuild.generated.core.opcodes import (
-    OP_TYPE_BOOL,
-    OP_TYPE_FLOAT,
-    OP_TYPE_INT,
-    OP_TYPE_POINTER,
-    OP_TYPE_VECTOR,
-)
 from spvbuild.generated.core.type_rules import EXT_RESULTS, TYPE_RULES
 from spvbuild.ir.module import Module
+from spvbuild.ir.type_checks import shape_of, type_bits
+from spvbuild.ir.value_types import value_types
 from spvbuild.spirv.call_site import located
 from spvbuild.spirv.ids import Id, TypeId
-from spvbuild.spirv.tables import RESULT
+from spvbuild.spirv.tables import (
+    RESULT,
+    TYPE_BOOL,
+    TYPE_FLOAT,
+    TYPE_SIGNED,
+    TYPE_UNSIGNED,
+    TYPE_VECTOR,
+)
 
 __all__ = ["Value", "extract", "glsl", "load", "store", "value"]
 
@@ -152,12 +154,17 @@ def value(m: Module, id: Id) -> Value:  # noqa: A002
 def load(m: Module, pointer: Value | Id) -> Value:
     """``OpLoad`` of ``pointer``, its result the pointee's type (the load rule's
     ``pointer_to``)."""
-    pointer_id = pointer.id if isinstance(pointer, Value) else pointer
-    pointer_type = pointer.type if isinstance(pointer, Value) else type_of(m, pointer_id)
-    found = m.definition(pointer_type)
-    if found is None or found.opcode != OP_TYPE_POINTER:
+    if isinstance(pointer, Value):
+        pointer_id, pointer_type = pointer.id, pointer.type
+    else:
+        pointer_id = pointer
+        types = value_types(m)
+        known = types.get(pointer) if types is not None else None
+        pointer_type = known if known is not None else type_of(m, pointer_id)
+    shape = shape_of(m, pointer_type)
+    if shape is None or shape.category != "pointer":
         raise _error(f"load: {pointer_id!r} is of type {pointer_type!r}, no pointer")
-    pointee = TypeId(found.operands[1])
+    pointee = TypeId(shape.component)
     return Value(m, m.load(pointee, pointer_id), pointee)
 
 
@@ -232,31 +239,41 @@ def _glsl_function(name: str) -> tuple[int | None, str]:
 
 
 def _kind(m: Module, type_id: TypeId) -> str:
-    """float, int (signed), uint or bool: the component kind of a scalar or vector type."""
-    found = m.definition(type_id)
-    if found is not None and found.opcode == OP_TYPE_VECTOR:
-        found = m.definition(TypeId(found.operands[0]))
-    if found is None:
-        raise _error(f"{type_id!r} is no type of this module")
-    if found.opcode == OP_TYPE_FLOAT:
-        return "float"
-    if found.opcode == OP_TYPE_INT:
-        return "int" if found.operands[1] else "uint"
-    if found.opcode == OP_TYPE_BOOL:
-        return "bool"
-    raise _error(f"{type_id!r} is no scalar or vector of numbers")
+    """float, int (signed), uint or bool: the component kind of a scalar or vector type
+    (from the type's ``TYPE_*`` bits, which the module keeps)."""
+    kind = _KINDS.get(_bits(m, type_id) & _KIND_BITS)
+    if kind is None:
+        if m.definition(type_id) is None:
+            raise _error(f"{type_id!r} is no type of this module")
+        raise _error(f"{type_id!r} is no scalar or vector of numbers")
+    return kind
+
+
+def _bits(m: Module, type_id: TypeId) -> int:
+    """The type's ``TYPE_*`` bits (0: no scalar or vector of numbers or bools)."""
+    bits = m._type_bits.get(type_id)
+    return type_bits(m, type_id) if bits is None else bits
+
+
+_KIND_BITS = TYPE_FLOAT | TYPE_BOOL | TYPE_SIGNED | TYPE_UNSIGNED
+_KINDS = {
+    TYPE_FLOAT: "float",
+    TYPE_SIGNED: "int",
+    TYPE_UNSIGNED: "uint",
+    TYPE_BOOL: "bool",
+}
 
 
 def _component(m: Module, type_id: TypeId) -> TypeId:
-    found = m.definition(type_id)
-    if found is not None and found.opcode == OP_TYPE_VECTOR:
-        return TypeId(found.operands[0])
+    shape = shape_of(m, type_id)
+    if shape is not None and shape.category == "vector":
+        return TypeId(shape.component)
     return type_id
 
 
 def _count(m: Module, type_id: TypeId) -> int:
-    found = m.definition(type_id)
-    return int(found.operands[1]) if found is not None and found.opcode == OP_TYPE_VECTOR else 1
+    shape = shape_of(m, type_id)
+    return shape.number if shape is not None and shape.category == "vector" else 1
 
 
 def _operand(m: Module, operand: Value | int | float, like: TypeId) -> Id:
@@ -295,11 +312,10 @@ def _arithmetic(op: str, left: Value | int | float, right: Value | int | float) 
     m, decided = _pair(left, right)
     # A float vector times a float scalar: OpVectorTimesScalar (in either order).
     if op == "*" and isinstance(left, Value) and isinstance(right, Value):
-        vector, scalar = (left, right) if _count(m, left.type) > 1 else (right, left)
-        if (
-            _count(m, vector.type) > 1
-            and _count(m, scalar.type) == 1
-            and _kind(m, vector.type) == "float"
+        left_bits, right_bits = _bits(m, left.type), _bits(m, right.type)
+        vector, scalar = (left, right) if left_bits & TYPE_VECTOR else (right, left)
+        if (left_bits ^ right_bits) & TYPE_VECTOR and (left_bits | right_bits) & TYPE_VECTOR and (
+            _bits(m, vector.type) & TYPE_FLOAT
         ):
             return _made(m, "vector_times_scalar", vector.type, vector.id, scalar.id)
     method = _method(_ARITHMETIC, op, _kind(m, decided))
@@ -321,13 +337,19 @@ def _compare(op: str, left: Value, right: Value | int | float) -> Value:
 def _inferred(m: Module, method: str, decided: TypeId, ids: Sequence[Id]) -> TypeId:
     """The result type the rule of ``method``'s instruction gives for operands of type
     ``decided``: an operand its rule ties to the result (``same``/``like``) decides it."""
-    opcode = _opcode_of(method)
-    rule = TYPE_RULES.get(opcode) if opcode is not None else None
-    if rule is not None and any(
-        RESULT in (c.same, c.like) for _, _, c in rule.operands
-    ):
+    tied = _TIED.get(method)
+    if tied is None:
+        opcode = _opcode_of(method)
+        rule = TYPE_RULES.get(opcode) if opcode is not None else None
+        tied = _TIED[method] = rule is not None and any(
+            RESULT in (c.same, c.like) for _, _, c in rule.operands
+        )
+    if tied:
         return decided
     raise _error(f"{method}: no type rule gives its result type from its operands")
+
+
+_TIED: dict[str, bool] = {}  # a generated method's name → whether an operand's type is its result's
 
 
 _OPCODES: dict[str, int | None] = {}  # a generated method's name → its opcode

@@ -136,7 +136,8 @@ def storage_block(
     """``layout(std430, set, binding) buffer Struct { ... } name;`` (the StorageBuffer
     storage class); ``access="read_only"`` is ``readonly buffer`` (the variable decorated
     NonWritable), ``"write_only"`` ``writeonly buffer`` (NonReadable; WebGPU has no
-    write-only storage buffer, naga refuses one)."""
+    write-only storage buffer: refused under ``target_env="webgpu"``, rule
+    ``no-write-only-storage-buffer``)."""
     if not isinstance(access, str) or access not in _ACCESS_DECORATIONS:
         _access(m, "storage_block", Id(0), access)  # (the ArgumentError, before any call)
     block = _block(m, struct, rule, StorageClass.StorageBuffer, name)

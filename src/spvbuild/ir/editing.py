@@ -37,6 +37,7 @@ from spvbuild.ir.literals import encoder, type_widths
 from spvbuild.ir.requirements import one_word
 from spvbuild.ir.routing import add_global, define, enter, may_trigger
 from spvbuild.ir.state import ModuleState, at_call, name_of
+from spvbuild.ir.value_types import end_streak
 from spvbuild.ir.words_paths import reintern
 from spvbuild.spirv.arguments import shown
 from spvbuild.spirv.emission import Run
@@ -71,6 +72,7 @@ def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | No
     from the new words, extended-set imports from the imports left).  Returns the
     result ids removed.
     """
+    end_streak(state)  # (every value's type in the map before anything changes)
     removed: set[int] = set()
     replaced: dict[int, Instruction] = {}  # id() of a stored instruction → its change
     changed: set[int] = set()  # id() of the replacements stored
@@ -128,6 +130,7 @@ def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | No
         if v.opcode == OP_VARIABLE and v.result_id is not None and v.operands:
             add_global(state, int(v.result_id), one_word(v.operands[0]))
     state._kept.clear()  # a type may have changed: every record is encoded again
+    state._defined_so_far = None  # (the type checks' shared signatures: not any more)
     for rid in removed:
         state._definitions.pop(rid, None)
     state._pending_ids |= removed

@@ -42,13 +42,15 @@ from spvbuild.errors import ArgumentError, SpvbuildError
 from spvbuild.generated.core.builder import CoreInstructions
 from spvbuild.generated.core.enums import FunctionControl
 from spvbuild.generated.core.opcodes import OP_EXT_INST, OP_FUNCTION
+from spvbuild.generated.core.type_rules import EXT_RESULTS
 from spvbuild.generated.extinst import ExtInstSets
 from spvbuild.ir import editing, inspection, literals, loading, routing, validation, writing
 from spvbuild.ir.body import Block, FunctionHandle
 from spvbuild.ir.requirements import ext_single_ids
 from spvbuild.ir.state import CapabilityMode, ModuleState, SetCheck, at_call
 from spvbuild.ir.targets import target_profile
-from spvbuild.ir.type_checks import check_call
+from spvbuild.ir.type_checks import check_call, check_ext_call
+from spvbuild.ir.value_types import flush_streak
 from spvbuild.ir.words_paths import emit, put
 from spvbuild.spirv.arguments import shown
 from spvbuild.spirv.call_site import located
@@ -61,8 +63,8 @@ __all__ = ["KNOWN_VERSIONS", "CapabilityMode", "FunctionHandle", "Module"]
 
 _AnyId = TypeVar("_AnyId", bound=Id | TypeId)
 
-CHECK_TYPES_DEFAULT = os.environ.get("SPVBUILD_CHECK_TYPES") == "1"
-"""The default of ``Module(check_types=...)``: on where ``SPVBUILD_CHECK_TYPES=1`` at import."""
+CHECK_TYPES_DEFAULT = os.environ.get("SPVBUILD_CHECK_TYPES", "1") != "0"
+"""The default of ``Module(check_types=...)``: on, unless ``SPVBUILD_CHECK_TYPES=0`` at import."""
 GENERATOR_WORD = GENERATOR  # the one generator word (spvbuild.binary.encoder.GENERATOR)
 KNOWN_VERSIONS = tuple((1, minor) for minor in range(7))
 _KNOWN_VERSION_SET = frozenset(KNOWN_VERSIONS)
@@ -81,14 +83,13 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
     ``call_sites`` makes the module remember the Python ``file:line`` of the call that made
     each instruction, for :meth:`validate` (every call then takes the general path: slower).
 
-    ``check_types=True`` checks each call against its instruction's type rule
+    ``check_types`` (on by default) checks each call against its instruction's type rule
     (``grammars/type_rules.yaml``, :mod:`spvbuild.ir.type_checks`): ``m.f_add(v4, a, b)``
     with ``a`` an int vector is a BuildError at that call, naming the operand, its type and
-    the type the rule needs, where spirv-val would only reject the finished module.  Off by
-    default for now: the checks cost about a third of a small shader's build time (see
-    CHANGELOG), which must come down before they are on for every module.  The environment
-    variable ``SPVBUILD_CHECK_TYPES=1`` (read at import) makes them the default, e.g. in a
-    frontend's test runs.
+    the type the rule needs, where spirv-val would only reject the finished module.
+    ``check_types=False`` turns them off, for a module made invalid on purpose (a test of
+    a consumer) or the last bit of speed; the environment variable
+    ``SPVBUILD_CHECK_TYPES=0`` (read at import) makes off the default.
 
     ``target_env`` (spirv-val's ``--target-env`` names: ``"vulkan1.1"``, ``"opencl2.2"``,
     ``"spv1.4"``, ...) builds for that environment (:mod:`spvbuild.ir.targets`): the
@@ -188,6 +189,8 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
     # -- the emission contract (spvbuild.spirv.emission.InstructionSink) --------------------
     # words_paths.put, bound as the method the generated words paths call: no call in between.
     _put = put
+    # value_types.flush_streak, bound likewise (a fast path starts a new streak of values).
+    _flush_streak = flush_streak
 
     def _check_types(self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...]) -> bool:
         """The type rule of ``opcode`` checked for a call (:func:`spvbuild.ir.type_checks.check_call`)."""
@@ -223,6 +226,8 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
             check = self._set_checks.get(import_name)
             if check is not None:
                 check(number, result_type, tuple(operands), result_id)
+        if self._value_types is not None and (import_name, number) in EXT_RESULTS:
+            check_ext_call(self, import_name, number, result_type, operands)
         put = self._put_words
         if put is not None and result_id is None:
             # An extended instruction of single ids only: its words here, like a generated

@@ -65,6 +65,9 @@ class Recorder(CoreInstructions, ExtInstSets):
     ) -> bool:
         return True  # a bare recorder checks no types (and has no fast path to ask)
 
+    def _flush_streak(self) -> None:
+        pass  # (no fast path runs: _fast_block is None)
+
     def _void(self, opcode: int, operands: tuple[Any, ...]) -> Self:
         self.instructions.append(Instruction(opcode, None, None, operands))
         return self

@@ -41,7 +41,7 @@ from spvbuild.generated.extinst import set_module
 from spvbuild.ir.body import Block, Function, ids_in, plain_id
 from spvbuild.ir.requirements import one_word
 from spvbuild.ir.rules import TRIGGERS as RULE_TRIGGERS
-from spvbuild.ir.state import ModuleState, name_of
+from spvbuild.ir.state import ModuleState, name_of, note_definition
 from spvbuild.ir.targets import CheckedFirsts
 from spvbuild.spirv.emission import Run
 from spvbuild.spirv.ids import Id, TypeId
@@ -366,6 +366,14 @@ def new_run(state: ModuleState, block: Block) -> Run:
     return run
 
 
+_TYPES_AND_CONSTANTS = frozenset(
+    opcode
+    for opcode, info in tables.INSTRUCTIONS.items()
+    if info.cls in ("Type-Declaration", "Constant-Creation")
+)
+"""The definitions the type checks read (a type's facts, an array's length)."""
+
+
 def define(state: ModuleState, instruction: Instruction) -> None:
     """Remember the instruction that defines its result id (and the type of the value it
     defines, for the type checks: a function's id is no value of its return type)."""
@@ -379,3 +387,8 @@ def define(state: ModuleState, instruction: Instruction) -> None:
             and instruction.opcode != OP_FUNCTION
         ):
             types[rid] = TypeId(instruction.result_type)
+        if types is not None and instruction.opcode in _TYPES_AND_CONSTANTS:
+            try:
+                note_definition(state, (instruction.opcode, instruction.result_type, rid, instruction.operands))
+            except TypeError:  # an operand that cannot be hashed: the definitions unknown
+                state._defined_so_far = None

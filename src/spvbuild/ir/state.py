@@ -55,6 +55,14 @@ class ModuleState:
     # type the rules do not model), and the signatures of calls found right.
     _type_shapes: dict[int, Any] | None = None
     _type_memo: set[tuple[Any, ...]] | None = None
+    # The module's global definitions so far, as one number (note_definition: equal
+    # numbers, equal definitions of equal ids); None: unknown (an edit changed them).
+    _defined_so_far: int | None = 0
+    # The current streak of fast-path values of one type (spvbuild.ir.value_types): ids
+    # _streak_from up to _streak_end are values of _streak_type not yet in _value_types.
+    _streak_type: Any = None
+    _streak_from = 0
+    _streak_end = 0
     # A target rule's storage image variables, checked when written (target_rules): id →
     # (the rule, the image's format, the call site of the variable).
     _storage_images: dict[int, tuple[Any, str, str]] | None = None
@@ -111,6 +119,28 @@ class ModuleState:
         if call_sites:
             self._sites = {}
             self._general_only = True
+
+
+_DEFINITION_CHAINS: dict[tuple[int, Any], int] = {}
+"""(the definitions before, one more definition) → the number of the definitions so far,
+shared by every module: two modules at one number have defined the same ids alike."""
+
+
+def note_definition(state: ModuleState, definition: Any) -> None:
+    """Count one more global definition (``definition``: its words, or a hashable record of
+    it) into ``state._defined_so_far`` (kept only while the type checks are on: their
+    signatures of calls found right are shared by modules that defined alike)."""
+    before = state._defined_so_far
+    if before is None:
+        return
+    link = (before, definition)
+    after = _DEFINITION_CHAINS.get(link)
+    if after is None:
+        if len(_DEFINITION_CHAINS) >= 1 << 16:  # bounded: the definitions come from users
+            state._defined_so_far = None
+            return
+        after = _DEFINITION_CHAINS[link] = len(_DEFINITION_CHAINS) + 1
+    state._defined_so_far = after
 
 
 def name_of(opcode: int) -> str:

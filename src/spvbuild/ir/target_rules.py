@@ -3,8 +3,8 @@ checker per kind of rule (``grammars/target_envs.yaml``, an environment's ``rule
 
 WebGPU's consumer, naga's SPIR-V front end, refuses some valid Vulkan SPIR-V: a variable of
 a combined image sampler, OpLine among the globals, OpExecutionModeId, extended instruction
-sets other than GLSL.std.450 and NonSemantic.*, and (WebGPU itself) a read-write storage
-texture of most formats.  Each is a :class:`~spvbuild.spirv.tables.TargetRule` of a kind:
+sets other than GLSL.std.450 and NonSemantic.*, a write-only (NonReadable) storage buffer,
+and (WebGPU itself) a read-write storage texture of most formats.  Each is a :class:`~spvbuild.spirv.tables.TargetRule` of a kind:
 
 * ``instruction``: its opcodes are refused (``where``: anywhere, or outside a function);
 * ``variable_type``: no variable may point to one of its types (through arrays);
@@ -15,7 +15,10 @@ texture of most formats.  Each is a :class:`~spvbuild.spirv.tables.TargetRule` o
   the rule's ImageFormats.  Decorations may follow the variable, so this is checked when
   the module is written, and names the call that declared the variable;
 * ``dropped_decoration``: its Decorations are accepted but dropped by the consumer; the
-  call that adds one gets a :class:`~spvbuild.errors.TargetWarning`.
+  call that adds one gets a :class:`~spvbuild.errors.TargetWarning`;
+* ``storage_buffer_decoration``: its Decorations are refused on a storage buffer variable
+  (of the StorageBuffer storage class, or Uniform pointing to a struct already decorated
+  BufferBlock), at the OpDecorate's call (WGSL has no write-only storage buffer).
 
 A refusal is a BuildError of the call, naming the environment and the rule: ``OpLine
 outside a function is not allowed by webgpu (rule no-line-outside-functions: naga reads
@@ -29,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from spvbuild.errors import BuildError, TargetWarning
 from spvbuild.generated.core import tables
-from spvbuild.generated.core.enums import Decoration, ImageFormat
+from spvbuild.generated.core.enums import Decoration, ImageFormat, StorageClass
 from spvbuild.generated.core.opcodes import (
     OP_DECORATE,
     OP_EXT_INST_IMPORT,
@@ -51,6 +54,9 @@ if TYPE_CHECKING:
 __all__ = ["check_call", "check_written"]
 
 _STORAGE_IMAGE = 2  # OpTypeImage's Sampled operand: used without a sampler
+_STORAGE_BUFFER = int(StorageClass.StorageBuffer)
+_UNIFORM = int(StorageClass.Uniform)
+_BUFFER_BLOCK = int(Decoration.BufferBlock)
 _READ_ONLY = int(Decoration.NonWritable)
 _WRITE_ONLY = int(Decoration.NonReadable)
 
@@ -106,9 +112,7 @@ def check_call(state: ModuleState, target: TargetEnvInfo, inst: Instruction) -> 
         elif kind == "variable_type" and opcode == OP_VARIABLE:
             pointee = _pointee(state, inst.result_type)
             if pointee is not None and pointee.opcode in rule.opcodes:
-                raise _refused(
-                    target, f"a variable of an {instruction_name(pointee.opcode)}", rule
-                )
+                raise _refused(target, f"a variable of an {instruction_name(pointee.opcode)}", rule)
         elif kind == "storage_image_access" and opcode == OP_VARIABLE:
             pointee = _pointee(state, inst.result_type)
             if (
@@ -133,16 +137,52 @@ def check_call(state: ModuleState, target: TargetEnvInfo, inst: Instruction) -> 
                 for allowed in rule.names
             ):
                 raise _refused(target, f"the extended instruction set {name!r}", rule)
+        elif (
+            kind == "storage_buffer_decoration"
+            and opcode == OP_DECORATE
+            and len(inst.operands) > 1
+            and _value(inst.operands[1]) in rule.enumerants
+            and _storage_buffer(state, inst.operands[0])
+        ):
+            name = _name(Decoration, _value(inst.operands[1]))
+            raise _refused(
+                target,
+                f"Decoration.{name} on a storage buffer variable (%{inst.operands[0]})",
+                rule,
+            )
         elif kind == "dropped_decoration" and opcode in (OP_DECORATE, OP_MEMBER_DECORATE):
             at = 1 if opcode == OP_DECORATE else 2
             value = _value(inst.operands[at]) if len(inst.operands) > at else None
             if value in rule.enumerants:
                 name = _name(Decoration, value)
                 warn_at_call(
-                    f"Decoration.{name} is dropped by {target.name} (rule {rule.name}: "
-                    f"{rule.why})",
+                    f"Decoration.{name} is dropped by {target.name} (rule {rule.name}: {rule.why})",
                     TargetWarning,
                 )
+
+
+def _storage_buffer(state: ModuleState, variable: object) -> bool:
+    """Whether ``variable`` is a storage buffer variable: StorageBuffer, or Uniform pointing
+    (through arrays) to a struct decorated BufferBlock."""
+    found = state._definitions.get(int(variable)) if isinstance(variable, int) else None
+    if found is None or found.opcode != OP_VARIABLE or not found.operands:
+        return False
+    storage = _value(found.operands[0])
+    if storage == _STORAGE_BUFFER:
+        return True
+    if storage != _UNIFORM:
+        return False
+    pointee = _pointee(state, found.result_type)
+    if pointee is None or pointee.result_id is None:
+        return False
+    struct = int(pointee.result_id)
+    return any(
+        inst.opcode == OP_DECORATE
+        and len(inst.operands) > 1
+        and int(inst.operands[0]) == struct
+        and _value(inst.operands[1]) == _BUFFER_BLOCK
+        for inst in state.sections["annotations"]
+    )
 
 
 def check_written(state: ModuleState, target: TargetEnvInfo) -> None:

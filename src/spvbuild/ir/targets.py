@@ -362,6 +362,8 @@ def watched_opcodes(rules: Sequence[TargetRule]) -> frozenset[int]:
             found.add(OP_EXT_INST_IMPORT)
         elif rule.kind == "dropped_decoration":
             found.update((OP_DECORATE, OP_MEMBER_DECORATE))
+        elif rule.kind == "storage_buffer_decoration":
+            found.add(OP_DECORATE)
     return frozenset(found)
 
 

@@ -29,10 +29,12 @@ from spvbuild.generated.core.opcodes import (
     OP_PTR_ACCESS_CHAIN,
     OP_VARIABLE,
 )
-from spvbuild.generated.core.type_rules import READ_ONLY, TYPE_FORMS, TYPE_RULES
+from spvbuild.generated.core.type_rules import EXT_RESULTS, READ_ONLY, TYPE_FORMS, TYPE_RULES
 from spvbuild.ir.inspection import definition
 from spvbuild.ir.state import ModuleState, name_of
+from spvbuild.ir.value_types import value_types
 from spvbuild.spirv.call_site import located
+from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.tables import (
     RESULT,
@@ -157,6 +159,37 @@ def type_bits(state: ModuleState, type_id: int) -> int:
     return bits
 
 
+def declared_bits(state: ModuleState, type_id: int, opcode: int, operands: tuple[Any, ...]) -> int:
+    """:func:`type_bits` of a scalar or vector type as it is declared (``opcode``,
+    ``operands``): read by its type form, a vector's from its component's bits."""
+    form = TYPE_FORMS.get(opcode)
+    if form is None:
+        return type_bits(state, type_id)
+    category = form.category
+    if category == "vector":
+        component = operands[form.component] if 0 <= form.component < len(operands) else None
+        known = state._type_bits.get(component) if isinstance(component, int) else None
+        if known is None:
+            return type_bits(state, type_id)
+        bits = (known & ~TYPE_SCALAR) | TYPE_VECTOR if known & TYPE_SCALAR else 0
+    elif category in _CATEGORY_BITS:
+        bits = _CATEGORY_BITS[category]
+        if category == "int":
+            signed = operands[form.signedness] if 0 <= form.signedness < len(operands) else 0
+            bits |= TYPE_SIGNED if signed == 1 else TYPE_UNSIGNED
+    else:
+        return type_bits(state, type_id)
+    state._type_bits[type_id] = bits
+    return bits
+
+
+_CATEGORY_BITS = {
+    "int": TYPE_SCALAR | TYPE_INT,
+    "float": TYPE_SCALAR | TYPE_FLOAT,
+    "bool": TYPE_SCALAR | TYPE_BOOL,
+}
+
+
 def describe(state: ModuleState, type_id: int, depth: int = 0) -> str:
     """A type in words: ``%5 (vector of 4 float32)``."""
     return f"%{int(type_id)} ({_words(state, type_id, depth)})"
@@ -220,6 +253,19 @@ def check_call(
         raise error from None
 
 
+def check_ext_call(
+    state: ModuleState, set_name: str, number: int, result_type: Any, operands: Sequence[Any]
+) -> None:
+    """:func:`check_ext_instruction` for a builder call: a mistake is a located
+    BuildError."""
+    try:
+        check_ext_instruction(state, set_name, number, result_type, operands)
+    except TypeMismatch as mismatch:
+        error = BuildError(located(str(mismatch)))
+        error.located = True  # type: ignore[attr-defined]
+        raise error from None
+
+
 def check_instruction(
     state: ModuleState, opcode: int, result_type: Any, operands: Sequence[Any]
 ) -> bool:
@@ -227,43 +273,132 @@ def check_instruction(
     rule = TYPE_RULES.get(opcode)
     if rule is None:
         return True
-    if result_type is not None and (not isinstance(result_type, int) or isinstance(result_type, bool)):
+    if (
+        result_type is not None
+        and result_type.__class__ is not TypeId
+        and (not isinstance(result_type, int) or isinstance(result_type, bool))
+    ):
         return False  # not an id: the general path's encoder says what is wrong
-    memo = state._type_memo
-    if memo is None:
-        memo = state._type_memo = set()
     typed = _TYPED.get(opcode)
     if typed is None:
         typed = _TYPED[opcode] = _typed_operands(rule)
-    types = state._value_types
+    types = value_types(state)
     assert types is not None
     known = True
     found: dict[int, int] = {}  # position → the operand's type
     count = len(operands)
     for position, name in typed:
-        if position >= count:
-            continue
-        value = operands[position]
-        if not isinstance(value, int) or isinstance(value, bool):
-            continue  # an absent optional, a variadic list: not a single value
-        value_type = types.get(value)
-        if value_type is None:
-            _not_a_value(state, opcode, rule, name, int(value))
-            known = False
-            continue
-        found[position] = value_type
-    key = (opcode, result_type, *found.values())
-    if opcode in _BY_VALUE:
+        if position < count:
+            value = operands[position]
+            kind = value.__class__
+            if kind is Id or kind is TypeId or (kind is not bool and isinstance(value, int)):
+                value_type = types.get(value)
+                if value_type is not None:
+                    found[position] = value_type
+                else:
+                    _not_a_value(state, opcode, rule, name, int(value))
+                    known = False
+            # (else an absent optional, a variadic list: not a single value)
+    if not known or (opcode in _BY_VALUE and _value_matters(state, rule, found)):
+        # (an operand of no known type yet: its position is not in a signature)
         _check_rule(state, opcode, rule, result_type, operands, found)
         return known
+    key: tuple[Any, ...] = (opcode, result_type, *found.values())
+    if opcode in _BY_LITERALS:
+        literals = _literals(operands, typed)
+        if literals is None:
+            _check_rule(state, opcode, rule, result_type, operands, found)
+            return known
+        key += literals
+    memo = state._type_memo
+    if memo is None:
+        memo = state._type_memo = set()
     if key in memo:
         if result_type is not None and result_type not in state._type_bits:
             type_bits(state, result_type)  # seen twice: the fast paths may accept it at once
         return known
-    _check_rule(state, opcode, rule, result_type, operands, found)
+    so_far = state._defined_so_far
+    if so_far is None or (so_far, key) not in _PASSED:
+        _check_rule(state, opcode, rule, result_type, operands, found)
+        if so_far is not None and len(_PASSED) < 1 << 14:  # bounded, as the memo
+            _PASSED.add((so_far, key))
     if len(memo) < 4096:  # bounded: a module's distinct signatures are few
         memo.add(key)
     return known
+
+
+_PASSED: set[tuple[int, tuple[Any, ...]]] = set()
+"""The signatures of calls found right in any module, each with the number of the global
+definitions its module had made (``ModuleState._defined_so_far``): at an equal number, the
+ids of the signature mean the same types, so a module built like an earlier one is not
+checked again call by call (the README's shader, a frontend's prelude)."""
+
+
+def _literals(operands: Sequence[Any], typed: tuple[tuple[int, str], ...]) -> tuple[Any, ...] | None:
+    """The operands a rule reads by value besides the typed ones (a composite's indexes,
+    a shuffle's components), as a hashable tuple (None: one that cannot be)."""
+    positions = {position for position, _ in typed}
+    out: list[Any] = []
+    for position, value in enumerate(operands):
+        if position in positions:
+            continue
+        if isinstance(value, list):
+            value = tuple(value)
+        try:
+            hash(value)
+        except TypeError:
+            return None
+        out.append(value)
+    return tuple(out)
+
+
+def check_ext_instruction(
+    state: ModuleState,
+    set_name: str,
+    number: int,
+    result_type: Any,
+    operands: Sequence[Any],
+) -> None:
+    """An extended instruction against its set's result rule (``ext_results`` of
+    ``grammars/type_rules.yaml``): the result type is like the first operand's type
+    (``like_first``: its component type, width and count, signedness aside, which for
+    floats is the same type) or like its component type (``component_of_first``).  A
+    mistake is a :class:`TypeMismatch`; what the rule does not model is not checked."""
+    how = EXT_RESULTS.get((set_name, number))
+    if how is None or result_type is None or not operands:
+        return
+    first = operands[0]
+    kind = first.__class__
+    if not (kind is Id or kind is TypeId or (kind is not bool and isinstance(first, int))):
+        return
+    types = value_types(state)
+    first_type = types.get(first) if types is not None else None
+    if first_type is None:
+        return  # (not defined yet, or no value: the encoder or spirv-val says so)
+    wanted = int(result_type)
+    shape = shape_of(state, first_type)
+    if shape is None:
+        return
+    decided = shape.component if how == "component_of_first" and shape.category == "vector" else first_type
+    need = _like(state, wanted, int(decided))
+    if need is not None:
+        name = _ext_info(set_name, number)
+        whose = "the component type of " if how == "component_of_first" else ""
+        raise _error(
+            f"{set_name} {name}: the result type is {describe(state, wanted)}; {name} needs "
+            f"{need} {whose}operand 1's type {describe(state, first_type)} (operand 1 is "
+            f"%{int(first)})"
+        )
+
+
+def _ext_info(set_name: str, number: int) -> str:
+    """An extended instruction's name in its set (``instruction 7`` where the set's
+    table is not generated)."""
+    from spvbuild.generated.extinst import set_module  # (imports the set's module once)
+
+    found = set_module(set_name)
+    info = found.INSTRUCTIONS.get(number) if found is not None else None
+    return str(info.name) if info is not None else f"instruction {number}"
 
 
 _BY_VALUE = frozenset(
@@ -273,6 +408,29 @@ _BY_VALUE = frozenset(
 )
 """Rules whose outcome depends on an operand's value, not its type alone (a store's
 pointer is read-only by the variable it comes from): never remembered by signature."""
+
+_READ_ONLY_STORAGES = frozenset(storage for storage, _, _ in READ_ONLY)
+
+
+def _value_matters(state: ModuleState, rule: TypeRule, found: dict[int, int]) -> bool:
+    """Whether a rule of :data:`_BY_VALUE` reads a value this call: a pointer it must store
+    through into a storage class that may be read-only (by the variable's decoration, or
+    the target's family); other calls are remembered by signature."""
+    for position, _, constraint in rule.operands:
+        if constraint.writable and (type_id := found.get(position)) is not None:
+            shape = shape_of(state, type_id)
+            if shape is not None and shape.storage in _READ_ONLY_STORAGES:
+                return True
+    return False
+
+
+_BY_LITERALS = frozenset(
+    opcode
+    for opcode, rule in TYPE_RULES.items()
+    if rule.indexes is not None or rule.shuffle is not None
+)
+"""Rules that also read operands by value (a composite's indexes, a shuffle's components):
+remembered with those values in the signature."""
 
 _TYPED: dict[int, tuple[tuple[int, str], ...]] = {}  # opcode → _typed_operands of its rule
 

@@ -20,6 +20,10 @@ from spvbuild.generated.core.opcodes import (
     OP_FUNCTION,
     OP_FUNCTION_CALL,
     OP_SWITCH,
+    OP_TYPE_BOOL,
+    OP_TYPE_FLOAT,
+    OP_TYPE_INT,
+    OP_TYPE_VECTOR,
 )
 from spvbuild.generated.core.type_rules import TYPE_RULES
 from spvbuild.ir.body import Block, Function
@@ -52,10 +56,10 @@ from spvbuild.ir.routing import (
     record,
     set_section,
 )
-from spvbuild.ir.state import ModuleState, at_call
+from spvbuild.ir.state import ModuleState, at_call, note_definition
 from spvbuild.ir.target_rules import check_call as check_rules
 from spvbuild.ir.targets import declared_capabilities
-from spvbuild.ir.type_checks import check_call
+from spvbuild.ir.type_checks import check_call, declared_bits
 from spvbuild.spirv.arguments import shown
 from spvbuild.spirv.call_site import caller_location
 from spvbuild.spirv.ids import Id, TypeId
@@ -97,6 +101,12 @@ def emit(
         used = state._call_used
         used.clear()
         words = encoder(state).instruction(inst)
+        if used and max(used) >= bound:
+            beyond = min(i for i in used if i >= bound)
+            raise BuildError(
+                f"{used[beyond]} is %{beyond}, an id this module has not handed out (its ids "
+                f"are below %{bound}; new_id() reserves one for a forward reference)"
+            )
         if state._value_types is not None and opcode in TYPE_RULES:
             check_call(state, opcode, result_type, operands)  # (the operands encode: well-formed)
         key = None
@@ -180,6 +190,10 @@ def needs_at_call(state: ModuleState, inst: Instruction) -> tuple[tuple[Any, str
     return needs
 
 
+_NUMBER_TYPES = frozenset((OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_FLOAT, OP_TYPE_VECTOR))
+"""The types whose ``TYPE_*`` bits the generated fast paths read."""
+
+
 def put(
     state: ModuleState,
     opcode: int,
@@ -235,6 +249,10 @@ def put(
         # What routing.record does with it, without its other cases.
         if rid is not None:
             state._definitions[rid] = inst
+            if types is not None:
+                note_definition(state, (key, rid) if key is not None else tuple(words))
+                if opcode in _NUMBER_TYPES:  # (the generated fast paths may accept its values)
+                    declared_bits(state, rid, opcode, operands)
         state.sections[section].append(inst)
         if how and (
             how == DECORATION

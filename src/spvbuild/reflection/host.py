@@ -283,9 +283,7 @@ def _count(count: object, caller: str) -> int | None:
     if count is None:
         return None
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-        raise ArgumentError(
-            located(f"{caller}: count must be None or an int >= 0, not {count!r}")
-        )
+        raise ArgumentError(located(f"{caller}: count must be None or an int >= 0, not {count!r}"))
     return count
 
 
@@ -361,8 +359,26 @@ _CTYPES: dict[tuple[str, int], Any] = {
 }
 
 
-def _structure(name: str, fields: list[tuple[str, Any]]) -> Any:
-    return type(name, (ctypes.Structure,), {"_pack_": 1, "_fields_": fields})
+def _structure(name: str, fields: list[tuple[str, Any]], anonymous: tuple[str, ...] = ()) -> Any:
+    namespace: dict[str, Any] = {"_pack_": 1, "_fields_": fields}
+    if anonymous:
+        namespace["_anonymous_"] = anonymous
+    return type(name, (ctypes.Structure,), namespace)
+
+
+def _overlap(name: str, members: list[tuple[str, Any, int]], start: int) -> Any:
+    """A ``ctypes.Union`` of members that overlap, each in a Structure of its own after
+    ``_padding_<name>`` bytes from ``start``; every level anonymous, so the members are
+    reached as fields of the struct holding the union."""
+    inner = []
+    for field, made, offset in members:
+        parts: list[tuple[str, Any]] = []
+        if offset > start:
+            parts.append((f"_padding_{field}", ctypes.c_ubyte * (offset - start)))
+        parts.append((field, made))
+        inner.append((f"_at_{field}", _structure(f"{name}_{field}", parts)))
+    namespace = {"_pack_": 1, "_fields_": inner, "_anonymous_": tuple(n for n, _ in inner)}
+    return type(f"{name}_overlap", (ctypes.Union,), namespace)
 
 
 def _ctype(node: _Node, name: str) -> Any:
@@ -376,23 +392,33 @@ def _ctype(node: _Node, name: str) -> Any:
         return _structure(f"{name}_step", [("value", inner), ("_padding", padding)])
     if isinstance(node, _Array):
         return _ctype(node.step, name) * node.length
-    fields: list[tuple[str, Any]] = []
-    at = 0
-    for index, (field, inner, offset) in enumerate(sorted(node.fields, key=lambda f: f[2])):
+    # Members in offset order, grouped where one starts before the one before it ends.
+    groups: list[list[tuple[str, Any, int]]] = []
+    end = 0
+    for field, inner, offset in sorted(node.fields, key=lambda f: f[2]):
         made = _ctype(inner, field)
-        if offset < at:
-            raise ReflectionError(
-                f"struct {node.name!r}: member {field!r} at offset {offset} starts inside the "
-                f"member before it, which ends at {at}; a ctypes Structure cannot overlap "
-                "its fields (block_dtype can)"
-            )
-        if offset > at:
-            fields.append((f"_padding{index}", ctypes.c_ubyte * (offset - at)))
+        if groups and offset < end:
+            groups[-1].append((field, made, offset))
+        else:
+            groups.append([(field, made, offset)])
+        end = max(end, offset + ctypes.sizeof(made))
+    fields: list[tuple[str, Any]] = []
+    anonymous: list[str] = []
+    at = 0
+    for index, group in enumerate(groups):
+        start = group[0][2]
+        if start > at:
+            fields.append((f"_padding{index}", ctypes.c_ubyte * (start - at)))
+        if len(group) == 1:
+            field, made, _ = group[0]
+        else:
+            field, made = f"_overlap{index}", _overlap(f"{node.name}_{index}", group, start)
+            anonymous.append(field)
         fields.append((field, made))
-        at = offset + ctypes.sizeof(made)
+        at = start + ctypes.sizeof(made)
     if node.size > at:
         fields.append(("_padding", ctypes.c_ubyte * (node.size - at)))
-    return _structure(node.name, fields)
+    return _structure(node.name, fields, tuple(anonymous))
 
 
 def block_ctypes(block: BlockLike, count: int | None = None) -> type[ctypes.Structure]:
@@ -400,8 +426,14 @@ def block_ctypes(block: BlockLike, count: int | None = None) -> type[ctypes.Stru
     arrays) with the bytes of ``block``: as :func:`block_dtype`, ``sizeof`` the block's
     declared size, or covering ``count`` elements of its runtime array when given.
 
-    ReflectionError where a member lacks a decoration, or where a member starts inside the
-    one before it (the padding of an array's last element; :func:`block_dtype` allows it).
+    Members whose bytes overlap (one placed by its Offset inside the one before it, most
+    often in the padding after an array's last element) are held by an anonymous
+    ``ctypes.Union`` (a field ``_overlap<n>``), each in a Structure of its own that starts
+    where the first of them does: every member is still a field of the struct
+    (``value.m1``), at its offset.  Assigning a whole such member writes all of its bytes,
+    the padding the other member sits in included.
+
+    ReflectionError where a member lacks a decoration.
     """
     made = _count(count, "block_ctypes")
     found = _block(block, "block_ctypes")
@@ -457,4 +489,3 @@ def min_binding_size(block: BlockLike) -> int:
         end = max(end, tail.buffer_size(1))
     align = max((_alignment(m, m.type) for m in found.members), default=1)
     return -(-end // align) * align
-

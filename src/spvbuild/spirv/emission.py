@@ -86,7 +86,10 @@ class InstructionSink(Protocol):
     * ``_value_types``: each value's type, result id → type id (None: no type checks),
       which a fast path keeps for the values it makes; ``_type_bits``: the ``TYPE_*`` bits
       of the types checked so far (:mod:`spvbuild.spirv.tables`), by which a fast path
-      accepts a call whose operands are values of exactly its result type.
+      accepts a call whose operands are values of exactly its result type;
+      ``_streak_from``, ``_streak_end``: the ids of the current streak of values a fast
+      path made with one result type, ``_streak_type``, which
+      ``_value_types`` does not hold yet (:meth:`_flush_streak`).
     """
 
     _bound: int
@@ -96,6 +99,9 @@ class InstructionSink(Protocol):
     _ext_imports: dict[str, Id]
     _value_types: dict[int, TypeId] | None
     _type_bits: dict[int, int]
+    _streak_type: TypeId | None
+    _streak_from: int
+    _streak_end: int
 
     @property
     def bound(self) -> int:
@@ -130,6 +136,11 @@ class InstructionSink(Protocol):
         """The type rule of ``opcode`` checked for a call that a fast path could not accept
         at once: raises for a mistake; False when an operand's type is not known yet (the
         general path takes the call)."""
+        ...
+
+    def _flush_streak(self) -> None:
+        """Write the values of the current streak into ``_value_types`` (a fast path
+        starts a new streak; see :mod:`spvbuild.ir.value_types`)."""
         ...
 
     def _type(

@@ -91,7 +91,8 @@ class TargetRule(NamedTuple):
     by the checker of its ``kind`` (:mod:`spvbuild.ir.target_rules`)."""
 
     name: str  # the rule's name, in every message about it
-    # instruction, variable_type, storage_image_access, ext_inst_import, dropped_decoration
+    # instruction, variable_type, storage_image_access, ext_inst_import, dropped_decoration,
+    # storage_buffer_decoration
     kind: str
     why: str  # what the consumer says or does
     opcodes: tuple[int, ...] = ()  # instruction, variable_type

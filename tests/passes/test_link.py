@@ -1,0 +1,191 @@
+"""``spvbuild.link`` against spirv-link over the cases of ``link_cases.py`` (the same
+outcome: both refuse, or both link into modules equal in the canonical form of
+``link_differential.py``; spvbuild's output spirv-val clean), its errors, its inputs and
+outputs, and mutated inputs (a spvbuild error or a module that writes, nothing else)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import spvbuild
+from spvbuild import LinkError, Module, PassError, assemble, read
+from spvbuild.errors import ArgumentError, SpvbuildError
+from spvbuild.passes import Program, link
+from tests.passes import link_differential as diff
+from tests.passes.link_cases import (
+    CALLER,
+    CASES,
+    DEFINER,
+    EXP_F,
+    F_EXPORT,
+    F_TYPE,
+    Case,
+    Text,
+    shader,
+)
+from tests.passes.test_mutants import mutate
+
+pytestmark = [pytest.mark.spirv_val]
+
+
+def _words(case_module: Text) -> list[int]:
+    return list(assemble(case_module.text, target_env=f"spv{case_module.version}"))
+
+
+@pytest.mark.corpus
+def test_cases_against_spirv_link(tmp_path: Path) -> None:
+    assert len(CASES) >= 60
+    assert len({c.name for c in CASES}) == len(CASES)
+    outcomes = diff.link_cases(CASES, tmp_path)
+    problems: list[str] = []
+    linked = [o for o in outcomes if o.words is not None]
+    mine_val = diff.validate([(o.words, o.case.env) for o in linked if o.words], tmp_path, "mine")
+    for outcome, problem in zip(linked, mine_val, strict=True):
+        if problem:
+            problems.append(f"{outcome.case.name}: spvbuild's output fails spirv-val: {problem}")
+        assert outcome.words is not None
+        if not diff.linkage_rule_holds(outcome.words, outcome.case.library):
+            problems.append(f"{outcome.case.name}: the Linkage capability kept or dropped wrongly")
+    both = [o for o in outcomes if o.words is not None and o.theirs is not None]
+    theirs_val = diff.validate(
+        [(o.theirs, o.case.env) for o in both if o.theirs], tmp_path, "theirs"
+    )
+    mine_canon = diff.canonical([o.words for o in both if o.words], tmp_path, "mine")
+    theirs_canon = diff.canonical([o.theirs for o in both if o.theirs], tmp_path, "theirs")
+    compared = {
+        o.case.name: (a == b, v)
+        for o, a, b, v in zip(both, mine_canon, theirs_canon, theirs_val, strict=True)
+    }
+    tally = {"both linked, equal": 0, "both refused": 0, "differ on purpose": 0}
+    for outcome in outcomes:
+        case = outcome.case
+        name = case.name
+        if case.expect != "ok":
+            if outcome.error is None:
+                problems.append(f"{name}: spvbuild linked what it should refuse ({case.expect})")
+            elif case.expect not in str(outcome.error):
+                problems.append(f"{name}: spvbuild's error {outcome.error} lacks {case.expect!r}")
+        elif outcome.error is not None:
+            problems.append(f"{name}: spvbuild refused: {outcome.error}")
+        if case.spirv_link == "accepts":
+            if outcome.theirs is None:
+                problems.append(f"{name}: spirv-link now refuses too: {outcome.their_error}")
+            tally["differ on purpose"] += 1
+        elif (outcome.theirs is None) != (outcome.words is None):
+            problems.append(
+                f"{name}: spirv-link {'refused: ' + outcome.their_error if outcome.theirs is None else 'linked'}"
+            )
+        elif outcome.theirs is None:
+            tally["both refused"] += 1
+        else:
+            equal, their_problem = compared[name]
+            if case.spirv_link == "invalid":
+                if not their_problem:
+                    problems.append(f"{name}: spirv-link's output is valid now")
+                tally["differ on purpose"] += 1
+                continue
+            if their_problem:
+                problems.append(f"{name}: spirv-link's output fails spirv-val: {their_problem}")
+            if not equal:
+                problems.append(f"{name}: the linked modules differ in canonical form")
+            else:
+                tally["both linked, equal"] += 1
+    print(f"\n{len(CASES)} linking cases against spirv-link: {tally}")
+    assert problems == []
+
+
+def test_error_names_the_symbol_and_the_input() -> None:
+    with pytest.raises(LinkError) as caught:
+        link([_words(CALLER)], names=["caller.spv"])
+    error = caught.value
+    assert isinstance(error, PassError) and isinstance(error, SpvbuildError)
+    assert (error.symbol, error.module, error.pass_name) == ("f", "caller.spv", "link")
+    assert str(error).startswith("link: caller.spv imports 'f', which no module exports")
+
+
+def test_type_mismatch_message_spells_both_types() -> None:
+    unsigned = shader(
+        ann=EXP_F, types=F_TYPE.replace("%int", "%uint"), funcs=F_EXPORT.replace("%int", "%uint")
+    )
+    with pytest.raises(
+        LinkError,
+        match=r"imported by modules\[0\] as Function\(Int\(32, 1\), Int\(32, 1\)\) but "
+        r"exported by modules\[1\] as Function\(Int\(32, 0\), Int\(32, 0\)\)",
+    ):
+        link([_words(CALLER), _words(unsigned)])
+
+
+def test_inputs_of_every_kind_and_unchanged() -> None:
+    caller, definer = _words(CALLER), _words(DEFINER)
+    modules = [Module.from_binary(caller), Module.from_binary(definer)]
+    before = [m.to_words() for m in modules]
+    out = spvbuild.link(modules)
+    assert isinstance(out, Module)
+    assert [m.to_words() for m in modules] == before
+    program = Program.from_words(definer)
+    copy = list(program.instructions)
+    mixed = link([diff.to_bytes(caller), program])
+    assert isinstance(mixed, Program)
+    assert program.instructions == copy
+    assert out.to_words()[5:] == Module.from_binary(mixed.to_words()).to_words()[5:]
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(LinkError, match="no modules were given"):
+        link([])
+    with pytest.raises(ArgumentError, match="must be a list of modules"):
+        link(_words(CALLER))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="must be a Module, a Program or a binary"):
+        link([_words(CALLER), 3.5])  # type: ignore[list-item]
+    with pytest.raises(ArgumentError, match="names has 1 entries for 2 modules"):
+        link([_words(CALLER), _words(DEFINER)], names=["a"])
+    with pytest.raises(LinkError, match=r"b\.spv does not read: word 0"):
+        link([_words(CALLER), [1, 2, 3, 4, 5]], names=["a.spv", "b.spv"])
+
+
+def test_untyped_words_in_a_later_module_are_refused() -> None:
+    # A non-semantic set the grammar does not know: its operands may be ids, never shifted.
+    text = DEFINER.text.replace(
+        "OpMemoryModel", '%odd = OpExtInstImport "NonSemantic.Unknown"\nOpMemoryModel'
+    ).replace(
+        "%f_r = OpIAdd %int %f_p %c1",
+        "%x = OpExtInst %void %odd 7 %f_p\n%f_r = OpIAdd %int %f_p %c1",
+    )
+    odd = assemble(text, target_env="spv1.3")
+    with pytest.raises(LinkError, match="words the grammar cannot type"):
+        link([_words(CALLER), odd])
+    linked = link([odd, _words(CALLER)])  # first: its ids stay where they are
+    assert isinstance(linked, Program)
+
+
+def test_linked_twice_through_a_library() -> None:
+    """A library keeps its exports, so it links again: the same module as one link."""
+    library = link([_words(DEFINER)], create_library=True)
+    assert isinstance(library, Program)
+    again = link([_words(CALLER), library.to_words()])
+    once = link([_words(CALLER), _words(DEFINER)])
+    assert isinstance(again, Program) and isinstance(once, Program)
+    assert again.to_words()[5:] == once.to_words()[5:]
+
+
+def test_mutated_inputs_never_crash() -> None:
+    rng = random.Random(2626)
+    sources = [c for c in CASES if c.expect == "ok" and len(c.modules) > 1][:20]
+    outcomes = {"linked": 0, "refused": 0}
+    for _ in range(150):
+        case: Case = rng.choice(sources)
+        binaries = [_words(m) for m in case.modules]
+        at = rng.randrange(len(binaries))
+        binaries[at] = mutate(tuple(binaries[at]), rng)
+        try:
+            out = link(binaries, allow_partial_linkage=case.partial, create_library=case.library)
+            assert isinstance(out, Program)
+            assert read(out.to_words(), lazy=False).instructions is not None
+            outcomes["linked"] += 1
+        except SpvbuildError:
+            outcomes["refused"] += 1
+    print(f"\n150 mutated link inputs: {outcomes}")
+    assert outcomes["linked"] > 30 and outcomes["refused"] > 10
