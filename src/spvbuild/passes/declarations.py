@@ -1,5 +1,5 @@
 """The types, constants and undefined values a pass needs, found among a program's globals
-or added to them (:class:`Declarations`), and the decorations it adds.
+or added to them (:class:`DeclarationPool`), and the decorations it adds.
 
 A declaration is found when one of the same opcode, result type and operands exists (a
 float operand compared by its bits, so ``-0.0`` and ``0.0`` stay apart): the grammar's
@@ -33,7 +33,7 @@ from spvbuild.passes.program import Program
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 
-__all__ = ["SPEC_CONSTANTS", "Declarations", "operands_key"]
+__all__ = ["SPEC_CONSTANTS", "DeclarationPool", "operands_key"]
 
 SPEC_CONSTANTS = frozenset(
     opcode
@@ -49,7 +49,7 @@ _FOUND = frozenset(
     and info.cls in ("Type-Declaration", "Constant-Creation")
     and opcode not in SPEC_CONSTANTS
 ) | {OP_UNDEF}
-"""What :class:`Declarations` looks up."""
+"""What :class:`DeclarationPool` looks up."""
 
 assert {OP_SPEC_CONSTANT, OP_SPEC_CONSTANT_TRUE, OP_SPEC_CONSTANT_FALSE} <= SPEC_CONSTANTS
 assert {OP_SPEC_CONSTANT_COMPOSITE, OP_SPEC_CONSTANT_OP} <= SPEC_CONSTANTS
@@ -69,7 +69,7 @@ def operands_key(operands: Sequence[Any]) -> tuple[Any, ...]:
     )
 
 
-class Declarations:
+class DeclarationPool:
     """The declarations of a program's globals (``head``, the instructions before its
     functions), found or added; ``added`` (the new globals) and ``annotations`` (the new
     decorations) go into the head with :meth:`head_with_additions`."""

@@ -8,7 +8,7 @@ an equal constant is declared before it and it has no decoration, goes and its u
 that one.
 
 ``fold-constants`` does that, then works out every instruction in the functions whose id
-operands are all such constants (:class:`~spvbuild.passes.constant_values.ConstantValues`
+operands are all such constants (:class:`~spvbuild.passes.constant_values.ConstantFolder`
 says which instructions and how: integer arithmetic, bits, comparisons and conversions of
 every width up to 64 with SPIR-V's wraparound, IEEE float arithmetic where no rounding
 could differ, logical operations, select, composites, vector shuffles, a few exact
@@ -28,8 +28,8 @@ from spvbuild.generated.core.opcodes import (
     OP_SPEC_CONSTANT_OP,
     OP_TYPE_ARRAY,
 )
-from spvbuild.passes.constant_values import FOLDED, ConstantValues, flat
-from spvbuild.passes.declarations import Declarations
+from spvbuild.passes.constant_values import FOLDED, ConstantFolder, flat
+from spvbuild.passes.declarations import DeclarationPool
 from spvbuild.passes.ids import is_targeting, rename, used_ids
 from spvbuild.passes.program import Layout, Program, join, split
 from spvbuild.spirv.instruction import Instruction
@@ -76,11 +76,11 @@ def _fold(program: Program, name: str, *, functions: bool) -> Program:
     return out
 
 
-def fold_globals(program: Program, layout: Layout) -> tuple[ConstantValues, dict[int, int]]:
+def fold_globals(program: Program, layout: Layout) -> tuple[ConstantFolder, dict[int, int]]:
     """Fold ``layout``'s globals in place (``program`` gives the fresh ids); their values,
     whose declarations hold the new head, and the ids that now stand for another."""
-    declarations = Declarations(program, [])
-    values = ConstantValues(declarations)
+    declarations = DeclarationPool(program, [])
+    values = ConstantFolder(declarations)
     aliases: dict[int, int] = {}
     head: list[Instruction] = []
     decorated = {
@@ -135,10 +135,10 @@ def _decoration(inst: Instruction) -> object:
 
 
 def _spec_folded(
-    inst: Instruction, values: ConstantValues, decorated: bool
+    inst: Instruction, values: ConstantFolder, decorated: bool
 ) -> tuple[int, Instruction | None] | None:
     """The constant an OpSpecConstantOp / OpSpecConstantComposite over constants is (see
-    :meth:`ConstantValues.place`; a decorated one keeps its id, and its decorations: a
+    :meth:`ConstantFolder.place`; a decorated one keeps its id, and its decorations: a
     ``BuiltIn WorkgroupSize``), None when it is not worked out."""
     if inst.result_type is None or inst.result_id is None:
         return None
@@ -158,7 +158,7 @@ def _ids(inst: Instruction) -> list[int]:
     return [int(v) for v in flat(inst.operands)]
 
 
-def _folded(inst: Instruction, values: ConstantValues, aliases: dict[int, int]) -> bool:
+def _folded(inst: Instruction, values: ConstantFolder, aliases: dict[int, int]) -> bool:
     """Fold one instruction of a function (True: it goes, its id now an alias)."""
     if inst.opcode not in FOLDED or inst.result_id is None or inst.result_type is None:
         return False

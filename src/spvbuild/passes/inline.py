@@ -63,7 +63,7 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.passes.constructs import Construct, ConstructKind, Nesting, nesting
 from spvbuild.passes.control_flow import MERGES, merge_of, terminator
 from spvbuild.passes.dead_code import import_names
-from spvbuild.passes.declarations import Declarations
+from spvbuild.passes.declarations import DeclarationPool
 from spvbuild.passes.ids import is_targeting, rename, used_ids
 from spvbuild.passes.program import Block, Function, Program, join, opcode_name, split
 from spvbuild.passes.unreachable import remove_unreachable_blocks
@@ -109,7 +109,7 @@ class _Context:
 
     name: str
     functions: dict[int, Function]
-    declarations: Declarations
+    declarations: DeclarationPool
     decorations: dict[int, list[Instruction]]
     debug_imports: set[int]
     nestings: dict[int, Nesting] = field(default_factory=dict)
@@ -148,7 +148,7 @@ def _inline(program: Program, name: str, *, entry_points_only: bool) -> Program:
         if inst.opcode in _DECORATIONS and inst.operands and isinstance(inst.operands[0], Id):
             decorations[int(inst.operands[0])].append(inst)
     debug = {rid for rid, set_name in import_names(layout.head).items() if set_name in DEBUG_SETS}
-    context = _Context(name, functions, Declarations(out, layout.head), decorations, debug)
+    context = _Context(name, functions, DeclarationPool(out, layout.head), decorations, debug)
     inlined: set[int] = set()
     for fid in _callees_first(context, [r for r in roots if r in functions]):
         inlined |= _inline_calls(context, functions[fid])

@@ -4,7 +4,7 @@ grammar's instruction names: :data:`SCALAR_OPS` (core instructions) and :data:`E
 
 Values: an integer is its bits, unsigned (``0 <= v < 2**width``), read as signed where the
 instruction reads it so; a float is the Python float its bits hold; a bool is a bool.
-Each operation takes the :class:`Scalar` type of its result, those of its operands and
+Each operation takes the :class:`ScalarType` type of its result, those of its operands and
 their values, and gives the result, or None where SPIR-V leaves it undefined (a division
 by zero, a shift by the width or more, a conversion out of range, a signed division that
 overflows) or where the value could differ on a device:
@@ -25,13 +25,13 @@ import struct
 from collections.abc import Callable
 from typing import NamedTuple
 
-__all__ = ["EXT_OPS", "SCALAR_OPS", "WIDEST", "Scalar", "ScalarOp", "float_ok", "rounded"]
+__all__ = ["EXT_OPS", "SCALAR_OPS", "WIDEST", "ScalarOp", "ScalarType", "float_ok", "rounded"]
 
 WIDEST = 64
 """The widest integer type folded (in bits)."""
 
 
-class Scalar(NamedTuple):
+class ScalarType(NamedTuple):
     """A scalar type: ``kind`` (``int``, ``float`` or ``bool``), ``width`` (bits; 1 for a
     bool), ``signed`` (an integer type's signedness)."""
 
@@ -40,8 +40,8 @@ class Scalar(NamedTuple):
     signed: bool = False
 
 
-Value = bool | int | float
-ScalarOp = Callable[[Scalar, list[Scalar], list[Value]], Value | None]
+ScalarValue = bool | int | float
+ScalarOp = Callable[[ScalarType, list[ScalarType], list[ScalarValue]], ScalarValue | None]
 """(result type, operand types, operand values) → the result, or None: not folded."""
 
 _PACK = {16: struct.Struct("<e"), 32: struct.Struct("<f"), 64: struct.Struct("<d")}
@@ -94,7 +94,9 @@ def _int_to_float(number: int, width: int) -> float:
 def _integer(function: Callable[[int, int], int | None], *, signed: bool) -> ScalarOp:
     """A two-operand integer operation, operands read signed or unsigned by their width."""
 
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         a, b = int(args[0]), int(args[1])
         if signed:
             a, b = _signed(a, types[0].width), _signed(b, types[1].width)
@@ -105,7 +107,9 @@ def _integer(function: Callable[[int, int], int | None], *, signed: bool) -> Sca
 
 
 def _compare(function: Callable[[int, int], bool], *, signed: bool) -> ScalarOp:
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         a, b = int(args[0]), int(args[1])
         if signed:
             a, b = _signed(a, types[0].width), _signed(b, types[1].width)
@@ -117,7 +121,9 @@ def _compare(function: Callable[[int, int], bool], *, signed: bool) -> ScalarOp:
 def _division(kind: str) -> ScalarOp:
     """SDiv, SRem, SMod: None for a zero divisor or the overflow of ``min / -1``."""
 
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         width = types[0].width
         a, b = _signed(int(args[0]), width), _signed(int(args[1]), types[1].width)
         if b == 0 or (b == -1 and a == -(1 << (width - 1))):
@@ -136,7 +142,9 @@ def _division(kind: str) -> ScalarOp:
 
 
 def _unsigned_division(function: Callable[[int, int], int]) -> ScalarOp:
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         b = int(args[1])
         return None if b == 0 else function(int(args[0]), b) & _mask(result.width)
 
@@ -146,7 +154,9 @@ def _unsigned_division(function: Callable[[int, int], int]) -> ScalarOp:
 def _shift(kind: str) -> ScalarOp:
     """A shift: None for a shift by the width or more."""
 
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         width = result.width
         amount = int(args[1])
         if amount >= width:
@@ -164,7 +174,9 @@ def _shift(kind: str) -> ScalarOp:
 def _unary(function: Callable[[int, int], int]) -> ScalarOp:
     """A one-operand integer operation (bits, width → bits)."""
 
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         return function(int(args[0]), types[0].width) & _mask(result.width)
 
     return op
@@ -178,7 +190,9 @@ def _bitfield(kind: str) -> ScalarOp:
     """BitFieldInsert (base, insert, offset, count), BitFieldSExtract / UExtract (base,
     offset, count): None where offset + count exceeds the width."""
 
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         width = result.width
         offset, count = (
             (int(args[2]), int(args[3])) if kind == "insert" else (int(args[1]), int(args[2]))
@@ -198,16 +212,22 @@ def _bitfield(kind: str) -> ScalarOp:
 
 
 # -- conversions ---------------------------------------------------------------------
-def _u_convert(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+def _u_convert(
+    result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+) -> ScalarValue | None:
     return int(args[0]) & _mask(result.width)
 
 
-def _s_convert(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+def _s_convert(
+    result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+) -> ScalarValue | None:
     return _signed(int(args[0]), types[0].width) & _mask(result.width)
 
 
 def _to_float(*, signed: bool) -> ScalarOp:
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         number = _signed(int(args[0]), types[0].width) if signed else int(args[0])
         value = _int_to_float(number, result.width)
         return value if float_ok(value, result.width) else None
@@ -218,7 +238,9 @@ def _to_float(*, signed: bool) -> ScalarOp:
 def _to_integer(*, signed: bool) -> ScalarOp:
     """ConvertFToS / ConvertFToU: toward zero; None when out of the result's range."""
 
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         value = float(args[0])
         if not math.isfinite(value):
             return None
@@ -235,12 +257,16 @@ def _to_integer(*, signed: bool) -> ScalarOp:
     return op
 
 
-def _f_convert(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+def _f_convert(
+    result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+) -> ScalarValue | None:
     value = rounded(float(args[0]), result.width)
     return value if float_ok(value, result.width) else None
 
 
-def _bitcast(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+def _bitcast(
+    result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+) -> ScalarValue | None:
     """Bits kept, between integers and floats of one width."""
     source, value = types[0], args[0]
     if source.width != result.width or source.kind == "bool" or result.kind == "bool":
@@ -260,7 +286,9 @@ def _float(function: Callable[..., float]) -> ScalarOp:
     """A float operation: None unless its operands and its rounded result are finite and
     not subnormal."""
 
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         values = [float(a) for a in args]
         if not all(float_ok(v, t.width) for v, t in zip(values, types, strict=True)):
             return None
@@ -274,28 +302,36 @@ def _float(function: Callable[..., float]) -> ScalarOp:
 
 
 def _float_compare(function: Callable[[float, float], bool]) -> ScalarOp:
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         return function(float(args[0]), float(args[1]))
 
     return op
 
 
-def _negate_float(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+def _negate_float(
+    result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+) -> ScalarValue | None:
     value = -float(args[0])
     return value if math.isfinite(value) else None
 
 
 def _logical(function: Callable[..., bool]) -> ScalarOp:
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         return function(*(bool(a) for a in args))
 
     return op
 
 
-def _same_type(function: Callable[[Scalar, list[Value]], Value | None]) -> ScalarOp:
+def _same_type(function: Callable[[ScalarType, list[ScalarValue]], ScalarValue | None]) -> ScalarOp:
     """An operation whose operands and result share one type (GLSL.std.450's)."""
 
-    def op(result: Scalar, types: list[Scalar], args: list[Value]) -> Value | None:
+    def op(
+        result: ScalarType, types: list[ScalarType], args: list[ScalarValue]
+    ) -> ScalarValue | None:
         if any(t != result for t in types):
             return None
         if result.kind == "float" and not all(float_ok(float(a), result.width) for a in args):
@@ -305,10 +341,12 @@ def _same_type(function: Callable[[Scalar, list[Value]], Value | None]) -> Scala
     return op
 
 
-def _s(function: Callable[..., int | None]) -> Callable[[Scalar, list[Value]], Value | None]:
+def _s(
+    function: Callable[..., int | None],
+) -> Callable[[ScalarType, list[ScalarValue]], ScalarValue | None]:
     """A signed integer function over values read signed, the result as bits."""
 
-    def op(t: Scalar, args: list[Value]) -> Value | None:
+    def op(t: ScalarType, args: list[ScalarValue]) -> ScalarValue | None:
         if t.kind != "int":
             return None
         value = function(*(_signed(int(a), t.width) for a in args))
@@ -317,15 +355,19 @@ def _s(function: Callable[..., int | None]) -> Callable[[Scalar, list[Value]], V
     return op
 
 
-def _u(function: Callable[..., int | None]) -> Callable[[Scalar, list[Value]], Value | None]:
-    def op(t: Scalar, args: list[Value]) -> Value | None:
+def _u(
+    function: Callable[..., int | None],
+) -> Callable[[ScalarType, list[ScalarValue]], ScalarValue | None]:
+    def op(t: ScalarType, args: list[ScalarValue]) -> ScalarValue | None:
         return function(*(int(a) for a in args)) if t.kind == "int" else None
 
     return op
 
 
-def _f(function: Callable[..., float | None]) -> Callable[[Scalar, list[Value]], Value | None]:
-    def op(t: Scalar, args: list[Value]) -> Value | None:
+def _f(
+    function: Callable[..., float | None],
+) -> Callable[[ScalarType, list[ScalarValue]], ScalarValue | None]:
+    def op(t: ScalarType, args: list[ScalarValue]) -> ScalarValue | None:
         if t.kind != "float":
             return None
         values = [float(a) for a in args]

@@ -44,7 +44,7 @@ from spvbuild.spirv.params import EnumerantParameters
 __all__ = [
     "FREEZE_NAME",
     "SET_NAME",
-    "SpecValue",
+    "SpecSetting",
     "freeze_spec_constants",
     "parse_spec_values",
     "freezing",
@@ -55,7 +55,7 @@ __all__ = [
 SET_NAME = "set-spec-const-default-value"
 FREEZE_NAME = "freeze-spec-const"
 
-SpecValue = bool | int | float | str
+SpecSetting = bool | int | float | str
 """A specialization constant's value: a Python value, or text read by its type."""
 
 FROZEN = {
@@ -80,14 +80,14 @@ def parse_spec_values(text: str) -> dict[int, str]:
     return out
 
 
-def set_spec_constant_defaults(program: Program, values: Mapping[int, SpecValue]) -> Program:
+def set_spec_constant_defaults(program: Program, values: Mapping[int, SpecSetting]) -> Program:
     """``program`` with the specialization constants of the SpecIds of ``values`` holding
     those values (still specialization constants; a new program, ``program`` unchanged)."""
     return _specialize(program, values, SET_NAME, freeze=False)
 
 
 def freeze_spec_constants(
-    program: Program, values: Mapping[int, SpecValue] | None = None
+    program: Program, values: Mapping[int, SpecSetting] | None = None
 ) -> Program:
     """``program`` with specialization constants made constants (a new program; ``program``
     unchanged): with ``values``, those of the SpecIds it gives, holding those values; without,
@@ -109,7 +109,7 @@ def _spec_ids(head: list[Instruction]) -> dict[int, int]:
 
 
 def _specialize(
-    program: Program, values: Mapping[int, SpecValue] | None, name: str, *, freeze: bool
+    program: Program, values: Mapping[int, SpecSetting] | None, name: str, *, freeze: bool
 ) -> Program:
     layout = split(program, name)
     out = program.copy()
@@ -159,7 +159,7 @@ def _is_spec_id(inst: Instruction) -> bool:
 
 
 def _with_value(
-    inst: Instruction, value: SpecValue, numbers: dict[int, NumberType], name: str
+    inst: Instruction, value: SpecSetting, numbers: dict[int, NumberType], name: str
 ) -> Instruction:
     """The specialization constant ``inst`` holding ``value`` (see the module's docstring)."""
 
@@ -185,7 +185,7 @@ def _with_value(
     return inst._replace(operands=(kept, *inst.operands[1:]))
 
 
-def _truth(value: SpecValue) -> bool | None:
+def _truth(value: SpecSetting) -> bool | None:
     if isinstance(value, bool):
         return value
     if isinstance(value, str) and value.lower() in ("true", "false"):
@@ -193,7 +193,7 @@ def _truth(value: SpecValue) -> bool | None:
     return None
 
 
-def _read_integer(value: SpecValue) -> int | None:
+def _read_integer(value: SpecSetting) -> int | None:
     if isinstance(value, bool) or isinstance(value, float):
         return None
     if isinstance(value, int):
@@ -204,7 +204,7 @@ def _read_integer(value: SpecValue) -> int | None:
         return None
 
 
-def _read_float(value: SpecValue) -> float | None:
+def _read_float(value: SpecSetting) -> float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
