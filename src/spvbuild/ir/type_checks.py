@@ -25,6 +25,7 @@ from spvbuild.generated.core.enums import StorageClass
 from spvbuild.generated.core.opcodes import (
     OP_ACCESS_CHAIN,
     OP_DECORATE,
+    OP_EXT_INST,
     OP_IN_BOUNDS_ACCESS_CHAIN,
     OP_PTR_ACCESS_CHAIN,
     OP_VARIABLE,
@@ -376,6 +377,13 @@ def check_ext_instruction(
     if first_type is None:
         return  # (not defined yet, or no value: the encoder or spirv-val says so)
     wanted = int(result_type)
+    key = (OP_EXT_INST, set_name, number, wanted, first_type)
+    memo = state._type_memo
+    if memo is not None and key in memo:
+        return
+    so_far = state._defined_so_far
+    if so_far is not None and (so_far, key) in _PASSED:
+        return
     shape = shape_of(state, first_type)
     if shape is None:
         return
@@ -389,6 +397,12 @@ def check_ext_instruction(
             f"{need} {whose}operand 1's type {describe(state, first_type)} (operand 1 is "
             f"%{int(first)})"
         )
+    if memo is None:
+        memo = state._type_memo = set()
+    if len(memo) < 4096:
+        memo.add(key)
+    if so_far is not None and len(_PASSED) < 1 << 14:
+        _PASSED.add((so_far, key))
 
 
 def _ext_info(set_name: str, number: int) -> str:
@@ -418,8 +432,12 @@ def _value_matters(state: ModuleState, rule: TypeRule, found: dict[int, int]) ->
     the target's family); other calls are remembered by signature."""
     for position, _, constraint in rule.operands:
         if constraint.writable and (type_id := found.get(position)) is not None:
-            shape = shape_of(state, type_id)
-            if shape is not None and shape.storage in _READ_ONLY_STORAGES:
+            declaration = state._definitions.get(type_id)
+            form = TYPE_FORMS.get(declaration.opcode) if declaration is not None else None
+            if form is None or form.storage < 0:
+                continue  # (not a pointer: the rule says so, by value or not)
+            operands = declaration.operands  # type: ignore[union-attr]
+            if form.storage >= len(operands) or operands[form.storage] in _READ_ONLY_STORAGES:
                 return True
     return False
 
