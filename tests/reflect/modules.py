@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from array import array
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -36,7 +37,7 @@ CACHE = Path(__file__).resolve().parent.parent.parent / ".cache" / "glsl-corpus"
 each under the digest of its source, stage, environment and glslangValidator's file."""
 
 
-def _compiled(shader: Shader, workdir: Path, tool: str) -> bytes:
+def compile_cached(shader: Shader, workdir: Path, tool: str) -> bytes:
     """``shader`` compiled, from the cache when it holds this very compilation."""
     tool_file = Path(tool).stat()
     digest = hashlib.sha256(
@@ -64,9 +65,15 @@ def glsl_cases(workdir: Path) -> tuple[Case, ...]:
     if tool is None:
         return ()
     corpus = shaders()
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        binaries = list(pool.map(lambda s: _compiled(s, workdir, tool), corpus))
+    binaries = compile_all(corpus, workdir, tool)
     return tuple(Case(s.name, "glsl", b, False) for s, b in zip(corpus, binaries, strict=True))
+
+
+def compile_all(corpus: Sequence[Shader], workdir: Path, tool: str) -> list[bytes]:
+    """Every shader of ``corpus`` compiled by ``tool`` (glslangValidator), in parallel,
+    each from the cache when it holds that very compilation (:func:`compile_cached`)."""
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return list(pool.map(lambda s: compile_cached(s, workdir, tool), corpus))
 
 
 @cache

@@ -22,7 +22,7 @@ from spvbuild.passes.capabilities import trim_capabilities
 from spvbuild.passes.compact import compact_ids
 from spvbuild.passes.dead_code import eliminate_dead_code
 from spvbuild.passes.dedup import remove_duplicates
-from spvbuild.passes.pipeline import PASSES, RECIPES, PassInfo, PassReport, run
+from spvbuild.passes.pipeline import PASSES, RECIPES, PassInfo, PassReport, main_recipe, run
 from spvbuild.passes.program import Program
 from spvbuild.passes.strip import strip_debug
 from spvbuild.passes.unreachable import remove_unreachable_blocks
@@ -35,6 +35,7 @@ __all__ = [
     "Program",
     "compact_ids",
     "eliminate_dead_code",
+    "main_recipe",
     "remove_duplicates",
     "remove_unreachable_blocks",
     "run",

@@ -15,7 +15,7 @@ from spvbuild.passes.program import Program
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module
 
-__all__ = ["PASSES", "RECIPES", "PassInfo", "PassReport", "run"]
+__all__ = ["PASSES", "RECIPES", "PassInfo", "PassReport", "main_recipe", "run"]
 
 
 class PassInfo(NamedTuple):
@@ -128,3 +128,10 @@ def run(
     if isinstance(module, Program):
         return program
     return program.to_module()
+
+
+def main_recipe() -> str:
+    """The recipe a frontend runs over what it emitted before it writes it (pykernel and
+    the gallery do, unless told not to): ``main`` once :data:`RECIPES` defines it, until
+    then ``size``."""
+    return "main" if "main" in RECIPES else "size"
