@@ -4,7 +4,7 @@ no optimization): the words of the recipe's output over spirv-opt's, whose distr
 (median, best, worst) is printed; every output of the recipe passes spirv-val for its
 environment.
 
-:func:`tests.passes.promotable.check_mem2reg_applied` is held to spirv-opt here: its
+:func:`tests.passes.mem2reg_applies.check_mem2reg_applied` is held to spirv-opt here: its
 outputs keep no ``Function`` variable that is only loaded and stored whole, while
 glslang's keep hundreds.
 """
@@ -18,7 +18,7 @@ import pytest
 from spvbuild.passes import Program, main_recipe
 from tests.passes.corpus import RealModule, real_modules
 from tests.passes.helpers import program
-from tests.passes.promotable import check_mem2reg_applied, promotable_variables
+from tests.passes.mem2reg_applies import check_mem2reg_applied, promotable_variables
 from tests.passes.shader_corpus import compute_shaders
 from tests.passes.tool_runs import ToolInput, after_recipe, spirv_opt_all, validate_all
 
