@@ -19,6 +19,7 @@ import numpy as np
 
 from spvbuild.reflection import Reflection, block_dtype, reflect
 from spvbuild.vulkan_runner import ComputeDevice
+from tests.passes.driver_process import DriverProcess
 
 TAIL = 256
 """Elements of every runtime array, and invocations of a dispatch."""
@@ -103,7 +104,7 @@ def random_dispatch(
 
 
 def run_dispatch(
-    device: ComputeDevice, words: list[int] | tuple[int, ...], dispatch: Dispatch
+    device: ComputeDevice | DriverProcess, words: list[int] | tuple[int, ...], dispatch: Dispatch
 ) -> list[bytes]:
     """Every buffer's bytes after running ``words`` with ``dispatch`` on ``device``."""
     return device.run(

@@ -6,7 +6,7 @@ helper functions called (some taking a local by pointer, as ``inout``), ``if``/`
 loops with ``break``/``continue``, ``switch``, returns from anywhere.
 
 A program reads ``data[i]`` (``i`` the invocation's x) into its first local and writes
-``data[i]`` where it says so; every loop has a constant trip count and every division a
+``data[i]`` where it says so, and a mix of its locals wherever ``main`` ends; every loop has a constant trip count and every division a
 divisor with its low bit set, so a program always ends and computes the same on any
 driver.
 """
@@ -269,8 +269,18 @@ class _Emitter:
             if returns:
                 m.return_value(self.expr(s[1], scope))
             else:
+                self.write_locals(scope)
                 m.return_()
             scope.stopped = True
+
+    def write_locals(self, scope: _Scope) -> None:
+        """``data[i]`` = a mix of every local (what ``main`` does wherever it ends)."""
+        m, t = self.m, self.u32
+        mixed = m.load(t, scope.locals[0])
+        for local in scope.locals[1:]:
+            mixed = m.bitwise_xor(t, m.i_mul(t, mixed, self.const(0x9E3779B1)), m.load(t, local))
+        pointer = m.access_chain(self.element, self.buffer, [self.const(0), scope.index])
+        m.store(pointer, mixed)
 
     # -- functions ----------------------------------------------------------------------
     def scope(self) -> _Scope:
@@ -315,6 +325,7 @@ class _Emitter:
             m.store(local, self.const(k))
         self.block(self.program.main, scope, returns=False)
         if not scope.stopped:
+            self.write_locals(scope)
             m.return_()
         m.function_end()
         m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)

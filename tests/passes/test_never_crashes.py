@@ -11,7 +11,6 @@ lavapipe.  Derandomized, with bounded example counts (the suite's time budget).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,9 +19,9 @@ from hypothesis import strategies as st
 from spvbuild import read
 from spvbuild.errors import SpvbuildError
 from spvbuild.passes import PASSES, Program, main_recipe, run
-from spvbuild.vulkan_runner import ComputeDevice
 from tests.passes.corpus import RealModule, real_modules
 from tests.passes.driver import random_dispatch, run_dispatch
+from tests.passes.driver_process import DriverProcess
 from tests.passes.random_programs import RandomProgram, build, programs
 from tests.passes.shader_corpus import compute_shaders
 from tests.passes.tool_runs import ToolInput, validate_all
@@ -125,14 +124,14 @@ def test_every_pass_on_mutated_real_modules(pool: tuple[RealModule, ...]) -> Non
 
 
 @pytest.fixture(scope="module")
-def device() -> Iterator[ComputeDevice]:
-    with ComputeDevice() as opened:
+def device() -> Iterator[DriverProcess]:
+    with DriverProcess() as opened:
         yield opened
 
 
 @pytest.mark.vulkan
 @pytest.mark.spirv_val
-def test_every_pass_on_random_builder_programs(device: ComputeDevice, tmp_path: Path) -> None:
+def test_every_pass_on_random_builder_programs(device: DriverProcess) -> None:
     built = []
 
     @settings(PROPERTY, max_examples=25)
