@@ -131,6 +131,7 @@ def device() -> Iterator[DriverProcess]:
 
 @pytest.mark.vulkan
 @pytest.mark.spirv_val
+@pytest.mark.corpus
 def test_every_pass_on_random_builder_programs(device: DriverProcess) -> None:
     built = []
 

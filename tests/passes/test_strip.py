@@ -58,6 +58,7 @@ def _modules(workdir: Path) -> list[tuple[str, tuple[int, ...], str]]:
 
 
 @pytest.mark.spirv_val
+@pytest.mark.corpus
 def test_strip_removes_what_the_module_strippers_remove(tmp_path: Path) -> None:
     differ = []
     stripped = 0
