@@ -2,7 +2,8 @@
 ``tests/passes/shaders`` (glslangValidator, no optimization), every pykernel program of
 ``tests/test_pykernel.py`` and the gallery's compute programs run on lavapipe before and
 after :func:`spvbuild.passes.main_recipe`'s recipe, with the same seeded random inputs,
-give the same buffers, byte for byte (floats too: the recipe folds no float arithmetic);
+give the same buffers, byte for byte (floats too: what the recipe folds must be what the
+driver computes, as IEEE rounds + - * / on float32);
 every output passes spirv-val for its environment (one that does not is not run: a driver
 may crash on it), and every run writes something.
 
