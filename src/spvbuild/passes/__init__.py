@@ -36,7 +36,7 @@ from spvbuild.passes.dedup import remove_duplicates
 from spvbuild.passes.entry_points import split_entry_points
 from spvbuild.passes.link import link
 from spvbuild.passes.mem2reg import rewrite_to_ssa
-from spvbuild.passes.pipeline import PASSES, RECIPES, PassInfo, PassReport, run
+from spvbuild.passes.pipeline import PASSES, RECIPES, PassInfo, PassReport, main_recipe, run
 from spvbuild.passes.program import Program
 from spvbuild.passes.scalar_replacement import replace_scalars
 from spvbuild.passes.strip import strip_debug
@@ -52,6 +52,7 @@ __all__ = [
     "eliminate_dead_branches",
     "eliminate_dead_code",
     "link",
+    "main_recipe",
     "merge_blocks",
     "remove_duplicates",
     "remove_unreachable_blocks",
