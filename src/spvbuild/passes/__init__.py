@@ -43,7 +43,15 @@ from spvbuild.passes.fold import fold_constants, fold_spec_constant_ops
 from spvbuild.passes.inline import inline_all, inline_entry_points
 from spvbuild.passes.link import link
 from spvbuild.passes.mem2reg import rewrite_to_ssa
-from spvbuild.passes.pipeline import PARAMETERIZED, PASSES, RECIPES, PassInfo, PassReport, run
+from spvbuild.passes.pipeline import (
+    PARAMETERIZED,
+    PASSES,
+    RECIPES,
+    PassInfo,
+    PassReport,
+    main_recipe,
+    run,
+)
 from spvbuild.passes.program import Program
 from spvbuild.passes.scalar_replacement import replace_scalars
 from spvbuild.passes.spec_constants import freeze_spec_constants, set_spec_constant_defaults
@@ -66,6 +74,7 @@ __all__ = [
     "inline_all",
     "inline_entry_points",
     "link",
+    "main_recipe",
     "merge_blocks",
     "remove_duplicates",
     "remove_unreachable_blocks",
