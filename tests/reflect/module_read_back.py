@@ -202,10 +202,12 @@ def _words(m: Module, leaf: Leaf, loaded: Id) -> list[Id]:
     return [m.u_convert(u32, loaded)]
 
 
-def read_back_module(binary: bytes, block: BlockLayout, storage: str) -> tuple[Module, int]:
+def read_back_module(
+    binary: bytes, block: BlockLayout, storage: str
+) -> tuple[Module, list[tuple[int, ...]]]:
     """A compute shader reading back ``block`` of the module ``binary`` (``storage``:
-    ``uniform_buffer``, ``storage_buffer`` or ``push_constant``), and how many words it
-    writes."""
+    ``uniform_buffer``, ``storage_buffer`` or ``push_constant``), and for each word it
+    writes the access-chain indexes of the scalar it comes from."""
     source = Module.from_binary(binary)
     m = Module(target_env="vulkan1.2")
     m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
@@ -226,18 +228,18 @@ def read_back_module(binary: bytes, block: BlockLayout, storage: str) -> tuple[M
     main = m.function(void, FunctionControl.None_, m.type_function(void))
     m.label()
     u32 = m.type_int(32, 0)
-    at = 0
+    written: list[tuple[int, ...]] = []
     for leaf in copier.leaves(block.type_id, ()):
         chain = [m.constant(u32, index) for index in leaf.indexes]
         pointer = m.access_chain(m.type_pointer(storage_class, leaf.type), variable, chain)
         for word in _words(m, leaf, m.load(leaf.type, pointer)):
-            m.store(out.at(m, m.constant(u32, at)), word)
-            at += 1
+            m.store(out.at(m, m.constant(u32, len(written))), word)
+            written.append(leaf.indexes)
     m.return_()
     m.function_end()
     m.entry_point(ExecutionModel.GLCompute, main, "main")
     m.execution_mode(main, ExecutionModeLocalSize(1, 1, 1))
-    return m, at
+    return m, written
 
 
 def host_words(record: Any) -> list[int]:

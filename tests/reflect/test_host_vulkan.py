@@ -344,8 +344,9 @@ def _read_back_from_spirv(
     the words compared."""
     if storage == "push_constant" and block.size > device.max_push_constants_size:
         storage = "storage_buffer"  # the same packing, in a buffer the device takes
-    module, count = read_back_module(case.binary, block, storage)
-    words = module.to_words()
+    module, written = read_back_module(case.binary, block, storage)
+    module.validate("vulkan1.2", ["--scalar-block-layout"])  # the device's scalar layout
+    words, count = module.to_words(), len(written)
     found = reflect(np.asarray(words, "<u4").tobytes())
     again = [
         b.block for b in found.descriptor_bindings if b.block and (b.set, b.binding) == BLOCK_AT
@@ -374,7 +375,8 @@ def _read_back_from_spirv(
     got = [int(w) for w in np.frombuffer(out[-1], "<u4")]
     wrong = [k for k in range(count) if got[k] != expected_out[k]]
     if wrong:
-        return f"{len(wrong)} of {count} words differ, first word {wrong[0]}", count
+        first = "".join(f"[{index}]" for index in written[wrong[0]])
+        return f"{len(wrong)} of {count} words differ, first word {wrong[0]} (block{first})", count
     return "", count
 
 
