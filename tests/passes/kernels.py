@@ -152,7 +152,7 @@ def compiled_kernels(workdir: Path) -> dict[str, list[int]]:
     def one(item: tuple[str, str]) -> tuple[str, list[int]]:
         name, body = item
         shader = Shader(name, "comp", PRELUDE + body, "vulkan1.1", ("comp",))
-        return name, list(array("I", compiled(shader, workdir, tool)))
+        return name, list(array("I", compiled(shader, workdir, tool)[0]))
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         return dict(pool.map(one, ALL_KERNELS.items()))

