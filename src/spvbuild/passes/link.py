@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING, overload
 
 from spvbuild.binary.encoder import GENERATOR
 from spvbuild.errors import ArgumentError, LinkError, SpvbuildError
-from spvbuild.generated.core.enums import Capability
-from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_ENTRY_POINT
 from spvbuild.passes import linkage
 from spvbuild.passes.dedup import remove_duplicates
 from spvbuild.passes.ids import rename
 from spvbuild.passes.merge import NAME, Merged, Untyped, merge, renamed
 from spvbuild.passes.program import Layout, Program, join, split
+from spvbuild.passes.word_link import link_words
+from spvbuild.passes.word_modules import word_module
 from spvbuild.spirv.instruction import Instruction
 
 if TYPE_CHECKING:
@@ -114,18 +114,64 @@ def link(
     labels = list(names) if names is not None else [f"modules[{i}]" for i in range(len(inputs))]
     if len(labels) != len(inputs):
         raise ArgumentError(f"link: names has {len(labels)} entries for {len(inputs)} modules")
-    programs = [_program(m, label) for m, label in zip(inputs, labels, strict=True)]
-    out = _linked(
-        merge(programs, labels, use_highest_version=use_highest_version),
+    out = _on_words(
+        inputs,
+        labels,
         allow_partial_linkage=allow_partial_linkage,
         create_library=create_library,
+        use_highest_version=use_highest_version,
     )
+    if out is None:
+        programs = [_program(m, label) for m, label in zip(inputs, labels, strict=True)]
+        out = _linked(
+            merge(programs, labels, use_highest_version=use_highest_version),
+            allow_partial_linkage=allow_partial_linkage,
+            create_library=create_library,
+        )
     from spvbuild.ir.module import Module
 
     if all(isinstance(m, Module) for m in inputs):
         out.capability_mode = inputs[0].capability_mode  # type: ignore[union-attr]
         return out.to_module()
     return out
+
+
+def _on_words(
+    inputs: list[Module | Program | Sequence[int] | bytes],
+    labels: list[str],
+    *,
+    allow_partial_linkage: bool,
+    create_library: bool,
+    use_highest_version: bool,
+) -> Program | None:
+    """The inputs linked on their words (:mod:`spvbuild.passes.word_link`), or None where
+    the typed path must link them (and say what is wrong)."""
+    from spvbuild.ir.module import Module
+
+    modules = []
+    for module in inputs:
+        if isinstance(module, Module | Program):
+            words: Sequence[int] | bytes = module.to_words()
+        elif isinstance(module, bytes | bytearray | memoryview) or (
+            isinstance(module, Sequence) and not isinstance(module, str)
+        ):
+            words = module
+        else:
+            return None
+        found = word_module(words)
+        if found is None:
+            return None
+        modules.append(found)
+    linked = link_words(
+        modules,
+        labels,
+        allow_partial_linkage=allow_partial_linkage,
+        create_library=create_library,
+        use_highest_version=use_highest_version,
+    )
+    if linked is None:
+        return None
+    return Program.from_words(linked[1])
 
 
 def _program(module: object, label: str) -> Program:
@@ -161,8 +207,8 @@ def _linked(merged: Merged, *, allow_partial_linkage: bool, create_library: bool
     layout, replaced = linkage.resolve(
         layout, pairs, keep_exports=create_library, keep_imports=allow_partial_linkage
     )
-    if not create_library and not _needs_linkage(layout.head):
-        layout.head = [i for i in layout.head if not _is_linkage_capability(i)]
+    if not create_library and not linkage.needs_linkage(layout.head):
+        layout.head = [i for i in layout.head if not linkage.is_linkage_capability(i)]
     layout.functions = [f for f in layout.functions if not f.blocks] + [
         f for f in layout.functions if f.blocks
     ]
@@ -195,22 +241,3 @@ def _final_ids(
             return replaced.get(old, old)
 
         return [linkage.without_repeats(rename(inst, new)) for inst in instructions], bound
-
-
-def _needs_linkage(head: list[Instruction]) -> bool:
-    """True when the module still needs the Linkage capability: a LinkageAttributes is
-    left, or no entry point (a module without one must declare Linkage)."""
-    entry = False
-    for inst in head:
-        if linkage.linkage_of(inst) is not None:
-            return True
-        entry = entry or inst.opcode == OP_ENTRY_POINT
-    return not entry
-
-
-def _is_linkage_capability(inst: Instruction) -> bool:
-    return (
-        inst.opcode == OP_CAPABILITY
-        and bool(inst.operands)
-        and inst.operands[0] == Capability.Linkage
-    )
