@@ -31,6 +31,7 @@ such words or says what is wrong.
 from __future__ import annotations
 
 from array import array
+from collections import defaultdict
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
@@ -87,13 +88,15 @@ class _Untyped(Exception):
 
 
 class _Checked(NamedTuple):
-    """The plan of a first word whose one-word operands include enum values: its id
-    offsets, the (offset, kind) of each enum word, and for a last enum operand with
-    parameters (offset, kind, parameter words), else None."""
+    """The plan of a first word whose operands are one-word operands: its id offsets,
+    the (offset, kind) of each enum word, for a last enum operand with parameters
+    (offset, kind, parameter words) else None, and whether it declares a numeric type
+    (whose literal size the module's constants need)."""
 
     ids: Offsets
     enums: tuple[tuple[int, KindInfo], ...]
     params: tuple[int, KindInfo, int] | None
+    numeric: bool
 
 
 _GENERAL: Final = 0  # a first word the general decoder reads (see _plan)
@@ -105,7 +108,7 @@ _PLANS: dict[int, _Checked | int] = {}
 # None when the reader does not read them as one-word operands
 _PARAMS: dict[tuple[str, int, int], Offsets | None] = {}
 # kind name → the values a one-word path takes (see _plain_value)
-_PLAIN: dict[str, set[int]] = {}
+_PLAIN: defaultdict[str, set[int]] = defaultdict(set)
 # (instruction words, context, extended set) → the offsets the general decoder found
 _GENERAL_MEMO: dict[tuple[tuple[int, ...], Context | None, str | None], Offsets] = {}
 
@@ -155,6 +158,7 @@ class _Dynamic:
         self.firsts = firsts
         self.plan = core_plan()
         self.decoder: _Noting | None = None
+        self.widths: dict[int, Context] = {}  # numeric type id → how its literals are sized
 
     def noting(self) -> _Noting:
         if self.decoder is None:
@@ -166,25 +170,47 @@ class _Dynamic:
         words, starts, firsts = self.words, self.starts, self.firsts
         deferred = self.plan.deferred
         later: list[int] = []  # instructions read once every numeric type is known
-        for k, offsets_ in enumerate(found):
-            if offsets_ is not None:
-                continue
+        plans = _PLANS
+        plain = _PLAIN
+        for k in [k for k, offsets_ in enumerate(found) if offsets_ is None]:
             first = firsts[k]
             start = starts[k]
-            plan = _PLANS.get(first)
+            plan = plans.get(first)
             if plan is None:
                 plan = _plan(self.plan, first)
-            result = None
             if type(plan) is _Checked:
-                result = _checked(plan, words, start)
-            if result is None and not (plan is _GENERAL and first & 0xFFFF in deferred):
-                result = self.general(start, first, None)
+                for offset, kind in plan.enums:
+                    value = words[start + offset]
+                    if value not in plain[kind.name] and not _plain_value(kind, value):
+                        break
+                else:
+                    if plan.params is None:
+                        found[k] = plan.ids
+                    else:
+                        found[k] = _with_params(plan, words, start)
+                if plan.numeric:
+                    self.declared(start, first)
+                if found[k] is not None:
+                    continue
+            elif first & 0xFFFF in deferred:
+                later.append(k)
+                continue
+            result = self.general(start, first, None)
             if result is None:
                 later.append(k)
             else:
                 found[k] = result
         if later:
             self.later(found, later)
+
+    def declared(self, start: int, first: int) -> None:
+        """Note the literal size of a numeric type (the reader sizes by the last of two
+        definitions of an id: such a module is taken typed)."""
+        words = self.words
+        number = declared_number_type(first & 0xFFFF, words[start + 2 : start + (first >> 16)])
+        if number is None or words[start + 1] in self.widths:
+            raise _Untyped(start)
+        self.widths[words[start + 1]] = number
 
     def general(self, start: int, first: int, context: Context | None) -> Offsets | None:
         """The offsets the general decoder finds (None: it needs the number context)."""
@@ -217,14 +243,7 @@ class _Dynamic:
         them (see decode.Reader._decode_later)."""
         words, starts, firsts = self.words, self.starts, self.firsts
         header = self.plan.header
-        widths: dict[int, Context] = {}  # as the reader sizes literals
-        for start, first in zip(starts, firsts, strict=True):
-            opcode = first & 0xFFFF
-            if opcode == OP_TYPE_INT or opcode == OP_TYPE_FLOAT:
-                number = declared_number_type(opcode, words[start + 2 : start + (first >> 16)])
-                if number is None or words[start + 1] in widths:
-                    raise _Untyped(start)  # (the reader sizes by the last of two)
-                widths[words[start + 1]] = number
+        widths = self.widths
         selectors = {words[starts[k] + 1] for k in later if firsts[k] & 0xFFFF == OP_SWITCH}
         value_types: dict[int, int] = {}
         if selectors:
@@ -248,17 +267,10 @@ class _Dynamic:
             found[k] = result
 
 
-def _checked(plan: _Checked, words: array[int], start: int) -> Offsets | None:
-    """The offsets of an instruction of a _Checked first word; None where the reader's
-    one-word path would not take it (an enum value it lacks or one with parameters,
-    parameters that are not one-word operands): then the general decoder reads it."""
-    for offset, kind in plan.enums:
-        value = words[start + offset]
-        plain = _PLAIN.get(kind.name)
-        if (plain is None or value not in plain) and not _plain_value(kind, value):
-            return None
-    if plan.params is None:
-        return plan.ids
+def _with_params(plan: _Checked, words: array[int], start: int) -> Offsets | None:
+    """The offsets of an instruction whose last enum operand takes one-word parameters
+    (None where they are not one-word operands: the general decoder reads it)."""
+    assert plan.params is not None
     offset, kind, count = plan.params
     value = words[start + offset]
     key = (kind.name, value, count)
@@ -279,7 +291,7 @@ def _plan(plan: CorePlan, first: int) -> _Checked | int:
     found = _make_plan(plan, first)
     if len(_PLANS) < MEMO_LIMIT:
         _PLANS[first] = found
-        if type(found) is _Checked and not found.enums and found.params is None:
+        if type(found) is _Checked and not (found.enums or found.params or found.numeric):
             _STATIC[first] = found.ids
     return found
 
@@ -321,7 +333,8 @@ def _make_plan(plan: CorePlan, first: int) -> _Checked | int:
             enums.extend((p, core.kinds[spec]) for p in range(pos, pos + words))
     elif form == PARAMS:
         params = (pos, core.kinds[spec], words)
-    return _Checked(tuple(ids), tuple(enums), params)
+    numeric = opcode == OP_TYPE_INT or opcode == OP_TYPE_FLOAT
+    return _Checked(tuple(ids), tuple(enums), params, numeric)
 
 
 def _plain_value(kind: KindInfo, value: int) -> bool:
@@ -338,7 +351,7 @@ def _plain_value(kind: KindInfo, value: int) -> bool:
         )
     plain = plain and tables.member(kind.name, value) is not None
     if plain:
-        _PLAIN.setdefault(kind.name, set()).add(value)
+        _PLAIN[kind.name].add(value)
     return plain
 
 

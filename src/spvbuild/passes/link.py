@@ -116,7 +116,6 @@ def link(
         raise ArgumentError(f"link: names has {len(labels)} entries for {len(inputs)} modules")
     out = _on_words(
         inputs,
-        labels,
         allow_partial_linkage=allow_partial_linkage,
         create_library=create_library,
         use_highest_version=use_highest_version,
@@ -138,7 +137,6 @@ def link(
 
 def _on_words(
     inputs: list[Module | Program | Sequence[int] | bytes],
-    labels: list[str],
     *,
     allow_partial_linkage: bool,
     create_library: bool,
@@ -164,7 +162,6 @@ def _on_words(
         modules.append(found)
     linked = link_words(
         modules,
-        labels,
         allow_partial_linkage=allow_partial_linkage,
         create_library=create_library,
         use_highest_version=use_highest_version,
