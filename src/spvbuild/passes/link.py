@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, overload
 
 from spvbuild.binary.encoder import GENERATOR
 from spvbuild.errors import ArgumentError, LinkError, SpvbuildError
+from spvbuild.generated.core.enums import Capability
+from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_ENTRY_POINT
 from spvbuild.passes import linkage
 from spvbuild.passes.dedup import remove_duplicates
 from spvbuild.passes.ids import rename
@@ -204,8 +206,8 @@ def _linked(merged: Merged, *, allow_partial_linkage: bool, create_library: bool
     layout, replaced = linkage.resolve(
         layout, pairs, keep_exports=create_library, keep_imports=allow_partial_linkage
     )
-    if not create_library and not linkage.needs_linkage(layout.head):
-        layout.head = [i for i in layout.head if not linkage.is_linkage_capability(i)]
+    if not create_library and not _needs_linkage(layout.head):
+        layout.head = [i for i in layout.head if not _is_linkage_capability(i)]
     layout.functions = [f for f in layout.functions if not f.blocks] + [
         f for f in layout.functions if f.blocks
     ]
@@ -238,3 +240,22 @@ def _final_ids(
             return replaced.get(old, old)
 
         return [linkage.without_repeats(rename(inst, new)) for inst in instructions], bound
+
+
+def _needs_linkage(head: list[Instruction]) -> bool:
+    """True when the module still needs the Linkage capability: a LinkageAttributes is
+    left, or no entry point (a module without one must declare Linkage)."""
+    entry = False
+    for inst in head:
+        if linkage.linkage_of(inst) is not None:
+            return True
+        entry = entry or inst.opcode == OP_ENTRY_POINT
+    return not entry
+
+
+def _is_linkage_capability(inst: Instruction) -> bool:
+    return (
+        inst.opcode == OP_CAPABILITY
+        and bool(inst.operands)
+        and inst.operands[0] == Capability.Linkage
+    )

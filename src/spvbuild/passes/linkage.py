@@ -22,9 +22,8 @@ from dataclasses import dataclass
 
 from spvbuild.errors import LinkError
 from spvbuild.generated.core import tables
-from spvbuild.generated.core.enums import Capability, Decoration, LinkageType
+from spvbuild.generated.core.enums import Decoration, LinkageType
 from spvbuild.generated.core.opcodes import (
-    OP_CAPABILITY,
     OP_DECORATE,
     OP_DECORATION_GROUP,
     OP_ENTRY_POINT,
@@ -37,33 +36,7 @@ from spvbuild.spirv.ids import Id
 from spvbuild.spirv.instruction import Instruction, RawWords
 from spvbuild.spirv.params import EnumerantParameters
 
-__all__ = [
-    "READS",
-    "Symbol",
-    "Symbols",
-    "check",
-    "find",
-    "is_linkage_capability",
-    "keeper",
-    "needs_linkage",
-    "pair",
-    "removed_ids",
-    "resolve",
-    "without_removed",
-]
-
-READS = frozenset(
-    {
-        *(opcode for opcode, info in tables.INSTRUCTIONS.items() if info.section == "annotations"),
-        OP_VARIABLE,
-        OP_ENTRY_POINT,
-        OP_CAPABILITY,
-    }
-)
-"""The instructions before the functions that :func:`find`, :func:`check`,
-:func:`needs_linkage` and :func:`keeper` read (the others matter to their messages only,
-or are kept unless they name or decorate a removed id): the annotations, the global
-variables, the entry points and the capabilities."""
+__all__ = ["Symbol", "Symbols", "check", "find", "pair", "resolve"]
 
 _ANNOTATIONS = frozenset(
     opcode for opcode, info in tables.INSTRUCTIONS.items() if info.section == "annotations"
@@ -109,8 +82,7 @@ def linkage_of(inst: Instruction) -> tuple[str, LinkageType] | None:
         or value.enumerant is not Decoration.LinkageAttributes
     ):
         return None
-    parameters = value.parameters
-    name, linkage = parameters[0], parameters[1]
+    name, linkage = value.parameters[:2]
     if not isinstance(name, str) or not isinstance(linkage, LinkageType):
         return None
     return name, linkage
@@ -314,26 +286,10 @@ def resolve(
     each import to its export, to be applied to every instruction left; without
     ``keep_exports``, every export's LinkageAttributes goes too; without ``keep_imports``,
     every import's that is left (a ``BuiltIn``'s, no symbol)."""
-    removed = removed_ids(pairs)
-    keep = keeper(removed, keep_exports=keep_exports, keep_imports=keep_imports)
-    head = [without_removed(inst, removed) for inst in layout.head if keep(inst)]
-    functions = [f for f in layout.functions if f.id not in removed]
-    return Layout(head, functions), {imported.id: exported.id for imported, exported in pairs}
-
-
-def removed_ids(pairs: list[tuple[Symbol, Symbol]]) -> set[int]:
-    """The ids that resolving ``pairs`` removes: each import and its parameters."""
-    removed = {imported.id for imported, _ in pairs}
+    replaced = {imported.id: exported.id for imported, exported in pairs}
+    removed = set(replaced)
     for imported, _ in pairs:
         removed.update(imported.parameters)
-    return removed
-
-
-def keeper(
-    removed: set[int], *, keep_exports: bool, keep_imports: bool
-) -> Callable[[Instruction], bool]:
-    """Whether :func:`resolve` keeps an instruction before the functions: not one that
-    defines, names or decorates a removed id, nor a LinkageAttributes that goes."""
 
     def kept(inst: Instruction) -> bool:
         if is_targeting(inst) and int(inst.operands[0]) in removed:
@@ -348,10 +304,12 @@ def keeper(
                 return False
         return True
 
-    return kept
+    head = [_without_removed(inst, removed) for inst in layout.head if kept(inst)]
+    functions = [f for f in layout.functions if f.id not in removed]
+    return Layout(head, functions), replaced
 
 
-def without_removed(inst: Instruction, removed: set[int]) -> Instruction:
+def _without_removed(inst: Instruction, removed: set[int]) -> Instruction:
     """A group decoration without the removed ids among its targets."""
     if inst.opcode == OP_GROUP_DECORATE and len(inst.operands) == 2:
         targets = tuple(t for t in inst.operands[1] if int(t) not in removed)
@@ -367,23 +325,3 @@ def without_repeats(inst: Instruction) -> Instruction:
         if len(interface) != len(inst.operands[3]):
             return inst._replace(operands=(*inst.operands[:3], interface))
     return inst
-
-
-def needs_linkage(head: list[Instruction]) -> bool:
-    """True when a linked module still needs the Linkage capability: a LinkageAttributes
-    is left, or no entry point (a module without one must declare Linkage)."""
-    entry = False
-    for inst in head:
-        if linkage_of(inst) is not None:
-            return True
-        entry = entry or inst.opcode == OP_ENTRY_POINT
-    return not entry
-
-
-def is_linkage_capability(inst: Instruction) -> bool:
-    """True for ``OpCapability Linkage``."""
-    return (
-        inst.opcode == OP_CAPABILITY
-        and bool(inst.operands)
-        and inst.operands[0] == Capability.Linkage
-    )
