@@ -208,6 +208,6 @@ GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
     ('grammars/extensions/SPV_QCOM_tile_shading.yaml', '477d2bd7c09f19c8'),
     ('grammars/errata.yaml', 'e566088f36fa8cf5'),
     ('grammars/target_envs.yaml', 'f12b3e67f6e9df54'),
-    ('grammars/type_rules.yaml', '782819bc2f7a7f6a'),
+    ('grammars/type_rules.yaml', '3476fe8b4cf7e778'),
 )
 """Every grammar file this code was generated from, with the first 16 hex digits of its SHA-256."""

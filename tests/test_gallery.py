@@ -96,3 +96,25 @@ def test_the_fragment_shader_is_short_and_reserves_no_block_id() -> None:
     path = GALLERY / "fragment.py"
     assert code_lines(path) <= 60
     assert "new_id(" not in path.read_text(encoding="utf-8")
+
+
+def test_the_recipe_runs_before_writing_unless_no_opt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``gallery_main`` writes the module after the main recipe; ``--no-opt`` as built."""
+    from spvbuild.passes import main_recipe
+    from spvbuild.passes import run as run_passes
+
+    monkeypatch.syspath_prepend(str(GALLERY))
+    import common
+    import reduction
+
+    written = {}
+    for flags in ([], ["--no-opt"]):
+        out = tmp_path / ("plain" if flags else "optimized")
+        monkeypatch.setattr(sys, "argv", ["reduction.py", "--out", str(out), *flags])
+        written[bool(flags)] = common.gallery_main("reduction", reduction.build, "vulkan1.1")
+    built = reduction.build()
+    assert written[True].read_bytes() == built.to_bytes()
+    assert written[False].read_bytes() == run_passes(built, main_recipe()).to_bytes()
+    assert written[False].stat().st_size < written[True].stat().st_size

@@ -612,7 +612,7 @@ def test_layout_and_debug_lines(spirv_dis: Callable[[list[int]], str]) -> None:
     assert compiled.push_constant_size == 12 and compiled.filename == __file__
     assert compiled.parameters == ("xs", "out", "kind", "lo", "hi")
 
-    compiled = compile_kernel(gcd_lcm)
+    compiled = compile_kernel(gcd_lcm, optimize=False)  # as generated, before the passes
     assert compiled.helpers == ("gcd", "lcm")  # source order
     text = spirv_dis(compiled.words)
     file_id = text.split(f' = OpString "{__file__}"')[0].split()[-1]
@@ -629,7 +629,7 @@ def test_layout_and_debug_lines(spirv_dis: Callable[[list[int]], str]) -> None:
 
 
 def test_short_circuits_branch_only_when_needed(spirv_dis: Callable[[list[int]], str]) -> None:
-    text = spirv_dis(compile_kernel(logic).words)
+    text = spirv_dis(compile_kernel(logic, optimize=False).words)
     # rising, both halves of small, ratio and both branch; neither and flag are eager
     assert text.count("OpPhi") == 5
     assert "OpLogicalOr" in text and "OpSelect" in text

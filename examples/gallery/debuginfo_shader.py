@@ -65,4 +65,5 @@ def build(target_env: str = "vulkan1.2") -> Module:
 
 
 if __name__ == "__main__":
-    gallery_main("debuginfo_shader", build, "vulkan1.2")
+    # Its debug information is the point of it, and the recipe of the moment strips it.
+    gallery_main("debuginfo_shader", build, "vulkan1.2", optimize=False)

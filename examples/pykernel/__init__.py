@@ -16,8 +16,12 @@ See ``README.md`` next to this file for the language.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
+
+from spvbuild.passes import Program, main_recipe
+from spvbuild.passes import run as run_passes
 
 from . import checker, codegen, frontend
 from .codegen import Binding, CompiledKernel, PushConstant
@@ -52,6 +56,7 @@ def compile_kernel(
     local_size: int = 64,
     target_env: str | None = None,
     entry_point: str | None = None,
+    optimize: bool = True,
 ) -> CompiledKernel:
     """Compile a kernel to SPIR-V (1.3, Vulkan 1.1).
 
@@ -62,11 +67,18 @@ def compile_kernel(
     (``"webgpu"``: what wgpu's naga reads, run by :func:`run_webgpu`; ``"vulkan1.0"``,
     ...): its SPIR-V version, and a ``BuildError`` where the kernel needs what it does
     not allow.  ``entry_point`` names the entry point (default: the kernel's name;
-    Kompute asks for ``"main"``).
+    Kompute asks for ``"main"``).  ``optimize``: the words are those of the module the
+    code generator built after spvbuild's main recipe
+    (:func:`spvbuild.passes.main_recipe`); False keeps them as generated (every local a
+    Function variable, helpers called, OpLine and OpName).
     Raises :class:`CompileError` (``file:line:col: message``) outside the language.
     """
     program = frontend.load(source_or_function, name, filename)
     functions = checker.check_program(program)
-    return codegen.generate(
+    compiled = codegen.generate(
         program, functions, local_size, target_env=target_env, entry_point=entry_point
     )
+    if not optimize:
+        return compiled
+    words = run_passes(Program.from_words(compiled.words), main_recipe()).to_words()
+    return dataclasses.replace(compiled, words=words)

@@ -11,6 +11,7 @@ Positions count the operands after the result id; -1 (``RESULT``) is the result 
 
 Sources:
 * glsl: GLSL.std.450 Extended Instruction Set, version 1.00 revision 9: each instruction's Result Type ("the same type as x", "a floating-point scalar" for Length and Distance)
+* opencl: OpenCL Extended Instruction Set Specification, version 1.0 revision 2: the math and common functions whose Result Type and operands must all be the same type
 * spec: SPIR-V Specification, Unified, version 1.6 revision 4, section 3.52 (the description of each instruction's Result Type and operands)
 * val: SPIRV-Tools v2025.5 (commit 262bdab48146c937467f826699a40da0fdfc0f1a), source/val/validate_arithmetics.cpp, validate_bitwise.cpp, validate_logicals.cpp, validate_conversion.cpp, validate_composites.cpp, validate_memory.cpp, validate_cfg.cpp: what spirv-val refuses
 """
@@ -21,6 +22,7 @@ from spvbuild.spirv.tables import ReadOnlyStorage, TypeConstraint, TypeForm, Typ
 
 SOURCES: dict[str, str] = {
     'glsl': 'GLSL.std.450 Extended Instruction Set, version 1.00 revision 9: each instruction\'s Result Type ("the same type as x", "a floating-point scalar" for Length and Distance)',
+    'opencl': 'OpenCL Extended Instruction Set Specification, version 1.0 revision 2: the math and common functions whose Result Type and operands must all be the same type',
     'spec': "SPIR-V Specification, Unified, version 1.6 revision 4, section 3.52 (the description of each instruction's Result Type and operands)",
     'val': 'SPIRV-Tools v2025.5 (commit 262bdab48146c937467f826699a40da0fdfc0f1a), source/val/validate_arithmetics.cpp, validate_bitwise.cpp, validate_logicals.cpp, validate_conversion.cpp, validate_composites.cpp, validate_memory.cpp, validate_cfg.cpp: what spirv-val refuses',
 }
@@ -117,6 +119,99 @@ EXT_RESULTS: dict[tuple[str, int], str] = {
     ('GLSL.std.450', 79): 'like_first',  # NMin
     ('GLSL.std.450', 80): 'like_first',  # NMax
     ('GLSL.std.450', 81): 'like_first',  # NClamp
+    ('OpenCL.std', 0): 'like_first',  # acos
+    ('OpenCL.std', 1): 'like_first',  # acosh
+    ('OpenCL.std', 2): 'like_first',  # acospi
+    ('OpenCL.std', 3): 'like_first',  # asin
+    ('OpenCL.std', 4): 'like_first',  # asinh
+    ('OpenCL.std', 5): 'like_first',  # asinpi
+    ('OpenCL.std', 6): 'like_first',  # atan
+    ('OpenCL.std', 7): 'like_first',  # atan2
+    ('OpenCL.std', 8): 'like_first',  # atanh
+    ('OpenCL.std', 9): 'like_first',  # atanpi
+    ('OpenCL.std', 10): 'like_first',  # atan2pi
+    ('OpenCL.std', 11): 'like_first',  # cbrt
+    ('OpenCL.std', 12): 'like_first',  # ceil
+    ('OpenCL.std', 13): 'like_first',  # copysign
+    ('OpenCL.std', 14): 'like_first',  # cos
+    ('OpenCL.std', 15): 'like_first',  # cosh
+    ('OpenCL.std', 16): 'like_first',  # cospi
+    ('OpenCL.std', 17): 'like_first',  # erfc
+    ('OpenCL.std', 18): 'like_first',  # erf
+    ('OpenCL.std', 19): 'like_first',  # exp
+    ('OpenCL.std', 20): 'like_first',  # exp2
+    ('OpenCL.std', 21): 'like_first',  # exp10
+    ('OpenCL.std', 22): 'like_first',  # expm1
+    ('OpenCL.std', 23): 'like_first',  # fabs
+    ('OpenCL.std', 24): 'like_first',  # fdim
+    ('OpenCL.std', 25): 'like_first',  # floor
+    ('OpenCL.std', 26): 'like_first',  # fma
+    ('OpenCL.std', 27): 'like_first',  # fmax
+    ('OpenCL.std', 28): 'like_first',  # fmin
+    ('OpenCL.std', 29): 'like_first',  # fmod
+    ('OpenCL.std', 32): 'like_first',  # hypot
+    ('OpenCL.std', 35): 'like_first',  # lgamma
+    ('OpenCL.std', 37): 'like_first',  # log
+    ('OpenCL.std', 38): 'like_first',  # log2
+    ('OpenCL.std', 39): 'like_first',  # log10
+    ('OpenCL.std', 40): 'like_first',  # log1p
+    ('OpenCL.std', 41): 'like_first',  # logb
+    ('OpenCL.std', 42): 'like_first',  # mad
+    ('OpenCL.std', 43): 'like_first',  # maxmag
+    ('OpenCL.std', 44): 'like_first',  # minmag
+    ('OpenCL.std', 47): 'like_first',  # nextafter
+    ('OpenCL.std', 48): 'like_first',  # pow
+    ('OpenCL.std', 50): 'like_first',  # powr
+    ('OpenCL.std', 51): 'like_first',  # remainder
+    ('OpenCL.std', 53): 'like_first',  # rint
+    ('OpenCL.std', 55): 'like_first',  # round
+    ('OpenCL.std', 56): 'like_first',  # rsqrt
+    ('OpenCL.std', 57): 'like_first',  # sin
+    ('OpenCL.std', 59): 'like_first',  # sinh
+    ('OpenCL.std', 60): 'like_first',  # sinpi
+    ('OpenCL.std', 61): 'like_first',  # sqrt
+    ('OpenCL.std', 62): 'like_first',  # tan
+    ('OpenCL.std', 63): 'like_first',  # tanh
+    ('OpenCL.std', 64): 'like_first',  # tanpi
+    ('OpenCL.std', 65): 'like_first',  # tgamma
+    ('OpenCL.std', 66): 'like_first',  # trunc
+    ('OpenCL.std', 67): 'like_first',  # half_cos
+    ('OpenCL.std', 68): 'like_first',  # half_divide
+    ('OpenCL.std', 69): 'like_first',  # half_exp
+    ('OpenCL.std', 70): 'like_first',  # half_exp2
+    ('OpenCL.std', 71): 'like_first',  # half_exp10
+    ('OpenCL.std', 72): 'like_first',  # half_log
+    ('OpenCL.std', 73): 'like_first',  # half_log2
+    ('OpenCL.std', 74): 'like_first',  # half_log10
+    ('OpenCL.std', 75): 'like_first',  # half_powr
+    ('OpenCL.std', 76): 'like_first',  # half_recip
+    ('OpenCL.std', 77): 'like_first',  # half_rsqrt
+    ('OpenCL.std', 78): 'like_first',  # half_sin
+    ('OpenCL.std', 79): 'like_first',  # half_sqrt
+    ('OpenCL.std', 80): 'like_first',  # half_tan
+    ('OpenCL.std', 81): 'like_first',  # native_cos
+    ('OpenCL.std', 82): 'like_first',  # native_divide
+    ('OpenCL.std', 83): 'like_first',  # native_exp
+    ('OpenCL.std', 84): 'like_first',  # native_exp2
+    ('OpenCL.std', 85): 'like_first',  # native_exp10
+    ('OpenCL.std', 86): 'like_first',  # native_log
+    ('OpenCL.std', 87): 'like_first',  # native_log2
+    ('OpenCL.std', 88): 'like_first',  # native_log10
+    ('OpenCL.std', 89): 'like_first',  # native_powr
+    ('OpenCL.std', 90): 'like_first',  # native_recip
+    ('OpenCL.std', 91): 'like_first',  # native_rsqrt
+    ('OpenCL.std', 92): 'like_first',  # native_sin
+    ('OpenCL.std', 93): 'like_first',  # native_sqrt
+    ('OpenCL.std', 94): 'like_first',  # native_tan
+    ('OpenCL.std', 95): 'like_first',  # fclamp
+    ('OpenCL.std', 96): 'like_first',  # degrees
+    ('OpenCL.std', 97): 'like_first',  # fmax_common
+    ('OpenCL.std', 98): 'like_first',  # fmin_common
+    ('OpenCL.std', 99): 'like_first',  # mix
+    ('OpenCL.std', 100): 'like_first',  # radians
+    ('OpenCL.std', 101): 'like_first',  # step
+    ('OpenCL.std', 102): 'like_first',  # smoothstep
+    ('OpenCL.std', 103): 'like_first',  # sign
 }
 """Extended instructions whose first operand decides their result type, by (set, number):
 ``like_first`` (its type) or ``component_of_first`` (its component type)."""

@@ -28,8 +28,10 @@ from spvbuild.binary.reader import read
 from spvbuild.enums import AddressingModel, ExecutionModel, ExecutionModeLocalSize, MemoryModel
 from spvbuild.errors import SpvbuildError
 from spvbuild.generated.core import tables
-from spvbuild.generated.core.type_rules import TYPE_RULES
+from spvbuild.generated.core.opcodes import OP_EXT_INST
+from spvbuild.generated.core.type_rules import EXT_RESULTS, TYPE_RULES
 from spvbuild.ir.module import Module
+from spvbuild.spirv.instruction import Instruction
 from tests.conftest import spirv_tool
 from tests.external_corpus import CorpusError, texts
 from tests.modules.catalogue import CATALOGUE
@@ -155,6 +157,16 @@ def test_no_false_alarm_on_the_external_corpus() -> None:
     assert checked >= 400, checked
 
 
+def _ext_ruled(inst: Instruction) -> bool:
+    """An OpExtInst whose set's result rule the grammar has (``ext_results``)."""
+    return (
+        inst.ext_set is not None
+        and inst.opcode == OP_EXT_INST
+        and len(inst.operands) > 2
+        and (inst.ext_set, int(inst.operands[1])) in EXT_RESULTS
+    )
+
+
 def _mutants(words: list[int], rng: random.Random, count: int) -> list[list[int]]:
     """``count`` mutants of a module: an operand a type rule constrains replaced by a
     value of another type defined before it (a global, or earlier in its function), or a
@@ -182,18 +194,22 @@ def _mutants(words: list[int], rng: random.Random, count: int) -> list[list[int]
     candidates = [
         (index, inst)
         for index, inst in enumerate(instructions)
-        if inst.opcode in TYPE_RULES and inst.ext_set is None
+        if (inst.opcode in TYPE_RULES and inst.ext_set is None) or _ext_ruled(inst)
     ]
     found: list[list[int]] = []
     for _ in range(count):
         if not candidates:
             break
         index, inst = rng.choice(candidates)
-        rule = TYPE_RULES[inst.opcode]
         head = 1 + (inst.result_type is not None) + (inst.result_id is not None)
         mutant = list(words)
-        if rule.operands and (inst.result_type is None or rng.random() < 0.5):
-            position, _, _ = rng.choice(rule.operands)
+        # The positions a rule reads: a core rule's operands, an extended instruction's
+        # first operand (after the set and the instruction number).
+        positions = (
+            [2] if inst.ext_set is not None else [p for p, _, _ in TYPE_RULES[inst.opcode].operands]
+        )
+        if positions and (inst.result_type is None or rng.random() < 0.5):
+            position = rng.choice(positions)
             at = starts[index] + head + position
             old_type = value_types.get(mutant[at])
             others = [

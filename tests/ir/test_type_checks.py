@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -137,7 +138,34 @@ def _type_used_as_a_value(m: Module, t: Types) -> None:
 
 
 # (the mistake, what the message must say besides the call site)
+def _glsl_sqrt_with_uint_result(m: Module, t: Types) -> None:
+    m.glsl.sqrt(t["u32"], m.constant(t["f32"], 2.0))
+
+
+def _glsl_f_abs_of_a_vector_as_a_scalar(m: Module, t: Types) -> None:
+    m.glsl.f_abs(t["f32"], _vector(m, t["vec4"], t["f32"], 4, 1.0))  # type: ignore[arg-type]
+
+
+def _glsl_length_with_a_vector_result(m: Module, t: Types) -> None:
+    m.glsl.length(t["vec4"], _vector(m, t["vec4"], t["f32"], 4, 1.0))  # type: ignore[arg-type]
+
+
 MISTAKES: dict[str, tuple[Callable[[Module, Types], None], str]] = {
+    "GLSL Sqrt with a uint result": (
+        _glsl_sqrt_with_uint_result,
+        r"GLSL.std.450 Sqrt: the result type is %\d+ \(uint32\); Sqrt needs the component "
+        r"type, width and count \(signedness aside\) of operand 1's type %\d+ \(float32\)",
+    ),
+    "GLSL FAbs of a vector as a scalar": (
+        _glsl_f_abs_of_a_vector_as_a_scalar,
+        r"GLSL.std.450 FAbs: the result type is %\d+ \(float32\); FAbs needs .* operand 1's "
+        r"type %\d+ \(vector of 4 float32\)",
+    ),
+    "GLSL Length with a vector result": (
+        _glsl_length_with_a_vector_result,
+        r"GLSL.std.450 Length: the result type is %\d+ \(vector of 4 float32\); Length needs "
+        r".* of the component type of operand 1's type",
+    ),
     "int vector to f_add": (
         _int_vector_to_f_add,
         r"OpFAdd: operand 'Operand 1' is %\d+ of type %\d+ \(vector of 4 uint32\); float "
@@ -394,3 +422,37 @@ def test_an_operand_of_no_known_type_leaves_no_signature() -> None:
     m.select(t["f32"], condition, later, x)
     with pytest.raises(BuildError, match="select"):
         m.select(t["f32"], later, condition, x)
+
+
+def test_an_opencl_std_mistake_is_refused_and_spirv_val_rejects_it_unchecked() -> None:
+    """OpenCL.std's rule (a math function's result of its operand's type), at the call and
+    over the binary; spirv-val rejects the same call unchecked in a kernel."""
+
+    def kernel(check_types: bool) -> Module:
+        m = Module(target_env="opencl2.2", check_types=check_types)
+        m.capability(Capability.Addresses)
+        m.capability(Capability.Kernel)
+        m.memory_model(AddressingModel.Physical64, MemoryModel.OpenCL)
+        main = m.define_function(m.type_void(), name="k")
+        f32, u32 = m.type_float(32), m.type_int(32, 0)
+        x = m.constant(f32, 2.0)
+        m.opencl.sqrt(f32, x)  # right
+        m.opencl.sqrt(u32, x)  # wrong
+        m.return_().function_end()
+        m.entry_point(ExecutionModel.Kernel, main.id, "k")
+        return m
+
+    with pytest.raises(BuildError, match=r"OpenCL.std sqrt: the result type is %\d+ \(uint32\).*\(at test_type_checks\.py:\d+\)$"):
+        kernel(True)
+    words = kernel(False).to_words()
+    from spvbuild import check
+
+    problems = check(words)
+    assert len(problems) == 1 and "OpenCL.std sqrt" in problems[0].message, problems
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "k.spv"
+        path.write_bytes(struct.pack(f"<{len(words)}I", *words))
+        done = subprocess.run(
+            [_spirv_val(), "--target-env", "opencl2.2", str(path)], capture_output=True, text=True
+        )
+    assert done.returncode != 0 and "sqrt" in done.stdout + done.stderr, done.stdout + done.stderr

@@ -14,6 +14,7 @@ allows is declared as a storage buffer of the same packing.
 
 :func:`random_record` fills a block's numpy record with random numbers (finite floats, no
 NaN), and :func:`expected_words` gives the words the shader must write for it.
+:data:`NOT_READ_BACK` lists the corpus's blocks this cannot read back, with the reason.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from spvbuild.reflection import BlockLayout, Member, TypeInfo
+from spvbuild.reflection import BlockLayout
 from tests.reflect.glsl_corpus import Shader
 from tests.reflect.glslang_reflection import Packing
 from tests.reflect.host_shaders import Scalar, _unpadded, scalars
@@ -152,6 +153,11 @@ def word_expressions(scalar: Scalar) -> list[str]:
     return [f"uint({glsl})"]
 
 
+def word_scalars(group: list[Scalar]) -> list[Scalar]:
+    """The scalar each word of ``group`` comes from (a 64-bit one gives two words)."""
+    return [scalar for scalar in group for _ in word_expressions(scalar)]
+
+
 def body(groups: list[list[Scalar]]) -> str:
     """``main``'s statements: every scalar of ``groups`` in order, word by word."""
     lines = []
@@ -207,54 +213,23 @@ def scalars_of(picked: Picked, instance: str) -> list[Scalar]:
     return scalars(picked.block, instance, dynamic="rb_zero")
 
 
-# -- which blocks: every member kind of the corpus --------------------------------------------
+# -- the blocks that are not read back -------------------------------------------------------
 
+_HLSL = (
+    "declared in HLSL (glslang's HLSL front end): no GLSL declaration to declare again in a "
+    "compute shader"
+)
 
-def member_kinds(block: BlockLayout, rule: str, storage: str) -> set[str]:
-    """What ``block`` holds, as kinds to cover: its layout rule and storage (uniform,
-    storage, push), and for each scalar its type and width with its container (a scalar,
-    a vector of n, a column- or row-major matrix of C x R), each also with each place it
-    sits in (an array, an array of arrays, a nested struct, the runtime tail)."""
-    found = {f"{rule} {storage}"}
-
-    def walk(member: Member, kind: TypeInfo, places: frozenset[str], top: bool) -> None:
-        if kind.kind in ("array", "runtime_array"):
-            assert kind.element is not None
-            place = "array of arrays" if len(kind.dimensions) > 1 else "array"
-            if kind.kind == "runtime_array" and top:
-                place = "runtime tail"
-            walk(member, kind.element, places | {place}, False)
-        elif kind.kind == "struct":
-            for inner in kind.members:
-                walk(inner, inner.type, places | {"struct"}, False)
-        else:
-            if kind.kind == "matrix":
-                major = "row-major" if member.row_major else "column-major"
-                container, scalar = f"{major} {kind.columns}x{kind.rows}", kind.element
-            elif kind.kind == "vector":
-                container, scalar = f"vector of {kind.components}", kind.element
-            else:
-                container, scalar = "scalar", kind
-            assert scalar is not None
-            name = f"{scalar.kind}{scalar.width or 64}"
-            found.add(f"{rule} {name} {container}")
-            found.update(f"{rule} {name} in {place}" for place in places)
-
-    for member in block.members:
-        walk(member, member.type, frozenset(), True)
-    return found
-
-
-def cover(candidates: list[tuple[str, Picked, set[str]]]) -> list[tuple[str, Picked]]:
-    """Blocks whose kinds together are every candidate's: chosen greedily, most new kinds
-    per scalar (plus a fixed cost per block) first; in the candidates' order on ties."""
-    left = set().union(*(kinds for _, _, kinds in candidates))
-    chosen = []
-    while left:
-        best = max(
-            candidates,
-            key=lambda c: len(c[2] & left) / (len(scalars(c[1].block, "b")) + 20),
-        )
-        chosen.append((best[0], best[1]))
-        left -= best[2]
-    return chosen
+NOT_READ_BACK: dict[tuple[str, str], str] = {
+    ("hlsl_vert_buffers", "$Global"): f"{_HLSL}; the block glslang makes of the loose uniform `pc`",
+    ("hlsl_vert_buffers", "Params"): f"{_HLSL}; a cbuffer",
+    ("hlsl_vert_buffers", "app@count"): f"{_HLSL}; the counter glslang makes for the "
+    "AppendStructuredBuffer `app`, its member named `@count`",
+    ("hlsl_vert_buffers", "outbuf"): f"{_HLSL}; a RWStructuredBuffer, its member `@data`",
+    ("hlsl_vert_buffers", "inbuf"): f"{_HLSL}; a StructuredBuffer, its member `@data`",
+    ("hlsl_vert_buffers", "raw"): f"{_HLSL}; a ByteAddressBuffer, its member `@data`",
+    ("hlsl_vert_buffers", "app"): f"{_HLSL}; an AppendStructuredBuffer, its member `@data`",
+    ("hlsl_comp_images", "particles"): f"{_HLSL}; a RWStructuredBuffer, its member `@data`",
+}
+"""The corpus's blocks (by shader and block name) that the read-back does not cover, each
+with the reason: every other block of the corpus is read back."""

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from array import array
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -88,6 +89,13 @@ def glslang_reflections(workdir: Path) -> dict[str, str]:
     """glslangValidator's ``-q --reflect-all-block-variables`` output for each shader of
     the corpus, by name (from the call that compiled it)."""
     return {s.name: q for s, _, q in _glsl_compiled(workdir)}
+
+
+def compile_all(corpus: Sequence[Shader], workdir: Path, tool: str) -> list[bytes]:
+    """Every shader of ``corpus`` compiled by ``tool`` (glslangValidator), in parallel,
+    each from the cache when it holds that very compilation."""
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return [b for b, _ in pool.map(lambda s: _compiled(s, workdir, tool), corpus)]
 
 
 @cache

@@ -42,13 +42,14 @@ from spvbuild.errors import ArgumentError, SpvbuildError
 from spvbuild.generated.core.builder import CoreInstructions
 from spvbuild.generated.core.enums import FunctionControl
 from spvbuild.generated.core.opcodes import OP_EXT_INST, OP_FUNCTION
+from spvbuild.generated.core.type_rules import EXT_RESULTS
 from spvbuild.generated.extinst import ExtInstSets
 from spvbuild.ir import editing, inspection, literals, loading, routing, validation, writing
 from spvbuild.ir.body import Block, FunctionHandle
 from spvbuild.ir.requirements import ext_single_ids
 from spvbuild.ir.state import CapabilityMode, ModuleState, SetCheck, at_call
 from spvbuild.ir.targets import target_profile
-from spvbuild.ir.type_checks import check_call
+from spvbuild.ir.type_checks import check_call, check_ext_call
 from spvbuild.ir.value_types import flush_streak
 from spvbuild.ir.words_paths import emit, put
 from spvbuild.spirv.arguments import shown
@@ -225,6 +226,8 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
             check = self._set_checks.get(import_name)
             if check is not None:
                 check(number, result_type, tuple(operands), result_id)
+        if self._value_types is not None and (import_name, number) in EXT_RESULTS:
+            check_ext_call(self, import_name, number, result_type, operands)
         put = self._put_words
         if put is not None and result_id is None:
             # An extended instruction of single ids only: its words here, like a generated

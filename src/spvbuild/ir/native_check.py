@@ -14,10 +14,11 @@ from typing import NamedTuple
 
 from spvbuild.binary.framing import offsets, words_of
 from spvbuild.binary.reader import read
+from spvbuild.generated.core.opcodes import OP_EXT_INST
 from spvbuild.generated.core.type_rules import TYPE_RULES
 from spvbuild.ir.module import Module
 from spvbuild.ir.targets import target_profile
-from spvbuild.ir.type_checks import TypeMismatch, check_instruction
+from spvbuild.ir.type_checks import TypeMismatch, check_ext_instruction, check_instruction
 from spvbuild.text.disassembler import disassemble
 
 __all__ = ["TypeProblem", "check"]
@@ -66,10 +67,15 @@ def check(
         lines = [f"opcode {i.opcode}" for i in instructions]
     problems: list[TypeProblem] = []
     for start, inst, line in zip(offsets(words), instructions, lines, strict=False):
-        if inst.opcode not in TYPE_RULES or inst.ext_set is not None:
-            continue
         try:
-            check_instruction(module, inst.opcode, inst.result_type, inst.operands)
+            if inst.ext_set is not None:
+                if inst.opcode == OP_EXT_INST and len(inst.operands) >= 2:
+                    number = inst.operands[1]
+                    check_ext_instruction(
+                        module, inst.ext_set, int(number), inst.result_type, inst.operands[2:]
+                    )
+            elif inst.opcode in TYPE_RULES:
+                check_instruction(module, inst.opcode, inst.result_type, inst.operands)
         except TypeMismatch as mismatch:
             problems.append(TypeProblem(start, line, str(mismatch)))
     return problems

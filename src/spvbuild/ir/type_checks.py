@@ -25,11 +25,12 @@ from spvbuild.generated.core.enums import StorageClass
 from spvbuild.generated.core.opcodes import (
     OP_ACCESS_CHAIN,
     OP_DECORATE,
+    OP_EXT_INST,
     OP_IN_BOUNDS_ACCESS_CHAIN,
     OP_PTR_ACCESS_CHAIN,
     OP_VARIABLE,
 )
-from spvbuild.generated.core.type_rules import READ_ONLY, TYPE_FORMS, TYPE_RULES
+from spvbuild.generated.core.type_rules import EXT_RESULTS, READ_ONLY, TYPE_FORMS, TYPE_RULES
 from spvbuild.ir.inspection import definition
 from spvbuild.ir.state import ModuleState, name_of
 from spvbuild.ir.value_types import value_types
@@ -253,6 +254,19 @@ def check_call(
         raise error from None
 
 
+def check_ext_call(
+    state: ModuleState, set_name: str, number: int, result_type: Any, operands: Sequence[Any]
+) -> None:
+    """:func:`check_ext_instruction` for a builder call: a mistake is a located
+    BuildError."""
+    try:
+        check_ext_instruction(state, set_name, number, result_type, operands)
+    except TypeMismatch as mismatch:
+        error = BuildError(located(str(mismatch)))
+        error.located = True  # type: ignore[attr-defined]
+        raise error from None
+
+
 def check_instruction(
     state: ModuleState, opcode: int, result_type: Any, operands: Sequence[Any]
 ) -> bool:
@@ -339,6 +353,68 @@ def _literals(operands: Sequence[Any], typed: tuple[tuple[int, str], ...]) -> tu
     return tuple(out)
 
 
+def check_ext_instruction(
+    state: ModuleState,
+    set_name: str,
+    number: int,
+    result_type: Any,
+    operands: Sequence[Any],
+) -> None:
+    """An extended instruction against its set's result rule (``ext_results`` of
+    ``grammars/type_rules.yaml``): the result type is like the first operand's type
+    (``like_first``: its component type, width and count, signedness aside, which for
+    floats is the same type) or like its component type (``component_of_first``).  A
+    mistake is a :class:`TypeMismatch`; what the rule does not model is not checked."""
+    how = EXT_RESULTS.get((set_name, number))
+    if how is None or result_type is None or not operands:
+        return
+    first = operands[0]
+    kind = first.__class__
+    if not (kind is Id or kind is TypeId or (kind is not bool and isinstance(first, int))):
+        return
+    types = value_types(state)
+    first_type = types.get(first) if types is not None else None
+    if first_type is None:
+        return  # (not defined yet, or no value: the encoder or spirv-val says so)
+    wanted = int(result_type)
+    key = (OP_EXT_INST, set_name, number, wanted, first_type)
+    memo = state._type_memo
+    if memo is not None and key in memo:
+        return
+    so_far = state._defined_so_far
+    if so_far is not None and (so_far, key) in _PASSED:
+        return
+    shape = shape_of(state, first_type)
+    if shape is None:
+        return
+    decided = shape.component if how == "component_of_first" and shape.category == "vector" else first_type
+    need = _like(state, wanted, int(decided))
+    if need is not None:
+        name = _ext_info(set_name, number)
+        whose = "the component type of " if how == "component_of_first" else ""
+        raise _error(
+            f"{set_name} {name}: the result type is {describe(state, wanted)}; {name} needs "
+            f"{need} {whose}operand 1's type {describe(state, first_type)} (operand 1 is "
+            f"%{int(first)})"
+        )
+    if memo is None:
+        memo = state._type_memo = set()
+    if len(memo) < 4096:
+        memo.add(key)
+    if so_far is not None and len(_PASSED) < 1 << 14:
+        _PASSED.add((so_far, key))
+
+
+def _ext_info(set_name: str, number: int) -> str:
+    """An extended instruction's name in its set (``instruction 7`` where the set's
+    table is not generated)."""
+    from spvbuild.generated.extinst import set_module  # (imports the set's module once)
+
+    found = set_module(set_name)
+    info = found.INSTRUCTIONS.get(number) if found is not None else None
+    return str(info.name) if info is not None else f"instruction {number}"
+
+
 _BY_VALUE = frozenset(
     opcode
     for opcode, rule in TYPE_RULES.items()
@@ -356,8 +432,12 @@ def _value_matters(state: ModuleState, rule: TypeRule, found: dict[int, int]) ->
     the target's family); other calls are remembered by signature."""
     for position, _, constraint in rule.operands:
         if constraint.writable and (type_id := found.get(position)) is not None:
-            shape = shape_of(state, type_id)
-            if shape is not None and shape.storage in _READ_ONLY_STORAGES:
+            declaration = state._definitions.get(type_id)
+            form = TYPE_FORMS.get(declaration.opcode) if declaration is not None else None
+            if form is None or form.storage < 0:
+                continue  # (not a pointer: the rule says so, by value or not)
+            operands = declaration.operands  # type: ignore[union-attr]
+            if form.storage >= len(operands) or operands[form.storage] in _READ_ONLY_STORAGES:
                 return True
     return False
 

@@ -5,15 +5,16 @@ instruction outside the functions that defines nothing and names or decorates no
 (capabilities, the memory model, entry points, execution modes, ``OpSource``, ...), every
 one that defines an id but is not pure (:func:`spvbuild.passes.effects.is_pure`: a
 decoration group, a DebugInfo instruction) and every id a decoration of
-:data:`ROOT_DECORATIONS` names (an export, a ``BuiltIn``).  An id is live when a live instruction uses it; a function is live when its id
-or any id it defines is; in a live function every instruction that is not pure is live
+:data:`ROOT_DECORATIONS` names (an export, a ``BuiltIn``).  An id is live when a live
+instruction uses it; a function is live when its id or any id it defines is; in a live function every instruction that is not pure is live
 (stores, calls, branches, labels, parameters, ...), a pure one only when its result is.
 
 The sweep drops the functions and the pure instructions whose results are not live, and the
 names and decorations of every id that goes (a decoration group's list of targets loses
 the dead ones).  No other name or decoration makes its target live.  Words the grammar
 could not type (:func:`spvbuild.passes.ids.hidden_words`) keep alive every id they could
-name.  Unreachable blocks go first (:mod:`spvbuild.passes.unreachable`).
+name.  A function's unreachable blocks go (:mod:`spvbuild.passes.unreachable`) when it
+becomes live, before its instructions are read; a dead function is never read.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT
 from spvbuild.passes.effects import is_pure
 from spvbuild.passes.ids import hidden_words, ids_in, is_targeting, used_ids
 from spvbuild.passes.program import Function, Layout, Program, join, split
-from spvbuild.passes.unreachable import remove_unreachable_blocks
+from spvbuild.passes.unreachable import UndefMaker, prune
 from spvbuild.spirv.instruction import Instruction, RawWords
 from spvbuild.spirv.params import EnumerantParameters
 
@@ -69,104 +70,147 @@ def eliminate_dead_code(program: Program) -> Program:
     unreachable blocks, dead functions, pure instructions whose results are unused, unused
     types, constants, global variables, imports and strings, and the names and decorations
     of all of them."""
-    program = remove_unreachable_blocks(program)
     layout = split(program, NAME)
-    imports = import_names(layout.head)
-    live = _mark(layout, imports)
     out = program.copy()
-    out.instructions = join(_sweep(layout, live, imports))
+    marking = _Marking(layout, UndefMaker(out))
+    marking.run()
+    layout.head += marking.undef.made
+    out.instructions = join(_sweep(layout, marking))
     return out
 
 
-def _mark(layout: Layout, imports: dict[int, str]) -> set[int]:
-    """The live ids (see the module's docstring)."""
-    in_head: dict[int, Instruction] = {}
-    owner: dict[int, tuple[Function, Instruction]] = {}
-    for inst in layout.head:
-        if inst.result_id is not None:
-            in_head[int(inst.result_id)] = inst
-    for function in layout.functions:
-        for inst in function.instructions():
-            if inst.result_id is not None:
-                owner[int(inst.result_id)] = (function, inst)
-    defined = in_head.keys() | owner.keys()
-    live: set[int] = set()
-    work: list[int] = []
-    marked_functions: set[int] = set()
+class _Marking:
+    """The mark (see the module's docstring), walking only what becomes live: a function's
+    instructions are read (and its unreachable blocks pruned) when it becomes live, and the
+    ids the dead functions define are listed only if a live instruction uses one of them
+    (no valid module does) or a name or decoration names one."""
 
-    def mark_uses(inst: Instruction, skip_target: bool = False) -> None:
+    def __init__(self, layout: Layout, undef: UndefMaker) -> None:
+        self.layout = layout
+        self.undef = undef
+        self.imports = import_names(layout.head)
+        self.in_head = {int(i.result_id): i for i in layout.head if i.result_id is not None}
+        self.functions = {function.id: function for function in layout.functions}
+        self.in_live: dict[int, Instruction] = {}  # what the live functions define
+        self.live_functions: dict[int, Function] = {}
+        self.pruned: set[int] = set()  # ids the pruning of unreachable blocks removed
+        self.live: set[int] = set()
+        self.work: list[int] = []
+        self._elsewhere: dict[int, tuple[Function, Instruction]] | None = None
+
+    def mark(self, rid: int) -> None:
+        if rid not in self.live:
+            self.live.add(rid)
+            self.work.append(rid)
+
+    def mark_uses(self, inst: Instruction, skip_target: bool = False) -> None:
         for used in used_ids(inst, skip_target=skip_target):
-            if used not in live:
-                live.add(used)
-                work.append(used)
+            self.mark(used)
         for word in hidden_words(inst):
-            if word in defined and word not in live:
-                live.add(word)
-                work.append(word)
+            if self.defines(word):
+                self.mark(word)
 
-    def mark(rid: int) -> None:
-        if rid not in live:
-            live.add(rid)
-            work.append(rid)
+    def defines(self, rid: int) -> bool:
+        """True when ``rid`` is defined somewhere in the module (pruned blocks aside)."""
+        return (
+            rid in self.in_head
+            or rid in self.functions
+            or rid in self.in_live
+            or rid in self.elsewhere()
+        )
 
-    targeting: list[Instruction] = []
-    for inst in layout.head:
-        if is_targeting(inst):
-            targeting.append(inst)
-            if _makes_live(inst):
-                mark(int(inst.operands[0]))
-        elif inst.result_id is None:
-            mark_uses(inst)
-        elif not is_pure(inst, imports):
-            mark(int(inst.result_id))
-    while True:
-        while work:
-            rid = work.pop()
-            head = in_head.get(rid)
-            if head is not None:
-                mark_uses(head)
-                continue
-            found = owner.get(rid)
-            if found is None:
-                continue
-            function, definition = found
-            if function.id not in marked_functions:
-                marked_functions.add(function.id)
-                mark(function.id)
-                for inst in function.instructions():
-                    if inst.result_id is None or not is_pure(inst, imports):
+    def elsewhere(self) -> dict[int, tuple[Function, Instruction]]:
+        """What the functions not (yet) live define, made on first need."""
+        if self._elsewhere is None:
+            self._elsewhere = {}
+            for function in self.layout.functions:
+                if function.id not in self.live_functions:
+                    for inst in function.instructions():
                         if inst.result_id is not None:
-                            mark(int(inst.result_id))
-                        mark_uses(inst)
-            mark_uses(definition)
-        # A decoration of a live id makes what it uses (OpDecorateId's ids) live.
-        for inst in targeting:
-            if int(inst.operands[0]) in live:
-                mark_uses(inst, skip_target=True)
-        if not work:
-            return live
+                            self._elsewhere[int(inst.result_id)] = (function, inst)
+        return self._elsewhere
+
+    def make_live(self, function: Function) -> None:
+        """``function`` is live: its unreachable blocks go, its instructions that are
+        not pure are live, what it defines is known."""
+        self.live_functions[function.id] = function
+        self.pruned |= prune(function, self.undef)
+        for inst in self.undef.made:
+            self.in_head.setdefault(int(inst.result_id or 0), inst)
+        self.mark(function.id)
+        imports = self.imports
+        for inst in function.instructions():
+            rid = inst.result_id
+            if rid is not None:
+                self.in_live[int(rid)] = inst
+                if self._elsewhere is not None:
+                    self._elsewhere.pop(int(rid), None)
+            if rid is None or not is_pure(inst, imports):
+                if rid is not None:
+                    self.mark(int(rid))
+                self.mark_uses(inst)
+
+    def run(self) -> None:
+        targeting: list[Instruction] = []
+        imports = self.imports
+        for inst in self.layout.head:
+            if is_targeting(inst):
+                targeting.append(inst)
+                if _makes_live(inst):
+                    self.mark(int(inst.operands[0]))
+            elif inst.result_id is None:
+                self.mark_uses(inst)
+            elif not is_pure(inst, imports):
+                self.mark(int(inst.result_id))
+        while True:
+            while self.work:
+                rid = self.work.pop()
+                head = self.in_head.get(rid)
+                if head is not None:
+                    self.mark_uses(head)
+                    continue
+                function = self.functions.get(rid)
+                if function is not None and rid not in self.live_functions:
+                    self.make_live(function)
+                definition = self.in_live.get(rid)
+                if definition is None:
+                    found = self.elsewhere().get(rid)
+                    if found is None:
+                        continue
+                    self.make_live(found[0])
+                    definition = found[1]
+                self.mark_uses(definition)
+            # A decoration of a live id makes what it uses (OpDecorateId's ids) live.
+            for inst in targeting:
+                if int(inst.operands[0]) in self.live:
+                    self.mark_uses(inst, skip_target=True)
+            if not self.work:
+                return
+
+    def dead(self, rid: int) -> bool:
+        """True for an id that goes: defined, or removed with its block, and not live."""
+        return rid not in self.live and (rid in self.pruned or self.defines(rid))
 
 
-def _sweep(layout: Layout, live: set[int], imports: dict[int, str]) -> Layout:
+def _sweep(layout: Layout, marking: _Marking) -> Layout:
     """``layout`` without what is not live (see the module's docstring)."""
-    defined = {int(i.result_id) for i in layout.head if i.result_id is not None}
-    for function in layout.functions:
-        defined.update(int(i.result_id) for i in function.instructions() if i.result_id is not None)
-    dead = defined - live
+    imports = marking.imports
+    live = marking.live
 
     def keep(inst: Instruction) -> Instruction | None:
         if is_targeting(inst):
-            if int(inst.operands[0]) in dead:
+            if marking.dead(int(inst.operands[0])):
                 return None
-            return inst._replace(operands=tuple(_without(v, dead) for v in inst.operands))
-        if inst.result_id is not None and int(inst.result_id) in dead and is_pure(inst, imports):
+            return inst._replace(operands=tuple(_without(v, marking) for v in inst.operands))
+        rid = inst.result_id
+        if rid is not None and int(rid) not in live and is_pure(inst, imports):
             return None
         return inst
 
     head = [k for inst in layout.head if (k := keep(inst)) is not None]
     functions = []
     for function in layout.functions:
-        if function.id in dead:
+        if function.id not in marking.live_functions:
             continue
         for block in function.blocks:
             block.body = [k for inst in block.body if (k := keep(inst)) is not None]
@@ -174,10 +218,8 @@ def _sweep(layout: Layout, live: set[int], imports: dict[int, str]) -> Layout:
     return Layout(head, functions)
 
 
-def _without(value: Any, dead: set[int]) -> Any:
+def _without(value: Any, marking: _Marking) -> Any:
     """A variadic operand (a list of targets) without the elements that name a dead id."""
     if isinstance(value, tuple | list) and not isinstance(value, RawWords):
-        return type(value)(
-            item for item in value if dead.isdisjoint(ids_in(item))
-        )
+        return type(value)(item for item in value if not any(marking.dead(i) for i in ids_in(item)))
     return value

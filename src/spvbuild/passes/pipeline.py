@@ -3,19 +3,32 @@ reports each one's time and the words it removed."""
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TextIO, TypeVar
 
 from spvbuild.errors import ArgumentError
-from spvbuild.passes import capabilities, compact, dead_code, dedup, strip, unreachable
+from spvbuild.passes import (
+    block_merging,
+    capabilities,
+    cfg_cleanup,
+    compact,
+    dead_branches,
+    dead_code,
+    dedup,
+    mem2reg,
+    scalar_replacement,
+    strip,
+    unreachable,
+)
 from spvbuild.passes.program import Program
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module
 
-__all__ = ["PASSES", "RECIPES", "PassInfo", "PassReport", "run"]
+__all__ = ["PASSES", "RECIPES", "PassInfo", "PassReport", "main_recipe", "run"]
 
 
 class PassInfo(NamedTuple):
@@ -58,6 +71,11 @@ PASSES: dict[str, PassInfo] = {
         PassInfo(compact.NAME, compact.compact_ids),
         PassInfo(dedup.NAME, dedup.remove_duplicates),
         PassInfo(capabilities.NAME, capabilities.trim_capabilities),
+        PassInfo(mem2reg.NAME, mem2reg.rewrite_to_ssa),
+        PassInfo(scalar_replacement.NAME, scalar_replacement.replace_scalars),
+        PassInfo(dead_branches.NAME, dead_branches.eliminate_dead_branches),
+        PassInfo(block_merging.NAME, block_merging.merge_blocks),
+        PassInfo(cfg_cleanup.NAME, cfg_cleanup.simplify_cfg),
     )
 }
 """Every pass by its name."""
@@ -111,14 +129,22 @@ def run(
     reports: list[PassReport] = []
     measure = report is not None and report is not False
     size = program.word_count() if measure else 0
-    for info in infos:
-        start = time.perf_counter()
-        program = info.function(program)
-        seconds = time.perf_counter() - start
-        if measure:
-            after = program.word_count()
-            reports.append(PassReport(info.name, seconds, size, after))
-            size = after
+    collecting = gc.isenabled()
+    gc.disable()  # the passes make many new objects beside a module's many old ones: a
+    try:  # collection would walk them all and find next to nothing
+        for info in infos:
+            start = time.perf_counter()
+            program = info.function(program)
+            seconds = time.perf_counter() - start
+            if measure:
+                after = program.word_count()
+                reports.append(PassReport(info.name, seconds, size, after))
+                size = after
+    finally:
+        if collecting:
+            gc.enable()
+    if not program.reuses_source():
+        program.source = None  # (not kept alive for nothing)
     if isinstance(report, list):
         report.extend(reports)
     elif report is True or (report is not None and report is not False):
@@ -128,3 +154,10 @@ def run(
     if isinstance(module, Program):
         return program
     return program.to_module()
+
+
+def main_recipe() -> str:
+    """The recipe a frontend runs over what it emitted before it writes it (pykernel and
+    the gallery do, unless told not to): ``main`` once :data:`RECIPES` defines it, until
+    then ``size``."""
+    return "main" if "main" in RECIPES else "size"

@@ -5,15 +5,19 @@ A :class:`~spvbuild.ir.module.Module` becomes a program through its words (``to_
 then the one reader), and a program becomes a module again through the one encoder and
 ``Module.from_binary``: the passes see every instruction as the reader types it (ids as
 ``Id``/``TypeId``, enumerants, parameter objects, ``RawWords`` where the grammar cannot say),
-whatever made the module.
+whatever made the module.  A program read from words keeps them (:class:`SourceWords`):
+an instruction no pass replaced is written again as the words it was read from, and only
+the others go through the encoder.
 """
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
-from spvbuild.binary.encoder import Encoder, encode_module
+from spvbuild.binary.encoder import Encoder, encode_module, header_words
+from spvbuild.binary.framing import offsets, words_of
 from spvbuild.binary.number_types import declared_number_type
 from spvbuild.binary.reader import read
 from spvbuild.errors import PassError
@@ -32,13 +36,60 @@ if TYPE_CHECKING:
 
     from spvbuild.ir.module import Module
 
-__all__ = ["Block", "Function", "Layout", "Program", "join", "opcode_name", "split"]
+__all__ = [
+    "Block",
+    "Function",
+    "Layout",
+    "Program",
+    "SourceWords",
+    "join",
+    "opcode_name",
+    "split",
+]
 
 
 def opcode_name(opcode: int) -> str:
     """The grammar's name of ``opcode`` (``opcode 4242`` for one it lacks)."""
     info = tables.INSTRUCTIONS.get(opcode)
     return info.name if info is not None else f"opcode {opcode}"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceWords:
+    """The binary a program was read from: ``instructions`` (the reader's list, in module
+    order, never changed: it keeps them alive, so that an instruction of the program that
+    *is* one of them was read from these words) and ``words`` (the module's words)."""
+
+    instructions: list[Instruction]
+    words: array[int]
+
+
+class _SourceFinder:
+    """Where an instruction is in the source's list (-1: not there): looked for a few
+    places after the last one found, as passes keep the instructions they do not change in
+    order, and else by its ``id()`` in a table made on first need."""
+
+    LOOK_AHEAD = 8
+
+    def __init__(self, read_list: list[Instruction]) -> None:
+        self.read_list = read_list
+        self.next = 0
+        self.table: dict[int, int] | None = None
+
+    def find(self, inst: Instruction) -> int:
+        read_list = self.read_list
+        start = self.next
+        for k in range(start, min(start + self.LOOK_AHEAD, len(read_list))):
+            if read_list[k] is inst:
+                self.next = k + 1
+                return k
+        if self.table is None:
+            self.table = dict(zip(map(id, read_list), range(len(read_list)), strict=True))
+        k = self.table.get(id(inst), -1)
+        if k >= 0 and read_list[k] is inst:
+            self.next = k + 1
+            return k
+        return -1
 
 
 @dataclass(slots=True)
@@ -48,7 +99,8 @@ class Program:
     Fields: ``version`` (the header's (major, minor)), ``generator`` (header word 2),
     ``bound`` (every id is below it), ``instructions`` (in module order, as read),
     ``capability_mode`` (the ``capabilities=`` of the module it came from, given to the
-    module it becomes).
+    module it becomes), ``source`` (the words it was read from, :class:`SourceWords`, or
+    None).
     """
 
     version: tuple[int, int]
@@ -56,12 +108,22 @@ class Program:
     bound: int
     instructions: list[Instruction]
     capability_mode: str = "infer"
+    source: SourceWords | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_words(cls, words: Sequence[int] | bytes, capability_mode: str = "infer") -> Program:
         """The program of a binary (BinaryError when it does not read)."""
-        parsed = read(words, lazy=False)
-        return cls(parsed.version, parsed.generator, parsed.bound, list(parsed.instructions), capability_mode)
+        native, _ = words_of(words, "Program.from_words")
+        parsed = read(native, lazy=False)
+        read_list = parsed.instructions
+        return cls(
+            parsed.version,
+            parsed.generator,
+            parsed.bound,
+            list(read_list),
+            capability_mode,
+            SourceWords(read_list, native),
+        )
 
     @classmethod
     def from_module(cls, module: Module) -> Program:
@@ -70,8 +132,52 @@ class Program:
 
     def to_words(self) -> list[int]:
         """The program's words, header included (EncodeError for an operand that cannot be
-        written)."""
-        return encode_module(self.instructions, self.bound, self.version, self.generator)
+        written): the instructions of :attr:`source` as their words (while enough of them
+        are left for that to be quicker), any other encoded."""
+        source = self.source
+        if source is None or not self.reuses_source():
+            return encode_module(self.instructions, self.bound, self.version, self.generator)
+        starts = offsets(source.words)
+        read_list = source.instructions
+        if len(starts) != len(read_list):  # (words that do not frame these instructions)
+            return encode_module(self.instructions, self.bound, self.version, self.generator)
+        starts.append(len(source.words))
+        finder = _SourceFinder(read_list)
+        source_words = source.words
+        words = array("I", header_words(self.version, self.bound, self.generator))
+        encoder: Encoder | None = None
+        first = last = -2  # a run of consecutive source instructions: [first, last]
+        count = len(read_list)
+        for inst in self.instructions:
+            k = finder.next
+            if k < count and read_list[k] is inst:  # (the next one: most often)
+                finder.next = k + 1
+            else:
+                k = finder.find(inst)
+            if k >= 0:
+                if k == last + 1:
+                    last = k
+                    continue
+                if first >= 0:
+                    words += source_words[starts[first] : starts[last + 1]]
+                first = last = k
+                continue
+            if first >= 0:
+                words += source_words[starts[first] : starts[last + 1]]
+                first = last = -2
+            if encoder is None:
+                encoder = encoder_of(self.instructions)
+            words.extend(encoder.instruction(inst))
+        if first >= 0:
+            words += source_words[starts[first] : starts[last + 1]]
+        return words.tolist()
+
+    def reuses_source(self) -> bool:
+        """True when :meth:`to_words` copies the source's words: the program still holds
+        at least a sixteenth as many instructions (else encoding them is quicker than
+        finding them)."""
+        source = self.source
+        return source is not None and 16 * len(self.instructions) >= len(source.instructions)
 
     def to_module(self) -> Module:
         """A new module holding the program (``Module.from_binary`` of its words)."""
@@ -90,7 +196,14 @@ class Program:
 
     def copy(self) -> Program:
         """A program of the same header whose instruction list can change apart."""
-        return Program(self.version, self.generator, self.bound, list(self.instructions), self.capability_mode)
+        return Program(
+            self.version,
+            self.generator,
+            self.bound,
+            list(self.instructions),
+            self.capability_mode,
+            self.source,
+        )
 
 
 def encoder_of(instructions: Sequence[Instruction]) -> Encoder:
@@ -163,41 +276,71 @@ class Layout:
     functions: list[Function]
 
 
+_BOUNDARIES = frozenset({OP_FUNCTION, OP_FUNCTION_END, OP_LABEL})
+
+
 def split(program: Program, pass_name: str) -> Layout:
     """The program's functions and blocks; PassError (of ``pass_name``) for an instruction
     outside a function after the first one, or one between a function's parameters and its
-    first block."""
-    head: list[Instruction] = []
+    first block.
+
+    One scan finds the instructions that open or close a function or a block; what lies
+    between two of them is taken as one slice."""
+    instructions = program.instructions
+    boundaries = [k for k, inst in enumerate(instructions) if inst.opcode in _BOUNDARIES]
+    first = next(
+        (k for k in boundaries if instructions[k].opcode == OP_FUNCTION), len(instructions)
+    )
     functions: list[Function] = []
     current: Function | None = None
-    for inst in program.instructions:
+    done = first  # instructions[:done] are placed
+
+    def place(upto: int) -> None:
+        """Give instructions[done:upto] (no boundary among them) to where they belong."""
+        if upto <= done:
+            return
+        assert current is not None
+        if current.end is not None:
+            _refuse(pass_name, "an instruction between functions", instructions[done])
+        elif current.blocks:
+            current.blocks[-1].body += instructions[done:upto]
+        else:
+            for inst in instructions[done:upto]:
+                if inst.opcode != OP_FUNCTION_PARAMETER:
+                    _refuse(pass_name, "an instruction before the function's first block", inst)
+                current.start.append(inst)
+
+    for k in boundaries:
+        if k < first:
+            continue
+        place(k)
+        inst = instructions[k]
         opcode = inst.opcode
         if opcode == OP_FUNCTION:
             if current is not None and current.end is None:
-                raise PassError(pass_name, "a function starts before the last one ended", opcode_name(opcode), inst.result_id)
+                _refuse(pass_name, "a function starts before the last one ended", inst)
             if inst.result_id is None:
                 raise PassError(pass_name, "a function without its id", opcode_name(opcode))
             current = Function([inst])
             functions.append(current)
-        elif current is None:
-            if functions:
-                raise PassError(pass_name, "an instruction after the functions, outside any", opcode_name(opcode), inst.result_id)
-            head.append(inst)
-        elif current.end is not None:
-            raise PassError(pass_name, "an instruction between functions", opcode_name(opcode), inst.result_id)
-        elif opcode == OP_FUNCTION_END:
-            current.end = inst
-        elif opcode == OP_LABEL:
-            if inst.result_id is None:
-                raise PassError(pass_name, "a label without its id", opcode_name(opcode))
-            current.blocks.append(Block(inst))
-        elif current.blocks:
-            current.blocks[-1].body.append(inst)
-        elif opcode == OP_FUNCTION_PARAMETER:
-            current.start.append(inst)
         else:
-            raise PassError(pass_name, "an instruction before the function's first block", opcode_name(opcode), inst.result_id)
-    return Layout(head, functions)
+            assert current is not None
+            if current.end is not None:
+                _refuse(pass_name, "an instruction between functions", inst)
+            if opcode == OP_FUNCTION_END:
+                current.end = inst
+            elif inst.result_id is None:
+                raise PassError(pass_name, "a label without its id", opcode_name(opcode))
+            else:
+                current.blocks.append(Block(inst))
+        done = k + 1
+    if current is not None:
+        place(len(instructions))
+    return Layout(instructions[:first], functions)
+
+
+def _refuse(pass_name: str, what: str, inst: Instruction) -> NoReturn:
+    raise PassError(pass_name, what, opcode_name(inst.opcode), inst.result_id)
 
 
 def join(layout: Layout) -> list[Instruction]:

@@ -22,7 +22,7 @@ from spvbuild.passes.program import Block, Function, Program, join, opcode_name,
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 
-__all__ = ["NAME", "remove_unreachable_blocks"]
+__all__ = ["NAME", "UndefMaker", "prune", "remove_unreachable_blocks"]
 
 NAME = "remove-unreachable-blocks"
 
@@ -34,31 +34,40 @@ def remove_unreachable_blocks(program: Program) -> Program:
     in an ``OpPhi``): a module no valid SPIR-V is, whose meaning removal would change."""
     layout = split(program, NAME)
     out = program.copy()
-    undefs: dict[int, int] = {}
-    new_globals: list[Instruction] = []
-
-    def undef(type_id: int) -> Id:
-        if type_id not in undefs:
-            undefs[type_id] = out.new_id()
-            new_globals.append(Instruction(OP_UNDEF, TypeId(type_id), Id(undefs[type_id]), ()))
-        return Id(undefs[type_id])
-
+    undef = UndefMaker(out)
     removed_ids: set[int] = set()
     for function in layout.functions:
-        removed_ids |= _prune(function, undef)
-    if not removed_ids and not new_globals:
+        removed_ids |= prune(function, undef)
+    if not removed_ids and not undef.made:
         return out
     layout.head = [
         inst
         for inst in layout.head
         if not (is_targeting(inst) and int(inst.operands[0]) in removed_ids)
-    ] + new_globals
+    ] + undef.made
     out.instructions = join(layout)
     return out
 
 
-def _prune(function: Function, undef: Callable[[int], Id]) -> set[int]:
-    """Prune one function in place; the ids it no longer defines."""
+class UndefMaker:
+    """One ``OpUndef`` per type, made on first need with a fresh id of ``program``;
+    ``made``: the new instructions, for the module's globals."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.ids: dict[int, int] = {}
+        self.made: list[Instruction] = []
+
+    def __call__(self, type_id: int) -> Id:
+        if type_id not in self.ids:
+            self.ids[type_id] = self.program.new_id()
+            self.made.append(Instruction(OP_UNDEF, TypeId(type_id), Id(self.ids[type_id]), ()))
+        return Id(self.ids[type_id])
+
+
+def prune(function: Function, undef: Callable[[int], Id]) -> set[int]:
+    """Remove ``function``'s unreachable blocks in place (see the module's docstring);
+    the ids it no longer defines.  ``undef`` gives the ``OpUndef`` of a type."""
     if not function.blocks:
         return set()
     live = reachable(function)
@@ -120,11 +129,18 @@ def _fixed_phi(
     """The phi ``inst`` listing exactly ``preds`` (see the module's docstring)."""
     pairs = inst.operands[0] if inst.operands else ()
     if not isinstance(pairs, tuple | list) or inst.result_type is None:
-        raise PassError(NAME, "a phi without its pairs or type", opcode_name(inst.opcode), inst.result_id)
+        raise PassError(
+            NAME, "a phi without its pairs or type", opcode_name(inst.opcode), inst.result_id
+        )
     by_parent: dict[int, object] = {}
     for pair in pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
-            raise PassError(NAME, "a phi pair that is not (value, parent)", opcode_name(inst.opcode), inst.result_id)
+            raise PassError(
+                NAME,
+                "a phi pair that is not (value, parent)",
+                opcode_name(inst.opcode),
+                inst.result_id,
+            )
         value, parent = pair
         by_parent.setdefault(int(parent), value)
     new_pairs = []
