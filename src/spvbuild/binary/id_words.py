@@ -30,6 +30,7 @@ such words or says what is wrong.
 
 from __future__ import annotations
 
+import struct
 from array import array
 from collections import defaultdict
 from collections.abc import Sequence
@@ -50,6 +51,7 @@ from spvbuild.binary.plans import (
     InstructionSet,
     core_plan,
 )
+from spvbuild.binary.read_codes import CONSTANT
 from spvbuild.errors import SpvbuildError
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core.opcodes import (
@@ -61,6 +63,7 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.spirv.ids import Id
 from spvbuild.spirv.instruction import RawWords
 from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.strings import string_at
 from spvbuild.spirv.tables import KindInfo
 
 __all__ = ["IdWords", "id_words"]
@@ -73,12 +76,14 @@ class IdWords(NamedTuple):
     """Where the ids of a module are.
 
     Fields: ``starts`` (the offset of each instruction in the module's words, header
-    included), ``ids`` (for each instruction, the offsets of its id words from its first
-    word: :data:`Offsets`; instructions of one first word and shape share one tuple),
-    ``positions`` (the offset of every id word in the module's words, in order).
+    included), ``firsts`` (the first word of each: opcode and word count), ``ids`` (for
+    each instruction, the offsets of its id words from its first word: :data:`Offsets`;
+    instructions of one first word and shape share one tuple), ``positions`` (the offset
+    of every id word in the module's words, in order).
     """
 
     starts: list[int]
+    firsts: Sequence[int]
     ids: list[Offsets]
     positions: list[int]
 
@@ -104,9 +109,12 @@ _GENERAL: Final = 0  # a first word the general decoder reads (see _plan)
 _STATIC: dict[int, Offsets] = {}
 # first word → _Checked, or _GENERAL
 _PLANS: dict[int, _Checked | int] = {}
-# (kind name, value) → the offsets of the value's parameters after the value's word, or
-# None when the reader does not read them as one-word operands
-_PARAMS: dict[tuple[str, int, int], Offsets | None] = {}
+# (kind name, value) → how the value's parameters are read (see _param_specs)
+_PARAMS: dict[tuple[str, int], tuple[Any, ...] | None] = {}
+_STRING: Final = "@string"  # a string parameter (see _param_specs)
+_RESULT_ONLY: Final = (1, 2)  # the offsets of a constant's result type and result id
+_WORD: Final = struct.Struct("=I")
+_REAL: Final = struct.Struct("=f")
 # kind name → the values a one-word path takes (see _plain_value)
 _PLAIN: defaultdict[str, set[int]] = defaultdict(set)
 # (instruction words, context, extended set) → the offsets the general decoder found
@@ -133,7 +141,7 @@ def _find(words: array[int]) -> IdWords:
         raise _Untyped(framing.end)
     starts = offsets(words)
     if not starts:
-        return IdWords(starts, [], [])
+        return IdWords(starts, (), [], [])
     firsts: Sequence[int] = itemgetter(*starts)(words) if len(starts) > 1 else (words[5],)
     found: list[Any] = list(map(_STATIC.get, firsts))
     if None in found:
@@ -146,7 +154,7 @@ def _find(words: array[int]) -> IdWords:
         values = itemgetter(*positions)(words) if len(positions) > 1 else (words[positions[0]],)
         if min(values) == 0 or max(values) >= words[3]:
             raise _Untyped(0)
-    return IdWords(starts, ids, positions)
+    return IdWords(starts, firsts, ids, positions)
 
 
 class _Dynamic:
@@ -187,7 +195,10 @@ class _Dynamic:
                     if plan.params is None:
                         found[k] = plan.ids
                     else:
-                        found[k] = _with_params(plan, words, start)
+                        result = _with_params(plan, words, start, False)
+                        if result is None:
+                            result = self.general(start, first, None, plan)
+                        found[k] = result
                 if plan.numeric:
                     self.declared(start, first)
                 if found[k] is not None:
@@ -212,8 +223,12 @@ class _Dynamic:
             raise _Untyped(start)
         self.widths[words[start + 1]] = number
 
-    def general(self, start: int, first: int, context: Context | None) -> Offsets | None:
-        """The offsets the general decoder finds (None: it needs the number context)."""
+    def general(
+        self, start: int, first: int, context: Context | None, plan: _Checked | None = None
+    ) -> Offsets | None:
+        """The offsets the general decoder finds (None: it needs the number context), or
+        those of ``plan``'s parameters where they read word by word (see _with_params);
+        remembered by the instruction's words."""
         opcode = first & 0xFFFF
         words = self.words
         end = start + (first >> 16)
@@ -224,6 +239,12 @@ class _Dynamic:
         found = _GENERAL_MEMO.get(key)
         if found is not None:
             return found
+        if plan is not None:
+            found = _with_params(plan, words, start, True)
+            if found is not None:
+                if len(_GENERAL_MEMO) < MEMO_LIMIT:
+                    _GENERAL_MEMO[key] = found
+                return found
         decoder = self.noting()
         decoder.noted = []
         try:
@@ -244,6 +265,7 @@ class _Dynamic:
         words, starts, firsts = self.words, self.starts, self.firsts
         header = self.plan.header
         widths = self.widths
+        code = self.plan.code
         selectors = {words[starts[k] + 1] for k in later if firsts[k] & 0xFFFF == OP_SWITCH}
         value_types: dict[int, int] = {}
         if selectors:
@@ -261,28 +283,76 @@ class _Dynamic:
                     context = widths.get(selector_type)
             elif header[opcode][0]:
                 context = widths.get(words[start + 1])
+                if code(first) == CONSTANT and _inline(context, words[start + 3]):
+                    found[k] = _RESULT_ONLY
+                    continue
             result = self.general(start, first, context or DEFAULT_CONTEXT)
             if result is None:  # pragma: no cover - a context is given
                 raise _Untyped(start)
             found[k] = result
 
 
-def _with_params(plan: _Checked, words: array[int], start: int) -> Offsets | None:
-    """The offsets of an instruction whose last enum operand takes one-word parameters
-    (None where they are not one-word operands: the general decoder reads it)."""
+def _inline(context: Context | None, word: int) -> bool:
+    """True when a 32-bit constant of this type reads as the reader's inline path reads
+    it (read_engine.decode: an int, or a float but a NaN): its one literal word holds no
+    id and reads back the same."""
+    if context is None or context.width != 32 or context.encoding is not None:
+        return False
+    if not context.is_float:
+        return True
+    real: float = _REAL.unpack(_WORD.pack(word))[0]
+    return real == real
+
+
+def _with_params(plan: _Checked, words: array[int], start: int, walk: bool) -> Offsets | None:
+    """The offsets of an instruction whose last enum operand takes the rest as parameters:
+    one-word operands (then the same for every instruction of the value), or, with
+    ``walk``, strings too (walked); None where the general decoder must read them."""
     assert plan.params is not None
     offset, kind, count = plan.params
     value = words[start + offset]
-    key = (kind.name, value, count)
+    key = (kind.name, value)
     if key in _PARAMS:
-        params = _PARAMS[key]
+        specs = _PARAMS[key]
     else:
-        params = _param_offsets(core_plan(), kind, value, count)
+        specs = _param_specs(core_plan(), kind, value)
         if len(_PARAMS) < MEMO_LIMIT:
-            _PARAMS[key] = params
-    if params is None:
+            _PARAMS[key] = specs
+    if specs is None:
         return None
-    return plan.ids + tuple(offset + p for p in params)
+    if all(spec == SPEC_ID or spec == SPEC_LITERAL for spec in specs):
+        if len(specs) != count:
+            return None
+        return plan.ids + tuple(offset + 1 + k for k, spec in enumerate(specs) if spec == SPEC_ID)
+    if not walk:
+        return None
+    found = _walk(specs, words, start + offset + 1, start + (words[start] >> 16))
+    return None if found is None else plan.ids + tuple(p - start for p in found)
+
+
+def _walk(specs: tuple[Any, ...], words: array[int], pos: int, end: int) -> list[int] | None:
+    """The positions of the ids among parameters of one-word operands and strings from
+    ``pos`` to the instruction's ``end``, or None where the reader would not read them
+    so (a string without NUL or that is not canonical, an enum value it does not take,
+    words too few or left over)."""
+    found: list[int] = []
+    for spec in specs:
+        if pos >= end:
+            return None
+        if spec is _STRING:
+            string = string_at(words, pos, end)
+            if string is None or not string[2]:
+                return None
+            pos = string[1]
+            continue
+        if spec == SPEC_ID:
+            found.append(pos)
+        elif spec != SPEC_LITERAL:
+            value = words[pos]
+            if value not in _PLAIN[spec.name] and not _plain_value(spec, value):
+                return None
+        pos += 1
+    return found if pos == end else None
 
 
 def _plan(plan: CorePlan, first: int) -> _Checked | int:
@@ -355,10 +425,11 @@ def _plain_value(kind: KindInfo, value: int) -> bool:
     return plain
 
 
-def _param_offsets(plan: CorePlan, kind: KindInfo, value: int, count: int) -> Offsets | None:
-    """The offsets (after the value's word) of the ids among the parameters of ``value``
-    when they are ``count`` one-word operands, as the reader's parameter tables read
-    them; else None."""
+def _param_specs(plan: CorePlan, kind: KindInfo, value: int) -> tuple[Any, ...] | None:
+    """How the parameters of ``value`` are read word by word: each an id, a plain
+    literal, the kind of an enum value without parameters, or a string (:data:`_STRING`);
+    None where the general decoder must read them (an optional or variadic parameter, a
+    float, a pair, an enum value the grammar or its parameter classes lack)."""
     tables: InstructionSet = plan.set
     classes = tables.parameter_classes.get(kind.name, {})
     if tables.member(kind.name, value) is None:
@@ -378,17 +449,26 @@ def _param_offsets(plan: CorePlan, kind: KindInfo, value: int, count: int) -> Of
             layouts.append(enumerant.parameters)
         if not layouts:
             return None
-    found: list[int] = []
-    pos = 1
+    specs: list[Any] = []
     for layout in layouts:
         for op in layout:
+            found = tables.kinds.get(op.kind)
+            if op.quantifier != "" or found is None:
+                return None
             spec = plan.spec(tables, op.kind)
-            if op.quantifier != "" or spec not in (SPEC_ID, SPEC_LITERAL):
-                return None  # (an enum parameter: the general decoder checks its value)
-            if spec == SPEC_ID:
-                found.append(pos)
-            pos += 1
-    return tuple(found) if pos - 1 == count else None
+            if found.operand_class == _classes.STRING:
+                specs.append(_STRING)
+            elif spec == SPEC_ID or spec == SPEC_LITERAL:
+                specs.append(spec)
+            elif (
+                spec is not None
+                and spec != SPEC_PAIR
+                and not any(e.parameters for e in found.enumerants.values())
+            ):
+                specs.append(found)  # an enum whose values take no parameters
+            else:
+                return None
+    return tuple(specs)
 
 
 class _Noting(GeneralDecoder):

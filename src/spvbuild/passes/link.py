@@ -17,6 +17,14 @@ The steps, each in its own place:
    definitions, and, in the one renaming of every instruction that makes the imports'
    uses the exports', the ids compacted as :mod:`spvbuild.passes.compact` does.
 
+Two paths take these steps.  The words path (:mod:`spvbuild.passes.word_link`, over
+:mod:`spvbuild.passes.word_modules`) works on the inputs' words, where their ids are
+(:func:`spvbuild.binary.id_words.id_words`), and moves every id once; it links what
+links.  Wherever it cannot say (an input it cannot read, or that holds words the grammar
+cannot type; anything a step refuses; a decoration group losing targets) it gives way to
+the typed path, the steps above over the reader's instructions, which links the same
+inputs or says what is wrong.  Both give the same words.
+
 What spirv-link does differently, on purpose: a module without an entry point keeps the
 ``Linkage`` capability (spirv-val refuses it otherwise); unresolved imports are put with
 the other declarations, before every definition, as the logical layout asks; a
@@ -26,6 +34,7 @@ the other declarations, before every definition, as the logical layout asks; a
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, overload
 
@@ -116,19 +125,20 @@ def link(
     labels = list(names) if names is not None else [f"modules[{i}]" for i in range(len(inputs))]
     if len(labels) != len(inputs):
         raise ArgumentError(f"link: names has {len(labels)} entries for {len(inputs)} modules")
-    out = _on_words(
-        inputs,
-        allow_partial_linkage=allow_partial_linkage,
-        create_library=create_library,
-        use_highest_version=use_highest_version,
-    )
-    if out is None:
-        programs = [_program(m, label) for m, label in zip(inputs, labels, strict=True)]
-        out = _linked(
-            merge(programs, labels, use_highest_version=use_highest_version),
-            allow_partial_linkage=allow_partial_linkage,
-            create_library=create_library,
-        )
+    collecting = gc.isenabled()
+    gc.disable()  # linking makes many new objects beside the tables' many old ones: a
+    try:  # collection would walk them all and find next to nothing
+        options = {
+            "allow_partial_linkage": allow_partial_linkage,
+            "create_library": create_library,
+            "use_highest_version": use_highest_version,
+        }
+        out = _on_words(inputs, **options)
+        if out is None:
+            out = _typed(inputs, labels, **options)
+    finally:
+        if collecting:
+            gc.enable()
     from spvbuild.ir.module import Module
 
     if all(isinstance(m, Module) for m in inputs):
@@ -171,6 +181,24 @@ def _on_words(
     if linked is None:
         return None
     return Program.from_words(linked[1])
+
+
+def _typed(
+    inputs: list[Module | Program | Sequence[int] | bytes],
+    labels: list[str],
+    *,
+    allow_partial_linkage: bool,
+    create_library: bool,
+    use_highest_version: bool,
+) -> Program:
+    """The inputs linked as typed programs: every step over the reader's instructions,
+    each error raised where it is found."""
+    programs = [_program(m, label) for m, label in zip(inputs, labels, strict=True)]
+    return _linked(
+        merge(programs, labels, use_highest_version=use_highest_version),
+        allow_partial_linkage=allow_partial_linkage,
+        create_library=create_library,
+    )
 
 
 def _program(module: object, label: str) -> Program:

@@ -25,7 +25,6 @@ path's, word for word.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 from itertools import repeat
 from operator import add, itemgetter
@@ -43,6 +42,7 @@ from spvbuild.passes.word_linkage import (
     FunctionStart,
     Record,
     entry_points_apart,
+    is_linkage,
     resolve_words,
 )
 from spvbuild.passes.word_modules import WordFunction, WordModule
@@ -50,6 +50,17 @@ from spvbuild.passes.word_modules import WordFunction, WordModule
 __all__ = ["link_words"]
 
 _SECTIONS = {name: index for index, name in enumerate(tables.SECTIONS)}
+
+
+class _SectionIndex(dict[int, int]):
+    """opcode → the index of its section outside the functions (merge.section_of)."""
+
+    def __missing__(self, opcode: int) -> int:
+        found = self[opcode] = _SECTIONS[section_of(opcode)]
+        return found
+
+
+_SECTION_INDEX = _SectionIndex()
 _MODEL_SECTION = _SECTIONS["memory_model"]
 _ENTRY_SECTION = _SECTIONS["entry_points"]
 _DECORATING = frozenset(
@@ -98,31 +109,33 @@ def _merge(modules: Sequence[WordModule]) -> tuple[list[Record], list[int]] | No
     module's sections, and each module's shift.  None for a module without its memory
     model, models that differ, or an entry point declared twice."""
     sections: list[list[Record]] = [[] for _ in _SECTIONS]
+    section_index = _SECTION_INDEX
     model: list[int] | None = None
     shifts = []
     shift = 0
     for module in modules:
         shifts.append(shift)
-        words, starts, ids = module.words, module.starts, module.ids
+        head = module.head
+        region = module.words[: module.end_of(head)].tolist()
+        if shift:
+            for position in module.positions[: module.before[head]]:
+                region[position] += shift
+        starts, ids = module.starts, module.ids
         has_model = False
-        for k in range(module.head):
+        for k in range(head):
             start = starts[k]
-            first = words[start]
+            first = region[start]
             opcode = first & 0xFFFF
-            found = words[start : start + (first >> 16)].tolist()
-            offsets = ids[k]
-            if shift:
-                for offset in offsets:
-                    found[offset] += shift
+            found = region[start : start + (first >> 16)]
             if opcode == OP_MEMORY_MODEL:
                 has_model = True
                 if model is None:
                     model = found
-                    sections[_MODEL_SECTION].append((opcode, found, offsets))
+                    sections[_MODEL_SECTION].append((opcode, found, ids[k]))
                 elif found != model:
                     return None
                 continue
-            sections[_SECTIONS[section_of(opcode)]].append((opcode, found, offsets))
+            sections[section_index[opcode]].append((opcode, found, ids[k]))
         if not has_model:
             return None
         shift += max(module.bound - 1, 0)
@@ -208,6 +221,7 @@ def _resolve(
     """The imports resolved (:func:`~spvbuild.passes.word_linkage.resolve_words`): the
     records kept, the functions kept (module index and function; declarations first)
     and each import's export; None where the typed path must say what is wrong."""
+    targets = {found[1] for opcode, found, _ in head if is_linkage(opcode, found)}
     starts: dict[int, FunctionStart] = {}
     order: list[tuple[int, tuple[int, WordFunction]]] = []
     for index, module in enumerate(modules):
@@ -217,6 +231,9 @@ def _resolve(
             k = function.first
             start, offsets = module_starts[k], ids[k]  # result type, result id, type
             function_id = words[start + offsets[1]] + shift
+            order.append((function_id, (index, function)))
+            if function_id not in targets:
+                continue
             type_id = words[start + offsets[2]] + shift if len(offsets) > 2 else 0
             parameters = tuple(
                 words[module_starts[p] + ids[p][1]] + shift
@@ -225,7 +242,6 @@ def _resolve(
             starts[function_id] = FunctionStart(
                 function_id, merged.get(type_id, type_id), parameters
             )
-            order.append((function_id, (index, function)))
     resolved = resolve_words(
         head,
         starts,
@@ -286,7 +302,8 @@ def _renamed(
         out += words[start : module.end_of(end)]
         ids += map(table.__getitem__, _gather(words, positions))
     numbers = dict(zip(dict.fromkeys(ids), range(1, len(ids) + 1), strict=False))
-    deque(map(out.__setitem__, places, map(numbers.__getitem__, ids)), maxlen=0)
+    for place, number in zip(places, map(numbers.__getitem__, ids), strict=True):
+        out[place] = number
     out[3] = len(numbers) + 1  # the bound (the caller writes the rest of the header)
     return out
 

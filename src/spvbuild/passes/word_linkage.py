@@ -37,7 +37,15 @@ from spvbuild.generated.core.opcodes import (
 )
 from spvbuild.passes.ids import TARGETING
 
-__all__ = ["FunctionStart", "Record", "Resolved", "entry_points_apart", "resolve_words"]
+__all__ = [
+    "RESULT_AT",
+    "FunctionStart",
+    "Record",
+    "Resolved",
+    "entry_points_apart",
+    "is_linkage",
+    "resolve_words",
+]
 
 Record = tuple[int, list[int], Offsets]
 """An instruction before the functions: its opcode, its words and its id offsets."""
@@ -79,8 +87,8 @@ class Resolved:
     removed: set[int]
 
 
-def _is_linkage(record: Record) -> bool:
-    opcode, found, _ = record
+def is_linkage(opcode: int, found: list[int]) -> bool:
+    """True for an ``OpDecorate ... LinkageAttributes`` (its opcode and words)."""
     return opcode == OP_DECORATE and len(found) > 3 and found[2] == _LINKAGE
 
 
@@ -157,7 +165,7 @@ def _decorated_alike(head: Sequence[Record], replaced: dict[int, int]) -> bool:
             and opcode in TARGETING
             and offsets[:1] == (1,)
             and words[1] in wanted
-            and not _is_linkage(record)
+            and not is_linkage(opcode, words)
         ):
             found.setdefault(words[1], set()).add((opcode, *words[2:]))
     return all(found.get(a, set()) == found.get(b, set()) for a, b in replaced.items())
@@ -177,7 +185,7 @@ def _kept(
         at = RESULT_AT.get(opcode, 0)
         if at and found[at] in removed:
             continue
-        if _is_linkage(record):
+        if is_linkage(opcode, found):
             if found[-1] == _EXPORT and not keep_exports:
                 continue
             if found[-1] == _IMPORT and not keep_imports:

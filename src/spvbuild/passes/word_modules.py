@@ -4,9 +4,9 @@ are (:func:`spvbuild.binary.id_words.id_words`) and where its functions begin an
 :func:`word_module` takes a binary; it gives None where the typed form must take over: the
 reader would keep words it cannot type or refuse them, or the functions do not split as
 :func:`spvbuild.passes.program.split` splits them without a word (every function ended,
-nothing between or after them, only parameters before a function's first block), or a
+nothing between or after them, only parameters before a function's first block), a
 function holds what :mod:`spvbuild.passes.dedup` would merge or drop there (a type, a
-constant, a name or a decoration).
+constant, a name or a decoration), or an id is defined twice.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Final
 from spvbuild.binary.framing import words_of
 from spvbuild.binary.id_words import IdWords, Offsets, id_words
 from spvbuild.errors import SpvbuildError
+from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import (
     OP_FUNCTION,
     OP_FUNCTION_END,
@@ -42,6 +43,18 @@ _LETTERS: Final = {
     OP_LABEL: "L",
     OP_FUNCTION_END: "E",
 }
+
+
+class _ResultAt(dict[int, int]):
+    """first word → the offset of the result id (0: none)."""
+
+    def __missing__(self, first: int) -> int:
+        info = tables.INSTRUCTIONS.get(first & 0xFFFF)
+        found = self[first] = 0 if info is None or not info.has_result else 1 + info.has_result_type
+        return found
+
+
+_RESULT_AT: Final = _ResultAt()
 _FUNCTIONS: Final = re.compile(r"(?:FP*(?:L[xP]*)*E)*")
 _FUNCTION: Final = re.compile(r"F(P*)[^E]*E")
 
@@ -106,8 +119,11 @@ def word_module(data: Sequence[int] | bytes | array[int]) -> WordModule | None:
 
 
 def _split(words: array[int], found: IdWords) -> WordModule | None:
-    starts, ids, positions = found
-    firsts = [words[start] for start in starts]
+    starts, firsts, ids, positions = found
+    result_at = map(_RESULT_AT.__getitem__, firsts)
+    defined = [words[s + at] for s, at in zip(starts, result_at, strict=True) if at]
+    if len(set(defined)) != len(defined):
+        return None  # an id defined twice: which one a step takes is the typed path's
     letters = "".join(map(_LETTERS.get, map(and_, firsts, repeat(0xFFFF)), repeat("x")))
     head = letters.find("F")
     if head < 0:
