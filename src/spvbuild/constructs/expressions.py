@@ -33,7 +33,7 @@ from spvbuild.constructs.values import type_of
 from spvbuild.errors import BuildError
 from spvbuild.generated.core.type_rules import EXT_RESULTS, TYPE_RULES
 from spvbuild.ir.module import Module
-from spvbuild.ir.type_checks import shape_of, type_bits
+from spvbuild.ir.type_shapes import shape_of, type_bits
 from spvbuild.ir.value_types import value_types
 from spvbuild.spirv.call_site import located
 from spvbuild.spirv.ids import Id, TypeId

@@ -17,11 +17,10 @@ cooperative matrix, an image), or not known yet (a forward reference, an id rese
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from spvbuild.errors import BuildError
 from spvbuild.generated.core import tables
-from spvbuild.generated.core.enums import StorageClass
 from spvbuild.generated.core.opcodes import (
     OP_ACCESS_CHAIN,
     OP_DECORATE,
@@ -33,200 +32,34 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.generated.core.type_rules import EXT_RESULTS, READ_ONLY, TYPE_FORMS, TYPE_RULES
 from spvbuild.ir.inspection import definition
 from spvbuild.ir.state import ModuleState, name_of
+from spvbuild.ir.type_shapes import (
+    SCALARS,
+    TypeShape,
+    describe,
+    scalar_of,
+    shape_of,
+    storage_name,
+    type_bits,
+)
 from spvbuild.ir.value_types import value_types
 from spvbuild.spirv.call_site import located
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.tables import (
     RESULT,
-    TYPE_BOOL,
-    TYPE_FLOAT,
-    TYPE_INT,
-    TYPE_SCALAR,
-    TYPE_SIGNED,
-    TYPE_UNSIGNED,
-    TYPE_VECTOR,
     TypeConstraint,
-    TypeForm,
     TypeRule,
 )
 
 __all__ = [
     "TypeMismatch",
-    "TypeShape",
     "check_call",
+    "check_ext_call",
+    "check_ext_instruction",
     "check_instruction",
-    "describe",
-    "shape_of",
-    "type_bits",
 ]
 
-_SCALARS = ("int", "float", "bool")
 _CHAINS = frozenset({OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN, OP_PTR_ACCESS_CHAIN})
-
-
-class TypeShape(NamedTuple):
-    """The facts of a type the rules model, read from its declaration.
-
-    ``category`` (void, bool, int, float, vector, matrix, array, struct, pointer),
-    ``width`` and ``signedness`` (an int or float; 0 and -1 otherwise), ``component`` (the
-    component, column, element or pointee type id; 0: none), ``number`` (components or
-    columns; 0: none), ``storage`` (a pointer's storage class; -1: none), ``members`` (a
-    struct's member type ids).
-    """
-
-    category: str
-    width: int
-    signedness: int
-    component: int
-    number: int
-    storage: int
-    members: tuple[int, ...]
-
-
-def shape_of(state: ModuleState, type_id: int) -> TypeShape | None:
-    """The facts of type ``type_id`` (None: not a type the rules model, or no type)."""
-    shapes = state._type_shapes
-    if shapes is None:
-        shapes = state._type_shapes = {}
-    found: TypeShape | None = shapes.get(type_id, _NOT_YET)
-    if found is not _NOT_YET:
-        return found
-    declaration = state._definitions.get(type_id)
-    if declaration is None:
-        return None  # (not cached: an id not defined yet may be a type later)
-    key = (declaration.opcode, declaration.operands)
-    shape = _SHAPES.get(key, _NOT_YET)
-    if shape is _NOT_YET:
-        form = TYPE_FORMS.get(declaration.opcode)
-        shape = None if form is None else _shape(form, declaration.operands)
-        if len(_SHAPES) < 4096:  # bounded: declarations come from users
-            _SHAPES[key] = shape
-    shapes[type_id] = shape
-    return shape
-
-
-# Every module's declarations → their shapes: a shape depends on its declaration alone, and
-# modules built alike declare alike (a new module need not read its types again).
-_SHAPES: dict[tuple[int, tuple[Any, ...]], Any] = {}
-
-
-_NOT_YET: Any = object()  # shape_of's cache: not looked at yet
-
-
-def _shape(form: TypeForm, operands: tuple[Any, ...]) -> TypeShape:
-    """The facts ``form`` says where to find in a declaration's ``operands``."""
-    n = len(operands)
-
-    def at(position: int, absent: int) -> int:
-        value = operands[position] if 0 <= position < n else None
-        return int(value) if isinstance(value, int) else absent
-
-    members = operands[form.members] if 0 <= form.members < n else ()
-    return TypeShape(
-        form.category,
-        at(form.width, 0),
-        at(form.signedness, -1),
-        at(form.component, 0),
-        at(form.number, 0),
-        at(form.storage, -1),
-        tuple(map(int, members)) if isinstance(members, tuple) else (),
-    )
-
-
-def _scalar(state: ModuleState, shape: TypeShape) -> TypeShape | None:
-    """A scalar's own shape, a vector's component's (None: neither)."""
-    if shape.category in _SCALARS:
-        return shape
-    if shape.category == "vector":
-        component = shape_of(state, shape.component)
-        if component is not None and component.category in _SCALARS:
-            return component
-    return None
-
-
-def type_bits(state: ModuleState, type_id: int) -> int:
-    """The ``TYPE_*`` bits of a type (0 for any type but a scalar or vector of a scalar),
-    remembered in ``state._type_bits`` for the generated fast paths."""
-    bits = 0
-    shape = shape_of(state, type_id)
-    scalar = _scalar(state, shape) if shape is not None else None
-    if shape is not None and scalar is not None:
-        bits = TYPE_VECTOR if shape.category == "vector" else TYPE_SCALAR
-        bits |= {"int": TYPE_INT, "float": TYPE_FLOAT, "bool": TYPE_BOOL}[scalar.category]
-        if scalar.category == "int":
-            bits |= TYPE_SIGNED if scalar.signedness == 1 else TYPE_UNSIGNED
-    state._type_bits[int(type_id)] = bits
-    return bits
-
-
-def declared_bits(state: ModuleState, type_id: int, opcode: int, operands: tuple[Any, ...]) -> int:
-    """:func:`type_bits` of a scalar or vector type as it is declared (``opcode``,
-    ``operands``): read by its type form, a vector's from its component's bits."""
-    form = TYPE_FORMS.get(opcode)
-    if form is None:
-        return type_bits(state, type_id)
-    category = form.category
-    if category == "vector":
-        component = operands[form.component] if 0 <= form.component < len(operands) else None
-        known = state._type_bits.get(component) if isinstance(component, int) else None
-        if known is None:
-            return type_bits(state, type_id)
-        bits = (known & ~TYPE_SCALAR) | TYPE_VECTOR if known & TYPE_SCALAR else 0
-    elif category in _CATEGORY_BITS:
-        bits = _CATEGORY_BITS[category]
-        if category == "int":
-            signed = operands[form.signedness] if 0 <= form.signedness < len(operands) else 0
-            bits |= TYPE_SIGNED if signed == 1 else TYPE_UNSIGNED
-    else:
-        return type_bits(state, type_id)
-    state._type_bits[type_id] = bits
-    return bits
-
-
-_CATEGORY_BITS = {
-    "int": TYPE_SCALAR | TYPE_INT,
-    "float": TYPE_SCALAR | TYPE_FLOAT,
-    "bool": TYPE_SCALAR | TYPE_BOOL,
-}
-
-
-def describe(state: ModuleState, type_id: int, depth: int = 0) -> str:
-    """A type in words: ``%5 (vector of 4 float32)``."""
-    return f"%{int(type_id)} ({_words(state, type_id, depth)})"
-
-
-def _words(state: ModuleState, type_id: int, depth: int = 0) -> str:
-    shape = shape_of(state, type_id)
-    if shape is None:
-        declaration = state._definitions.get(int(type_id))
-        return name_of(declaration.opcode) if declaration is not None else "undefined"
-    category = shape.category
-    if category == "int":
-        return f"{'u' if shape.signedness == 0 else ''}int{shape.width}"
-    if category == "float":
-        return f"float{shape.width}"
-    if category in ("bool", "void", "struct", "image", "sampler", "sampled_image", "function"):
-        return category.replace("_", " ")
-    if category == "opaque":
-        declaration = state._definitions.get(int(type_id))
-        return name_of(declaration.opcode) if declaration is not None else category
-    inner = "..." if depth > 2 else _words(state, shape.component, depth + 1)
-    if category == "vector":
-        return f"vector of {shape.number} {inner}"
-    if category == "matrix":
-        return f"matrix of {shape.number} {inner}"
-    if category == "array":
-        return f"array of {inner}"
-    storage = _storage_name(shape.storage)
-    return f"pointer to {storage} {inner}"
-
-
-def _storage_name(value: int) -> str:
-    try:
-        return StorageClass(value).name
-    except ValueError:
-        return f"storage class {value}"
 
 
 class TypeMismatch(Exception):
@@ -539,12 +372,12 @@ def _unmet(
         return None  # not a type the rules model: no opinion
     is_ = constraint.is_
     scalar = (
-        _scalar(state, shape)
+        scalar_of(state, shape)
         if is_ is not None or constraint.shape is not None or constraint.signedness is not None
         else None
     )
     if is_ is not None:
-        if is_ in _SCALARS or is_ == "numeric":
+        if is_ in SCALARS or is_ == "numeric":
             wanted = ("int", "float") if is_ == "numeric" else (is_,)
             if scalar is None or scalar.category not in wanted:
                 return _kind_words(constraint)
@@ -553,7 +386,7 @@ def _unmet(
     if constraint.shape is not None:
         vector = shape.category == "vector"
         ok = {
-            "scalar": shape.category in _SCALARS,
+            "scalar": shape.category in SCALARS,
             "vector": vector,
             "scalar_or_vector": scalar is not None,
         }[constraint.shape]
@@ -633,7 +466,7 @@ def _like(state: ModuleState, type_id: int, other: int) -> str | None:
     mine, theirs = shape_of(state, type_id), shape_of(state, other)
     if mine is None or theirs is None:
         return None  # a type the rules do not model
-    a, b = _scalar(state, mine), _scalar(state, theirs)
+    a, b = scalar_of(state, mine), scalar_of(state, theirs)
     if (
         a is not None
         and b is not None
@@ -649,7 +482,7 @@ def _width_as(state: ModuleState, type_id: int, other: int) -> str | None:
     mine, theirs = shape_of(state, type_id), shape_of(state, other)
     if mine is None or theirs is None:
         return None  # a type the rules do not model
-    a, b = _scalar(state, mine), _scalar(state, theirs)
+    a, b = scalar_of(state, mine), scalar_of(state, theirs)
     if a is None or b is None or a.width == b.width:
         return None
     return "the component width of"
@@ -693,7 +526,7 @@ def _read_only(state: ModuleState, shape: TypeShape, value: int) -> str | None:
         if storage != shape.storage or (only_in is not None and only_in != family):
             continue
         if decoration is None:
-            return _storage_name(storage)
+            return storage_name(storage)
         root = _root_variable(state, value)
         if root is None or root.result_type is None:
             continue
@@ -706,7 +539,7 @@ def _read_only(state: ModuleState, shape: TypeShape, value: int) -> str | None:
         if pointee is not None and pointee.category == "struct" and _decorated(
             state, struct_id, decoration
         ):
-            return f"{_storage_name(storage)} (a block of uniforms: read-only)"
+            return f"{storage_name(storage)} (a block of uniforms: read-only)"
     return None
 
 

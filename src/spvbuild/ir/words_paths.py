@@ -59,7 +59,8 @@ from spvbuild.ir.routing import (
 from spvbuild.ir.state import ModuleState, at_call, note_definition
 from spvbuild.ir.target_rules import check_call as check_rules
 from spvbuild.ir.targets import declared_capabilities
-from spvbuild.ir.type_checks import check_call, declared_bits
+from spvbuild.ir.type_checks import check_call
+from spvbuild.ir.type_shapes import declared_bits
 from spvbuild.spirv.arguments import shown
 from spvbuild.spirv.call_site import caller_location
 from spvbuild.spirv.ids import Id, TypeId
