@@ -35,8 +35,9 @@ the other declarations, before every definition, as the logical layout asks; a
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, TypeGuard, overload
 
 from spvbuild.binary.encoder import GENERATOR
 from spvbuild.errors import ArgumentError, LinkError, SpvbuildError
@@ -139,9 +140,7 @@ def link(
     finally:
         if collecting:
             gc.enable()
-    from spvbuild.ir.module import Module
-
-    if all(isinstance(m, Module) for m in inputs):
+    if all(_is_module(m) for m in inputs):
         out.capability_mode = inputs[0].capability_mode  # type: ignore[union-attr]
         return out.to_module()
     return out
@@ -156,11 +155,9 @@ def _on_words(
 ) -> Program | None:
     """The inputs linked on their words (:mod:`spvbuild.passes.word_link`), or None where
     the typed path must link them (and say what is wrong)."""
-    from spvbuild.ir.module import Module
-
     modules = []
     for module in inputs:
-        if isinstance(module, Module | Program):
+        if isinstance(module, Program) or _is_module(module):
             words: Sequence[int] | bytes = module.to_words()
         elif isinstance(module, bytes | bytearray | memoryview) or (
             isinstance(module, Sequence) and not isinstance(module, str)
@@ -201,13 +198,18 @@ def _typed(
     )
 
 
+def _is_module(value: object) -> TypeGuard[Module]:
+    """True for a :class:`~spvbuild.ir.module.Module` (there is none before its module is
+    imported: linking binaries leaves the module room unloaded)."""
+    home = sys.modules.get("spvbuild.ir.module")
+    return home is not None and isinstance(value, home.Module)
+
+
 def _program(module: object, label: str) -> Program:
     """The program of one input (LinkError naming it when its binary does not read)."""
-    from spvbuild.ir.module import Module
-
     if isinstance(module, Program):
         return module
-    if isinstance(module, Module):
+    if _is_module(module):
         return Program.from_module(module)
     if isinstance(module, bytes | bytearray | memoryview) or (
         isinstance(module, Sequence) and not isinstance(module, str)
