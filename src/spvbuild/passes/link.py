@@ -158,7 +158,10 @@ def _on_words(
     modules = []
     for module in inputs:
         if isinstance(module, Program) or _is_module(module):
-            words: Sequence[int] | bytes = module.to_words()
+            try:
+                words: Sequence[int] | bytes = module.to_words()
+            except SpvbuildError:  # (an instruction the encoder refuses: the typed path's)
+                return None
         elif isinstance(module, bytes | bytearray | memoryview) or (
             isinstance(module, Sequence) and not isinstance(module, str)
         ):

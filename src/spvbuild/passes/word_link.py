@@ -9,18 +9,19 @@ where their ids are.  What only moves ids is done on the words:
 2. ``remove-duplicates`` (:mod:`spvbuild.passes.dedup`'s rules), keyed by the words of
    the types, constants and imports, their ids merged so far, and of their decorations:
    the map of each duplicate to the one kept;
-3. the imports and exports: the instructions before the functions, and each function's
-   OpFunction and parameters, are read typed (one read of their words), so that
-   :mod:`spvbuild.passes.linkage` finds, pairs, checks and resolves them as it does for
-   the typed path;
+3. the imports and exports: :mod:`spvbuild.passes.word_linkage` finds, pairs, checks and
+   resolves them by :mod:`spvbuild.passes.linkage`'s rules over the merged instructions
+   before the functions and what it reads of each function's start;
 4. one renaming of every id word: the shift, the duplicates' map, the imports' exports and
    the numbering in order of first appearance (as :mod:`spvbuild.passes.compact`) joined
    into one table per module, applied while the words are copied.
 
-:func:`link_words` gives None wherever the typed path must say what is wrong or keep what
-it cannot type (an error of any step, words the grammar cannot type, models that differ):
-the typed path then links the same inputs.  Where it gives words they are the typed
-path's, word for word.
+:func:`link_words` gives None wherever the typed path must say what is wrong (versions or
+models that differ, a missing memory model, an entry point twice, any refusal of the
+imports and exports, decoration groups): the typed path then links the same inputs.
+Inputs that do not read, hold words the grammar cannot type or do not split into
+functions never get here (:func:`~spvbuild.passes.word_modules.word_module` gives None).
+Where it gives words they are the typed path's, word for word.
 """
 
 from __future__ import annotations

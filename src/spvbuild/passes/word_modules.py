@@ -109,7 +109,7 @@ class WordModule:
 def word_module(data: Sequence[int] | bytes | array[int]) -> WordModule | None:
     """The :class:`WordModule` of a binary, or None (see the module's docstring)."""
     try:
-        words = data if isinstance(data, array) and data.typecode == "I" else words_of(data)[0]
+        words = words_of(data)[0]
     except SpvbuildError:
         return None
     found = id_words(words)
