@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import BinaryIO, NoReturn
 
 from spvbuild.errors import SpvbuildError
-from spvbuild.ir.validation import spirv_val_path
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -147,6 +146,14 @@ def _cmd_dis(args: argparse.Namespace, out: BinaryIO | None) -> int:
 
     _write_output(args.output, out, write)
     return EXIT_OK
+
+
+def spirv_val_path() -> str | None:
+    """spirv-val's path (:func:`spvbuild.ir.validation.spirv_val_path`, imported on first
+    use: the other commands do without the module room)."""
+    from spvbuild.ir import validation
+
+    return validation.spirv_val_path()
 
 
 def _cmd_val(args: argparse.Namespace, out: BinaryIO | None) -> int:
@@ -279,8 +286,10 @@ def _target_env(value: str) -> str:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (exposed for the docs and tests)."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser (exposed for the docs and tests); with ``command`` (the one the
+    command line names), ``opt``'s pass flags only where it is ``opt`` (they load every
+    pass)."""
     parser = _Parser(prog="spvbuild", description=__doc__.splitlines()[0] if __doc__ else None)
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, required=True)
     p_as = sub.add_parser("as", help="assemble SPIR-V text like spirv-as")
@@ -322,16 +331,19 @@ def build_parser() -> argparse.ArgumentParser:
     p_reflect.add_argument(
         "--schema", action="store_true", help="print the JSON output's JSON Schema"
     )
-    _opt_parser(sub)
+    _opt_parser(sub, with_passes=command is None or command == "opt")
     _link_parser(sub)
     return parser
 
 
-def _opt_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
-    """``spvbuild opt``'s arguments: one flag per pass, spelled as spirv-opt spells it."""
+def _opt_parser(sub: argparse._SubParsersAction[_Parser], *, with_passes: bool) -> None:
+    """``spvbuild opt``'s arguments: one flag per pass, spelled as spirv-opt spells it
+    (without ``with_passes``, the command alone)."""
+    p_opt = sub.add_parser("opt", help="run passes over a binary, like spirv-opt")
+    if not with_passes:
+        return
     from spvbuild.passes import PARAMETERIZED, PASSES, RECIPES
 
-    p_opt = sub.add_parser("opt", help="run passes over a binary, like spirv-opt")
     p_opt.add_argument("input", help="binary file, or - for standard input")
     p_opt.add_argument("-o", dest="output", default="out.spv", help="output file (- for stdout)")
     p_opt.add_argument(
@@ -401,7 +413,8 @@ def main(argv: Sequence[str] | None = None, out: BinaryIO | None = None) -> int:
 
     ``out`` replaces standard output for ``-o -`` (tests pass a buffer).
     """
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser(next((w for w in words if not w.startswith("-")), None)).parse_args(argv)
     command = f"spvbuild {args.command}"
     try:
         return COMMANDS[args.command](args, out)

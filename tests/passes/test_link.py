@@ -1,10 +1,12 @@
 """``spvbuild.link`` against spirv-link over the cases of ``link_cases.py`` (the same
 outcome: both refuse, or both link into modules equal in the canonical form of
 ``link_differential.py``; spvbuild's output spirv-val clean), its errors, its inputs and
-outputs, and mutated inputs (a spvbuild error or a module that writes, nothing else)."""
+outputs, its words path against its typed path (the same words), and mutated inputs (a
+spvbuild error or a module that writes, nothing else)."""
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -14,6 +16,7 @@ import spvbuild
 from spvbuild import LinkError, Module, PassError, assemble, read
 from spvbuild.errors import ArgumentError, SpvbuildError
 from spvbuild.passes import Program, link
+from spvbuild.passes.link import _on_words, _typed
 from tests.passes import link_differential as diff
 from tests.passes.link_cases import (
     CALLER,
@@ -32,7 +35,12 @@ pytestmark = [pytest.mark.spirv_val]
 
 
 def _words(case_module: Text) -> list[int]:
-    return list(assemble(case_module.text, target_env=f"spv{case_module.version}"))
+    return list(_assembled(case_module))
+
+
+@functools.cache
+def _assembled(case_module: Text) -> tuple[int, ...]:
+    return tuple(assemble(case_module.text, target_env=f"spv{case_module.version}"))
 
 
 @pytest.mark.corpus
@@ -171,21 +179,48 @@ def test_linked_twice_through_a_library() -> None:
     assert again.to_words()[5:] == once.to_words()[5:]
 
 
+def _options(case: Case) -> dict[str, bool]:
+    return {
+        "allow_partial_linkage": case.partial,
+        "create_library": case.library,
+        "use_highest_version": case.highest,
+    }
+
+
+def test_words_path_takes_what_links() -> None:
+    """The words path (spvbuild.passes.word_link) takes every case that links, but where
+    a module declares decoration groups, and none that must be refused: the typed path
+    says what is wrong (that both write the same words: the mutated inputs below)."""
+    for case in CASES:
+        fast = _on_words([_words(m) for m in case.modules], **_options(case))
+        groups = any("OpDecorationGroup" in m.text for m in case.modules)
+        assert (fast is not None) == (case.expect == "ok" and not groups), case.name
+
+
 def test_mutated_inputs_never_crash() -> None:
+    """Mutated inputs link or raise a spvbuild error; the words path links none that the
+    typed path refuses, and links the others into the typed path's words."""
     rng = random.Random(2626)
     sources = [c for c in CASES if c.expect == "ok" and len(c.modules) > 1][:20]
-    outcomes = {"linked": 0, "refused": 0}
-    for _ in range(150):
+    outcomes = {"linked": 0, "refused": 0, "on the words": 0}
+    for _ in range(100):
         case: Case = rng.choice(sources)
         binaries = [_words(m) for m in case.modules]
         at = rng.randrange(len(binaries))
         binaries[at] = mutate(tuple(binaries[at]), rng)
+        fast = _on_words(binaries, **_options(case))
         try:
-            out = link(binaries, allow_partial_linkage=case.partial, create_library=case.library)
-            assert isinstance(out, Program)
+            labels = [f"modules[{i}]" for i in range(len(binaries))]
+            out = _typed(binaries, labels, **_options(case))
             assert read(out.to_words(), lazy=False).instructions is not None
             outcomes["linked"] += 1
         except SpvbuildError:
+            assert fast is None
             outcomes["refused"] += 1
-    print(f"\n150 mutated link inputs: {outcomes}")
+            continue
+        if fast is not None:
+            assert fast.to_words() == out.to_words()
+            outcomes["on the words"] += 1
+    print(f"\n100 mutated link inputs: {outcomes}")
     assert outcomes["linked"] > 30 and outcomes["refused"] > 10
+    assert outcomes["on the words"] > 20

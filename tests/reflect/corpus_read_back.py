@@ -14,7 +14,9 @@ allows is declared as a storage buffer of the same packing.
 
 :func:`random_record` fills a block's numpy record with random numbers (finite floats, no
 NaN), and :func:`expected_words` gives the words the shader must write for it.
-:data:`NOT_READ_BACK` lists the corpus's blocks this cannot read back, with the reason.
+:data:`NO_GLSL` names the corpus shaders without GLSL (read back from their SPIR-V by
+:mod:`tests.reflect.module_read_back`); :data:`NOT_READ_BACK` lists the corpus's blocks
+neither read-back covers, with the reason (none now).
 """
 
 from __future__ import annotations
@@ -213,23 +215,15 @@ def scalars_of(picked: Picked, instance: str) -> list[Scalar]:
     return scalars(picked.block, instance, dynamic="rb_zero")
 
 
-# -- the blocks that are not read back -------------------------------------------------------
+# -- the blocks that are not read back here ------------------------------------------------
 
-_HLSL = (
-    "declared in HLSL (glslang's HLSL front end): no GLSL declaration to declare again in a "
-    "compute shader"
-)
+NO_GLSL = ("hlsl_vert_buffers", "hlsl_comp_images")
+"""The corpus shaders declared in HLSL (glslang's HLSL front end): no GLSL declaration to
+declare again, their 8 blocks are read back by a read-back module that spvbuild builds from
+their SPIR-V (:mod:`tests.reflect.module_read_back`), as are the catalogue's and the
+gallery's."""
 
-NOT_READ_BACK: dict[tuple[str, str], str] = {
-    ("hlsl_vert_buffers", "$Global"): f"{_HLSL}; the block glslang makes of the loose uniform `pc`",
-    ("hlsl_vert_buffers", "Params"): f"{_HLSL}; a cbuffer",
-    ("hlsl_vert_buffers", "app@count"): f"{_HLSL}; the counter glslang makes for the "
-    "AppendStructuredBuffer `app`, its member named `@count`",
-    ("hlsl_vert_buffers", "outbuf"): f"{_HLSL}; a RWStructuredBuffer, its member `@data`",
-    ("hlsl_vert_buffers", "inbuf"): f"{_HLSL}; a StructuredBuffer, its member `@data`",
-    ("hlsl_vert_buffers", "raw"): f"{_HLSL}; a ByteAddressBuffer, its member `@data`",
-    ("hlsl_vert_buffers", "app"): f"{_HLSL}; an AppendStructuredBuffer, its member `@data`",
-    ("hlsl_comp_images", "particles"): f"{_HLSL}; a RWStructuredBuffer, its member `@data`",
-}
-"""The corpus's blocks (by shader and block name) that the read-back does not cover, each
-with the reason: every other block of the corpus is read back."""
+NOT_READ_BACK: dict[tuple[str, str], str] = {}
+"""The corpus's blocks (by shader and block name) that neither read-back covers, each with
+the reason: every other block of the corpus is read back, from its GLSL or (those of
+:data:`NO_GLSL`) from its SPIR-V."""

@@ -6,7 +6,10 @@ number, and read back scalar by scalar by the shader: the words it writes must b
 numbers.  The uniform buffer and the push constants go through ``run_compute``'s binding
 as the module declares them.  Every block of the GLSL corpus is read back the same way
 (:mod:`tests.reflect.corpus_read_back`), but those its ``NOT_READ_BACK`` lists with the
-reason.  Fails, never skips, without Vulkan (``make test`` installs lavapipe).
+reason (none) and the blocks of its two HLSL shaders (``NO_GLSL``): those, and every block
+of the catalogue and the gallery, are read back by a compute shader spvbuild builds from the
+source module's own types and layout decorations (:mod:`tests.reflect.module_read_back`),
+with every 20th block of the GLSL corpus as a cross-check.  Fails, never skips, without Vulkan (``make test`` installs lavapipe).
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ import numpy as np
 import pytest
 
 from spvbuild.errors import SpvbuildError
-from spvbuild.reflection import block_dtype, reflect, runtime_tail
+from spvbuild.reflection import BlockLayout, block_dtype, reflect, runtime_tail
 from spvbuild.vulkan import ComputeDevice, run_compute
 from tests.reflect import glsl_corpus
 from tests.reflect.corpus_read_back import (
+    NO_GLSL,
     NOT_READ_BACK,
     OUT,
     Picked,
@@ -46,7 +50,9 @@ from tests.reflect.host_shaders import (
     scalars,
     words_of,
 )
-from tests.reflect.modules import Case, compile_cached, glsl_cases
+from tests.reflect.module_read_back import BLOCK_AT, host_words, read_back_module
+from tests.reflect.module_read_back import OUT as SPIRV_OUT
+from tests.reflect.modules import Case, catalogue_cases, compile_cached, gallery_cases, glsl_cases
 
 pytestmark = pytest.mark.vulkan
 
@@ -263,7 +269,7 @@ def test_corpus_blocks_read_back(workdir: Path, capsys: pytest.CaptureFixture[st
     assert set(NOT_READ_BACK) <= set(blocks), sorted(set(NOT_READ_BACK) - set(blocks))
     by_shader: dict[str, dict[str, Picked]] = {}
     for (name, block_name), picked in blocks.items():
-        if (name, block_name) not in NOT_READ_BACK:
+        if (name, block_name) not in NOT_READ_BACK and name not in NO_GLSL:
             by_shader.setdefault(name, {})[block_name] = picked
     rng = np.random.default_rng(27)
     failures: list[str] = []
@@ -290,14 +296,127 @@ def test_corpus_blocks_read_back(workdir: Path, capsys: pytest.CaptureFixture[st
             read_back.update((one.name, block_name) for block_name in read)
             failures += wrong
             words_compared += count
-    missing = sorted(set(blocks) - set(NOT_READ_BACK) - read_back)
+    elsewhere = {key for key in blocks if key[0] in NO_GLSL}  # test_blocks_without_glsl_...
+    missing = sorted(set(blocks) - set(NOT_READ_BACK) - read_back - elsewhere)
     scalar_count = sum(len(scalars(blocks[key].block, "b")) for key in read_back)
     with capsys.disabled():
         print(
-            f"\ncorpus blocks read back on {device.name}: {len(read_back)} of {len(blocks)} "
-            f"({len(NOT_READ_BACK)} listed as not read back), {scalar_count} scalars, "
+            f"\ncorpus blocks read back from their GLSL on {device.name}: {len(read_back)} of "
+            f"{len(blocks)} ({len(elsewhere)} of HLSL shaders read back from their SPIR-V, "
+            f"{len(NOT_READ_BACK)} listed as not read back), {scalar_count} scalars, "
             f"{words_compared} words, {len(by_shader)} shaders"
         )
     assert failures == [], "\n".join(failures)
     assert missing == [], f"blocks neither read back nor in NOT_READ_BACK: {missing}"
     assert (len(read_back), len(blocks), scalar_count, words_compared) == (228, 236, 10467, 12471)
+
+
+# -- blocks read back from their SPIR-V (no GLSL) -----------------------------------------------
+
+CROSS_CHECK_EVERY = 20
+"""Besides the blocks without GLSL, every 20th block of the GLSL corpus (by shader and block
+name) is also read back from its SPIR-V: a cross-check of the two read-backs."""
+
+
+def _module_blocks(cases: tuple[Case, ...]) -> dict[BlockKey, tuple[Case, BlockLayout, str]]:
+    """Every block of ``cases`` by (module, block name and where it is bound): the case,
+    the reflected block and how it is bound (its descriptor type, or ``push_constant``)."""
+    found: dict[BlockKey, tuple[Case, BlockLayout, str]] = {}
+    for case in cases:
+        reflected = reflect(case.binary)
+        for binding in reflected.descriptor_bindings:
+            if binding.block is not None:
+                label = f"{binding.block.name} (set {binding.set}, binding {binding.binding})"
+                found[(case.name, label)] = (case, binding.block, binding.descriptor_type)
+        for push in reflected.push_constants:
+            found[(case.name, f"{push.block.name} (push constants)")] = (
+                case,
+                push.block,
+                "push_constant",
+            )
+    return found
+
+
+def _read_back_from_spirv(
+    device: ComputeDevice, case: Case, block: BlockLayout, storage: str, rng: np.random.Generator
+) -> tuple[str, int]:
+    """Read one block back through a module spvbuild builds: the failure ('' if none) and
+    the words compared."""
+    if storage == "push_constant" and block.size > device.max_push_constants_size:
+        storage = "storage_buffer"  # the same packing, in a buffer the device takes
+    module, written = read_back_module(case.binary, block, storage)
+    module.validate("vulkan1.2", ["--scalar-block-layout"])  # the device's scalar layout
+    words, count = module.to_words(), len(written)
+    found = reflect(np.asarray(words, "<u4").tobytes())
+    again = [
+        b.block for b in found.descriptor_bindings if b.block and (b.set, b.binding) == BLOCK_AT
+    ]
+    again += [p.block for p in found.push_constants]
+    tail = None if runtime_tail(block) is None else TAIL_COUNT
+    dtype = block_dtype(block, count=tail)
+    if len(again) != 1 or block_dtype(again[0], count=tail) != dtype:
+        return "declared again, another layout", 0
+    record = random_record(dtype, rng)
+    expected_out = host_words(record[0])
+    if len(expected_out) != count:
+        return f"the dtype has {len(expected_out)} words, the shader writes {count}", 0
+    data = record.tobytes()
+    out_words = bytes(4 * count)
+    if storage == "push_constant":
+        out = device.run(
+            words,
+            [out_words],
+            (1, 1, 1),
+            push_constants=data + bytes(-len(data) % 4),
+            bindings=[SPIRV_OUT],
+        )
+    else:
+        out = device.run(words, [data, out_words], (1, 1, 1), bindings=[BLOCK_AT, SPIRV_OUT])
+    got = [int(w) for w in np.frombuffer(out[-1], "<u4")]
+    wrong = [k for k in range(count) if got[k] != expected_out[k]]
+    if wrong:
+        first = "".join(f"[{index}]" for index in written[wrong[0]])
+        return f"{len(wrong)} of {count} words differ, first word {wrong[0]} (block{first})", count
+    return "", count
+
+
+@pytest.mark.corpus
+def test_blocks_without_glsl_read_back(
+    workdir: Path, reflect_workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every block of the SPIRV-Cross comparison set that has no GLSL (the 8 of the corpus's
+    HLSL shaders, the catalogue's and the gallery's) and every 20th of the GLSL corpus is
+    declared again in a compute shader spvbuild builds from the source module's own types
+    and layout decorations (:mod:`tests.reflect.module_read_back`); its reflected dtype must
+    be the source block's, it is filled with random numbers through that dtype, and the words
+    the shader writes must be each scalar's bits in a walk of the dtype."""
+    corpus = glsl_cases(workdir)
+    no_glsl = tuple(case for case in corpus if case.name in NO_GLSL)
+    others = catalogue_cases() + gallery_cases(reflect_workdir)
+    blocks = _module_blocks(no_glsl + others)
+    with_glsl = _module_blocks(tuple(case for case in corpus if case.name not in NO_GLSL))
+    checked = sorted(with_glsl)[::CROSS_CHECK_EVERY]
+    chosen = {**blocks, **{key: with_glsl[key] for key in checked}}
+    rng = np.random.default_rng(28)
+    failures: list[str] = []
+    read_back: set[BlockKey] = set()
+    words_compared = 0
+    with ComputeDevice() as device:
+        for key, (case, block, storage) in chosen.items():
+            try:
+                failure, count = _read_back_from_spirv(device, case, block, storage, rng)
+            except (SpvbuildError, ValueError, AssertionError) as exc:
+                failure, count = f"{type(exc).__name__}: {exc}", 0
+            if failure:
+                failures.append(f"{key[0]} {key[1]}: {failure}")
+            else:
+                read_back.add(key)
+            words_compared += count
+    with capsys.disabled():
+        print(
+            f"\nblocks read back from their SPIR-V on {device.name}: {len(read_back & set(blocks))} "
+            f"of the {len(blocks)} without GLSL, {len(read_back & set(checked))} of "
+            f"{len(checked)} GLSL-corpus blocks as a cross-check, {words_compared} words"
+        )
+    assert failures == [], "\n".join(failures)
+    assert (len(blocks), len(checked), words_compared) == (40, 12, 660)

@@ -6,7 +6,8 @@ modules (tests/random_modules.py: between them every opcode, extended instructio
 kind and enumerant of the grammar, in modules spirv-dis accepts, as
 tests/test_random_coverage.py proves).  tests/text/test_disassembler.py already checks our text
 against spirv-dis (friendly and --raw-id) for each of them and tests/text/test_assembler.py our
-words against spirv-as; here, for every module spirv-dis accepts: read → write gives the same words (the reader alone also refuses ids at or above
+words against spirv-as; here, for every module: :func:`spvbuild.binary.id_words.id_words`
+finds the ids where the reader reads them; for every module spirv-dis accepts: read → write gives the same words (the reader alone also refuses ids at or above
 the bound, which spirv-dis prints), and our --raw-id disassembly assembled by our assembler
 gives what spirv-as gives for the same text: the same words (generator aside) when spirv-as
 takes it, an AssemblyError when spirv-as refuses it.  One deliberate difference (see
@@ -24,8 +25,11 @@ import subprocess
 
 import pytest
 
-from spvbuild.binary.reader import read
+from spvbuild.binary.framing import words_of
+from spvbuild.binary.id_words import id_words
+from spvbuild.binary.reader import ReadModule, read
 from spvbuild.errors import AssemblyError, BinaryError
+from spvbuild.passes.ids import hidden_words, ids_in
 from spvbuild.text.assembler import assemble
 from spvbuild.text.disassembler import disassemble
 from tests.random_modules import RANDOM_SEEDS, is_clean, random_module
@@ -59,24 +63,45 @@ def _body(text: str) -> list[str]:
     return [line for line in text.splitlines() if not line.startswith(";")]
 
 
+def _ids_where_the_reader_reads_them(words: list[int], module: ReadModule | None) -> None:
+    """spvbuild.binary.id_words finds the ids the reader types (result type, result id,
+    then those among the operands), word for word; it gives None exactly where the reader
+    refuses the module or keeps words it cannot type."""
+    found = id_words(words_of(words)[0])
+    if module is None or any(hidden_words(inst) for inst in module.instructions):
+        assert found is None
+        return
+    assert found is not None
+    for start, offsets, inst in zip(found.starts, found.ids, module.instructions, strict=True):
+        typed = [v for v in (inst.result_type, inst.result_id) if v is not None]
+        typed += [i for value in inst.operands for i in ids_in(value)]
+        assert [words[start + offset] for offset in offsets] == typed, inst
+
+
 def test_the_corpus_has_at_least_300_modules() -> None:
     assert len(NAMES) >= 300
 
 
 @pytest.mark.spirv_val
 @pytest.mark.parametrize("name", NAMES)
-def test_read_write_and_dis_as_round_trips(name: str) -> None:
+def test_read_write_and_dis_as_round_trips(name: str, asm_engine: str | None) -> None:
     words = _words(name)
+    try:
+        module: ReadModule | None = read(words, lazy=False)
+    except BinaryError as error:
+        module, refusal = None, error
+    if asm_engine != "python":  # (id_words frames the words as the reader does: once)
+        _ids_where_the_reader_reads_them(words, module)
     rejected = _rejected(name) if not name.startswith("random/") else spirv_dis(pack(words))[0] != 0
     if rejected:  # spirv-dis refuses it: so do we, with a BinaryError
         with pytest.raises(BinaryError):
             disassemble(words)
         return
     clean = _clean(name)
-    try:
-        assert read(words).to_words() == words
-    except BinaryError as error:
-        assert "bound" in str(error) and not clean, error  # stricter than spirv-dis on purpose
+    if module is None:  # stricter than spirv-dis on purpose
+        assert "bound" in str(refusal) and not clean, refusal
+    else:
+        assert module.to_words() == words
     text = disassemble(words, raw_id=True)
     env = target_env(words)
     reference = subprocess.run(

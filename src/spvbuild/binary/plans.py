@@ -203,8 +203,9 @@ class CorePlan:
         )
         self.op_enum: dict[int, Any] = {int(m): m for m in enums.Op}
         size = 0x10000
-        # The smallest first word of each opcode: its grammar minimum as word count.
-        self.lowest: list[int] = [(1 << 16) | opcode for opcode in range(size)]
+        # The grammar's minimum word count of each opcode (1 for one the grammar lacks):
+        # small ints, which CPython shares, so the table costs a pointer per opcode.
+        self.lowest: list[int] = [1] * size
         # Layouts of ids only: (result type, result id, ids, variadic tail, optionals).
         self.shapes: dict[int, tuple[bool, bool, int, bool, int]] = {}
         self.deferred: set[int] = set()  # opcodes with context-dependent literals
@@ -223,7 +224,7 @@ class CorePlan:
             is_type = info.cls == _TYPE_DECLARATION
             self.header[opcode] = (has_rt, has_rid, is_type)
             required = sum(1 for op in layout if op.quantifier == "")
-            self.lowest[opcode] = ((1 + has_rt + has_rid + required) << 16) | opcode
+            self.lowest[opcode] = 1 + has_rt + has_rid + required
             if self.set.uses_context(layout):
                 self.deferred.add(opcode)
             elif not is_type and opcode != OP_SPEC_CONSTANT_OP and opcode not in ext_inst:

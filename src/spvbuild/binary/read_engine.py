@@ -125,8 +125,8 @@ def split(
     """Check the framing of every instruction of ``data`` (the module as :func:`prepare`
     gives it, header included; ``n`` words before the padding).
 
-    Return the number of instructions and the distinct first words that are at least
-    their opcode's grammar minimum (``lowest``, by opcode).  ``check(offset)`` is called
+    Return the number of instructions and the distinct first words whose word count is
+    at least their opcode's grammar minimum (``lowest``, by opcode).  ``check(offset)`` is called
     for each instruction whose first word is below it (it raises the error, unless the
     general decoder takes the instruction) and for the last instruction when it runs past
     the end (it raises).  A first word is compared with the minimum when it differs from
@@ -141,7 +141,7 @@ def split(
     while i < end:
         w0 = _word(data, i)
         if seen[w0 & (SEEN - 1)] != w0:
-            if w0 < lowest[w0 & 0xFFFF]:  # word count 0 or below the grammar's minimum
+            if w0 >> 16 < lowest[w0 & 0xFFFF]:  # word count 0 or below the grammar's minimum
                 check(i)
             else:
                 seen[w0 & (SEEN - 1)] = w0

@@ -27,36 +27,45 @@ words it removed.  A pass that meets what it cannot handle raises a located
 * ``set-spec-const-default-value=ID:VALUE ...`` (:func:`set_spec_constant_defaults`),
   ``freeze-spec-const`` (:func:`freeze_spec_constants`): specialization constants given
   values and made constants.
+
+:func:`link` and :class:`~spvbuild.passes.program.Program` load with the package; every
+other pass on first use (linking binaries loads neither the module room nor the other
+passes).
 """
 
 from __future__ import annotations
 
-from spvbuild.passes.block_merging import merge_blocks
-from spvbuild.passes.capabilities import trim_capabilities
-from spvbuild.passes.cfg_cleanup import simplify_cfg
-from spvbuild.passes.compact import compact_ids
-from spvbuild.passes.dead_branches import eliminate_dead_branches
-from spvbuild.passes.dead_code import eliminate_dead_code
-from spvbuild.passes.dedup import remove_duplicates
-from spvbuild.passes.entry_points import split_entry_points
-from spvbuild.passes.fold import fold_constants, fold_spec_constant_ops
-from spvbuild.passes.inline import inline_all, inline_entry_points
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from spvbuild.passes.link import link
-from spvbuild.passes.mem2reg import rewrite_to_ssa
-from spvbuild.passes.pipeline import (
-    PARAMETERIZED,
-    PASSES,
-    RECIPES,
-    PassInfo,
-    PassReport,
-    main_recipe,
-    run,
-)
 from spvbuild.passes.program import Program
-from spvbuild.passes.scalar_replacement import replace_scalars
-from spvbuild.passes.spec_constants import freeze_spec_constants, set_spec_constant_defaults
-from spvbuild.passes.strip import strip_debug
-from spvbuild.passes.unreachable import remove_unreachable_blocks
+
+if TYPE_CHECKING:
+    from spvbuild.passes.block_merging import merge_blocks
+    from spvbuild.passes.capabilities import trim_capabilities
+    from spvbuild.passes.cfg_cleanup import simplify_cfg
+    from spvbuild.passes.compact import compact_ids
+    from spvbuild.passes.dead_branches import eliminate_dead_branches
+    from spvbuild.passes.dead_code import eliminate_dead_code
+    from spvbuild.passes.dedup import remove_duplicates
+    from spvbuild.passes.entry_points import split_entry_points
+    from spvbuild.passes.fold import fold_constants, fold_spec_constant_ops
+    from spvbuild.passes.inline import inline_all, inline_entry_points
+    from spvbuild.passes.mem2reg import rewrite_to_ssa
+    from spvbuild.passes.pipeline import (
+        PARAMETERIZED,
+        PASSES,
+        RECIPES,
+        PassInfo,
+        PassReport,
+        main_recipe,
+        run,
+    )
+    from spvbuild.passes.scalar_replacement import replace_scalars
+    from spvbuild.passes.spec_constants import freeze_spec_constants, set_spec_constant_defaults
+    from spvbuild.passes.strip import strip_debug
+    from spvbuild.passes.unreachable import remove_unreachable_blocks
 
 __all__ = [
     "PARAMETERIZED",
@@ -82,8 +91,51 @@ __all__ = [
     "rewrite_to_ssa",
     "run",
     "set_spec_constant_defaults",
-    "simplify_cfg",
     "split_entry_points",
+    "simplify_cfg",
     "strip_debug",
     "trim_capabilities",
 ]
+
+# Name → the module that defines it, imported on first use (link and Program load
+# at once: the link module has its function's name).
+_LAZY = {
+    "PARAMETERIZED": "spvbuild.passes.pipeline",
+    "PASSES": "spvbuild.passes.pipeline",
+    "PassInfo": "spvbuild.passes.pipeline",
+    "PassReport": "spvbuild.passes.pipeline",
+    "RECIPES": "spvbuild.passes.pipeline",
+    "compact_ids": "spvbuild.passes.compact",
+    "eliminate_dead_branches": "spvbuild.passes.dead_branches",
+    "eliminate_dead_code": "spvbuild.passes.dead_code",
+    "fold_constants": "spvbuild.passes.fold",
+    "fold_spec_constant_ops": "spvbuild.passes.fold",
+    "freeze_spec_constants": "spvbuild.passes.spec_constants",
+    "inline_all": "spvbuild.passes.inline",
+    "inline_entry_points": "spvbuild.passes.inline",
+    "main_recipe": "spvbuild.passes.pipeline",
+    "merge_blocks": "spvbuild.passes.block_merging",
+    "remove_duplicates": "spvbuild.passes.dedup",
+    "remove_unreachable_blocks": "spvbuild.passes.unreachable",
+    "replace_scalars": "spvbuild.passes.scalar_replacement",
+    "rewrite_to_ssa": "spvbuild.passes.mem2reg",
+    "run": "spvbuild.passes.pipeline",
+    "set_spec_constant_defaults": "spvbuild.passes.spec_constants",
+    "simplify_cfg": "spvbuild.passes.cfg_cleanup",
+    "split_entry_points": "spvbuild.passes.entry_points",
+    "strip_debug": "spvbuild.passes.strip",
+    "trim_capabilities": "spvbuild.passes.capabilities",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load a pass on first use (see _LAZY), or a submodule asked for by attribute."""
+    home = _LAZY.get(name)
+    if home is None:
+        try:
+            return importlib.import_module(f"spvbuild.passes.{name}")
+        except ModuleNotFoundError:
+            raise AttributeError(f"module 'spvbuild.passes' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

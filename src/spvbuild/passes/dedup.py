@@ -21,18 +21,19 @@ from spvbuild.passes.ids import is_targeting, rename
 from spvbuild.passes.program import Program, encoder_of, opcode_name
 from spvbuild.spirv.instruction import Instruction
 
-__all__ = ["NAME", "remove_duplicates"]
+__all__ = ["MERGED_OPCODES", "NAME", "remove_duplicates"]
 
 NAME = "remove-duplicates"
 
 MERGED_CLASSES = frozenset({"Type-Declaration", "Constant-Creation"})
 """The classes of the instructions merged when equal (with OpExtInstImport)."""
 
-_MERGED = frozenset(
+MERGED_OPCODES = frozenset(
     opcode
     for opcode, info in tables.INSTRUCTIONS.items()
     if info.has_result and (info.cls in MERGED_CLASSES or opcode == OP_EXT_INST_IMPORT)
 )
+"""The opcodes of the instructions merged when equal."""
 
 
 def remove_duplicates(program: Program) -> Program:
@@ -62,7 +63,7 @@ def remove_duplicates(program: Program) -> Program:
 
     first: dict[tuple[object, ...], int] = {}
     for inst in program.instructions:
-        if inst.opcode not in _MERGED or inst.result_id is None:
+        if inst.opcode not in MERGED_OPCODES or inst.result_id is None:
             continue
         rid = int(inst.result_id)
         key_words = list(words(rename(inst, new)))

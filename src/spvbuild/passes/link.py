@@ -17,6 +17,14 @@ The steps, each in its own place:
    definitions, and, in the one renaming of every instruction that makes the imports'
    uses the exports', the ids compacted as :mod:`spvbuild.passes.compact` does.
 
+Two paths take these steps.  The words path (:mod:`spvbuild.passes.word_link`, over
+:mod:`spvbuild.passes.word_modules`) works on the inputs' words, where their ids are
+(:func:`spvbuild.binary.id_words.id_words`), and moves every id once; it links what
+links.  Wherever it cannot say (an input it cannot read, or that holds words the grammar
+cannot type; anything a step refuses; a decoration group losing targets) it gives way to
+the typed path, the steps above over the reader's instructions, which links the same
+inputs or says what is wrong.  Both give the same words.
+
 What spirv-link does differently, on purpose: a module without an entry point keeps the
 ``Linkage`` capability (spirv-val refuses it otherwise); unresolved imports are put with
 the other declarations, before every definition, as the logical layout asks; a
@@ -26,8 +34,10 @@ the other declarations, before every definition, as the logical layout asks; a
 
 from __future__ import annotations
 
+import gc
+import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, TypeGuard, overload
 
 from spvbuild.binary.encoder import GENERATOR
 from spvbuild.errors import ArgumentError, LinkError, SpvbuildError
@@ -38,6 +48,8 @@ from spvbuild.passes.dedup import remove_duplicates
 from spvbuild.passes.ids import rename
 from spvbuild.passes.merge import NAME, Merged, Untyped, merge, renamed
 from spvbuild.passes.program import Layout, Program, join, split
+from spvbuild.passes.word_link import link_words
+from spvbuild.passes.word_modules import word_module
 from spvbuild.spirv.instruction import Instruction
 
 if TYPE_CHECKING:
@@ -114,27 +126,93 @@ def link(
     labels = list(names) if names is not None else [f"modules[{i}]" for i in range(len(inputs))]
     if len(labels) != len(inputs):
         raise ArgumentError(f"link: names has {len(labels)} entries for {len(inputs)} modules")
-    programs = [_program(m, label) for m, label in zip(inputs, labels, strict=True)]
-    out = _linked(
-        merge(programs, labels, use_highest_version=use_highest_version),
-        allow_partial_linkage=allow_partial_linkage,
-        create_library=create_library,
-    )
-    from spvbuild.ir.module import Module
-
-    if all(isinstance(m, Module) for m in inputs):
+    collecting = gc.isenabled()
+    gc.disable()  # linking makes many new objects beside the tables' many old ones: a
+    try:  # collection would walk them all and find next to nothing
+        options = {
+            "allow_partial_linkage": allow_partial_linkage,
+            "create_library": create_library,
+            "use_highest_version": use_highest_version,
+        }
+        out = _on_words(inputs, **options)
+        if out is None:
+            out = _typed(inputs, labels, **options)
+    finally:
+        if collecting:
+            gc.enable()
+    if all(_is_module(m) for m in inputs):
         out.capability_mode = inputs[0].capability_mode  # type: ignore[union-attr]
         return out.to_module()
     return out
 
 
+def _on_words(
+    inputs: list[Module | Program | Sequence[int] | bytes],
+    *,
+    allow_partial_linkage: bool,
+    create_library: bool,
+    use_highest_version: bool,
+) -> Program | None:
+    """The inputs linked on their words (:mod:`spvbuild.passes.word_link`), or None where
+    the typed path must link them (and say what is wrong)."""
+    modules = []
+    for module in inputs:
+        if isinstance(module, Program) or _is_module(module):
+            try:
+                words: Sequence[int] | bytes = module.to_words()
+            except SpvbuildError:  # (an instruction the encoder refuses: the typed path's)
+                return None
+        elif isinstance(module, bytes | bytearray | memoryview) or (
+            isinstance(module, Sequence) and not isinstance(module, str)
+        ):
+            words = module
+        else:
+            return None
+        found = word_module(words)
+        if found is None:
+            return None
+        modules.append(found)
+    linked = link_words(
+        modules,
+        allow_partial_linkage=allow_partial_linkage,
+        create_library=create_library,
+        use_highest_version=use_highest_version,
+    )
+    if linked is None:
+        return None
+    return Program.from_words(linked[1])
+
+
+def _typed(
+    inputs: list[Module | Program | Sequence[int] | bytes],
+    labels: list[str],
+    *,
+    allow_partial_linkage: bool,
+    create_library: bool,
+    use_highest_version: bool,
+) -> Program:
+    """The inputs linked as typed programs: every step over the reader's instructions,
+    each error raised where it is found."""
+    programs = [_program(m, label) for m, label in zip(inputs, labels, strict=True)]
+    return _linked(
+        merge(programs, labels, use_highest_version=use_highest_version),
+        allow_partial_linkage=allow_partial_linkage,
+        create_library=create_library,
+    )
+
+
+def _is_module(value: object) -> TypeGuard[Module]:
+    """True for a :class:`~spvbuild.ir.module.Module` (there is none before its module is
+    imported: linking binaries leaves the module room unloaded)."""
+    home = sys.modules.get("spvbuild.ir.module")
+    return home is not None and isinstance(value, home.Module)
+
+
 def _program(module: object, label: str) -> Program:
     """The program of one input (LinkError naming it when its binary does not read)."""
-    from spvbuild.ir.module import Module
-
     if isinstance(module, Program):
         return module
-    if isinstance(module, Module):
+    if _is_module(module):
         return Program.from_module(module)
     if isinstance(module, bytes | bytearray | memoryview) or (
         isinstance(module, Sequence) and not isinstance(module, str)

@@ -79,10 +79,10 @@ def linkage_of(inst: Instruction) -> tuple[str, LinkageType] | None:
     value = inst.operands[1]
     if (
         not isinstance(value, EnumerantParameters)
-        or value.enumerant != Decoration.LinkageAttributes
+        or value.enumerant is not Decoration.LinkageAttributes
     ):
         return None
-    name, linkage = value.parameters[0], value.parameters[1]
+    name, linkage = value.parameters[:2]
     if not isinstance(name, str) or not isinstance(linkage, LinkageType):
         return None
     return name, linkage

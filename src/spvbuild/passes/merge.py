@@ -16,6 +16,7 @@ ids, which could not be shifted).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction, RawWords
 from spvbuild.spirv.params import EnumerantParameters
 
-__all__ = ["Merged", "Untyped", "merge", "renamed"]
+__all__ = ["Merged", "Untyped", "merge", "origin_in", "renamed", "section_of"]
 
 NAME = "link"
 
@@ -41,11 +42,18 @@ _GLOBALS = "types_globals"
 
 
 def _section(opcode: int) -> str:
-    """The logical-layout section of an instruction found outside the functions."""
     info = tables.INSTRUCTIONS.get(opcode)
-    if info is None or info.section == "functions":
-        return _GLOBALS
-    return info.section
+    return _GLOBALS if info is None or info.section == "functions" else info.section
+
+
+_SECTION_OF = {opcode: _section(opcode) for opcode in tables.INSTRUCTIONS}
+
+
+def section_of(opcode: int) -> str:
+    """The logical-layout section of an instruction found outside the functions: the
+    grammar's, the types and globals for one the grammar puts in functions or lacks."""
+    found = _SECTION_OF.get(opcode)
+    return _section(opcode) if found is None else found
 
 
 @dataclass(slots=True)
@@ -68,11 +76,18 @@ class Merged:
 
     def origin(self, rid: int) -> tuple[str, int]:
         """The name of the input that defined shifted id ``rid``, and the id it has there."""
-        found = 0
-        for index, start in enumerate(self.starts):
-            if start <= rid:
-                found = index
-        return self.names[found], rid - self.starts[found] + 1
+        return origin_in(self.names, self.starts)(rid)
+
+
+def origin_in(names: Sequence[str], starts: Sequence[int]) -> Callable[[int], tuple[str, int]]:
+    """The function giving, for a shifted id, the name of the input that defined it and
+    the id it has there (``starts``: the first id of each input's shifted range)."""
+
+    def origin(rid: int) -> tuple[str, int]:
+        found = bisect_right(starts, rid) - 1 if starts and starts[0] <= rid else 0
+        return names[found], rid - starts[found] + 1
+
+    return origin
 
 
 class Untyped(Exception):
@@ -196,7 +211,7 @@ def merge(
                         module=name,
                     )
                 entry_points[key] = name
-            sections[_section(opcode)].append(inst)
+            sections[section_of(opcode)].append(inst)
         functions += layout.functions
         offset += max(program.bound - 1, 0)
     return Merged(version, offset + 1, sections, functions, list(names), starts)
