@@ -31,6 +31,7 @@ such words or says what is wrong.
 from __future__ import annotations
 
 import struct
+import sys
 from array import array
 from collections import defaultdict
 from collections.abc import Sequence
@@ -63,7 +64,7 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.spirv.ids import Id
 from spvbuild.spirv.instruction import RawWords
 from spvbuild.spirv.params import EnumerantParameters
-from spvbuild.spirv.strings import string_at
+from spvbuild.spirv.strings import string_at, string_in
 from spvbuild.spirv.tables import KindInfo
 
 __all__ = ["IdWords", "id_words"]
@@ -113,6 +114,7 @@ _PLANS: dict[int, _Checked | int] = {}
 _PARAMS: dict[tuple[str, int], tuple[Any, ...] | None] = {}
 _STRING: Final = "@string"  # a string parameter (see _param_specs)
 _RESULT_ONLY: Final = (1, 2)  # the offsets of a constant's result type and result id
+_LITTLE_ENDIAN: Final = sys.byteorder == "little"
 _WORD: Final = struct.Struct("=I")
 _REAL: Final = struct.Struct("=f")
 # kind name → the values a one-word path takes (see _plain_value)
@@ -195,9 +197,9 @@ class _Dynamic:
                     if plan.params is None:
                         found[k] = plan.ids
                     else:
-                        result = _with_params(plan, words, start, False)
+                        result = _with_params(plan, words, start, True)
                         if result is None:
-                            result = self.general(start, first, None, plan)
+                            result = self.general(start, first, None)
                         found[k] = result
                 if plan.numeric:
                     self.declared(start, first)
@@ -223,11 +225,8 @@ class _Dynamic:
             raise _Untyped(start)
         self.widths[words[start + 1]] = number
 
-    def general(
-        self, start: int, first: int, context: Context | None, plan: _Checked | None = None
-    ) -> Offsets | None:
-        """The offsets the general decoder finds (None: it needs the number context), or
-        those of ``plan``'s parameters where they read word by word (see _with_params);
+    def general(self, start: int, first: int, context: Context | None) -> Offsets | None:
+        """The offsets the general decoder finds (None: it needs the number context),
         remembered by the instruction's words."""
         opcode = first & 0xFFFF
         words = self.words
@@ -239,12 +238,6 @@ class _Dynamic:
         found = _GENERAL_MEMO.get(key)
         if found is not None:
             return found
-        if plan is not None:
-            found = _with_params(plan, words, start, True)
-            if found is not None:
-                if len(_GENERAL_MEMO) < MEMO_LIMIT:
-                    _GENERAL_MEMO[key] = found
-                return found
         decoder = self.noting()
         decoder.noted = []
         try:
@@ -330,6 +323,16 @@ def _with_params(plan: _Checked, words: array[int], start: int, walk: bool) -> O
     return None if found is None else plan.ids + tuple(p - start for p in found)
 
 
+def _string(words: array[int], pos: int, end: int) -> tuple[str, int, bool] | None:
+    """The string in ``words[pos:end]`` as :func:`~spvbuild.spirv.strings.string_in` reads
+    it (its stop counted from ``pos``), from the words' bytes as they lie where they are
+    little-endian."""
+    if _LITTLE_ENDIAN:
+        return string_in(words[pos:end].tobytes(), 0)
+    found = string_at(words, pos, end)  # pragma: no cover - big-endian hosts
+    return None if found is None else (found[0], found[1] - pos, found[2])
+
+
 def _walk(specs: tuple[Any, ...], words: array[int], pos: int, end: int) -> list[int] | None:
     """The positions of the ids among parameters of one-word operands and strings from
     ``pos`` to the instruction's ``end``, or None where the reader would not read them
@@ -340,10 +343,10 @@ def _walk(specs: tuple[Any, ...], words: array[int], pos: int, end: int) -> list
         if pos >= end:
             return None
         if spec is _STRING:
-            string = string_at(words, pos, end)
+            string = _string(words, pos, end)
             if string is None or not string[2]:
                 return None
-            pos = string[1]
+            pos += string[1]
             continue
         if spec == SPEC_ID:
             found.append(pos)

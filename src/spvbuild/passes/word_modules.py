@@ -15,9 +15,9 @@ import re
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, repeat
-from operator import and_
-from typing import Final
+from itertools import accumulate, compress, repeat
+from operator import add, and_, itemgetter
+from typing import Final, NamedTuple
 
 from spvbuild.binary.framing import words_of
 from spvbuild.binary.id_words import IdWords, Offsets, id_words
@@ -59,8 +59,7 @@ _FUNCTIONS: Final = re.compile(r"(?:FP*(?:L[xP]*)*E)*")
 _FUNCTION: Final = re.compile(r"F(P*)[^E]*E")
 
 
-@dataclass(frozen=True, slots=True)
-class WordFunction:
+class WordFunction(NamedTuple):
     """A function of a :class:`WordModule`: ``first`` and ``end`` (the indices of its
     OpFunction and of the instruction after its OpFunctionEnd), ``parameters`` (how many
     OpFunctionParameter follow the OpFunction), ``defined`` (it has blocks)."""
@@ -120,8 +119,9 @@ def word_module(data: Sequence[int] | bytes | array[int]) -> WordModule | None:
 
 def _split(words: array[int], found: IdWords) -> WordModule | None:
     starts, firsts, ids, positions = found
-    result_at = map(_RESULT_AT.__getitem__, firsts)
-    defined = [words[s + at] for s, at in zip(starts, result_at, strict=True) if at]
+    result_at = list(map(_RESULT_AT.__getitem__, firsts))
+    places = list(compress(map(add, starts, result_at), result_at))
+    defined = itemgetter(*places)(words) if len(places) > 1 else places
     if len(set(defined)) != len(defined):
         return None  # an id defined twice: which one a step takes is the typed path's
     letters = "".join(map(_LETTERS.get, map(and_, firsts, repeat(0xFFFF)), repeat("x")))
