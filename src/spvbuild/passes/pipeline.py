@@ -102,8 +102,6 @@ RECIPES: dict[str, tuple[str, ...]] = {
         cfg_cleanup.NAME,
         dedup.NAME,
         dead_code.NAME,
-        capabilities.NAME,
-        compact.NAME,
     ),
 }
 """Named lists of passes: ``dce`` (dead code), ``strip`` (debug information),
@@ -111,8 +109,9 @@ RECIPES: dict[str, tuple[str, ...]] = {
 information, duplicates, dead code, unused capabilities, ids compacted), ``main`` (what a
 frontend runs over what it emitted: calls into entry points inlined, composite variables
 split, variables loaded and stored whole made SSA values, constants folded, branches on
-constants folded, the control flow simplified, duplicates merged, dead code and unused
-capabilities removed, ids compacted; names and debug information kept)."""
+constants folded, the control flow simplified, duplicates merged, dead code removed; names
+and debug information kept, as spirv-opt ``-O`` keeps them; ``size`` after it strips them,
+trims capabilities and compacts ids)."""
 
 PARAMETERIZED: dict[str, Callable[[str], Callable[[Program], Program]]] = {
     spec_constants.SET_NAME: spec_constants.setting,
