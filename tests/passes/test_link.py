@@ -82,6 +82,10 @@ def test_cases_against_spirv_link(tmp_path: Path) -> None:
             if outcome.theirs is None:
                 problems.append(f"{name}: spirv-link now refuses too: {outcome.their_error}")
             tally["differ on purpose"] += 1
+        elif case.spirv_link == "refuses":
+            if outcome.theirs is not None:
+                problems.append(f"{name}: spirv-link now links too")
+            tally["differ on purpose"] += 1
         elif (outcome.theirs is None) != (outcome.words is None):
             problems.append(
                 f"{name}: spirv-link {'refused: ' + outcome.their_error if outcome.theirs is None else 'linked'}"
