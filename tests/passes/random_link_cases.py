@@ -60,9 +60,10 @@ def _size(t: Type) -> tuple[int, int]:
 class Symbol:
     """One shared name: ``name``, ``function`` (else a variable), ``type`` (a function
     type, or the variable's pointer type), ``decorations`` (the texts after ``OpDecorate
-    %x``), ``parameter_decorations`` (per parameter), ``initializer`` (an exported
+    %x``; ``OpDecorateString`` for ``UserSemantic``), ``parameter_decorations`` (per parameter), ``initializer`` (an exported
     variable's), ``exporters`` and ``importers`` (module indices; an exporter that also
-    imports it declares a second id)."""
+    imports it declares a second id), ``once`` (exported ``LinkOnceODR``), ``mixed`` (the
+    first exporter ``Export``, the others ``LinkOnceODR``)."""
 
     name: str
     function: bool
@@ -72,6 +73,8 @@ class Symbol:
     initializer: bool
     exporters: list[int] = field(default_factory=list)
     importers: list[int] = field(default_factory=list)
+    once: bool = False
+    mixed: bool = False
 
 
 class Emitter:
@@ -95,6 +98,7 @@ class Emitter:
         self.ids: dict[object, str] = {}
         self.counter = 0
         self.glsl = ""
+        self.groups: list[str] = []
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
@@ -129,8 +133,13 @@ class Emitter:
         elif kind == "mat":
             line = f"OpTypeMatrix {self.type(t[1])} {t[2]}"  # type: ignore[arg-type]
         elif kind == "arr":
-            length = self.constant(UINT, int(t[2]))  # type: ignore[call-overload]
+            if isinstance(t[2], tuple):  # a spec constant: ("spec", value, SpecId or 0)
+                length = self.spec_constant(int(t[2][1]), int(t[2][2]))
+            else:
+                length = self.constant(UINT, int(t[2]))  # type: ignore[call-overload]
             line = f"OpTypeArray {self.type(t[1])} {length}"  # type: ignore[arg-type]
+        elif kind == "rarr":
+            line = f"OpTypeRuntimeArray {self.type(t[1])}"  # type: ignore[arg-type]
         elif kind == "struct":
             members = [self.type(m) for m in t[1]]  # type: ignore[union-attr]
             line = "OpTypeStruct " + " ".join(members)
@@ -143,7 +152,7 @@ class Emitter:
             raise ValueError(t)
         rid = self.ids[t] = self.fresh(self.prefix + "t")
         self.globals.append(f"{rid} = {line}")
-        if kind == "arr" and t[3]:
+        if kind in ("arr", "rarr") and t[3]:
             self.decorations.append(f"OpDecorate {rid} ArrayStride {t[3]}")
         if kind == "struct":
             for index, offset in enumerate(t[2]):  # type: ignore[arg-type]
@@ -172,9 +181,31 @@ class Emitter:
         self.globals.append(f"{rid} = {line}")
         return rid
 
-    def value(self, t: Type) -> str:
-        """A constant of type ``t``: a null, a scalar or a composite."""
-        if t[0] == "ptr" or self.rng.random() < 0.4:
+    def spec_constant(self, value: int, spec_id: int) -> str:
+        key = ("spec", value, spec_id)
+        found = self.ids.get(key)
+        if found is None:
+            found = self.ids[key] = self.fresh(self.prefix + "s")
+            self.globals.append(f"{found} = OpSpecConstant {self.type(UINT)} {value}")
+            if spec_id:
+                self.decorations.append(f"OpDecorate {found} SpecId {spec_id}")
+        return found
+
+    def undef(self, t: Type) -> str:
+        key = ("undef", t)
+        found = self.ids.get(key)
+        if found is None:
+            ty = self.type(t)
+            found = self.ids[key] = self.fresh(self.prefix + "u")
+            self.globals.append(f"{found} = OpUndef {ty}")
+        return found
+
+    def value(self, t: Type, *, undef: bool = True) -> str:
+        """A constant of type ``t``: a null, a scalar or a composite (an OpUndef now and
+        then, and for what holds an array of a spec constant's length)."""
+        if undef and ("'spec'" in repr(t) or self.rng.random() < 0.05):
+            return self.undef(t)
+        if t[0] == "ptr" or "'spec'" in repr(t) or self.rng.random() < 0.4:
             key = ("null", t)
             found = self.ids.get(key)
             if found is None:
@@ -198,6 +229,15 @@ class Emitter:
             self.globals.append(f"{found} = OpConstantComposite {ty} " + " ".join(parts))
         return found
 
+    def decorate(self, rid: str, decorations: list[str]) -> None:
+        """``rid``'s decorations, now and then through a decoration group."""
+        if decorations and self.rng.random() < 0.1 and "UserSemantic" not in repr(decorations):
+            group = self.fresh(self.prefix + "grp")
+            self.groups += [_decoration(group, d) for d in decorations]
+            self.groups += [f"{group} = OpDecorationGroup", f"OpGroupDecorate {group} {rid}"]
+            return
+        self.decorations += [_decoration(rid, d) for d in decorations]
+
     def text(self, model: str, entries: list[str]) -> str:
         lines = [f"OpCapability {c}" for c in self.caps]
         lines += [f'OpExtension "{e}"' for e in self.extensions]
@@ -208,7 +248,7 @@ class Emitter:
         lines += entries + self.debug + self.names
         decorations = list(self.decorations)
         self.rng.shuffle(decorations)
-        lines += decorations + self.globals + self.declarations + self.definitions
+        lines += decorations + self.groups + self.globals + self.declarations + self.definitions
         return "\n".join(lines) + "\n"
 
 
@@ -256,9 +296,12 @@ class Generator:
         if roll < 0.67 and not self.kernel:
             return ("mat", ("vec", ("float", 32), rng.choice([2, 3, 4])), rng.choice([2, 3, 4]))
         if roll < 0.8:
-            return ("arr", self.value_type(depth + 1), rng.choice([1, 2, 4, 5]), 0)
+            length: object = rng.choice([1, 2, 4, 5])
+            if not self.kernel and rng.random() < 0.2:
+                length = ("spec", length, rng.choice([0, 10 + int(length)]))  # type: ignore[call-overload]
+            return ("arr", self.value_type(depth + 1), length, 0)
         members = tuple(self.value_type(depth + 1) for _ in range(rng.randrange(1, 4)))
-        return ("struct", members, (), False, 0)
+        return ("struct", members, (), False, int(rng.random() < 0.15))
 
     def parameter_type(self) -> Type:
         if self.rng.random() < 0.25:
@@ -300,6 +343,10 @@ class Generator:
             at = (at + align - 1) // align * align
             offsets.append(at)
             at += size
+        if storage == "StorageBuffer" and rng.random() < 0.3:
+            at = (at + 15) // 16 * 16
+            members.append(("rarr", ("float", 32), 0, 4))
+            offsets.append(at)
         return ("struct", tuple(members), tuple(offsets), True, 0)
 
     def variable(self) -> tuple[str, Type, list[str], bool]:
@@ -333,6 +380,8 @@ class Generator:
                 decorations.append("RelaxedPrecision")
         if rng.random() < 0.15:
             decorations.append(rng.choice(["Restrict", "Aliased"]))
+        if rng.random() < 0.06:
+            decorations.append(f'UserSemantic "s{rng.randrange(2)}"')
         return storage, ("ptr", storage, pointee), decorations, storage == "Private"
 
     def mutated(self, t: Type) -> Type:
@@ -354,6 +403,8 @@ class Generator:
         if kind == "mat":
             return ("mat", t[1], 3 if t[2] != 3 else 2)
         if kind == "arr":
+            if isinstance(t[2], tuple):
+                return ("arr", t[1], ("spec", t[2][1], 0 if t[2][2] else 7), t[3])
             if rng.random() < 0.5:
                 return ("arr", t[1], int(t[2]) + 1, t[3])  # type: ignore[call-overload]
             return ("arr", self.mutated(t[1]), t[2], t[3])  # type: ignore[arg-type]
@@ -435,6 +486,13 @@ class Generator:
                 symbol.importers = [rng.choice(others)]
             if symbol.exporters and rng.random() < 0.04:
                 symbol.importers.append(symbol.exporters[0])
+            if symbol.exporters and rng.random() < 0.1:
+                symbol.once = True
+                symbol.mixed = rng.random() < 0.2
+                if len(symbol.exporters) == 1 and modules > 1 and rng.random() < 0.6:
+                    symbol.exporters.append(
+                        rng.choice([m for m in range(modules) if m != exporter])
+                    )
             out.append(symbol)
         return out
 
@@ -509,17 +567,28 @@ def random_case(seed: int) -> Case:
             rid = emitter.fresh(f"{emitter.prefix}{symbol.name}_{role[0]}")
             ids[(symbol.name, role)] = rid
             emitter.name(rid, symbol.name)
-            attribute = f'OpDecorate {rid} LinkageAttributes "{symbol.name}" {role}'
+            linkage = role
+            if (
+                role == "Export"
+                and symbol.once
+                and (symbol.exporters.index(m) > 0 or not symbol.mixed)
+            ):
+                linkage = "LinkOnceODR"
+            attribute = f'OpDecorate {rid} LinkageAttributes "{symbol.name}" {linkage}'
             emitter.decorations.append(attribute)
-            for decoration in decorations:
-                emitter.decorations.append(f"OpDecorate {rid} {decoration}")
+            emitter.decorate(rid, decorations)
+            if any(d.startswith("UserSemantic") for d in decorations):
+                emitter.extensions["SPV_GOOGLE_decorate_string"] = None
+                emitter.extensions["SPV_GOOGLE_hlsl_functionality1"] = None
+            if role == "Export" and symbol.once:
+                emitter.extensions["SPV_KHR_linkonce_odr"] = None
             if symbol.function:
                 (imported_functions if role == "Import" else []).append((symbol, rid, t))
             else:
                 pointer = emitter.type(t)
                 init = ""
                 if role == "Export" and symbol.initializer:
-                    init = " " + emitter.value(t[2])  # type: ignore[arg-type]
+                    init = " " + emitter.value(t[2], undef=False)  # type: ignore[arg-type]
                 if t[1] == "StorageBuffer":
                     emitter.extensions["SPV_KHR_storage_buffer_storage_class"] = None
                 emitter.globals.append(f"{rid} = OpVariable {pointer} {t[1]}{init}")
@@ -568,7 +637,15 @@ def random_case(seed: int) -> Case:
             for symbol, rid, t in imported_variables:
                 if rng.random() < 0.8:
                     used.append(rid)
-                    pointee = emitter.type(t[2])  # type: ignore[arg-type]
+                    pointee_type: Type = t[2]  # type: ignore[assignment]
+                    if "rarr" in repr(pointee_type):
+                        member: Type = pointee_type[1][0]  # type: ignore[index]
+                        pm = emitter.type(("ptr", t[1], member))
+                        zero = emitter.constant(("int", 32, 1), 0)
+                        calls.append(f"{rid}_ac = OpAccessChain {pm} {rid} {zero}")
+                        calls.append(f"{rid}_ld = OpLoad {emitter.type(member)} {rid}_ac")
+                        continue
+                    pointee = emitter.type(pointee_type)
                     calls.append(f"{rid}_ld = OpLoad {pointee} {rid}")
                     writable = t[1] not in ("Uniform",) and "NonWritable" not in symbol.decorations
                     if writable and rng.random() < 0.5:
@@ -588,6 +665,8 @@ def random_case(seed: int) -> Case:
             )
             emitter.definitions.insert(rng.randrange(len(emitter.definitions) + 1), body)
             entries[m].append(f'OpEntryPoint {model} {main} "{name}" {interface}')
+            if rng.random() < 0.1:
+                entries[m].append(f'OpEntryPoint {model} {main} "{name}_b" {interface}')
             if model == "GLCompute":
                 entries[m].append(f"OpExecutionMode {main} LocalSize 1 1 1")
             elif model == "Fragment":
@@ -614,6 +693,12 @@ def random_case(seed: int) -> Case:
         highest=highest,
         env=env,
     )
+
+
+def _decoration(target: str, decoration: str) -> str:
+    if decoration.startswith("UserSemantic"):
+        return f"OpDecorateString {target} {decoration}"
+    return f"OpDecorate {target} {decoration}"
 
 
 def _at_least(version: str, major: int, minor: int) -> bool:
