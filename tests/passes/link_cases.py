@@ -4,9 +4,10 @@ and by spirv-link (``tests/passes/test_link.py``).
 A case lists its modules (assembly texts, made by :func:`shader` and :func:`kernel` from
 their sections), the options (spirv-link's flags), and what should come of it: ``"ok"``,
 or a phrase of spvbuild's LinkError.  ``spirv_link`` is what spirv-link does where it
-differs on purpose (``"accepts"``: it links what spvbuild refuses; ``"invalid"``: it
-links into a module spirv-val refuses, which spvbuild writes valid), None where both must
-agree.
+differs on purpose (``"accepts"``: it links what spvbuild refuses; ``"refuses"``: it
+refuses what spvbuild links; ``"invalid"``: it links into a module spirv-val refuses,
+which spvbuild writes valid), None where both must agree; the reasons are
+``link_differential.KNOWN_DIFFERENCES``'.
 """
 
 from __future__ import annotations
@@ -815,7 +816,116 @@ def _mode_cases() -> list[Case]:
     return out
 
 
+ODR = 'OpExtension "SPV_KHR_linkonce_odr"'
+ONCE_F = 'OpDecorate %f LinkageAttributes "f" LinkOnceODR'
+
+
+def _found_by_random_cases() -> list[Case]:
+    """Cases the random generator (``random_link_cases.py``) found spvbuild wrong on,
+    reduced: LinkOnceODR exports (SPV_KHR_linkonce_odr), a decoration group left without
+    a target, spec constants as array lengths, decorations with id operands."""
+    out = []
+    once = shader(header=ODR, ann=ONCE_F, types=F_TYPE, funcs=F_EXPORT)
+    twice = shader(
+        header=ODR,
+        ann=ONCE_F,
+        types=F_TYPE,
+        funcs=F_EXPORT.replace("OpIAdd %int %f_p %c1", "OpIMul %int %f_p %c1"),
+    )
+    out.append(Case("link_once_odr", (CALLER, once)))
+    out.append(Case("link_once_odr_first_of_two_taken", (CALLER, twice, once)))
+    out.append(Case("link_once_odr_library", (CALLER, once, twice), library=True))
+    out.append(Case("link_once_odr_partial", (CALLER, once), partial=True))
+    out.append(
+        Case(
+            "link_once_odr_used_in_its_module",
+            (shader(header=ODR, ann=ONCE_F, types=F_TYPE, funcs=F_EXPORT, main=F_CALL), twice),
+        )
+    )
+    out.append(
+        Case(
+            "link_once_odr_and_export",
+            (CALLER, once, DEFINER),
+            "exported one way or the other",
+        )
+    )
+    out.append(
+        Case(
+            "link_once_odr_and_export_nobody_imports",
+            (shader(types=F_TYPE, main=""), DEFINER, once),
+            "exported one way or the other",
+        )
+    )
+    out.append(
+        Case(
+            "link_once_odr_type_differs",
+            (
+                CALLER,
+                shader(
+                    header=ODR,
+                    ann=ONCE_F,
+                    types=F_TYPE.replace("%int", "%uint"),
+                    funcs=F_EXPORT.replace("%int", "%uint"),
+                ),
+            ),
+            "imported by",
+        )
+    )
+    grouped = shader(
+        ann=IMP_V
+        + "\nOpDecorate %g RelaxedPrecision\n%g = OpDecorationGroup\nOpGroupDecorate %g %v",
+        types=V_TYPE + "\n" + V_IMPORT,
+        main=V_LOAD,
+    )
+    relaxed = shader(ann=EXP_V + "\nOpDecorate %v RelaxedPrecision", types=V_TYPE + "\n" + V_EXPORT)
+    out.append(Case("group_left_without_targets", (grouped, relaxed)))
+    spec = "%n = OpSpecConstant %uint 4\n%arr = OpTypeArray %float %n\n%pa = OpTypePointer Private %arr"
+    for name, ann in (
+        ("spec_length_same_spec_id", "OpDecorate %n SpecId 1\n"),
+        ("spec_length_no_spec_id", ""),
+    ):
+        out.append(
+            Case(
+                name,
+                (
+                    shader(
+                        ann=ann + IMP_V,
+                        types=spec + "\n%v = OpVariable %pa Private",
+                        main="%x = OpLoad %arr %v",
+                    ),
+                    shader(ann=ann + EXP_V, types=spec + "\n%v = OpVariable %pa Private"),
+                ),
+            )
+        )
+    aligned = "%pg = OpTypePointer CrossWorkgroup %uint\n%c16 = OpConstant %uint 16"
+    out.append(
+        Case(
+            "kernel_decoration_with_an_id_operand",
+            (
+                kernel(
+                    ann='OpDecorate %gv LinkageAttributes "gv" Import\nOpDecorateId %gv AlignmentId %c16',
+                    types=aligned + "\n%gv = OpVariable %pg CrossWorkgroup",
+                    main="%x = OpLoad %uint %gv",
+                ),
+                kernel(
+                    ann='OpDecorate %gv LinkageAttributes "gv" Export\nOpDecorateId %gv AlignmentId %c16',
+                    types=aligned + "\n%gv = OpVariable %pg CrossWorkgroup",
+                ),
+            ),
+            spirv_link="refuses",
+            env="opencl2.2",
+        )
+    )
+    return out
+
+
 CASES: tuple[Case, ...] = tuple(
-    _function_cases() + _variable_cases() + _typed_cases() + _kernel_cases() + _mode_cases()
+    _function_cases()
+    + _variable_cases()
+    + _typed_cases()
+    + _kernel_cases()
+    + _mode_cases()
+    + _found_by_random_cases()
 )
-"""Every case, by group: functions, variables, types, kernels, modes."""
+"""Every case, by group: functions, variables, types, kernels, modes, found by the random
+generator."""

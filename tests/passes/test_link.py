@@ -29,6 +29,7 @@ from tests.passes.link_cases import (
     Text,
     shader,
 )
+from tests.passes.random_link_cases import random_case
 from tests.passes.test_mutants import mutate
 
 pytestmark = [pytest.mark.spirv_val]
@@ -82,6 +83,10 @@ def test_cases_against_spirv_link(tmp_path: Path) -> None:
             if outcome.theirs is None:
                 problems.append(f"{name}: spirv-link now refuses too: {outcome.their_error}")
             tally["differ on purpose"] += 1
+        elif case.spirv_link == "refuses":
+            if outcome.theirs is not None:
+                problems.append(f"{name}: spirv-link now links too")
+            tally["differ on purpose"] += 1
         elif (outcome.theirs is None) != (outcome.words is None):
             problems.append(
                 f"{name}: spirv-link {'refused: ' + outcome.their_error if outcome.theirs is None else 'linked'}"
@@ -103,6 +108,27 @@ def test_cases_against_spirv_link(tmp_path: Path) -> None:
                 tally["both linked, equal"] += 1
     print(f"\n{len(CASES)} linking cases against spirv-link: {tally}")
     assert problems == []
+
+
+RANDOM_SEEDS = range(2600, 2800)
+"""The slice of ``random_link_cases.py``'s seeds the suite runs (the campaign ran more)."""
+
+
+@pytest.mark.corpus
+def test_random_cases_against_spirv_link(tmp_path: Path) -> None:
+    """Random link inputs: spvbuild and spirv-link agree (or differ as
+    ``link_differential.KNOWN_DIFFERENCES`` says), spvbuild's output passes spirv-val, and
+    the words path gives the typed path's words."""
+    cases = [random_case(seed) for seed in RANDOM_SEEDS]
+    tally: dict[str, int] = {}
+    problems = []
+    for outcome, kind in diff.judge(cases, tmp_path):
+        tally[kind] = tally.get(kind, 0) + 1
+        if kind not in diff.AGREEING:
+            problems.append(f"{outcome.case.name}: {kind} {outcome.error or outcome.crash or ''}")
+    print(f"\n{len(cases)} random linking cases against spirv-link: {tally}")
+    assert problems == []
+    assert tally.get("both linked, equal", 0) > 80 and tally.get("both refused", 0) > 30
 
 
 def test_error_names_the_symbol_and_the_input() -> None:

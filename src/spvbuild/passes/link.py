@@ -9,7 +9,7 @@ The steps, each in its own place:
 2. :mod:`spvbuild.passes.dedup`: the same types, constants, extended-set imports and
    decorations declared by several modules merged into one;
 3. :mod:`spvbuild.passes.linkage`: each import (``LinkageAttributes ... Import``) paired
-   with the export of its name, their types and decorations compared, the import removed
+   with the export of its name (or the first ``LinkOnceODR`` one), their types and decorations compared, the import removed
    and its uses made the export's;
 4. here: the exports' ``LinkageAttributes`` dropped unless a library is made, the
    ``Linkage`` capability dropped when nothing needs it (no library, no LinkageAttributes
@@ -28,7 +28,9 @@ inputs or says what is wrong.  Both give the same words.
 What spirv-link does differently, on purpose: a module without an entry point keeps the
 ``Linkage`` capability (spirv-val refuses it otherwise); unresolved imports are put with
 the other declarations, before every definition, as the logical layout asks; a
-``LinkageAttributes`` given through a decoration group is refused rather than ignored; no
+``LinkageAttributes`` given through a decoration group is refused rather than ignored; an
+import and its export whose decorations name equal constants by other ids (``OpDecorateId``)
+are decorated alike, the constants being merged first, as for their types; no
 ``OpModuleProcessed`` is added, and the generator word is spvbuild's.
 """
 

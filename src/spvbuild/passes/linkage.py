@@ -3,15 +3,20 @@ declare, each import paired with the export of its name, and the pairs resolved.
 
 A symbol is a global ``OpVariable`` (its type: the variable's pointer type) or an
 ``OpFunction`` (its type: the function type) decorated ``LinkageAttributes "name"
-Import|Export`` by an ``OpDecorate``; an id also decorated ``BuiltIn`` is no symbol.  An
-import pairs with the one export of its name; their types must be the same id once the
+Import|Export|LinkOnceODR`` by an ``OpDecorate``; an id also decorated ``BuiltIn`` is no
+symbol.  An import pairs with the one export of its name, or with the first (in module
+order) of the ``LinkOnceODR`` exports of its name (SPV_KHR_linkonce_odr: several modules
+may define it, the definitions alike, and one is taken; the others stay, unused); a name
+is exported one way or the other, never both.  An import and its export's types must be
+the same id once the
 merged module's duplicate types are merged (:mod:`spvbuild.passes.dedup`: the same
 declaration, the same decorations), and their decorations the same, ``LinkageAttributes``
 aside (through decoration groups too).
 
 Resolving a pair removes the import (a function declaration with its parameters, or a
 variable) with its names and decorations; every use of it then names the export (the
-renaming left to the caller, who renames every instruction once).
+renaming left to the caller, who renames every instruction once).  A decoration group
+left with no target loses its ``OpGroupDecorate``.
 """
 
 from __future__ import annotations
@@ -47,8 +52,8 @@ _ANNOTATIONS = frozenset(
 class Symbol:
     """One import or export.
 
-    Fields: ``name`` (the LinkageAttributes name), ``linkage`` (``LinkageType.Import`` or
-    ``Export``), ``id`` (the variable or function), ``type_id`` (its type: the variable's
+    Fields: ``name`` (the LinkageAttributes name), ``linkage`` (``LinkageType.Import``,
+    ``Export`` or ``LinkOnceODR``), ``id (the variable or function), ``type_id`` (its type: the variable's
     pointer type, the function's function type), ``module`` (the name of the input that
     declared it), ``parameters`` (a function's parameter ids; empty for a variable),
     ``decoration`` (the ``OpDecorate`` that declares it).
@@ -66,7 +71,7 @@ class Symbol:
 @dataclass(slots=True)
 class Symbols:
     """A merged module's symbols: ``imports`` (in module order) and ``exports`` (name →
-    every export of that name, in module order)."""
+    every export of that name, in module order, ``LinkOnceODR`` ones too)."""
 
     imports: list[Symbol]
     exports: dict[str, list[Symbol]]
@@ -159,18 +164,31 @@ def find(layout: Layout, origin: Callable[[int], tuple[str, int]]) -> Symbols:
         symbol = Symbol(name, linkage, target, type_id, module, parameters, inst)
         if linkage == LinkageType.Import:
             imports.append(symbol)
-        elif linkage == LinkageType.Export:
+        elif linkage in (LinkageType.Export, LinkageType.LinkOnceODR):
             exports[name].append(symbol)
     return Symbols(imports, dict(exports))
 
 
 def pair(symbols: Symbols, *, allow_partial_linkage: bool) -> list[tuple[Symbol, Symbol]]:
-    """Each import with the export of its name.  LinkError for an import no module exports
-    (unless ``allow_partial_linkage``: it stays an import) and for one whose name is
-    exported more than once."""
+    """Each import with the export of its name (the first LinkOnceODR one).  LinkError for
+    a name exported both ``Export`` and ``LinkOnceODR``, an import no module exports
+    (unless ``allow_partial_linkage``: it stays an import) and one whose name is exported
+    more than once (``Export``)."""
+    for name, exported in symbols.exports.items():
+        once = [e for e in exported if e.linkage == LinkageType.LinkOnceODR]
+        if once and len(once) < len(exported):
+            plain = next(e for e in exported if e.linkage != LinkageType.LinkOnceODR)
+            raise LinkError(
+                f"{name!r} is exported by {plain.module} and exported LinkOnceODR by "
+                f"{once[0].module}: a name is exported one way or the other",
+                symbol=name,
+                module=once[0].module,
+            )
     pairs = []
     for imported in symbols.imports:
         candidates = symbols.exports.get(imported.name, [])
+        if candidates and candidates[0].linkage == LinkageType.LinkOnceODR:
+            candidates = candidates[:1]
         if len(candidates) > 1:
             raise LinkError(
                 f"{imported.module} imports {imported.name!r}, which is exported "
@@ -284,8 +302,8 @@ def resolve(
 ) -> tuple[Layout, dict[int, int]]:
     """``layout`` without each pair's import (see the module's docstring), and the map of
     each import to its export, to be applied to every instruction left; without
-    ``keep_exports``, every export's LinkageAttributes goes too; without ``keep_imports``,
-    every import's that is left (a ``BuiltIn``'s, no symbol)."""
+    ``keep_exports``, every export's LinkageAttributes goes too (LinkOnceODR ones too);
+    without ``keep_imports``, every import's that is left (a ``BuiltIn``'s, no symbol)."""
     replaced = {imported.id: exported.id for imported, exported in pairs}
     removed = set(replaced)
     for imported, _ in pairs:
@@ -298,21 +316,30 @@ def resolve(
             return False
         found = linkage_of(inst)
         if found is not None:
-            if found[1] == LinkageType.Export and not keep_exports:
+            if found[1] != LinkageType.Import and not keep_exports:
                 return False
             if found[1] == LinkageType.Import and not keep_imports:
                 return False
         return True
 
-    head = [_without_removed(inst, removed) for inst in layout.head if kept(inst)]
+    head = [
+        left
+        for inst in layout.head
+        if kept(inst) and (left := _without_removed(inst, removed)) is not None
+    ]
     functions = [f for f in layout.functions if f.id not in removed]
     return Layout(head, functions), replaced
 
 
-def _without_removed(inst: Instruction, removed: set[int]) -> Instruction:
-    """A group decoration without the removed ids among its targets."""
+def _without_removed(inst: Instruction, removed: set[int]) -> Instruction | None:
+    """A group decoration without the removed ids among its targets (None when it had
+    targets and none is left)."""
     if inst.opcode == OP_GROUP_DECORATE and len(inst.operands) == 2:
         targets = tuple(t for t in inst.operands[1] if int(t) not in removed)
+        if len(targets) == len(inst.operands[1]):
+            return inst
+        if not targets:
+            return None
         return inst._replace(operands=(inst.operands[0], targets))
     return inst
 

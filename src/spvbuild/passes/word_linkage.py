@@ -4,10 +4,11 @@ module whose instructions before the functions are words, for the words path of 
 
 A symbol is a global ``OpVariable`` or an ``OpFunction`` decorated ``LinkageAttributes``
 by an ``OpDecorate`` (not one decorated ``BuiltIn``); an import pairs with the one export
-of its name (the name's words: a string the reader types has one spelling), their types
-must be the same id and their decorations the same words, ``LinkageAttributes`` aside.
-Resolving removes each import with its parameters, names and decorations, and the
-``LinkageAttributes`` that go; the Linkage capability goes where nothing needs it.
+of its name (the name's words: a string the reader types has one spelling), or the first
+``LinkOnceODR`` one, their types must be the same id and their decorations the same words,
+``LinkageAttributes`` aside.  Resolving removes each import with its parameters, names
+and decorations, and the ``LinkageAttributes`` that go; the Linkage capability goes where
+nothing needs it.
 
 Where linkage would raise a :class:`~spvbuild.errors.LinkError`, and wherever decoration
 groups are declared (linkage reads decorations through them), :func:`resolve_words` gives
@@ -58,6 +59,7 @@ _LINKAGE: Final = int(Decoration.LinkageAttributes)
 _BUILTIN: Final = int(Decoration.BuiltIn)
 _IMPORT: Final = int(LinkageType.Import)
 _EXPORT: Final = int(LinkageType.Export)
+_ONCE: Final = int(LinkageType.LinkOnceODR)
 _LINKAGE_CAPABILITY: Final = int(Capability.Linkage)
 # opcode → where its result id is (2 after a result type, else 1; 0: none)
 RESULT_AT: Final = {
@@ -118,7 +120,7 @@ def resolve_words(
             elif found[2] == _LINKAGE:
                 linkages.append(index)
     imports: list[tuple[tuple[int, ...], int, int, tuple[int, ...]]] = []
-    exports: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    exports: dict[tuple[int, ...], list[tuple[int, int, bool]]] = {}
     for index in linkages:
         found = head[index][1]
         target = found[1]
@@ -134,16 +136,21 @@ def resolve_words(
         name = tuple(found[3:-1])
         if found[-1] == _IMPORT:
             imports.append((name, target, type_id, parameters))
-        elif found[-1] == _EXPORT:
-            exports.setdefault(name, []).append((target, type_id))
+        elif found[-1] == _EXPORT or found[-1] == _ONCE:
+            exports.setdefault(name, []).append((target, type_id, found[-1] == _ONCE))
+    for candidates in exports.values():
+        if len(candidates) > 1 and len({once for _, _, once in candidates}) > 1:
+            return None  # exported both ways
     replaced: dict[int, int] = {}
     removed: set[int] = set()
     for name, target, type_id, parameters in imports:
-        candidates = exports.get(name, ())
+        candidates = exports.get(name, [])
+        if candidates and candidates[0][2]:
+            candidates = candidates[:1]  # the first LinkOnceODR
         if len(candidates) > 1 or not candidates and not allow_partial_linkage:
             return None
         if candidates:
-            export, export_type = candidates[0]
+            export, export_type, _ = candidates[0]
             if export_type != type_id:
                 return None
             replaced[target] = export
@@ -186,7 +193,7 @@ def _kept(
         if at and found[at] in removed:
             continue
         if is_linkage(opcode, found):
-            if found[-1] == _EXPORT and not keep_exports:
+            if found[-1] != _IMPORT and not keep_exports:
                 continue
             if found[-1] == _IMPORT and not keep_imports:
                 continue
