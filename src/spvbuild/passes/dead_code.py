@@ -8,6 +8,9 @@ decoration group, a DebugInfo instruction) and every id a decoration of
 :data:`ROOT_DECORATIONS` names (an export, a ``BuiltIn``).  An id is live when a live
 instruction uses it; a function is live when its id or any id it defines is; in a live function every instruction that is not pure is live
 (stores, calls, branches, labels, parameters, ...), a pure one only when its result is.
+A store into a ``Function`` variable of the function (through access chains or not, not
+``Volatile``) is the exception: it is live only when the variable is (something live reads
+it, or takes its address), as nothing can read what it wrote otherwise.
 
 The sweep drops the functions and the pure instructions whose results are not live, and the
 names and decorations of every id that goes (a decoration group's list of targets loses
@@ -21,18 +24,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from spvbuild.generated.core.enums import Decoration, LinkageType
-from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT
-from spvbuild.passes.effects import is_pure
+from spvbuild.generated.core.enums import Decoration, LinkageType, StorageClass
+from spvbuild.generated.core.opcodes import (
+    OP_ACCESS_CHAIN,
+    OP_EXT_INST_IMPORT,
+    OP_IN_BOUNDS_ACCESS_CHAIN,
+    OP_STORE,
+    OP_VARIABLE,
+)
+from spvbuild.passes.effects import is_pure, is_volatile
 from spvbuild.passes.ids import hidden_words, ids_in, is_targeting, used_ids
 from spvbuild.passes.program import Function, Layout, Program, join, split
 from spvbuild.passes.unreachable import UndefMaker, prune
+from spvbuild.spirv.ids import Id
 from spvbuild.spirv.instruction import Instruction, RawWords
 from spvbuild.spirv.params import EnumerantParameters
 
 __all__ = ["NAME", "eliminate_dead_code", "import_names"]
 
 NAME = "eliminate-dead-code-aggressive"
+
+_ACCESS_CHAINS = frozenset({OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN})
 
 
 def import_names(instructions: list[Instruction]) -> dict[int, str]:
@@ -96,6 +108,8 @@ class _Marking:
         self.pruned: set[int] = set()  # ids the pruning of unreachable blocks removed
         self.live: set[int] = set()
         self.work: list[int] = []
+        self.local_stores: dict[int, list[Instruction]] = {}  # variable → stores waiting
+        self.local_roots: dict[int, int] = {}  # Function variable or chain → the variable
         self._elsewhere: dict[int, tuple[Function, Instruction]] | None = None
 
     def mark(self, rid: int) -> None:
@@ -139,12 +153,24 @@ class _Marking:
             self.in_head.setdefault(int(inst.result_id or 0), inst)
         self.mark(function.id)
         imports = self.imports
+        roots = self.local_roots
         for inst in function.instructions():
             rid = inst.result_id
             if rid is not None:
                 self.in_live[int(rid)] = inst
                 if self._elsewhere is not None:
                     self._elsewhere.pop(int(rid), None)
+                if inst.opcode == OP_VARIABLE and inst.operands[0] == StorageClass.Function:
+                    roots[int(rid)] = int(rid)
+                elif inst.opcode in _ACCESS_CHAINS:
+                    base = roots.get(_pointer(inst))
+                    if base is not None:
+                        roots[int(rid)] = base
+            elif inst.opcode == OP_STORE and not is_volatile(inst):
+                variable = roots.get(_pointer(inst))
+                if variable is not None and variable not in self.live:
+                    self.local_stores.setdefault(variable, []).append(inst)
+                    continue
             if rid is None or not is_pure(inst, imports):
                 if rid is not None:
                     self.mark(int(rid))
@@ -172,6 +198,8 @@ class _Marking:
                 function = self.functions.get(rid)
                 if function is not None and rid not in self.live_functions:
                     self.make_live(function)
+                for store in self.local_stores.pop(rid, ()):
+                    self.mark_uses(store)
                 definition = self.in_live.get(rid)
                 if definition is None:
                     found = self.elsewhere().get(rid)
@@ -187,6 +215,10 @@ class _Marking:
             if not self.work:
                 return
 
+    def dead_stores(self) -> set[int]:
+        """The (object ids of the) stores into variables nothing live reads."""
+        return {id(store) for stores in self.local_stores.values() for store in stores}
+
     def dead(self, rid: int) -> bool:
         """True for an id that goes: defined, or removed with its block, and not live."""
         return rid not in self.live and (rid in self.pruned or self.defines(rid))
@@ -196,8 +228,11 @@ def _sweep(layout: Layout, marking: _Marking) -> Layout:
     """``layout`` without what is not live (see the module's docstring)."""
     imports = marking.imports
     live = marking.live
+    dead_stores = marking.dead_stores()
 
     def keep(inst: Instruction) -> Instruction | None:
+        if dead_stores and id(inst) in dead_stores:
+            return None
         if is_targeting(inst):
             if marking.dead(int(inst.operands[0])):
                 return None
@@ -216,6 +251,12 @@ def _sweep(layout: Layout, marking: _Marking) -> Layout:
             block.body = [k for inst in block.body if (k := keep(inst)) is not None]
         functions.append(function)
     return Layout(head, functions)
+
+
+def _pointer(inst: Instruction) -> int:
+    """The id of the pointer an access chain or a store starts from (0 when none)."""
+    pointer = inst.operands[0] if inst.operands else None
+    return int(pointer) if isinstance(pointer, Id) else 0
 
 
 def _without(value: Any, marking: _Marking) -> Any:

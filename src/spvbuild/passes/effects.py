@@ -29,7 +29,7 @@ from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
 
-__all__ = ["PURE_CLASSES", "PURE_EXT_SETS", "PURE_OPCODES", "VOLATILE", "is_pure"]
+__all__ = ["PURE_CLASSES", "PURE_EXT_SETS", "PURE_OPCODES", "VOLATILE", "is_pure", "is_volatile"]
 
 PURE_CLASSES = frozenset(
     {
@@ -101,3 +101,8 @@ def is_pure(inst: Instruction, import_of: dict[int, str]) -> bool:
     if inst.opcode in _EXT_INST:
         return inst.result_id is not None and _pure_ext(inst, import_of)
     return inst.opcode in _PURE and not any(_volatile(v) for v in inst.operands)
+
+
+def is_volatile(inst: Instruction) -> bool:
+    """True when an operand of ``inst`` holds a bit of :data:`VOLATILE`."""
+    return any(_volatile(v) for v in inst.operands)
