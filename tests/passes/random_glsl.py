@@ -10,8 +10,8 @@ in loop conditions and continue expressions, locals initialized to constants (so
 branches and arithmetic fold once they are SSA values), local arrays indexed dynamically.
 
 Every invocation reads ``inp.u[gid]`` (a random ``uvec4``) and writes only
-``outp.r[gid]``: where a statement says so, and a hash of ``main``'s locals where ``main``
-ends.  What a program computes is defined on any driver: every loop is bounded by a
+``outp.r[gid]``: once where ``main`` starts, where a statement says so, and a hash of
+``main``'s locals where ``main`` ends.  What a program computes is defined on any driver: every loop is bounded by a
 counter no statement writes, every dynamic index is reduced modulo its bound, every
 divisor is nonzero (and positive for ``int``), every shift is below 32, every ``out``
 parameter is written before it is read, every float converted to an integer is first
@@ -806,6 +806,7 @@ class Generator:
         self.emit("void main() {")
         self.indent += 1
         self.emit("uvec4 seed = inp.u[gl_GlobalInvocationID.x];")
+        self.emit("outp.r[gl_GlobalInvocationID.x].x = seed.x * 0x9E3779B1u + 1u;")
         self.declare(Variable("seed", vector("uint", 4), writable=False))
         for _ in range(self.rng.randint(2, 6)):  # locals from the input and constants
             self.stmt_declare()

@@ -155,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if kind != "refused" and not args.no_localize:
                         report += localize(checker)
                 if args.alone:
-                    for name in MAIN:
+                    for name in dict.fromkeys(MAIN):
                         kind, message = checker.problem([name])
                         if kind:
                             kinds[f"{name} {kind}"] += 1

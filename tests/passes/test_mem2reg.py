@@ -182,6 +182,7 @@ ESCAPES = {
     "copied into": "OpCopyMemory %100 %101",
     "a volatile load": "%310 = OpLoad %4 %100 Volatile",
     "a decorated load": "%310 = OpLoad %4 %100",
+    "a dynamic index": "%310 = OpAccessChain %11 %102 %300\n%311 = OpLoad %4 %310",
     "an index out of bounds": "%310 = OpAccessChain %11 %102 %9\n%311 = OpLoad %4 %310",
 }
 
@@ -276,41 +277,6 @@ OpFunctionEnd
     assert first.endswith(f"OpCompositeInsert %6 %9 {undef} 0")  # 5 into element 0
     assert second.endswith(f"OpCompositeInsert %6 %10 {first.split()[0]} 1")  # then 10 into 1
     assert f"%302 = OpCompositeExtract %4 {second.split()[0]} 1" in got
-
-
-def test_dynamic_chains_into_a_vector_become_dynamic_extract_and_insert() -> None:
-    got = ssa(
-        HEAD
-        + """%16 = OpTypeStruct %4 %6
-%17 = OpTypePointer Function %16
-%18 = OpConstantComposite %16 %7 %15
-%1 = OpFunction %2 None %3
-%200 = OpLabel
-%102 = OpVariable %12 Function %15
-%103 = OpVariable %17 Function %18
-%300 = OpLoad %4 %14
-%301 = OpAccessChain %11 %102 %300
-OpStore %301 %9
-%302 = OpLoad %4 %301
-%303 = OpAccessChain %11 %103 %8 %300
-OpStore %303 %302
-%304 = OpLoad %4 %303
-OpStore %14 %304
-OpReturn
-OpFunctionEnd
-"""
-    )
-    assert function_variables(got) == []
-    first, second = (line for line in got if "OpVectorInsertDynamic" in line)
-    assert first.endswith("OpVectorInsertDynamic %6 %15 %9 %300")  # 5 into v[i]
-    assert f"%302 = OpVectorExtractDynamic %4 {first.split()[0]} %300" in got
-    member, again = (line for line in got if "OpCompositeExtract %6" in line)
-    assert member.endswith("OpCompositeExtract %6 %18 1")  # the struct's vector
-    assert second.endswith(f"OpVectorInsertDynamic %6 {member.split()[0]} %302 %300")
-    (struct,) = (line for line in got if "OpCompositeInsert %16" in line)
-    assert struct.endswith(f"OpCompositeInsert %16 {second.split()[0]} %18 1")
-    assert again.endswith(f"OpCompositeExtract %6 {struct.split()[0]} 1")
-    assert f"%304 = OpVectorExtractDynamic %4 {again.split()[0]} %300" in got
 
 
 def test_unreachable_block_reads_undefined_and_its_store_goes() -> None:

@@ -3,11 +3,8 @@
 
 A variable of the ``Function`` storage class, declared in its function's first block, is
 *promoted* when it holds a value an ``OpPhi`` can carry (:data:`SSA_TYPES`, nested) and
-every use of it is a non-volatile ``OpLoad`` or ``OpStore`` of it whole or of an element
-of it that an access chain names by constant indices within bounds, or of a vector's
-component an access chain names by a last index that is no constant (a load becomes
-``OpCompositeExtract`` / ``OpVectorExtractDynamic`` of the whole value, a store an
-insertion of the same kind and a store of the whole): no other access chain, no pointer passed to a call, stored, copied or selected, no decoration
+every use of it is a non-volatile ``OpLoad`` of it whole or an ``OpStore`` to it whole:
+no access chain, no pointer passed to a call, stored, copied or selected, no decoration
 but a name or ``RelaxedPrecision``.  Its loads become the value stored last on every path
 (its initializer, or an ``OpUndef`` where nothing was stored yet), its stores and the
 variable go, and where stores on several paths meet (the iterated dominance frontier of
@@ -49,8 +46,6 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_STRUCT,
     OP_TYPE_VECTOR,
     OP_VARIABLE,
-    OP_VECTOR_EXTRACT_DYNAMIC,
-    OP_VECTOR_INSERT_DYNAMIC,
 )
 from spvbuild.passes.cfg import dominator_tree, graph, iterated_frontier
 from spvbuild.passes.ids import ids_in, is_targeting, used_ids
@@ -112,9 +107,7 @@ class Variable:
     bounds, or is the base of another chain), ``read`` (True once it or an access chain
     of it is loaded from), ``escapes`` (True once a use is neither a load, a store to it,
     nor an access chain only loaded or stored through), ``paths`` (each of its access
-    chains → the literal indices it names), ``components`` (each of its access chains that
-    names a vector's component by a last index that is no constant → the literal
-    indices of the vector, the id of that index, the vector's type).
+    chains → the literal indices it names).
     """
 
     function: int
@@ -124,7 +117,6 @@ class Variable:
     read: bool = False
     escapes: bool = False
     paths: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    components: dict[int, tuple[tuple[int, ...], Id, int]] = field(default_factory=dict)
 
 
 def function_variables(layout: Layout, declarations: Declarations) -> dict[int, Variable]:
@@ -146,18 +138,6 @@ def function_variables(layout: Layout, declarations: Declarations) -> dict[int, 
     return found
 
 
-def _note_component(chain: Instruction, var: Variable, declarations: Declarations) -> None:
-    """Note ``chain`` in ``var.components`` when it names a vector's component by its last
-    index (its other indices constants within bounds)."""
-    indices = chain.operands[1]
-    prefix = declarations.element_path(var.pointee, indices[:-1])
-    if prefix is None or declarations.integer(int(indices[-1])) is not None:
-        return  # (a constant out of bounds: the access is left as it is)
-    vector = declarations.element_type(var.pointee, prefix)
-    if vector is not None and declarations.opcode(vector) == OP_TYPE_VECTOR:
-        var.components[int(chain.result_id or 0)] = (prefix, indices[-1], vector)
-
-
 def _survey(layout: Layout, variables: dict[int, Variable], declarations: Declarations) -> None:
     """Fill in what every use of ``variables`` shows (see :class:`Variable`)."""
     chain_base: dict[int, int] = {}
@@ -176,8 +156,6 @@ def _survey(layout: Layout, variables: dict[int, Variable], declarations: Declar
                     path = declarations.element_path(var.pointee, indices)
                     if path:
                         var.paths[int(inst.result_id)] = path
-                    elif indices and isinstance(indices[-1], Id):
-                        _note_component(inst, var, declarations)
 
     def root(pointer: int) -> int | None:
         steps = 0
@@ -201,7 +179,7 @@ def _survey(layout: Layout, variables: dict[int, Variable], declarations: Declar
     for name in bad_targets & variables.keys():
         variables[name].escapes = True
     for chain, owner in roots.items():
-        if chain not in variables[owner].paths and chain not in variables[owner].components:
+        if chain not in variables[owner].paths:
             variables[owner].whole = False
         if chain in bad_targets:
             variables[owner].escapes = True
@@ -437,28 +415,18 @@ def _convert_chains(
 ) -> set[int]:
     """Turn each load through an access chain of a promoted variable into a load of it
     whole and an ``OpCompositeExtract``, each store through one into a load of it whole,
-    an ``OpCompositeInsert`` and a store of it whole (in place); the same through a chain
-    to a vector's component with ``OpVectorExtractDynamic`` / ``OpVectorInsertDynamic``
-    (:func:`_component_access`); the chains' ids, which went."""
+    an ``OpCompositeInsert`` and a store of it whole (in place); the chains' ids, which
+    went."""
     chains = {c: (v, path) for v, var in promoted.items() for c, path in var.paths.items()}
-    components = {
-        c: (v, named) for v, var in promoted.items() for c, named in var.components.items()
-    }
-    if not chains and not components:
+    if not chains:
         return set()
     for block in function.blocks:
         body: list[Instruction] = []
         for inst in block.body:
-            if inst.opcode in ACCESS_CHAINS and (
-                inst.result_id in chains or inst.result_id in components
-            ):
+            if inst.opcode in ACCESS_CHAINS and inst.result_id in chains:
                 continue
             pointer = inst.operands[0] if inst.operands else None
             found = chains.get(int(pointer)) if isinstance(pointer, Id) else None
-            if found is None and isinstance(pointer, Id) and int(pointer) in components:
-                v, named = components[int(pointer)]
-                body += _component_access(inst, v, promoted[v].pointee, named, program)
-                continue
             if found is None or inst.opcode not in (OP_LOAD, OP_STORE):
                 body.append(inst)
                 continue
@@ -481,48 +449,7 @@ def _convert_chains(
                 )
                 body.append(Instruction(OP_STORE, None, None, (Id(v), new, None)))
         block.body = body
-    return set(chains) | set(components)
-
-
-def _component_access(
-    inst: Instruction,
-    v: int,
-    pointee: int,
-    named: tuple[tuple[int, ...], Id, int],
-    program: Program,
-) -> list[Instruction]:
-    """What replaces ``inst``, a load or store through a chain to a vector's component of
-    the promoted variable ``v`` (of type ``pointee``): the whole loaded, the vector taken
-    out of it, the component extracted, or inserted and the whole stored back."""
-    prefix, index, vector_type = named
-    whole = Id(program.new_id())
-    out = [Instruction(OP_LOAD, TypeId(pointee), whole, (Id(v), None))]
-    vector = whole
-    if prefix:
-        vector = Id(program.new_id())
-        out.append(Instruction(OP_COMPOSITE_EXTRACT, TypeId(vector_type), vector, (whole, prefix)))
-    if inst.opcode == OP_LOAD:
-        out.append(
-            Instruction(
-                OP_VECTOR_EXTRACT_DYNAMIC, inst.result_type, inst.result_id, (vector, index)
-            )
-        )
-        return out
-    changed = Id(program.new_id())
-    out.append(
-        Instruction(
-            OP_VECTOR_INSERT_DYNAMIC,
-            TypeId(vector_type),
-            changed,
-            (vector, inst.operands[1], index),
-        )
-    )
-    if prefix:
-        new = Id(program.new_id())
-        out.append(Instruction(OP_COMPOSITE_INSERT, TypeId(pointee), new, (changed, whole, prefix)))
-        changed = new
-    out.append(Instruction(OP_STORE, None, None, (Id(v), changed, None)))
-    return out
+    return set(chains)
 
 
 def _unreached(

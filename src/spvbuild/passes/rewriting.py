@@ -178,26 +178,6 @@ class Declarations:
             current = int(following)
         return tuple(path)
 
-    def element_type(self, composite: int, path: Sequence[int]) -> int | None:
-        """The type of the element that the literal indices ``path`` name in a
-        ``composite`` (None where one does not index it)."""
-        current = composite
-        for value in path:
-            inst = self.by_id.get(current)
-            if inst is None or not inst.operands:
-                return None
-            if inst.opcode == OP_TYPE_STRUCT:
-                members = inst.operands[0]
-                following = members[value] if 0 <= value < len(members) else None
-            elif inst.opcode in (OP_TYPE_ARRAY, OP_TYPE_VECTOR, OP_TYPE_MATRIX):
-                following = inst.operands[0]
-            else:
-                return None
-            if not isinstance(following, int):
-                return None
-            current = int(following)
-        return current
-
     def pointee(self, pointer_type: int, storage: StorageClass) -> int | None:
         """The type a pointer type of class ``storage`` points to (None for another)."""
         inst = self.by_id.get(pointer_type)
