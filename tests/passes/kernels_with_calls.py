@@ -121,6 +121,15 @@ void main() { uint i = gl_GlobalInvocationID.x; b[i] = collatz(a[i] | 1u); }""",
     "call_in_continue": """
 uint step(uint k) { if (k > 100u) return k + 1u; for (uint j = 0u; j < k; ++j) { if (j == 3u) return k + 2u; } return k + 1u; }
 void main() { uint i = gl_GlobalInvocationID.x; uint s = 0u; for (uint k = 0u; k < (a[i] & 15u); k = step(k)) { s += k; } b[i] = s; }""",
+    "returning_constructs_in_continue": """
+uint either(uint x) { if ((x & 1u) == 0u) { return x / 2u; } else { return x * 3u + 1u; } }
+uint by_case(uint x) { switch (x & 3u) { case 0u: return x + 7u; default: return x >> 1; } }
+uint in_do(uint x) { do { return x + 9u; } while (x > 3u); }
+void main() {
+    uint i = gl_GlobalInvocationID.x; uint x = a[i], y = a[i] >> 3, z = 1u;
+    for (uint k = 0u; k < (a[i] & 7u); ++k, x = either(x), y = by_case(y), z = in_do(z)) { z += x; }
+    b[i] = x + y * 5u + z * 11u;
+}""",
     "float_helpers": """
 float smoothy(float x) { if (x < 0.0) return 0.0; if (x > 1.0) return 1.0; return x * x * (3.0 - 2.0 * x); }
 vec2 rot(vec2 v, float c) { return vec2(v.x * c - v.y, v.y * c + v.x); }

@@ -91,7 +91,10 @@ OpStore %v %int_1
 OpReturn
 OpFunctionEnd
 """.replace("%ten = OpConstant %int 10\n", "")
-    ).replace("%ptr_f_float = OpTypePointer Function %float\n", "%ptr_f_float = OpTypePointer Function %float\n%float_0 = OpConstant %float 0\n")
+    ).replace(
+        "%ptr_f_float = OpTypePointer Function %float\n",
+        "%ptr_f_float = OpTypePointer Function %float\n%float_0 = OpConstant %float 0\n",
+    )
     after = eliminate_dead_code(program(src))
     out = lines(text_of(after))
     names = " ".join(out)
@@ -102,6 +105,39 @@ OpFunctionEnd
     assert sum("OpLoad" in line for line in out) == 1
     assert any(line.startswith("OpStore") for line in out)
     assert val(after.to_words(), "spv1.3") == ""
+
+
+def test_stores_into_unread_function_variables_go() -> None:
+    src = (
+        HEAD
+        + """OpName %unread "unread"
+OpDecorate %out LinkageAttributes "out" Export
+"""
+        + TYPES
+        + """%arr = OpTypeArray %int %int_2
+%ptr_f_arr = OpTypePointer Function %arr
+%ptr_p_int = OpTypePointer Private %int
+%out = OpVariable %ptr_p_int Private
+%main = OpFunction %void None %fn
+%l0 = OpLabel
+%unread = OpVariable %ptr_f_arr Function
+%read = OpVariable %ptr_f_arr Function
+%a = OpAccessChain %ptr_f_int %unread %int_1
+OpStore %a %int_2
+%b = OpAccessChain %ptr_f_int %read %int_1
+OpStore %b %int_1
+%c = OpAccessChain %ptr_f_int %read %int_1
+%value = OpLoad %int %c
+OpStore %out %value
+OpReturn
+OpFunctionEnd
+"""
+    )
+    out = lines(text_of(eliminate_dead_code(program(src))))
+    assert not any("unread" in line for line in out), out  # variable, chain, store, name
+    assert sum(line.startswith("OpStore") for line in out) == 2, out  # into %read, %out
+    assert sum("OpAccessChain" in line for line in out) == 2, out
+    assert val(eliminate_dead_code(program(src)).to_words(), "spv1.3") == ""
 
 
 def test_decoration_group_keeps_live_targets_only() -> None:

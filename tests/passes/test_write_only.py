@@ -100,7 +100,7 @@ def program_words(text: str) -> list[int]:
             "a load whose value is used",
             "",
             "",
-            "%r = OpLoad %uint %priv\nOpStore %priv %r\n",
+            "%r = OpLoad %uint %priv\nOpStore %at %r Volatile\n",
             "%priv",
         ),
         ("an atomic", "", "", "%old = OpAtomicIAdd %uint %at %uint_1 %uint_0 %uint_1\n", "%sink"),

@@ -13,9 +13,9 @@ Structured control flow keeps a block apart when merging would break a construct
   that predecessor is no header, no merge block or continue target itself, and directly in
   the construct whose header names the block (not in a construct nested in it): the
   predecessor takes its place in the header's merge instruction;
-* a continue target that is no header and ends in ``OpBranch`` or ``OpBranchConditional``
-  joins its loop's header when that is its only predecessor (the header becomes its own
-  continue target).
+* a continue target that is no header, ends in ``OpBranch`` or ``OpBranchConditional``
+  and branches back to its loop's header joins that header when it is its only
+  predecessor (the header becomes its own continue target).
 
 The phis of the block that goes (one pair each: it had one predecessor) are replaced by
 their value; the phis of its successors name the block it joined; its names go.
@@ -124,8 +124,12 @@ def _may_take_named(
         and headers[0] == label
         and cfg.merges[label].continue_target == target
     ):
-        # a loop header whose continue target follows it becomes its own continue target
-        return label if last.opcode in (OP_BRANCH, OP_BRANCH_CONDITIONAL) else None
+        # a loop header whose continue target follows it becomes its own continue target,
+        # when that target is the back-edge block (a header that is its own continue
+        # target leads to its merge too: a longer continue construct would not reach its
+        # back edge on every path)
+        back_edge = label in cfg.succs[target]
+        return label if back_edge and last.opcode in (OP_BRANCH, OP_BRANCH_CONDITIONAL) else None
     if ahead in MERGES or structure.enclosing_header(label) != headers[0]:
         return None
     return headers[0]

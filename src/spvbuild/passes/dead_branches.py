@@ -6,6 +6,10 @@ An ``OpBranchConditional`` whose condition is a constant (``OpConstantTrue``,
 more go (:func:`spvbuild.passes.unreachable.remove_unreachable_blocks`).  The phis of a
 block that loses the edge keep no pair for it.
 
+A block that a folded branch leaves dominated by a block after it (a switch's case
+reached now only by falling through from another) moves after its dominator
+(:mod:`spvbuild.passes.block_order`).
+
 A loop whose continue target no path reaches (it never loops: a folded branch, or a body
 that always leaves) loses its ``OpLoopMerge`` when its header ends in an ``OpBranch`` and
 its exits leave cleanly (as below), and its continue target goes.  A branch whose folding would drop a loop's back edge (the loop then has none, which
@@ -39,6 +43,7 @@ from spvbuild.generated.core.opcodes import (
     OP_TYPE_BOOL,
     OP_TYPE_INT,
 )
+from spvbuild.passes.block_order import order_by_dominance
 from spvbuild.passes.cfg import DominatorTree, Graph, dominator_tree, graph
 from spvbuild.passes.control_flow import terminator
 from spvbuild.passes.program import Block, Function, Program, join, split
@@ -65,13 +70,14 @@ def eliminate_dead_branches(program: Program) -> Program:
         out.instructions = join(layout)
         out = remove_unreachable_blocks(out)
         layout = split(out, NAME)
+    moved = False
     unwrapped = False
     for function in layout.functions:
+        moved = changed and order_by_dominance(function) or moved
         unwrapped = _unwrap_loops(function) or unwrapped
-    if not unwrapped:
-        return out
-    out.instructions = join(layout)
-    return remove_unreachable_blocks(out)
+    if moved or unwrapped:
+        out.instructions = join(layout)
+    return remove_unreachable_blocks(out) if unwrapped else out
 
 
 def _unwrap_loops(function: Function) -> bool:

@@ -8,11 +8,13 @@ decoration group, a DebugInfo instruction) and every id a decoration of
 :data:`ROOT_DECORATIONS` names (an export, a ``BuiltIn``).  An id is live when a live
 instruction uses it; a function is live when its id or any id it defines is; in a live function every instruction that is not pure is live
 (stores, calls, branches, labels, parameters, ...), a pure one only when its result is.
-A store into a variable no one reads (:mod:`spvbuild.passes.write_only`: ``Function``,
-``Private`` or ``Workgroup`` storage, only written) is not live, and such a variable leaves
-the entry points' interfaces when it goes.  A selection left doing nothing after the sweep
-goes (:mod:`spvbuild.passes.empty_selections`), and the mark runs again for what only its
-branch kept (a few rounds at most).
+A store into a ``Function`` variable of the function, or into a ``Private`` or ``Workgroup``
+variable (through access chains or not, not ``Volatile``; :mod:`spvbuild.passes.write_only`
+says which globals), is the exception: it is live only when the variable is (something live
+reads it, or takes its address), as nothing can read what it wrote otherwise; an entry
+point's interface does not make such a global live, and loses it when it goes.  A selection
+left doing nothing after the sweep goes (:mod:`spvbuild.passes.empty_selections`), and the
+mark runs again for what only its branch kept (a few rounds at most).
 
 The sweep drops the functions and the pure instructions whose results are not live, and the
 names and decorations of every id that goes (a decoration group's list of targets loses
@@ -26,15 +28,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from spvbuild.generated.core.enums import Decoration, LinkageType
-from spvbuild.generated.core.opcodes import OP_ENTRY_POINT, OP_EXT_INST_IMPORT, OP_STORE
-from spvbuild.passes.effects import is_pure
+from spvbuild.generated.core.enums import Decoration, LinkageType, StorageClass
+from spvbuild.generated.core.opcodes import (
+    OP_ACCESS_CHAIN,
+    OP_ENTRY_POINT,
+    OP_EXT_INST_IMPORT,
+    OP_IN_BOUNDS_ACCESS_CHAIN,
+    OP_STORE,
+    OP_VARIABLE,
+)
+from spvbuild.passes.effects import is_pure, is_volatile
 from spvbuild.passes.empty_selections import drop_empty_selections_in
 from spvbuild.passes.ids import hidden_words, ids_in, is_targeting, used_ids
 from spvbuild.passes.program import Function, Layout, Program, join, split
 from spvbuild.passes.rewriting import without_targets
 from spvbuild.passes.unreachable import UndefMaker, prune
-from spvbuild.passes.write_only import write_only_pointers
+from spvbuild.passes.write_only import deferrable_globals
 from spvbuild.spirv.ids import Id
 from spvbuild.spirv.instruction import Instruction, RawWords
 from spvbuild.spirv.params import EnumerantParameters
@@ -42,6 +51,8 @@ from spvbuild.spirv.params import EnumerantParameters
 __all__ = ["NAME", "eliminate_dead_code", "import_names"]
 
 NAME = "eliminate-dead-code-aggressive"
+
+_ACCESS_CHAINS = frozenset({OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN})
 
 
 def import_names(instructions: list[Instruction]) -> dict[int, str]:
@@ -82,9 +93,8 @@ def eliminate_dead_code(program: Program) -> Program:
     out = program
     for _ in range(_ROUNDS):
         layout = split(out, NAME)
-        write_only = write_only_pointers(layout)
         out = out.copy()
-        marking = _Marking(layout, UndefMaker(out), write_only)
+        marking = _Marking(layout, UndefMaker(out))
         marking.run()
         layout.head += marking.undef.made
         swept = _sweep(layout, marking)
@@ -94,15 +104,14 @@ def eliminate_dead_code(program: Program) -> Program:
         if emptied:
             swept.head = without_targets(swept.head, emptied)
         out.instructions = join(swept)
-        if not write_only and not emptied:
-            break  # (else what a store or a branch alone kept may be dead now)
+        if not emptied:
+            break  # (else what only a branch of it kept may be dead now)
     return out
 
 
 _ROUNDS = 4
-"""At most this many marks and sweeps: the first, and one more after each that found
-write-only variables or left a selection doing nothing
-(:mod:`spvbuild.passes.empty_selections`)."""
+"""At most this many marks and sweeps: one more after each that left a selection doing
+nothing (:mod:`spvbuild.passes.empty_selections`)."""
 
 
 class _Marking:
@@ -111,9 +120,8 @@ class _Marking:
     ids the dead functions define are listed only if a live instruction uses one of them
     (no valid module does) or a name or decoration names one."""
 
-    def __init__(self, layout: Layout, undef: UndefMaker, write_only: frozenset[int]) -> None:
+    def __init__(self, layout: Layout, undef: UndefMaker) -> None:
         self.layout = layout
-        self.write_only = write_only
         self.undef = undef
         self.imports = import_names(layout.head)
         self.in_head = {int(i.result_id): i for i in layout.head if i.result_id is not None}
@@ -123,6 +131,10 @@ class _Marking:
         self.pruned: set[int] = set()  # ids the pruning of unreachable blocks removed
         self.live: set[int] = set()
         self.work: list[int] = []
+        self.local_stores: dict[int, list[Instruction]] = {}  # variable → stores waiting
+        # A variable whose stores wait for a read, or a chain into one → the variable:
+        self.deferred_globals = deferrable_globals(layout.head)
+        self.local_roots: dict[int, int] = {v: v for v in self.deferred_globals}
         self._elsewhere: dict[int, tuple[Function, Instruction]] | None = None
 
     def mark(self, rid: int) -> None:
@@ -166,15 +178,25 @@ class _Marking:
             self.in_head.setdefault(int(inst.result_id or 0), inst)
         self.mark(function.id)
         imports = self.imports
+        roots = self.local_roots
         for inst in function.instructions():
             rid = inst.result_id
             if rid is not None:
                 self.in_live[int(rid)] = inst
                 if self._elsewhere is not None:
                     self._elsewhere.pop(int(rid), None)
-            if rid is None or not is_pure(inst, imports):
-                if rid is None and self.stores_unseen(inst):
+                if inst.opcode == OP_VARIABLE and inst.operands[0] == StorageClass.Function:
+                    roots[int(rid)] = int(rid)
+                elif inst.opcode in _ACCESS_CHAINS:
+                    base = roots.get(_pointer(inst))
+                    if base is not None:
+                        roots[int(rid)] = base
+            elif inst.opcode == OP_STORE and not is_volatile(inst):
+                variable = roots.get(_pointer(inst))
+                if variable is not None and variable not in self.live:
+                    self.local_stores.setdefault(variable, []).append(inst)
                     continue
+            if rid is None or not is_pure(inst, imports):
                 if rid is not None:
                     self.mark(int(rid))
                 self.mark_uses(inst)
@@ -188,9 +210,9 @@ class _Marking:
                 if _makes_live(inst):
                     self.mark(int(inst.operands[0]))
             elif inst.result_id is None:
-                if inst.opcode == OP_ENTRY_POINT and self.write_only:
-                    for used in used_ids(inst):
-                        if used not in self.write_only:
+                if inst.opcode == OP_ENTRY_POINT and self.deferred_globals:
+                    for used in used_ids(inst):  # (an interface is no read)
+                        if used not in self.deferred_globals:
                             self.mark(used)
                 else:
                     self.mark_uses(inst)
@@ -199,6 +221,8 @@ class _Marking:
         while True:
             while self.work:
                 rid = self.work.pop()
+                for store in self.local_stores.pop(rid, ()):
+                    self.mark_uses(store)  # (its variable is read: what it stores is live)
                 head = self.in_head.get(rid)
                 if head is not None:
                     self.mark_uses(head)
@@ -221,15 +245,9 @@ class _Marking:
             if not self.work:
                 return
 
-    def stores_unseen(self, inst: Instruction) -> bool:
-        """True for a store through a pointer into a write-only variable."""
-        return (
-            inst.opcode == OP_STORE
-            and bool(self.write_only)
-            and bool(inst.operands)
-            and isinstance(inst.operands[0], Id)
-            and int(inst.operands[0]) in self.write_only
-        )
+    def dead_stores(self) -> set[int]:
+        """The (object ids of the) stores into variables nothing live reads."""
+        return {id(store) for stores in self.local_stores.values() for store in stores}
 
     def dead(self, rid: int) -> bool:
         """True for an id that goes: defined, or removed with its block, and not live."""
@@ -240,8 +258,11 @@ def _sweep(layout: Layout, marking: _Marking) -> Layout:
     """``layout`` without what is not live (see the module's docstring)."""
     imports = marking.imports
     live = marking.live
+    dead_stores = marking.dead_stores()
 
     def keep(inst: Instruction) -> Instruction | None:
+        if dead_stores and id(inst) in dead_stores:
+            return None
         if is_targeting(inst):
             if marking.dead(int(inst.operands[0])):
                 return None
@@ -249,9 +270,7 @@ def _sweep(layout: Layout, marking: _Marking) -> Layout:
         rid = inst.result_id
         if rid is not None and int(rid) not in live and is_pure(inst, imports):
             return None
-        if rid is None and marking.stores_unseen(inst):
-            return None
-        if inst.opcode == OP_ENTRY_POINT and marking.write_only:
+        if inst.opcode == OP_ENTRY_POINT and marking.deferred_globals:
             return inst._replace(operands=tuple(_without(v, marking) for v in inst.operands))
         return inst
 
@@ -264,6 +283,12 @@ def _sweep(layout: Layout, marking: _Marking) -> Layout:
             block.body = [k for inst in block.body if (k := keep(inst)) is not None]
         functions.append(function)
     return Layout(head, functions)
+
+
+def _pointer(inst: Instruction) -> int:
+    """The id of the pointer an access chain or a store starts from (0 when none)."""
+    pointer = inst.operands[0] if inst.operands else None
+    return int(pointer) if isinstance(pointer, Id) else 0
 
 
 def _without(value: Any, marking: _Marking) -> Any:

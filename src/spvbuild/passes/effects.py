@@ -29,7 +29,7 @@ from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
 
-__all__ = ["PURE_CLASSES", "PURE_EXT_SETS", "PURE_OPCODES", "VOLATILE", "has_volatile", "is_pure"]
+__all__ = ["PURE_CLASSES", "PURE_EXT_SETS", "PURE_OPCODES", "VOLATILE", "is_pure", "is_volatile"]
 
 PURE_CLASSES = frozenset(
     {
@@ -84,11 +84,6 @@ def _volatile(value: Any) -> bool:
     return any(type(value) is type(bit) and value & bit for bit in VOLATILE)
 
 
-def has_volatile(inst: Instruction) -> bool:
-    """True when an operand of ``inst`` holds a :data:`VOLATILE` bit."""
-    return any(_volatile(v) for v in inst.operands)
-
-
 def _pure_ext(inst: Instruction, import_of: dict[int, str]) -> bool:
     if len(inst.operands) < 2 or not isinstance(inst.operands[1], int):
         return False
@@ -106,3 +101,8 @@ def is_pure(inst: Instruction, import_of: dict[int, str]) -> bool:
     if inst.opcode in _EXT_INST:
         return inst.result_id is not None and _pure_ext(inst, import_of)
     return inst.opcode in _PURE and not any(_volatile(v) for v in inst.operands)
+
+
+def is_volatile(inst: Instruction) -> bool:
+    """True when an operand of ``inst`` holds a bit of :data:`VOLATILE`."""
+    return any(_volatile(v) for v in inst.operands)

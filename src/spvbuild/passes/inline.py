@@ -26,7 +26,9 @@ arguments); what follows the call goes into a new block, which returns reach.
   its value into a new ``Function`` variable, sets a new ``Function`` flag variable and
   breaks out of the innermost loop around it, to a new block before that loop's merge
   block, which goes on to the merge when the flag is clear and else breaks on outwards
-  the same way.
+  the same way.  An ``OpUnreachable`` of such a copy becomes a break too (of the innermost
+  loop around it, else of the one-trip loop), so that a copy in a continue construct
+  leaves no path that misses its back edge.
   These variables are only loaded and stored whole: mem2reg turns them into SSA values.
 * The callee's ``OpLine``/``OpNoLine`` are kept; its instructions of the DebugInfo sets
   (scopes, declarations of its locals) are dropped.  Decorations of the ids the callee
@@ -58,6 +60,7 @@ from spvbuild.generated.core.opcodes import (
     OP_RETURN_VALUE,
     OP_STORE,
     OP_TYPE_VOID,
+    OP_UNREACHABLE,
     OP_VARIABLE,
 )
 from spvbuild.passes.constructs import Construct, ConstructKind, Nesting, nesting
@@ -446,6 +449,7 @@ class _Returns:
                 self._leave(block, self.post)
             return self.copies, self.pairs
         loop_header, loop_continue = program.new_id(), program.new_id()
+        self._break_unreachable()
         chains = {c.id: self._loops(self.old_label[c.id]) for c in self.returning}
         flagged = any(chains.values())
         flag = ret = 0
@@ -510,6 +514,28 @@ class _Returns:
                 for inst in target_block.body
             ]
         return [head, *blocks, tail], self.pairs
+
+    def _break_unreachable(self) -> None:
+        """Each ``OpUnreachable`` of the copy made a break: to the merge of the innermost
+        loop of the callee around it, else out of the one-trip loop (a block that ends the
+        invocation would keep a call in a continue construct from reaching its back
+        edge, which structured control flow asks of every path)."""
+        for copy in self.copies:
+            if copy.body[-1].opcode != OP_UNREACHABLE:
+                continue
+            loops = self._loops(self.old_label[copy.id])
+            target = self.new(loops[0].merge) if loops else self.post
+            copy.body[-1] = Instruction(OP_BRANCH, None, None, (Id(target),))
+            if target == self.post:
+                if self.result_type is not None:
+                    undef = self.context.declarations.undef(self.result_type)
+                    self.pairs.append((Id(undef), Id(copy.id)))
+                continue
+            merge = next(c for c in self.copies if c.id == target)
+            merge.body = [
+                self._undef_pair(inst, copy.id) if inst.opcode == OP_PHI else inst
+                for inst in merge.body
+            ]
 
     def _loops(self, old_label: int) -> list[Construct]:
         """The loops of the callee around block ``old_label``, innermost first."""

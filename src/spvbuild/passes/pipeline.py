@@ -102,6 +102,7 @@ RECIPES: dict[str, tuple[str, ...]] = {
         cfg_cleanup.NAME,
         dedup.NAME,
         dead_code.NAME,
+        mem2reg.NAME,
     ),
 }
 """Named lists of passes: ``dce`` (dead code), ``strip`` (debug information),
@@ -109,7 +110,8 @@ RECIPES: dict[str, tuple[str, ...]] = {
 information, duplicates, dead code, unused capabilities, ids compacted), ``main`` (what a
 frontend runs over what it emitted: calls into entry points inlined, composite variables
 split, variables loaded and stored whole made SSA values, constants folded, branches on
-constants folded, the control flow simplified, duplicates merged, dead code removed; names
+constants folded, the control flow simplified, duplicates merged, dead code removed, and
+the variables that only the removed code kept from SSA values made SSA values too; names
 and debug information kept, as spirv-opt ``-O`` keeps them; ``size`` after it strips them,
 trims capabilities and compacts ids)."""
 

@@ -3,7 +3,11 @@
 Structured control flow keeps some of them: the merge block and continue target that a
 reachable header names stay, emptied to what SPIR-V asks of an unreachable one (an
 unreachable merge block holds only ``OpUnreachable``; an unreachable continue target only
-an ``OpBranch`` back to its loop's header).  Every ``OpPhi`` left is made to list exactly
+an ``OpBranch`` back to its loop's header).  An unreachable merge block inside a continue
+construct (structurally dominated by a reachable loop's continue target) keeps instead a
+branch to the first of its successors that stays, as it was written: every path of a
+continue construct must reach its back edge, even the structured graph's path through
+an unreachable merge block.  Every ``OpPhi`` left is made to list exactly
 its block's predecessors: pairs from removed blocks go, a pair whose value was defined in a
 removed or emptied block takes an ``OpUndef`` of the phi's type, and a predecessor the phi
 did not list (an emptied continue target) gets one.  The names and decorations of removed
@@ -16,6 +20,7 @@ from collections.abc import Callable
 
 from spvbuild.errors import PassError
 from spvbuild.generated.core.opcodes import OP_BRANCH, OP_PHI, OP_UNDEF, OP_UNREACHABLE
+from spvbuild.passes.cfg import dominator_tree, graph
 from spvbuild.passes.control_flow import merge_of, reachable, successors
 from spvbuild.passes.ids import is_targeting, used_ids
 from spvbuild.passes.program import Block, Function, Program, join, opcode_name, split
@@ -86,6 +91,7 @@ def prune(function: Function, undef: Callable[[int], Id]) -> set[int]:
             emptied[target] = [Instruction(OP_BRANCH, None, None, (Id(block.id),))]
     if len(live) + len(emptied) == len(function.blocks):
         return set()
+    _keep_continue_paths(function, live, emptied)
     gone: set[int] = set()  # ids no longer defined: removed blocks', emptied blocks' values
     kept: list[Block] = []
     for block in function.blocks:
@@ -121,6 +127,31 @@ def prune(function: Function, undef: Callable[[int], Id]) -> set[int]:
                     )
     function.blocks = kept
     return gone
+
+
+def _keep_continue_paths(
+    function: Function, live: set[int], emptied: dict[int, list[Instruction]]
+) -> None:
+    """Give each emptied merge block inside a continue construct a branch to its first
+    successor that stays (see the module's docstring), in ``emptied``."""
+    merges = [label for label, body in emptied.items() if body[0].opcode == OP_UNREACHABLE]
+    if not merges:
+        return
+    cfg = graph(function, structured=True)
+    continues = [
+        m.continue_target
+        for header, m in cfg.merges.items()
+        if header in live and m.continue_target is not None
+    ]
+    if not continues:
+        return
+    tree = dominator_tree(cfg)
+    for label in merges:
+        if not any(tree.dominates(c, label) for c in continues):
+            continue
+        stays = [t for t in successors(cfg.blocks[label], cfg.blocks) if t in live or t in emptied]
+        if stays:
+            emptied[label] = [Instruction(OP_BRANCH, None, None, (Id(stays[0]),))]
 
 
 def _fixed_phi(

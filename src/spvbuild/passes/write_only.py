@@ -1,48 +1,34 @@
-"""Variables that are only written: what dead-code elimination may drop with their stores.
+"""Which variables' stores dead-code elimination may hold back until something reads the
+variable (``eliminate-dead-code-aggressive``).
 
 A variable of ``Function``, ``Private`` or ``Workgroup`` storage is seen by no one outside
-the module: when no instruction reads it, its stores change nothing a program or a host
-can observe.  :func:`write_only_pointers` finds such variables and the pointers into them:
-each use of the variable, or of an access chain into it (``OpAccessChain``,
-``OpInBoundsAccessChain``, ``OpPtrAccessChain``, as their base), is the pointer of an
-``OpStore`` without a ``Volatile`` access, an ``OpLoad`` (not volatile) whose value nothing
-uses, a name or a decoration, or an entry point's interface.  Any other use (a load, a copy, an atomic, a call, a phi or a select of pointers,
-a DebugInfo instruction, a store *of* the pointer) keeps the variable as it is, and so does
-a decoration that makes it visible or shared otherwise (``LinkageAttributes``,
-``BuiltIn``, ``Volatile``, ``Aliased``, ``AliasedPointer``); ``Workgroup`` variables stay
-when the module may lay them over each other
-(``Capability.WorkgroupMemoryExplicitLayoutKHR``).
+the module: until a live instruction reads it (a load whose value is live, an atomic, a
+copy, a call taking it, a phi or select of pointers, a DebugInfo instruction), its stores
+change nothing a program or a host can observe, and they go with it when nothing ever
+does.  Its place in an entry point's interface is no read.  A decoration that makes a
+variable visible or shared otherwise keeps its stores (:data:`KEEPING`:
+``LinkageAttributes``, ``BuiltIn``, ``Volatile``, ``Aliased``, ``AliasedPointer``), and
+``Workgroup`` variables keep theirs when the module may lay them over each other
+(``Capability.WorkgroupMemoryExplicitLayoutKHR``).  A ``Volatile`` store is always kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 from spvbuild.generated.core.enums import Capability, Decoration, StorageClass
-from spvbuild.generated.core.opcodes import (
-    OP_ACCESS_CHAIN,
-    OP_CAPABILITY,
-    OP_ENTRY_POINT,
-    OP_IN_BOUNDS_ACCESS_CHAIN,
-    OP_LOAD,
-    OP_PTR_ACCESS_CHAIN,
-    OP_STORE,
-    OP_VARIABLE,
-)
-from spvbuild.passes.effects import has_volatile
-from spvbuild.passes.ids import ids_in, is_targeting, used_ids
-from spvbuild.passes.program import Layout
+from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_VARIABLE
+from spvbuild.passes.ids import is_targeting
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
 
-__all__ = ["UNSEEN_STORAGES", "write_only_pointers"]
+__all__ = ["GLOBAL_STORAGES", "KEEPING", "deferrable_globals"]
 
-UNSEEN_STORAGES = frozenset({StorageClass.Function, StorageClass.Private, StorageClass.Workgroup})
-"""The storage classes no one outside the module reads."""
+GLOBAL_STORAGES = frozenset({StorageClass.Private, StorageClass.Workgroup})
+"""The storage classes of the global variables no one outside the module reads
+(``Function`` variables are the functions' own)."""
 
-_CHAINS = frozenset({OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN, OP_PTR_ACCESS_CHAIN})
-
-_KEEPING = frozenset(
+KEEPING = frozenset(
     {
         Decoration.LinkageAttributes,
         Decoration.BuiltIn,
@@ -51,87 +37,46 @@ _KEEPING = frozenset(
         Decoration.AliasedPointer,
     }
 )
-"""Decorations that keep a variable whatever its uses."""
+"""Decorations that keep a variable's stores whatever reads it."""
 
 
-def write_only_pointers(layout: Layout) -> frozenset[int]:
-    """The ids of ``layout``'s write-only variables and of the access chains into them
-    (see the module's docstring); empty when there is none."""
-    overlaid = any(
-        inst.opcode == OP_CAPABILITY
-        and inst.operands
-        and inst.operands[0] == Capability.WorkgroupMemoryExplicitLayoutKHR
-        for inst in layout.head
-    )
-    candidates: set[int] = set()
-    for inst in _everything(layout):
-        if (
+def deferrable_globals(head: Sequence[Instruction]) -> set[int]:
+    """The global variables of ``head`` (a module's instructions before its functions)
+    whose stores may wait for a read (see the module's docstring)."""
+    overlaid = False
+    found: set[int] = set()
+    for inst in head:
+        if inst.opcode == OP_CAPABILITY:
+            overlaid = overlaid or (
+                bool(inst.operands)
+                and inst.operands[0] == Capability.WorkgroupMemoryExplicitLayoutKHR
+            )
+        elif (
             inst.opcode == OP_VARIABLE
             and inst.result_id is not None
             and inst.operands
-            and inst.operands[0] in UNSEEN_STORAGES
-            and not (overlaid and inst.operands[0] == StorageClass.Workgroup)
+            and inst.operands[0] in GLOBAL_STORAGES
         ):
-            candidates.add(int(inst.result_id))
-    if not candidates:
-        return frozenset()
-    root: dict[int, int] = {v: v for v in candidates}  # pointer → its variable
-    for inst in _everything(layout):  # (a chain's base is defined before it, in order)
-        if inst.opcode in _CHAINS and inst.result_id is not None and inst.operands:
-            base = root.get(int(inst.operands[0]))
-            if base is not None:
-                root[int(inst.result_id)] = base
-    kept: set[int] = set()
-    loads: dict[int, int] = {}  # a load's result → the variable it reads
-    everything_used: set[int] = set()
-    for inst in _everything(layout):
-        all_used = used_ids(inst, skip_target=True)
-        everything_used.update(all_used)
-        used = [i for i in all_used if i in root]
-        if not used and not (is_targeting(inst) and inst.operands[0] in root):
-            continue
-        if is_targeting(inst):
-            if _keeps(inst) and int(inst.operands[0]) in root:
-                kept.add(root[int(inst.operands[0])])
-            continue  # (a name or a decoration)
-        if inst.opcode == OP_ENTRY_POINT:
-            continue  # (the interface)
-        if (
-            inst.opcode == OP_LOAD
-            and inst.result_id is not None
-            and not has_volatile(inst)
-            and used == [int(inst.operands[0])]
-        ):
-            loads[int(inst.result_id)] = root[used[0]]
-            continue  # (a read only if its value is used)
-        allowed = _pointer_operand(inst)
-        for position, value in enumerate(inst.operands):
-            if position != allowed:
-                kept.update(root[rid] for rid in ids_in(value) if rid in root)
-    kept.update(v for load, v in loads.items() if load in everything_used)
-    return frozenset(p for p, v in root.items() if v not in kept)
-
-
-def _everything(layout: Layout) -> Iterable[Instruction]:
-    yield from layout.head
-    for function in layout.functions:
-        yield from function.instructions()
-
-
-def _pointer_operand(inst: Instruction) -> int:
-    """The operand through which ``inst`` may use a write-only pointer (-1: none): a
-    store's pointer (not a volatile one), a chain's base."""
-    if inst.opcode == OP_STORE:
-        return -1 if has_volatile(inst) else 0
-    if inst.opcode in _CHAINS:
-        return 0
-    return -1
+            found.add(int(inst.result_id))
+    if not found:
+        return found
+    for inst in head:
+        if is_targeting(inst) and int(inst.operands[0]) in found and _keeps(inst):
+            found.discard(int(inst.operands[0]))
+    if overlaid:
+        storage = {
+            int(i.result_id): i.operands[0]
+            for i in head
+            if i.opcode == OP_VARIABLE and i.result_id is not None and i.operands
+        }
+        found = {v for v in found if storage.get(v) != StorageClass.Workgroup}
+    return found
 
 
 def _keeps(inst: Instruction) -> bool:
-    """True for a decoration of :data:`_KEEPING`."""
+    """True for a decoration of :data:`KEEPING`."""
     for value in inst.operands[1:]:
         enumerant = value.enumerant if isinstance(value, EnumerantParameters) else value
-        if isinstance(enumerant, Decoration) and enumerant in _KEEPING:
+        if isinstance(enumerant, Decoration) and enumerant in KEEPING:
             return True
     return False
