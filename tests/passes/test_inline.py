@@ -29,7 +29,7 @@ from tests.reflect.modules import compile_cached
 
 N = 64
 INLINE = "inline-entry-points-exhaustive"
-CHAIN = [INLINE, "fold-constants", "remove-duplicates", "eliminate-dead-code-aggressive"]
+CHAIN = "main"  # the main recipe: inlining, then what cleans up after it (dead branches too)
 
 
 @pytest.fixture(scope="module")

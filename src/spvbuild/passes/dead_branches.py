@@ -7,8 +7,8 @@ more go (:func:`spvbuild.passes.unreachable.remove_unreachable_blocks`).  The ph
 block that loses the edge keep no pair for it.
 
 A loop whose continue target no path reaches (it never loops: a folded branch, or a body
-that always leaves) loses its ``OpLoopMerge`` when its exits leave cleanly (as below),
-and its continue target goes.  A branch whose folding would drop a loop's back edge (the loop then has none, which
+that always leaves) loses its ``OpLoopMerge`` when its header ends in an ``OpBranch`` and
+its exits leave cleanly (as below), and its continue target goes.  A branch whose folding would drop a loop's back edge (the loop then has none, which
 SPIR-V forbids) stays.  Structured control flow decides what the header of the construct
 becomes:
 
@@ -17,7 +17,8 @@ becomes:
 * a selection header (``OpSelectionMerge``): an ``OpBranch`` to the target without the
   merge instruction when every other block that branches to the merge block is directly
   in the construct (not in a construct nested in it, not a header: those branches would
-  leave their own construct elsewhere than its merge once the selection is gone);
+  leave their own construct elsewhere than its merge once the selection is gone) and
+  branches there with an ``OpBranch`` (a two-way break needs the construct it leaves);
   otherwise the construct stays, its dead target replaced by the merge block
   (``OpBranchConditional``) or its cases dropped (an ``OpSwitch`` with the taken target
   as its default).
@@ -86,6 +87,9 @@ def _unwrap_loops(function: Function) -> bool:
                 continue
             if tree.reaches(merge.continue_target):
                 continue
+            last = terminator(cfg.blocks[label])
+            if last is None or last.opcode != OP_BRANCH:
+                continue  # without its merge, a two-way header would be unstructured
             if _leaves_cleanly(label, merge.merge, cfg, tree, structure):
                 del cfg.blocks[label].body[-2]
                 changed = True
@@ -262,6 +266,9 @@ def _leaves_cleanly(
             continue
         if pred in cfg.merges or structure.enclosing_header(pred) != header:
             return False
+        last = terminator(cfg.blocks[pred])
+        if last is None or last.opcode != OP_BRANCH:
+            return False  # a two-way break needs the construct it leaves
     return True
 
 

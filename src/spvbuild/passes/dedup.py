@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from spvbuild.binary.encoder import Encoder
 from spvbuild.errors import PassError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_FUNCTION
@@ -31,13 +32,20 @@ def remove_duplicates(program: Program) -> Program:
     """``program`` with its duplicate types, constants, imports and decorations merged (a
     new program; ``program`` unchanged).  PassError for an instruction the encoder
     refuses."""
-    encoder = encoder_of(program.instructions)
+    encoder: Encoder | None = None
+    read_words = program.read_words()
     merged: dict[int, int] = {}  # id → the id it merges into
 
     def new(old: int) -> int:
         return merged.get(old, old)
 
     def words(inst: Instruction) -> tuple[int, ...]:
+        nonlocal encoder
+        found = read_words(inst)  # (an instruction no rename changed: its words as read)
+        if found is not None:
+            return found
+        if encoder is None:
+            encoder = encoder_of(program.instructions)
         try:
             return tuple(encoder.instruction(inst))
         except SpvbuildError as exc:
@@ -49,7 +57,7 @@ def remove_duplicates(program: Program) -> Program:
             decorations[int(inst.operands[0])].append(inst)
 
     def decoration_key(rid: int) -> tuple[tuple[int, ...], ...]:
-        found = (words(rename(d, new)) for d in decorations.get(rid, ()))
+        found = (words(rename(d, new) if merged else d) for d in decorations.get(rid, ()))
         return tuple(sorted((w[0], *w[2:]) for w in found))  # the target left out
 
     first: dict[tuple[object, ...], int] = {}
@@ -57,7 +65,7 @@ def remove_duplicates(program: Program) -> Program:
         if inst.opcode not in MERGED_OPCODES or inst.result_id is None:
             continue
         rid = int(inst.result_id)
-        key_words = list(words(rename(inst, new)))
+        key_words = list(words(rename(inst, new) if merged else inst))
         del key_words[2 if inst.result_type is not None else 1]  # the result id
         key = (tuple(key_words), decoration_key(rid))
         kept = first.setdefault(key, rid)

@@ -25,6 +25,7 @@ from spvbuild.generated.core import tables
 from spvbuild.generated.core.enums import ImageOperands, MemoryAccess
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_PHI
 from spvbuild.generated.extinst import set_module
+from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
 
@@ -66,7 +67,16 @@ _PURE = frozenset(
 _EXT_INST = tables.EXT_INST_OPCODES
 
 
+_VOLATILE_KINDS = frozenset(type(bit) for bit in VOLATILE)
+"""The flag types a volatile bit belongs to."""
+
+
 def _volatile(value: Any) -> bool:
+    kind = type(value)
+    if kind in _VOLATILE_KINDS:
+        return any(kind is type(bit) and value & bit for bit in VOLATILE)
+    if kind is Id or kind is TypeId or kind is int or value is None:
+        return False
     if isinstance(value, EnumerantParameters):
         return _volatile(value.enumerant)
     if isinstance(value, list | tuple):

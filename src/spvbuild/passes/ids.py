@@ -14,12 +14,12 @@ Names and decorations *target* an id without using it (:data:`TARGETING`: the gr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from spvbuild.generated.core import tables
 from spvbuild.passes.opcode_sets import TARGETING as TARGETING
-from spvbuild.spirv.ids import Id
+from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction, RawWords
 from spvbuild.spirv.params import EnumerantParameters
 
@@ -38,15 +38,33 @@ def is_targeting(inst: Instruction) -> bool:
     return inst.opcode in TARGETING and bool(inst.operands) and isinstance(inst.operands[0], Id)
 
 
-def ids_in(value: Any) -> Iterator[int]:
+def ids_in(value: Any) -> list[int]:
     """The ids an operand value holds (in tuples and enumerant parameters too)."""
-    if isinstance(value, Id):
-        yield int(value)
+    out: list[int] = []
+    _collect(value, out)
+    return out
+
+
+_NO_IDS = frozenset({int, str, float, type(None)})
+"""Operand value types that hold no id (and no raw words)."""
+
+
+def _collect(value: Any, out: list[int]) -> None:
+    """Append the ids ``value`` holds to ``out`` (a list, not a generator: this runs for
+    every operand of every instruction a pass reads)."""
+    kind = type(value)
+    if kind is Id or kind is TypeId:
+        out.append(int(value))
+    elif kind in _NO_IDS:
+        return
+    elif isinstance(value, Id):
+        out.append(int(value))
     elif isinstance(value, tuple | list) and not isinstance(value, RawWords):
         for item in value:
-            yield from ids_in(item)
+            _collect(item, out)
     elif isinstance(value, EnumerantParameters):
-        yield from ids_in(value.parameters)
+        for item in value.parameters:
+            _collect(item, out)
 
 
 _TARGET_LISTS = {
@@ -56,54 +74,80 @@ _TARGET_LISTS = {
 """The operands of a targeting instruction that list more targets (OpGroupDecorate's)."""
 
 
-def used_ids(inst: Instruction, *, skip_target: bool = False) -> Iterator[int]:
+def used_ids(inst: Instruction, *, skip_target: bool = False) -> list[int]:
     """The ids ``inst`` uses: its result type, then its id operands in order (with
     ``skip_target``, a targeting instruction's targets left out: operand 0 and the lists
     of targets of the group decorations)."""
+    out: list[int] = []
     if inst.result_type is not None:
-        yield int(inst.result_type)
+        out.append(int(inst.result_type))
     if skip_target and is_targeting(inst):
         lists = _TARGET_LISTS[inst.opcode]
         for index, value in enumerate(inst.operands):
             if index and index not in lists:
-                yield from ids_in(value)
-        return
+                _collect(value, out)
+        return out
     for value in inst.operands:
-        yield from ids_in(value)
+        _collect(value, out)
+    return out
 
 
-def _raw_in(value: Any) -> Iterator[int]:
+def _collect_raw(value: Any, out: list[int]) -> None:
+    if isinstance(value, Id):
+        return
     if isinstance(value, RawWords):
-        yield from value
+        out.extend(value)
     elif isinstance(value, tuple | list):
         for item in value:
-            yield from _raw_in(item)
+            _collect_raw(item, out)
     elif isinstance(value, EnumerantParameters):
-        yield from _raw_in(value.parameters)
+        for item in value.parameters:
+            _collect_raw(item, out)
 
 
 def hidden_words(inst: Instruction) -> list[int]:
     """The words of ``inst`` the grammar could not type (any of them could be an id)."""
-    return [*_raw_in(inst.operands)]
+    out: list[int] = []
+    for value in inst.operands:
+        kind = type(value)
+        if kind is not Id and kind is not TypeId and kind not in _NO_IDS:
+            _collect_raw(value, out)
+    return out
 
 
 def _renamed(value: Any, new: Callable[[int], int]) -> Any:
+    """``value`` with its ids renamed: the same object where none changes."""
     if isinstance(value, Id):
-        return type(value)(new(int(value)))
+        number = new(int(value))
+        return value if number == value else type(value)(number)
     if isinstance(value, tuple | list) and not isinstance(value, RawWords):
-        return type(value)(_renamed(v, new) for v in value)
+        items = [_renamed(v, new) for v in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return type(value)(items)
     if isinstance(value, EnumerantParameters):
-        return type(value)(*(_renamed(v, new) for v in value.parameters))
+        parameters = value.parameters
+        renamed = [_renamed(v, new) for v in parameters]
+        if all(a is b for a, b in zip(renamed, parameters, strict=True)):
+            return value
+        return type(value)(*renamed)
     return value
 
 
 def rename(inst: Instruction, new: Callable[[int], int]) -> Instruction:
     """``inst`` with every id it defines or uses ``i`` replaced by ``new(i)`` (the words
-    :func:`hidden_words` lists excepted)."""
+    :func:`hidden_words` lists excepted); ``inst`` itself when no id changes (so that a
+    program read from words still writes it as the words it was read from)."""
     result_type = inst.result_type
     result_id = inst.result_id
-    return inst._replace(
-        result_type=None if result_type is None else type(result_type)(new(int(result_type))),
-        result_id=None if result_id is None else type(result_id)(new(int(result_id))),
-        operands=tuple(_renamed(v, new) for v in inst.operands),
-    )
+    new_type = None if result_type is None else _renamed(result_type, new)
+    new_id = None if result_id is None else _renamed(result_id, new)
+    operands = inst.operands
+    new_operands = [_renamed(v, new) for v in operands]
+    if (
+        new_type is result_type
+        and new_id is result_id
+        and all(a is b for a, b in zip(new_operands, operands, strict=True))
+    ):
+        return inst
+    return inst._replace(result_type=new_type, result_id=new_id, operands=tuple(new_operands))

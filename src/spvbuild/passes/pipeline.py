@@ -93,10 +93,25 @@ RECIPES: dict[str, tuple[str, ...]] = {
     "strip": (strip.NAME,),
     "after-link": (dedup.NAME, dead_code.NAME),
     "size": (strip.NAME, dedup.NAME, dead_code.NAME, capabilities.NAME, compact.NAME),
+    "main": (
+        inline.ENTRY_POINTS_NAME,
+        scalar_replacement.NAME,
+        mem2reg.NAME,
+        fold.NAME,
+        dead_branches.NAME,
+        cfg_cleanup.NAME,
+        dedup.NAME,
+        dead_code.NAME,
+    ),
 }
 """Named lists of passes: ``dce`` (dead code), ``strip`` (debug information),
 ``after-link`` (duplicates merged, then dead code), ``size`` (all of them: debug
-information, duplicates, dead code, unused capabilities, ids compacted)."""
+information, duplicates, dead code, unused capabilities, ids compacted), ``main`` (what a
+frontend runs over what it emitted: calls into entry points inlined, composite variables
+split, variables loaded and stored whole made SSA values, constants folded, branches on
+constants folded, the control flow simplified, duplicates merged, dead code removed; names
+and debug information kept, as spirv-opt ``-O`` keeps them; ``size`` after it strips them,
+trims capabilities and compacts ids)."""
 
 PARAMETERIZED: dict[str, Callable[[str], Callable[[Program], Program]]] = {
     spec_constants.SET_NAME: spec_constants.setting,
@@ -179,6 +194,5 @@ def run(
 
 def main_recipe() -> str:
     """The recipe a frontend runs over what it emitted before it writes it (pykernel and
-    the gallery do, unless told not to): ``main`` once :data:`RECIPES` defines it, until
-    then ``size``."""
-    return "main" if "main" in RECIPES else "size"
+    the gallery do, unless told not to): ``main``."""
+    return "main"

@@ -13,6 +13,7 @@ the others go through the encoder.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NoReturn
 
@@ -186,6 +187,26 @@ class Program:
         finding them)."""
         source = self.source
         return source is not None and 16 * len(self.instructions) >= len(source.instructions)
+
+    def read_words(self) -> Callable[[Instruction], tuple[int, ...] | None]:
+        """A function giving the words an instruction of the program was read from (None
+        for one no source holds: a pass made it, or the program was not read from words),
+        for a pass that keys instructions by their words without encoding them again."""
+        source = self.source
+        if source is None:
+            return lambda inst: None
+        starts = offsets(source.words)
+        if len(starts) != len(source.instructions):
+            return lambda inst: None
+        starts.append(len(source.words))
+        finder = _SourceFinder(source.instructions)
+        source_words = source.words
+
+        def read_words(inst: Instruction) -> tuple[int, ...] | None:
+            k = finder.find(inst)
+            return None if k < 0 else tuple(source_words[starts[k] : starts[k + 1]])
+
+        return read_words
 
     def to_module(self) -> Module:
         """A new module holding the program (``Module.from_binary`` of its words)."""
