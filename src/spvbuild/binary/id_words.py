@@ -86,7 +86,8 @@ def id_words(words: array[int]) -> IdWords | None:
     except _Elsewhere:
         from spvbuild.binary import id_words_by_plans
 
-        return id_words_by_plans.id_words(words)
+        found = id_words_by_plans.id_words(words)
+        return None if found is None else IdWords(*found)
 
 
 class _Elsewhere(Exception):

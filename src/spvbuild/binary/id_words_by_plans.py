@@ -35,7 +35,6 @@ from typing import Any, Final, NamedTuple
 
 from spvbuild.binary.framing import frame, offsets
 from spvbuild.binary.general import DEFAULT_CONTEXT, Context, Defer, GeneralDecoder
-from spvbuild.binary.id_words import IdWords, Offsets
 from spvbuild.binary.number_types import declared_number_type
 from spvbuild.binary.plans import (
     MEMO_LIMIT,
@@ -63,11 +62,18 @@ from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.strings import string_at, string_in
 from spvbuild.spirv.tables import KindInfo
 
-__all__ = ["id_words"]
+__all__ = ["Found", "Offsets", "id_words"]
+
+Offsets = tuple[int, ...]
+"""The offsets of an instruction's id words from its first word, in word order."""
+
+Found = tuple[list[int], Sequence[int], list[Offsets], list[int]]
+"""What :func:`id_words` finds: the fields of :class:`spvbuild.binary.id_words.IdWords`
+(``starts``, ``firsts``, ``ids``, ``positions``), in order."""
 
 
 class _Untyped(Exception):
-    """Words the reader would not type, or would refuse: the module has no IdWords."""
+    """Words the reader would not type, or would refuse: the module has no offsets."""
 
 
 class _Checked(NamedTuple):
@@ -100,7 +106,7 @@ _PLAIN: defaultdict[str, set[int]] = defaultdict(set)
 _GENERAL_MEMO: dict[tuple[tuple[int, ...], Context | None, str | None], Offsets] = {}
 
 
-def id_words(words: array[int]) -> IdWords | None:
+def id_words(words: array[int]) -> Found | None:
     """Where the ids of the module in ``words`` (header included, as
     :func:`~spvbuild.binary.framing.words_of` gives them) are, or None where the reader
     would not type every word of it or would refuse it (see the module's docstring)."""
@@ -114,13 +120,13 @@ def _short(offset: int) -> None:
     raise _Untyped(offset)
 
 
-def _find(words: array[int]) -> IdWords:
+def _find(words: array[int]) -> Found:
     framing = frame(words, _short)
     if framing.end < len(words):
         raise _Untyped(framing.end)
     starts = offsets(words)
     if not starts:
-        return IdWords(starts, (), [], [])
+        return starts, (), [], []
     firsts: Sequence[int] = itemgetter(*starts)(words) if len(starts) > 1 else (words[5],)
     found: list[Any] = list(map(_STATIC.get, firsts))
     if None in found:
@@ -133,7 +139,7 @@ def _find(words: array[int]) -> IdWords:
         values = itemgetter(*positions)(words) if len(positions) > 1 else (words[positions[0]],)
         if min(values) == 0 or max(values) >= words[3]:
             raise _Untyped(0)
-    return IdWords(starts, firsts, ids, positions)
+    return starts, firsts, ids, positions
 
 
 class _Dynamic:

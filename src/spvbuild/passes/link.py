@@ -117,7 +117,7 @@ def link(
         out = _on_words(inputs, **options)
         if out is None:
             out = _typed(inputs, labels, **options)
-    if all(is_module(m) for m in inputs):
+    if all(_is_module(m) for m in inputs):
         out.capability_mode = inputs[0].capability_mode  # type: ignore[union-attr]
         return out.to_module()
     return out
@@ -220,7 +220,7 @@ def _linked_on_words(
     """The words of the inputs linked on their words, or None (see :func:`_on_words`)."""
     modules = []
     for module in inputs:
-        if _is_program(module) or is_module(module):
+        if _is_program(module) or _is_module(module):
             try:
                 words: Sequence[int] | bytes = module.to_words()
             except SpvbuildError:  # (an instruction the encoder refuses: the typed path's)
@@ -252,11 +252,12 @@ def _typed(
     create_library: bool,
     use_highest_version: bool,
 ) -> Program:
-    """The inputs linked as typed programs (:func:`spvbuild.passes.typed_link.link_typed`)."""
+    """The inputs linked as typed programs (:func:`spvbuild.passes.typed_link.link_typed`),
+    each error raised where it is found."""
     from spvbuild.passes.typed_link import link_typed
 
     return link_typed(
-        inputs,
+        [_program(m, label) for m, label in zip(inputs, labels, strict=True)],
         labels,
         allow_partial_linkage=allow_partial_linkage,
         create_library=create_library,
@@ -264,7 +265,28 @@ def _typed(
     )
 
 
-def is_module(value: object) -> TypeGuard[Module]:
+def _program(module: object, label: str) -> Program:
+    """The program of one input (LinkError naming it when its binary does not read)."""
+    from spvbuild.passes.program import Program
+
+    if isinstance(module, Program):
+        return module
+    if _is_module(module):
+        return Program.from_module(module)
+    if isinstance(module, bytes | bytearray | memoryview) or (
+        isinstance(module, Sequence) and not isinstance(module, str)
+    ):
+        try:
+            return Program.from_words(module)
+        except SpvbuildError as exc:
+            raise LinkError(f"{label} does not read: {exc}", module=label) from exc
+    raise ArgumentError(
+        f"link: {label} must be a Module, a Program or a binary (words or bytes), not "
+        f"{type(module).__name__}"
+    )
+
+
+def _is_module(value: object) -> TypeGuard[Module]:
     """True for a :class:`~spvbuild.ir.module.Module` (there is none before its module is
     imported: linking binaries leaves the module room unloaded)."""
     home = sys.modules.get("spvbuild.ir.module")

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spvbuild.binary.header import GENERATOR
-from spvbuild.errors import ArgumentError, LinkError, SpvbuildError
 from spvbuild.generated.core.enums import Capability
 from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_ENTRY_POINT
 from spvbuild.passes import linkage
@@ -28,44 +27,21 @@ __all__ = ["link_typed"]
 
 
 def link_typed(
-    inputs: Sequence[object],
+    programs: Sequence[Program],
     labels: list[str],
     *,
     allow_partial_linkage: bool,
     create_library: bool,
     use_highest_version: bool,
 ) -> Program:
-    """``inputs`` (each a :class:`~spvbuild.ir.module.Module`, a :class:`Program` or a
-    binary; ``labels``: their names in messages) linked as typed programs.  Raises
-    :class:`~spvbuild.errors.LinkError` for what cannot be linked (naming the input of a
-    binary that does not read), :class:`~spvbuild.errors.PassError` for a module whose
-    functions do not split into blocks or that ``remove-duplicates`` refuses."""
-    programs = [_program(m, label) for m, label in zip(inputs, labels, strict=True)]
+    """``programs`` (``labels``: their names in messages) linked.  Raises
+    :class:`~spvbuild.errors.LinkError` for what cannot be linked,
+    :class:`~spvbuild.errors.PassError` for a module whose functions do not split into
+    blocks or that ``remove-duplicates`` refuses."""
     return _linked(
-        merge(programs, labels, use_highest_version=use_highest_version),
+        merge(list(programs), labels, use_highest_version=use_highest_version),
         allow_partial_linkage=allow_partial_linkage,
         create_library=create_library,
-    )
-
-
-def _program(module: object, label: str) -> Program:
-    """The program of one input (LinkError naming it when its binary does not read)."""
-    from spvbuild.passes.link import is_module
-
-    if isinstance(module, Program):
-        return module
-    if is_module(module):
-        return Program.from_module(module)
-    if isinstance(module, bytes | bytearray | memoryview) or (
-        isinstance(module, Sequence) and not isinstance(module, str)
-    ):
-        try:
-            return Program.from_words(module)
-        except SpvbuildError as exc:
-            raise LinkError(f"{label} does not read: {exc}", module=label) from exc
-    raise ArgumentError(
-        f"link: {label} must be a Module, a Program or a binary (words or bytes), not "
-        f"{type(module).__name__}"
     )
 
 
