@@ -221,6 +221,8 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         kind_class=lambda k: operand_class(k, core_kinds),
         classes=[name for name, _ in OPERAND_CLASSES],
         grammar=grammar,
+        ext_sets=sorted(grammar.ext_inst_sets.values(), key=lambda s: s.import_name),
+        ext_kind_class=lambda s, k: operand_class(k, {**core_kinds, **s.operand_kinds}),
     )
     if grammar.target_envs:
         out["core/targets.py"] = env.get_template("core_targets.py.j2").render(

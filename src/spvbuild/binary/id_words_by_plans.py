@@ -62,12 +62,11 @@ from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.strings import string_at, string_in
 from spvbuild.spirv.tables import KindInfo
 
-__all__ = ["Found", "Offsets", "id_words"]
+__all__ = ["Found", "id_words"]
 
-Offsets = tuple[int, ...]
-"""The offsets of an instruction's id words from its first word, in word order."""
+_Offsets = tuple[int, ...]  # (spvbuild.binary.id_words.Offsets)
 
-Found = tuple[list[int], Sequence[int], list[Offsets], list[int]]
+Found = tuple[list[int], Sequence[int], list[_Offsets], list[int]]
 """What :func:`id_words` finds: the fields of :class:`spvbuild.binary.id_words.IdWords`
 (``starts``, ``firsts``, ``ids``, ``positions``), in order."""
 
@@ -82,7 +81,7 @@ class _Checked(NamedTuple):
     (offset, kind, parameter words) else None, and whether it declares a numeric type
     (whose literal size the module's constants need)."""
 
-    ids: Offsets
+    ids: _Offsets
     enums: tuple[tuple[int, KindInfo], ...]
     params: tuple[int, KindInfo, int] | None
     numeric: bool
@@ -90,7 +89,7 @@ class _Checked(NamedTuple):
 
 _GENERAL: Final = 0  # a first word the general decoder reads (see _plan)
 # first word → its static offsets (the commonest: one dict lookup an instruction)
-_STATIC: dict[int, Offsets] = {}
+_STATIC: dict[int, _Offsets] = {}
 # first word → _Checked, or _GENERAL
 _PLANS: dict[int, _Checked | int] = {}
 # (kind name, value) → how the value's parameters are read (see _param_specs)
@@ -103,7 +102,7 @@ _REAL: Final = struct.Struct("=f")
 # kind name → the values a one-word path takes (see _plain_value)
 _PLAIN: defaultdict[str, set[int]] = defaultdict(set)
 # (instruction words, context, extended set) → the offsets the general decoder found
-_GENERAL_MEMO: dict[tuple[tuple[int, ...], Context | None, str | None], Offsets] = {}
+_GENERAL_MEMO: dict[tuple[tuple[int, ...], Context | None, str | None], _Offsets] = {}
 
 
 def id_words(words: array[int]) -> Found | None:
@@ -131,7 +130,7 @@ def _find(words: array[int]) -> Found:
     found: list[Any] = list(map(_STATIC.get, firsts))
     if None in found:
         _Dynamic(words, starts, firsts).fill(found)
-    ids: list[Offsets] = found
+    ids: list[_Offsets] = found
     positions = [
         start + offset for start, offsets_ in zip(starts, ids, strict=True) for offset in offsets_
     ]
@@ -208,7 +207,7 @@ class _Dynamic:
             raise _Untyped(start)
         self.widths[words[start + 1]] = number
 
-    def general(self, start: int, first: int, context: Context | None) -> Offsets | None:
+    def general(self, start: int, first: int, context: Context | None) -> _Offsets | None:
         """The offsets the general decoder finds (None: it needs the number context),
         remembered by the instruction's words."""
         opcode = first & 0xFFFF
@@ -280,7 +279,7 @@ def _inline(context: Context | None, word: int) -> bool:
     return real == real
 
 
-def _with_params(plan: _Checked, words: array[int], start: int, walk: bool) -> Offsets | None:
+def _with_params(plan: _Checked, words: array[int], start: int, walk: bool) -> _Offsets | None:
     """The offsets of an instruction whose last enum operand takes the rest as parameters:
     one-word operands (then the same for every instruction of the value), or, with
     ``walk``, strings too (walked); None where the general decoder must read them."""
