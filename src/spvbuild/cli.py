@@ -265,10 +265,13 @@ def _cmd_opt(args: argparse.Namespace, out: BinaryIO | None) -> int:
 
     names: list[str] = []
     for kind, value in args.steps or ():
-        if kind == "recipe":
-            if value not in RECIPES:
-                raise _StreamError(f"no recipe {value!r} (recipes: {', '.join(sorted(RECIPES))})")
-            names += RECIPES[value]
+        if kind == "recipe" or kind == "recipes":
+            for recipe in value.split(","):
+                if recipe not in RECIPES:
+                    raise _StreamError(
+                        f"no recipe {recipe!r} (recipes: {', '.join(sorted(RECIPES))})"
+                    )
+                names += RECIPES[recipe]
         elif kind == "passes":
             names += [name for name in value.split(",") if name]
         elif kind.startswith("pass="):
@@ -400,6 +403,17 @@ def _opt_parser(sub: argparse._SubParsersAction[_Parser], *, with_passes: bool) 
     )
     p_opt.add_argument(
         "--pass", action=_Step, const="passes", help="pass names, comma-separated, in order"
+    )
+    p_opt.add_argument(
+        "-O", action=_Step, nargs=0, const="recipes", metavar="main", help="the main recipe"
+    )
+    p_opt.add_argument(
+        "-Os",
+        action=_Step,
+        nargs=0,
+        const="recipes",
+        metavar="main,size",
+        help="the main recipe, then the size recipe",
     )
     for name in PASSES:
         p_opt.add_argument(f"--{name}", action=_Step, nargs=0, metavar=name, help=f"run {name}")

@@ -91,3 +91,52 @@ def test_a_refusing_pass_is_exit_1_with_its_location(
     assert main(["opt", str(source), "-o", str(tmp_path / "o.spv"), "--compact-ids"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("spvbuild opt: compact-ids: OpExtInst %"), err
+
+
+CALLS = """OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpName %main "main"
+OpName %twice "twice"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%fn_ii = OpTypeFunction %int %int
+%ptr = OpTypePointer Function %int
+%three = OpConstant %int 3
+%main = OpFunction %void None %fn
+%l = OpLabel
+%v = OpVariable %ptr Function
+%r = OpFunctionCall %int %twice %three
+OpStore %v %r
+OpReturn
+OpFunctionEnd
+%twice = OpFunction %int None %fn_ii
+%x = OpFunctionParameter %int
+%tl = OpLabel
+%y = OpIAdd %int %x %x
+OpReturnValue %y
+OpFunctionEnd
+"""
+
+
+def test_dash_o_and_dash_os_are_the_main_and_size_recipes(tmp_path: Path) -> None:
+    source = _write(tmp_path / "in.spv", assemble(CALLS, target_env="spv1.3"))
+    outputs = {}
+    for name, flags in {
+        "O": ["-O"],
+        "main": ["--recipe", "main"],
+        "Os": ["-Os"],
+        "main+size": ["--recipe", "main", "--recipe", "size"],
+    }.items():
+        out = tmp_path / f"{name}.spv"
+        assert main(["opt", str(source), "-o", str(out), *flags]) == 0
+        outputs[name] = _words(out)
+    assert outputs["O"] == outputs["main"]
+    assert outputs["Os"] == outputs["main+size"]
+    optimized = disassemble(outputs["O"])
+    assert "OpFunctionCall" not in optimized and "OpVariable" not in optimized
+    assert 'OpName %main "main"' in optimized
+    assert "OpName" not in disassemble(outputs["Os"])
+    assert val(outputs["Os"], "vulkan1.1") == ""

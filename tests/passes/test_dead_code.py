@@ -108,13 +108,15 @@ def test_decoration_group_keeps_live_targets_only() -> None:
     src = (
         HEAD
         + """OpDecorate %grp RelaxedPrecision
+OpDecorate %v LinkageAttributes "v" Export
 %grp = OpDecorationGroup
 OpGroupDecorate %grp %live %dead
 """
         + TYPES
-        + """%main = OpFunction %void None %fn
+        + """%ptr_p_int = OpTypePointer Private %int
+%v = OpVariable %ptr_p_int Private
+%main = OpFunction %void None %fn
 %l0 = OpLabel
-%v = OpVariable %ptr_f_int Function
 %live = OpIAdd %int %int_1 %int_2
 %dead = OpISub %int %int_1 %int_2
 OpStore %v %live

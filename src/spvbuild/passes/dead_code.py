@@ -8,6 +8,11 @@ decoration group, a DebugInfo instruction) and every id a decoration of
 :data:`ROOT_DECORATIONS` names (an export, a ``BuiltIn``).  An id is live when a live
 instruction uses it; a function is live when its id or any id it defines is; in a live function every instruction that is not pure is live
 (stores, calls, branches, labels, parameters, ...), a pure one only when its result is.
+A store into a variable no one reads (:mod:`spvbuild.passes.write_only`: ``Function``,
+``Private`` or ``Workgroup`` storage, only written) is not live, and such a variable leaves
+the entry points' interfaces when it goes.  A selection left doing nothing after the sweep
+goes (:mod:`spvbuild.passes.empty_selections`), and the mark runs again for what only its
+branch kept (a few rounds at most).
 
 The sweep drops the functions and the pure instructions whose results are not live, and the
 names and decorations of every id that goes (a decoration group's list of targets loses
@@ -22,11 +27,15 @@ from __future__ import annotations
 from typing import Any
 
 from spvbuild.generated.core.enums import Decoration, LinkageType
-from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT
+from spvbuild.generated.core.opcodes import OP_ENTRY_POINT, OP_EXT_INST_IMPORT, OP_STORE
 from spvbuild.passes.effects import is_pure
+from spvbuild.passes.empty_selections import drop_empty_selections_in
 from spvbuild.passes.ids import hidden_words, ids_in, is_targeting, used_ids
 from spvbuild.passes.program import Function, Layout, Program, join, split
+from spvbuild.passes.rewriting import without_targets
 from spvbuild.passes.unreachable import UndefMaker, prune
+from spvbuild.passes.write_only import write_only_pointers
+from spvbuild.spirv.ids import Id
 from spvbuild.spirv.instruction import Instruction, RawWords
 from spvbuild.spirv.params import EnumerantParameters
 
@@ -70,13 +79,30 @@ def eliminate_dead_code(program: Program) -> Program:
     unreachable blocks, dead functions, pure instructions whose results are unused, unused
     types, constants, global variables, imports and strings, and the names and decorations
     of all of them."""
-    layout = split(program, NAME)
-    out = program.copy()
-    marking = _Marking(layout, UndefMaker(out))
-    marking.run()
-    layout.head += marking.undef.made
-    out.instructions = join(_sweep(layout, marking))
+    out = program
+    for _ in range(_ROUNDS):
+        layout = split(out, NAME)
+        write_only = write_only_pointers(layout)
+        out = out.copy()
+        marking = _Marking(layout, UndefMaker(out), write_only)
+        marking.run()
+        layout.head += marking.undef.made
+        swept = _sweep(layout, marking)
+        emptied: set[int] = set()
+        for function in swept.functions:
+            emptied |= drop_empty_selections_in(function)
+        if emptied:
+            swept.head = without_targets(swept.head, emptied)
+        out.instructions = join(swept)
+        if not write_only and not emptied:
+            break  # (else what a store or a branch alone kept may be dead now)
     return out
+
+
+_ROUNDS = 4
+"""At most this many marks and sweeps: the first, and one more after each that found
+write-only variables or left a selection doing nothing
+(:mod:`spvbuild.passes.empty_selections`)."""
 
 
 class _Marking:
@@ -85,8 +111,9 @@ class _Marking:
     ids the dead functions define are listed only if a live instruction uses one of them
     (no valid module does) or a name or decoration names one."""
 
-    def __init__(self, layout: Layout, undef: UndefMaker) -> None:
+    def __init__(self, layout: Layout, undef: UndefMaker, write_only: frozenset[int]) -> None:
         self.layout = layout
+        self.write_only = write_only
         self.undef = undef
         self.imports = import_names(layout.head)
         self.in_head = {int(i.result_id): i for i in layout.head if i.result_id is not None}
@@ -146,6 +173,8 @@ class _Marking:
                 if self._elsewhere is not None:
                     self._elsewhere.pop(int(rid), None)
             if rid is None or not is_pure(inst, imports):
+                if rid is None and self.stores_unseen(inst):
+                    continue
                 if rid is not None:
                     self.mark(int(rid))
                 self.mark_uses(inst)
@@ -159,7 +188,12 @@ class _Marking:
                 if _makes_live(inst):
                     self.mark(int(inst.operands[0]))
             elif inst.result_id is None:
-                self.mark_uses(inst)
+                if inst.opcode == OP_ENTRY_POINT and self.write_only:
+                    for used in used_ids(inst):
+                        if used not in self.write_only:
+                            self.mark(used)
+                else:
+                    self.mark_uses(inst)
             elif not is_pure(inst, imports):
                 self.mark(int(inst.result_id))
         while True:
@@ -187,6 +221,16 @@ class _Marking:
             if not self.work:
                 return
 
+    def stores_unseen(self, inst: Instruction) -> bool:
+        """True for a store through a pointer into a write-only variable."""
+        return (
+            inst.opcode == OP_STORE
+            and bool(self.write_only)
+            and bool(inst.operands)
+            and isinstance(inst.operands[0], Id)
+            and int(inst.operands[0]) in self.write_only
+        )
+
     def dead(self, rid: int) -> bool:
         """True for an id that goes: defined, or removed with its block, and not live."""
         return rid not in self.live and (rid in self.pruned or self.defines(rid))
@@ -205,6 +249,10 @@ def _sweep(layout: Layout, marking: _Marking) -> Layout:
         rid = inst.result_id
         if rid is not None and int(rid) not in live and is_pure(inst, imports):
             return None
+        if rid is None and marking.stores_unseen(inst):
+            return None
+        if inst.opcode == OP_ENTRY_POINT and marking.write_only:
+            return inst._replace(operands=tuple(_without(v, marking) for v in inst.operands))
         return inst
 
     head = [k for inst in layout.head if (k := keep(inst)) is not None]

@@ -29,7 +29,7 @@ from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
 
-__all__ = ["PURE_CLASSES", "PURE_EXT_SETS", "PURE_OPCODES", "VOLATILE", "is_pure"]
+__all__ = ["PURE_CLASSES", "PURE_EXT_SETS", "PURE_OPCODES", "VOLATILE", "has_volatile", "is_pure"]
 
 PURE_CLASSES = frozenset(
     {
@@ -82,6 +82,11 @@ def _volatile(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return any(_volatile(v) for v in value)
     return any(type(value) is type(bit) and value & bit for bit in VOLATILE)
+
+
+def has_volatile(inst: Instruction) -> bool:
+    """True when an operand of ``inst`` holds a :data:`VOLATILE` bit."""
+    return any(_volatile(v) for v in inst.operands)
 
 
 def _pure_ext(inst: Instruction, import_of: dict[int, str]) -> bool:
