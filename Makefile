@@ -5,7 +5,11 @@
 #                     (lavapipe: mesa-vulkan-drivers, libvulkan1), once, only if missing
 #   make engines      compile the assembler's, the reader's and the layout engines with mypyc (python -m
 #                     spvbuild.accel.accelerate; skipped when current; without mypyc or a C
-#                     compiler plain Python runs)
+#                     compiler plain Python runs); then byte-compile src/ and generated/
+#                     (python -m compileall; git-ignored __pycache__ folders, as an installed
+#                     wheel has them): a process of the checkout then reads .pyc files even
+#                     under PYTHONDONTWRITEBYTECODE=1, instead of compiling every module it
+#                     imports (which costs it time and tens of MB of peak memory)
 #   make corpus       download the assembly texts of other projects that
 #                     tests/text/test_external_corpus.py reads (Debian source packages, into
 #                     .cache/external-corpus/), once, only if missing
@@ -22,7 +26,8 @@
 #   make docs         the documentation site, warnings as errors (Sphinx: the API from the
 #                     docstrings, docs/api/; the SPIR-V reference, generated/docs/) into
 #                     build/docs/html/ (open index.html); the tests build it too
-#   make bench        engines, then run every bench/bench_*.py (one line each)
+#   make bench        engines (and the .pyc files of src/), then run every bench/bench_*.py
+#                     (one line each)
 #   make demo         venv + system-deps, then run examples/demo.py (build, validate,
 #                     disassemble and run a compute shader on lavapipe)
 #   make clean        remove build artefacts and tool caches (keeps .venv)
@@ -102,6 +107,7 @@ $(SYSTEM_STAMP): | $(PY)
 # Under CI=true the tests then fail, as they require the compiled engines there.
 engines: venv
 	@$(PY) -m spvbuild.accel.accelerate || echo "engines: not compiled (see above); plain Python runs"
+	@$(PY) -m compileall -q src src/spvbuild/generated
 
 lint: venv
 	$(PY) -m ruff check codegen src/spvbuild tests bench examples

@@ -13,9 +13,12 @@ its process start is measured apart: the median of 20 runs on the smallest input
 (``--allow-partial-linkage``), where linking is next to nothing.  The figure is
 spvbuild's time over spirv-link's own work (its time less its start); its whole time is
 printed too, and the same ratio in CPU time (user and system, best of the runs; the start's
-median), which a busy machine's waits do not move.  Both commands then run as child processes for their peak memory
-(``bench/processes.py``: ``spvbuild link`` against ``spirv-link``).  Both outputs must
-pass spirv-val.  Prints exactly one line and always exits 0: benchmarks report, tests
+median), which a busy machine's waits do not move.  Both commands then run as child
+processes for their peak memory (``bench/processes.py``: ``spvbuild link`` against
+``spirv-link``; spvbuild's process reads .pyc files, as an installed wheel's does, from a
+cache of the bench's own that a first run not counted writes: ``make engines``
+byte-compiles ``src/`` for every other process of the checkout).  Both outputs must pass
+spirv-val.  Prints exactly one line and always exits 0: benchmarks report, tests
 assert.
 """
 

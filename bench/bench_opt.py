@@ -17,6 +17,11 @@ module, each made right after a run of a module: most of a small module's time i
 start, so both must see the machine alike).  Peak memory: one child running the recipe over every module
 against the largest peak of the spirv-opt processes.
 
+spvbuild's children read .pyc files, as an installed wheel's do (``bench/processes.py``:
+a cache of the bench's own that a first run not counted writes; ``make engines``
+byte-compiles ``src/`` for every other process of the checkout): without them a process
+compiles every module it imports, which costs it tens of MB of peak memory.
+
 Target: spvbuild's time at most spirv-opt's own (ratio <= 1.0x), peak memory below
 spirv-opt's.  Prints one line for each and always exits 0: benchmarks report, tests assert.
 """

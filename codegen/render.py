@@ -213,6 +213,17 @@ def render_python(grammar: Grammar, grammars_root: Path) -> dict[str, str]:
         result_type_caps=_result_type_caps(grammar, capability_values),
         rules=[(ext.name, r) for ext in grammar.extensions.values() for r in ext.rules],
     )
+    out["core/word_layouts.py"] = env.get_template("core_word_layouts.py.j2").render(
+        banner=_banner("core_word_layouts.py.j2", core_files),
+        instructions=grammar.instructions,
+        sections=sections,
+        kinds=list(core_kinds.values()),
+        kind_class=lambda k: operand_class(k, core_kinds),
+        classes=[name for name, _ in OPERAND_CLASSES],
+        grammar=grammar,
+        ext_sets=sorted(grammar.ext_inst_sets.values(), key=lambda s: s.import_name),
+        ext_kind_class=lambda s, k: operand_class(k, {**core_kinds, **s.operand_kinds}),
+    )
     if grammar.target_envs:
         out["core/targets.py"] = env.get_template("core_targets.py.j2").render(
             banner=_banner("core_targets.py.j2", ["grammars/target_envs.yaml"]),

@@ -6,29 +6,60 @@ Flags share their names with spirv-as / spirv-dis / spirv-opt / spirv-link where
 ``--allow-partial-linkage``, ``--create-library``).  ``-`` reads standard input (and
 ``-o -`` writes standard output).  Exit codes: 0 ok, 1 bad input (the message names
 file:line:col or the word offset), 2 usage.
+
+Each command imports what it needs when it runs (``link`` of binaries, for one, loads
+neither the module room nor the typed reader), so that a process runs on little more than
+the interpreter.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
+import errno
 import os
 import stat
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import BinaryIO, NoReturn
+from typing import Any, BinaryIO, NoReturn
 
 from spvbuild.errors import SpvbuildError
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout at the width argparse gives it (the terminal's, by
+    ``shutil.get_terminal_size``'s rule: ``COLUMNS``, else the terminal of standard output,
+    else 80; less 2), found without importing shutil, which argparse does for every
+    parser and which loads the compression modules into every command."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size().columns`` gives it."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with 2 and one line on usage errors (it does by default, too)."""
+    """argparse that exits with 2 and one line on usage errors (it does by default, too),
+    and lays its help out with :class:`_Formatter`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
@@ -86,7 +117,7 @@ def _write_output(name: str, out: BinaryIO | None, write: Callable[[BinaryIO], o
                 write(stream)
             return
         folder, base = os.path.split(target)
-        handle, temporary = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+        handle, temporary = _temporary_beside(folder, base)
         try:
             with os.fdopen(handle, "wb") as stream:
                 write(stream)
@@ -105,6 +136,21 @@ def _write_output(name: str, out: BinaryIO | None, write: Callable[[BinaryIO], o
         raise
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, "<stdout>" if name == "-" else name) from exc
+
+
+def _temporary_beside(folder: str, base: str) -> tuple[int, str]:
+    """A new file ``.BASE.XXXXXXXXXXXX.tmp`` in ``folder``, created (as tempfile.mkstemp
+    creates one: exclusively, for its owner only) and open for writing: its descriptor and
+    path."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        path = os.path.join(folder, f".{base}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(path, flags, 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name beside the output", folder)
 
 
 def _cmd_as(args: argparse.Namespace, out: BinaryIO | None) -> int:
@@ -167,6 +213,8 @@ def _cmd_val(args: argparse.Namespace, out: BinaryIO | None) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    import subprocess
+
     data, _label = _read_input(args.input)
     command = [tool, "-"] if not args.target_env else [tool, "--target-env", args.target_env, "-"]
     done = subprocess.run(command, input=data, capture_output=True)
@@ -190,6 +238,8 @@ def _native_val(args: argparse.Namespace) -> int:
 
 def _cmd_reflect(args: argparse.Namespace, out: BinaryIO | None) -> int:
     """Print what a runtime needs to bind the module: text, or JSON by the schema."""
+    import json
+
     from spvbuild.reflection import reflect
     from spvbuild.reflection.json_form import SCHEMA, to_json
     from spvbuild.reflection.text_form import summary
@@ -240,21 +290,17 @@ def _cmd_opt(args: argparse.Namespace, out: BinaryIO | None) -> int:
 
 
 def _cmd_link(args: argparse.Namespace, out: BinaryIO | None) -> int:
-    """Link the inputs (:func:`spvbuild.passes.link`), spirv-link's options."""
-    from array import array
-
-    from spvbuild.passes import Program, link
+    """Link the inputs (:func:`spvbuild.passes.link.linked_words`), spirv-link's options."""
+    from spvbuild.passes.link import linked_words
 
     binaries = [_read_input(name)[0] for name in args.inputs]
-    linked = link(
+    words = linked_words(
         binaries,
         allow_partial_linkage=args.allow_partial_linkage,
         create_library=args.create_library,
         use_highest_version=args.use_highest_version,
         names=args.inputs,
     )
-    assert isinstance(linked, Program)
-    words = array("I", linked.to_words())
     if sys.byteorder != "little":
         words.byteswap()
     _write_output(args.output, out, lambda stream: stream.write(words.tobytes()))

@@ -4,6 +4,9 @@ input files."""
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,3 +81,42 @@ def test_errors_name_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit) as usage:
         main(["link", paths[0], "--target-env", "nowhere"])
     assert usage.value.code == 2
+
+
+# What linking binaries on the words does without (a process's peak is mostly what it
+# imports): the reader's tables, plans and typed instructions, the module room, OpenSSL's
+# hash library, and what argparse's help width and tempfile would bring.
+NOT_LOADED = (
+    "spvbuild.generated.core.tables",
+    "spvbuild.generated.core.enums",
+    "spvbuild.binary.plans",
+    "spvbuild.binary.reader",
+    "spvbuild.passes.program",
+    "spvbuild.ir.module",
+    "dataclasses",
+    "_hashlib",
+    "shutil",
+    "tempfile",
+)
+
+
+def test_linking_binaries_loads_little(tmp_path: Path) -> None:
+    """``spvbuild link`` of inputs the words path links, in a fresh process: the module of
+    ``spvbuild.link``, and none of NOT_LOADED imported."""
+    paths = _files(tmp_path, CALLER, DEFINER)
+    out = tmp_path / "out.spv"
+    child = (
+        "import sys; from spvbuild.cli import main; main(sys.argv[1:]); print(sorted(sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child, "link", *paths, "-o", str(out)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    expected = link([_words(CALLER), _words(DEFINER)])
+    assert isinstance(expected, Program)
+    assert diff.to_words(out.read_bytes()) == expected.to_words()
+    loaded = set(ast.literal_eval(done.stdout.strip().splitlines()[-1]))
+    assert "spvbuild.passes.word_link" in loaded
+    assert sorted(loaded.intersection(NOT_LOADED)) == []

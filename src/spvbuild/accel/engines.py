@@ -28,7 +28,6 @@ tests on each.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -38,6 +37,7 @@ import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Protocol
 
 __all__ = [
     "ENGINES",
@@ -107,11 +107,34 @@ def source_files(engine: str) -> list[Path]:
 
 def source_digest(engine: str) -> str:
     """SHA-256 (hex) over the engine's :func:`source_files`, names and contents."""
-    digest = hashlib.sha256()
+    digest = _sha256()
     for path in source_files(engine):
         digest.update(path.relative_to(_ROOT).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+class _Hash(Protocol):
+    """What :func:`source_digest` asks of a hash."""
+
+    def update(self, data: bytes, /) -> None: ...
+
+    def hexdigest(self) -> str: ...
+
+
+def _sha256() -> _Hash:
+    """A new SHA-256 hash: by Python's own module where it has one (``_sha2``,
+    ``_sha256``), else by hashlib, whose OpenSSL library costs a process megabytes of
+    memory for one digest of a few files."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            found: _Hash = importlib.import_module(name).sha256()
+            return found
+        except ImportError:
+            continue
+    import hashlib  # pragma: no cover - every CPython has one of the modules above
+
+    return hashlib.sha256()  # pragma: no cover
 
 
 def digest_file(engine: str) -> Path:

@@ -12,6 +12,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import Enum
 from typing import Any
 
+from spvbuild.binary.header import GENERATOR as GENERATOR
+from spvbuild.binary.header import MAGIC as MAGIC
+from spvbuild.binary.header import header_words as header_words
 from spvbuild.binary.number_types import declared_number_type
 from spvbuild.errors import EncodeError
 from spvbuild.generated.core import operand_classes as _classes
@@ -22,20 +25,6 @@ from spvbuild.spirv.numbers import FLOAT32, UINT32, NumberType
 from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.strings import string_words
 from spvbuild.spirv.tables import InstructionInfo, KindInfo, OperandInfo
-
-MAGIC = 0x07230203
-GENERATOR = 0x0000_0001
-"""The header's generator word for everything spvbuild writes: the high 16 bits are a tool
-id registered with Khronos (spvbuild has none yet: 0, which spirv-dis shows as
-"Khronos"), the low 16 bits the tool's own version (1)."""
-
-
-def header_words(
-    version: tuple[int, int], bound: int, generator: int = GENERATOR, schema: int = 0
-) -> list[int]:
-    """The five header words of a module: magic, version, generator, bound, schema."""
-    return [MAGIC, (version[0] << 16) | (version[1] << 8), generator, bound, schema]
-
 
 # The literal format of a numeric scalar type id, or None if unknown.
 Context = NumberType

@@ -19,9 +19,8 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Final, Literal, NamedTuple
 
-from spvbuild.accel import engines
-from spvbuild.binary.encoder import MAGIC
-from spvbuild.binary.plans import core_plan
+from spvbuild.binary.header import MAGIC
+from spvbuild.binary.header import version_of as version_of
 from spvbuild.errors import ArgumentError, BinaryError
 
 __all__ = [
@@ -62,11 +61,6 @@ def _check_header(words: array[int]) -> None:
         raise BinaryError(len(words), f"a module has a 5-word header, got {len(words)} words")
 
 
-def version_of(word: int) -> tuple[int, int]:
-    """(major, minor) of a header's version word."""
-    return ((word >> 16) & 0xFF, (word >> 8) & 0xFF)
-
-
 class Framing(NamedTuple):
     """What :func:`frame` finds: the framing of a module's instructions."""
 
@@ -97,6 +91,8 @@ def frame(words: array[int], short: Callable[[int], None] | None = None) -> Fram
     order, for each instruction before it whose word count is below its opcode's grammar
     minimum (it may raise); only the first words of the others are in ``firsts``.
     """
+    from spvbuild.binary.plans import core_plan
+
     form = engine()
     data, n = form.prepare(words)
     lowest = core_plan().lowest
@@ -135,12 +131,16 @@ def engine() -> ModuleType:
     """The form of :mod:`spvbuild.binary.read_engine` that runs: a compiled one when there is
     one (the wheel's, or a current development copy; see :mod:`spvbuild.accel.engines`;
     never with ``SPVBUILD_PURE_PYTHON`` set), else the module itself, interpreted."""
+    from spvbuild.accel import engines
+
     return engines.running("read_engine")
 
 
 def engine_kind() -> str:
     """``"mypyc"`` when the reader runs a compiled form of :mod:`spvbuild.binary.read_engine`,
     ``"python"`` when it runs it interpreted."""
+    from spvbuild.accel import engines
+
     return engines.kind(engine())
 
 

@@ -12,18 +12,25 @@
 * ``rules.py``: the spec's rules with their seed lines; :class:`DebugInfoError`,
   :func:`check_module`.
 * ``strip.py``: :func:`strip_debug_info`, :func:`remove_debug_instruction`.
+
+The vocabulary and the handles load with the package; every other name on first use.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from spvbuild.debuginfo import facts, handles
 from spvbuild.debuginfo.facts import *  # noqa: F403  (the vocabulary: facts.__all__)
-from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, FlavorName
 from spvbuild.debuginfo.handles import *  # noqa: F403  (the handles: handles.__all__)
-from spvbuild.debuginfo.layer import DebugInfo
-from spvbuild.debuginfo.rules import check_module
-from spvbuild.debuginfo.spec_rules import DebugInfoError, Rule
-from spvbuild.debuginfo.strip import remove_debug_instruction, strip_debug_info
+
+if TYPE_CHECKING:
+    from spvbuild.debuginfo.flavors import DEBUG_SETS, FLAVORS, FlavorName
+    from spvbuild.debuginfo.layer import DebugInfo
+    from spvbuild.debuginfo.rules import check_module
+    from spvbuild.debuginfo.spec_rules import DebugInfoError, Rule
+    from spvbuild.debuginfo.strip import remove_debug_instruction, strip_debug_info
 
 __all__ = [
     "DEBUG_SETS", "FLAVORS", "DebugInfo", "DebugInfoError", "FlavorName", "Rule",
@@ -31,3 +38,28 @@ __all__ = [
 ]  # fmt: skip
 __all__ += facts.__all__
 __all__ += handles.__all__
+
+# Name → the module that defines it, imported on first use: the writer and the rules load
+# the module room, which a reader of one submodule (a pass reading ``flavors``) does
+# without.
+_LAZY = {
+    "DEBUG_SETS": "spvbuild.debuginfo.flavors",
+    "FLAVORS": "spvbuild.debuginfo.flavors",
+    "FlavorName": "spvbuild.debuginfo.flavors",
+    "DebugInfo": "spvbuild.debuginfo.layer",
+    "check_module": "spvbuild.debuginfo.rules",
+    "DebugInfoError": "spvbuild.debuginfo.spec_rules",
+    "Rule": "spvbuild.debuginfo.spec_rules",
+    "remove_debug_instruction": "spvbuild.debuginfo.strip",
+    "strip_debug_info": "spvbuild.debuginfo.strip",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load a name of the face on first use (see _LAZY)."""
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module 'spvbuild.debuginfo' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

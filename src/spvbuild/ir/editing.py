@@ -16,22 +16,16 @@ from spvbuild.binary.encoder import Encoder
 from spvbuild.errors import BuildError, SpvbuildError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import (
-    OP_LINE,
     OP_LOOP_MERGE,
-    OP_MEMBER_NAME,
-    OP_MODULE_PROCESSED,
     OP_NAME,
-    OP_NO_LINE,
     OP_PHI,
     OP_SELECTION_MERGE,
-    OP_SOURCE,
-    OP_SOURCE_CONTINUED,
-    OP_SOURCE_EXTENSION,
     OP_STRING,
     OP_TYPE_FORWARD_POINTER,
     OP_VARIABLE,
 )
 from spvbuild.ir.body import Block, BlockItem, Function
+from spvbuild.ir.debug_opcodes import STRIPPED_DEBUG_OPCODES as STRIPPED_DEBUG_OPCODES
 from spvbuild.ir.inspection import all_instructions, definition
 from spvbuild.ir.literals import encoder, type_widths
 from spvbuild.ir.requirements import one_word
@@ -321,19 +315,6 @@ _TARGETING = frozenset(
 )
 """OpName, OpDecorate, ...: operand 0 is the target (a group, for the group decorations)."""
 
-STRIPPED_DEBUG_OPCODES = frozenset(
-    (
-        OP_NAME,
-        OP_MEMBER_NAME,
-        OP_SOURCE,
-        OP_SOURCE_CONTINUED,
-        OP_SOURCE_EXTENSION,
-        OP_MODULE_PROCESSED,
-        OP_LINE,
-        OP_NO_LINE,
-    )
-)
-"""The core debug instructions :func:`strip_debug` removes (OpString apart: only unused)."""
 
 
 def targets(inst: Instruction, ids: set[int]) -> bool:

@@ -28,9 +28,10 @@ words it removed.  A pass that meets what it cannot handle raises a located
   ``freeze-spec-const`` (:func:`freeze_spec_constants`): specialization constants given
   values and made constants.
 
-:func:`link` and :class:`~spvbuild.passes.program.Program` load with the package; every
-other pass on first use (linking binaries loads neither the module room nor the other
-passes).
+:func:`link` (and :func:`linked_words`, the linked module's words) loads with the package,
+as light as linking on the words is: :class:`~spvbuild.passes.program.Program` and every
+pass on first use (linking binaries loads neither the typed reader, the module room nor
+the other passes).
 """
 
 from __future__ import annotations
@@ -38,8 +39,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from spvbuild.passes.link import link
-from spvbuild.passes.program import Program
+from spvbuild.passes.link import link, linked_words
 
 if TYPE_CHECKING:
     from spvbuild.passes.block_merging import merge_blocks
@@ -62,6 +62,7 @@ if TYPE_CHECKING:
         main_recipe,
         run,
     )
+    from spvbuild.passes.program import Program
     from spvbuild.passes.scalar_replacement import replace_scalars
     from spvbuild.passes.spec_constants import freeze_spec_constants, set_spec_constant_defaults
     from spvbuild.passes.strip import strip_debug
@@ -83,6 +84,7 @@ __all__ = [
     "inline_all",
     "inline_entry_points",
     "link",
+    "linked_words",
     "main_recipe",
     "merge_blocks",
     "remove_duplicates",
@@ -97,9 +99,10 @@ __all__ = [
     "trim_capabilities",
 ]
 
-# Name → the module that defines it, imported on first use (link and Program load
-# at once: the link module has its function's name).
+# Name → the module that defines it, imported on first use (link loads at once: the link
+# module has its function's name, which importing the module would otherwise replace).
 _LAZY = {
+    "Program": "spvbuild.passes.program",
     "PARAMETERIZED": "spvbuild.passes.pipeline",
     "PASSES": "spvbuild.passes.pipeline",
     "PassInfo": "spvbuild.passes.pipeline",

@@ -17,24 +17,15 @@ from collections import defaultdict
 from spvbuild.binary.encoder import Encoder
 from spvbuild.errors import PassError, SpvbuildError
 from spvbuild.generated.core import tables
-from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_FUNCTION
+from spvbuild.generated.core.opcodes import OP_FUNCTION
 from spvbuild.passes.ids import is_targeting, rename
+from spvbuild.passes.opcode_sets import MERGED_OPCODES as MERGED_OPCODES
 from spvbuild.passes.program import Program, encoder_of, opcode_name
 from spvbuild.spirv.instruction import Instruction
 
 __all__ = ["MERGED_OPCODES", "NAME", "remove_duplicates"]
 
 NAME = "remove-duplicates"
-
-MERGED_CLASSES = frozenset({"Type-Declaration", "Constant-Creation"})
-"""The classes of the instructions merged when equal (with OpExtInstImport)."""
-
-MERGED_OPCODES = frozenset(
-    opcode
-    for opcode, info in tables.INSTRUCTIONS.items()
-    if info.has_result and (info.cls in MERGED_CLASSES or opcode == OP_EXT_INST_IMPORT)
-)
-"""The opcodes of the instructions merged when equal."""
 
 
 def remove_duplicates(program: Program) -> Program:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from spvbuild.generated.core import tables
+from spvbuild.passes.opcode_sets import TARGETING as TARGETING
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction, RawWords
 from spvbuild.spirv.params import EnumerantParameters
@@ -30,14 +31,6 @@ __all__ = [
     "rename",
     "used_ids",
 ]
-
-TARGETING = frozenset(
-    opcode
-    for opcode, info in tables.INSTRUCTIONS.items()
-    if info.section in ("debug_names", "annotations") and not info.has_result
-)
-"""OpName, OpMemberName, OpDecorate, OpMemberDecorate, OpGroupDecorate, ...: operand 0 is
-the id they name or decorate (a decoration group for the group ones)."""
 
 
 def is_targeting(inst: Instruction) -> bool:

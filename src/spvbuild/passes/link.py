@@ -22,8 +22,11 @@ Two paths take these steps.  The words path (:mod:`spvbuild.passes.word_link`, o
 (:func:`spvbuild.binary.id_words.id_words`), and moves every id once; it links what
 links.  Wherever it cannot say (an input it cannot read, or that holds words the grammar
 cannot type; anything a step refuses; a decoration group losing targets) it gives way to
-the typed path, the steps above over the reader's instructions, which links the same
-inputs or says what is wrong.  Both give the same words.
+the typed path (:mod:`spvbuild.passes.typed_link`), the steps above over the reader's
+instructions, which links the same inputs or says what is wrong.  Both give the same
+words.  :func:`linked_words` gives them as they come (``spvbuild link`` writes them):
+linking binaries on the words loads neither the reader's typed instructions nor the
+module room.
 
 What spirv-link does differently, on purpose: a module without an entry point keeps the
 ``Linkage`` capability (spirv-val refuses it otherwise); unresolved imports are put with
@@ -38,26 +41,20 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeGuard, overload
 
-from spvbuild.binary.encoder import GENERATOR
 from spvbuild.errors import ArgumentError, LinkError, SpvbuildError
-from spvbuild.generated.core.enums import Capability
-from spvbuild.generated.core.opcodes import OP_CAPABILITY, OP_ENTRY_POINT
-from spvbuild.passes import linkage
-from spvbuild.passes.dedup import remove_duplicates
-from spvbuild.passes.ids import rename
-from spvbuild.passes.merge import NAME, Merged, Untyped, merge, renamed
-from spvbuild.passes.program import Layout, Program, join, split
 from spvbuild.passes.word_link import link_words
 from spvbuild.passes.word_modules import word_module
-from spvbuild.spirv.instruction import Instruction
 
 if TYPE_CHECKING:
     from spvbuild.ir.module import Module
+    from spvbuild.passes.program import Program
 
-__all__ = ["link"]
+__all__ = ["link", "linked_words"]
 
 
 @overload
@@ -112,8 +109,56 @@ def link(
     does not read (naming the input); :class:`~spvbuild.errors.PassError` for a module
     whose functions do not split into blocks, or that ``remove-duplicates`` refuses.
     """
-    if isinstance(modules, bytes | bytearray | memoryview | Program) or not isinstance(
-        modules, Sequence
+    inputs, labels = _inputs(modules, names)
+    options = {
+        "allow_partial_linkage": allow_partial_linkage,
+        "create_library": create_library,
+        "use_highest_version": use_highest_version,
+    }
+    with _collection_paused():
+        out = _on_words(inputs, **options)
+        if out is None:
+            out = _typed(inputs, labels, **options)
+    if all(_is_module(m) for m in inputs):
+        out.capability_mode = inputs[0].capability_mode  # type: ignore[union-attr]
+        return out.to_module()
+    return out
+
+
+def linked_words(
+    modules: Sequence[Module | Program | Sequence[int] | bytes],
+    *,
+    allow_partial_linkage: bool = False,
+    create_library: bool = False,
+    use_highest_version: bool = True,
+    names: Sequence[str] | None = None,
+) -> array[int]:
+    """The words of ``modules`` linked, header included, as an array of 32-bit words:
+    what writing :func:`link`'s result gives (the same arguments, the same errors),
+    without making the linked module's instructions where the words path links the
+    inputs (``spvbuild link``)."""
+    inputs, labels = _inputs(modules, names)
+    options = {
+        "allow_partial_linkage": allow_partial_linkage,
+        "create_library": create_library,
+        "use_highest_version": use_highest_version,
+    }
+    with _collection_paused():
+        words = _linked_on_words(inputs, **options)
+        if words is None:
+            words = array("I", _typed(inputs, labels, **options).to_words())
+    return words
+
+
+def _inputs(
+    modules: Sequence[Module | Program | Sequence[int] | bytes], names: Sequence[str] | None
+) -> tuple[list[Module | Program | Sequence[int] | bytes], list[str]]:
+    """The inputs as a list and each one's name in messages (ArgumentError, LinkError for
+    what is not a list of modules)."""
+    if (
+        isinstance(modules, bytes | bytearray | memoryview)
+        or _is_program(modules)
+        or not isinstance(modules, Sequence)
     ):
         raise ArgumentError(
             f"link: modules must be a list of modules (Module, Program or binary), not {type(modules).__name__}"
@@ -128,24 +173,21 @@ def link(
     labels = list(names) if names is not None else [f"modules[{i}]" for i in range(len(inputs))]
     if len(labels) != len(inputs):
         raise ArgumentError(f"link: names has {len(labels)} entries for {len(inputs)} modules")
+    return inputs, labels
+
+
+@contextmanager
+def _collection_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for a while (linking makes many new objects
+    beside the tables' many old ones: a collection would walk them all and find next to
+    nothing), back on after if it was on."""
     collecting = gc.isenabled()
-    gc.disable()  # linking makes many new objects beside the tables' many old ones: a
-    try:  # collection would walk them all and find next to nothing
-        options = {
-            "allow_partial_linkage": allow_partial_linkage,
-            "create_library": create_library,
-            "use_highest_version": use_highest_version,
-        }
-        out = _on_words(inputs, **options)
-        if out is None:
-            out = _typed(inputs, labels, **options)
+    gc.disable()
+    try:
+        yield
     finally:
         if collecting:
             gc.enable()
-    if all(_is_module(m) for m in inputs):
-        out.capability_mode = inputs[0].capability_mode  # type: ignore[union-attr]
-        return out.to_module()
-    return out
 
 
 def _on_words(
@@ -155,11 +197,32 @@ def _on_words(
     create_library: bool,
     use_highest_version: bool,
 ) -> Program | None:
-    """The inputs linked on their words (:mod:`spvbuild.passes.word_link`), or None where
-    the typed path must link them (and say what is wrong)."""
+    """The inputs linked on their words (:mod:`spvbuild.passes.word_link`) as a program,
+    or None where the typed path must link them (and say what is wrong)."""
+    words = _linked_on_words(
+        inputs,
+        allow_partial_linkage=allow_partial_linkage,
+        create_library=create_library,
+        use_highest_version=use_highest_version,
+    )
+    if words is None:
+        return None
+    from spvbuild.passes.program import Program
+
+    return Program.from_words(words)
+
+
+def _linked_on_words(
+    inputs: list[Module | Program | Sequence[int] | bytes],
+    *,
+    allow_partial_linkage: bool,
+    create_library: bool,
+    use_highest_version: bool,
+) -> array[int] | None:
+    """The words of the inputs linked on their words, or None (see :func:`_on_words`)."""
     modules = []
     for module in inputs:
-        if isinstance(module, Program) or _is_module(module):
+        if _is_program(module) or _is_module(module):
             try:
                 words: Sequence[int] | bytes = module.to_words()
             except SpvbuildError:  # (an instruction the encoder refuses: the typed path's)
@@ -180,9 +243,7 @@ def _on_words(
         create_library=create_library,
         use_highest_version=use_highest_version,
     )
-    if linked is None:
-        return None
-    return Program.from_words(linked[1])
+    return None if linked is None else linked[1]
 
 
 def _typed(
@@ -193,25 +254,23 @@ def _typed(
     create_library: bool,
     use_highest_version: bool,
 ) -> Program:
-    """The inputs linked as typed programs: every step over the reader's instructions,
+    """The inputs linked as typed programs (:func:`spvbuild.passes.typed_link.link_typed`),
     each error raised where it is found."""
-    programs = [_program(m, label) for m, label in zip(inputs, labels, strict=True)]
-    return _linked(
-        merge(programs, labels, use_highest_version=use_highest_version),
+    from spvbuild.passes.typed_link import link_typed
+
+    return link_typed(
+        [_program(m, label) for m, label in zip(inputs, labels, strict=True)],
+        labels,
         allow_partial_linkage=allow_partial_linkage,
         create_library=create_library,
+        use_highest_version=use_highest_version,
     )
-
-
-def _is_module(value: object) -> TypeGuard[Module]:
-    """True for a :class:`~spvbuild.ir.module.Module` (there is none before its module is
-    imported: linking binaries leaves the module room unloaded)."""
-    home = sys.modules.get("spvbuild.ir.module")
-    return home is not None and isinstance(value, home.Module)
 
 
 def _program(module: object, label: str) -> Program:
     """The program of one input (LinkError naming it when its binary does not read)."""
+    from spvbuild.passes.program import Program
+
     if isinstance(module, Program):
         return module
     if _is_module(module):
@@ -229,68 +288,15 @@ def _program(module: object, label: str) -> Program:
     )
 
 
-def _linked(merged: Merged, *, allow_partial_linkage: bool, create_library: bool) -> Program:
-    """Steps 2 to 4 over the merged modules."""
-    head = [inst for section in merged.sections.values() for inst in section]
-    program = Program(merged.version, GENERATOR, merged.bound, join(Layout(head, merged.functions)))
-    program = remove_duplicates(program)
-    layout = split(program, NAME)
-    symbols = linkage.find(layout, merged.origin)
-    pairs = linkage.pair(symbols, allow_partial_linkage=allow_partial_linkage)
-    linkage.check(pairs, layout.head)
-    layout, replaced = linkage.resolve(
-        layout, pairs, keep_exports=create_library, keep_imports=allow_partial_linkage
-    )
-    if not create_library and not _needs_linkage(layout.head):
-        layout.head = [i for i in layout.head if not _is_linkage_capability(i)]
-    layout.functions = [f for f in layout.functions if not f.blocks] + [
-        f for f in layout.functions if f.blocks
-    ]
-    instructions, bound = _final_ids(join(layout), replaced, program.bound)
-    return Program(merged.version, GENERATOR, bound, instructions)
+def _is_module(value: object) -> TypeGuard[Module]:
+    """True for a :class:`~spvbuild.ir.module.Module` (there is none before its module is
+    imported: linking binaries leaves the module room unloaded)."""
+    home = sys.modules.get("spvbuild.ir.module")
+    return home is not None and isinstance(value, home.Module)
 
 
-def _final_ids(
-    instructions: list[Instruction], replaced: dict[int, int], bound: int
-) -> tuple[list[Instruction], int]:
-    """The instructions with each import's uses made its export's and every id renumbered
-    1..n in order of first appearance (as :mod:`spvbuild.passes.compact` numbers them),
-    and the new bound; where words the grammar cannot type may hold ids (the first
-    module's), only the imports are replaced and the bound is kept."""
-    numbers: dict[int, int] = {}
-
-    def number(old: int) -> int:
-        old = replaced.get(old, old)
-        new = numbers.get(old)
-        if new is None:
-            new = numbers[old] = len(numbers) + 1
-        return new
-
-    try:
-        out = [linkage.without_repeats(renamed(inst, number)) for inst in instructions]
-        return out, len(numbers) + 1
-    except Untyped:
-
-        def new(old: int) -> int:
-            return replaced.get(old, old)
-
-        return [linkage.without_repeats(rename(inst, new)) for inst in instructions], bound
-
-
-def _needs_linkage(head: list[Instruction]) -> bool:
-    """True when the module still needs the Linkage capability: a LinkageAttributes is
-    left, or no entry point (a module without one must declare Linkage)."""
-    entry = False
-    for inst in head:
-        if linkage.linkage_of(inst) is not None:
-            return True
-        entry = entry or inst.opcode == OP_ENTRY_POINT
-    return not entry
-
-
-def _is_linkage_capability(inst: Instruction) -> bool:
-    return (
-        inst.opcode == OP_CAPABILITY
-        and bool(inst.operands)
-        and inst.operands[0] == Capability.Linkage
-    )
+def _is_program(value: object) -> TypeGuard[Program]:
+    """True for a :class:`~spvbuild.passes.program.Program` (none before its module is
+    imported)."""
+    home = sys.modules.get("spvbuild.passes.program")
+    return home is not None and isinstance(value, home.Program)

@@ -24,6 +24,7 @@ from typing import Any
 from spvbuild.errors import LinkError
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_ENTRY_POINT, OP_MEMORY_MODEL
+from spvbuild.passes.opcode_sets import section_of as section_of
 from spvbuild.passes.program import Function, Program, opcode_name, split
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction, RawWords
@@ -37,23 +38,6 @@ _CONSTANTS = frozenset(
     opcode for opcode, info in tables.INSTRUCTIONS.items() if info.cls == "Constant-Creation"
 )
 """Instructions whose untyped words can only be literals (a NaN's payload)."""
-
-_GLOBALS = "types_globals"
-
-
-def _section(opcode: int) -> str:
-    info = tables.INSTRUCTIONS.get(opcode)
-    return _GLOBALS if info is None or info.section == "functions" else info.section
-
-
-_SECTION_OF = {opcode: _section(opcode) for opcode in tables.INSTRUCTIONS}
-
-
-def section_of(opcode: int) -> str:
-    """The logical-layout section of an instruction found outside the functions: the
-    grammar's, the types and globals for one the grammar puts in functions or lacks."""
-    found = _SECTION_OF.get(opcode)
-    return _section(opcode) if found is None else found
 
 
 @dataclass(slots=True)

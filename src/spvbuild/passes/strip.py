@@ -2,7 +2,7 @@
 DebugInfo extended sets, as ``Module.strip_debug`` and
 :func:`spvbuild.debuginfo.strip_debug_info` remove them, in one walk over the program.
 
-Goes: every instruction of :data:`spvbuild.ir.editing.STRIPPED_DEBUG_OPCODES` (``OpName``,
+Goes: every instruction of :data:`spvbuild.ir.debug_opcodes.STRIPPED_DEBUG_OPCODES` (``OpName``,
 ``OpMemberName``, ``OpSource*``, ``OpModuleProcessed``, ``OpLine``, ``OpNoLine``); every
 ``OpExtInst`` of the sets of :data:`spvbuild.debuginfo.DEBUG_SETS`, their
 ``OpExtInstImport`` and the names and decorations of all of them; then every ``OpString``
@@ -11,10 +11,10 @@ that no instruction left uses as an id operand.  Nothing else changes.
 
 from __future__ import annotations
 
-from spvbuild.debuginfo import DEBUG_SETS
+from spvbuild.debuginfo.flavors import DEBUG_SETS
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_EXT_INST_IMPORT, OP_STRING
-from spvbuild.ir.editing import STRIPPED_DEBUG_OPCODES
+from spvbuild.ir.debug_opcodes import STRIPPED_DEBUG_OPCODES
 from spvbuild.passes.ids import TARGETING, used_ids
 from spvbuild.passes.program import Program
 from spvbuild.spirv.instruction import Instruction

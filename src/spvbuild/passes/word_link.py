@@ -26,20 +26,23 @@ Where it gives words they are the typed path's, word for word.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Sequence
 from itertools import repeat
 from operator import add, itemgetter
 
-from spvbuild.binary.encoder import GENERATOR, header_words
-from spvbuild.binary.framing import version_of
+from spvbuild.binary.header import GENERATOR, header_words, version_of
 from spvbuild.binary.id_words import Offsets
-from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import OP_ENTRY_POINT, OP_MEMORY_MODEL
-from spvbuild.passes.dedup import MERGED_OPCODES
-from spvbuild.passes.ids import TARGETING
-from spvbuild.passes.merge import section_of
-from spvbuild.passes.word_linkage import (
+from spvbuild.generated.core.word_layouts import SECTIONS
+from spvbuild.passes.opcode_sets import (
+    ANNOTATIONS,
+    MERGED_OPCODES,
     RESULT_AT,
+    TARGETING,
+    section_of,
+)
+from spvbuild.passes.word_linkage import (
     FunctionStart,
     Record,
     entry_points_apart,
@@ -50,11 +53,13 @@ from spvbuild.passes.word_modules import WordFunction, WordModule
 
 __all__ = ["link_words"]
 
-_SECTIONS = {name: index for index, name in enumerate(tables.SECTIONS)}
+WORD = "I"  # the array code of a 32-bit word (spvbuild.binary.framing.WORD_CODE)
+
+_SECTIONS = {name: index for index, name in enumerate(SECTIONS)}
 
 
 class _SectionIndex(dict[int, int]):
-    """opcode → the index of its section outside the functions (merge.section_of)."""
+    """opcode → the index of its section outside the functions (opcode_sets.section_of)."""
 
     def __missing__(self, opcode: int) -> int:
         found = self[opcode] = _SECTIONS[section_of(opcode)]
@@ -64,9 +69,7 @@ class _SectionIndex(dict[int, int]):
 _SECTION_INDEX = _SectionIndex()
 _MODEL_SECTION = _SECTIONS["memory_model"]
 _ENTRY_SECTION = _SECTIONS["entry_points"]
-_DECORATING = frozenset(
-    opcode for opcode in TARGETING if tables.INSTRUCTIONS[opcode].section == "annotations"
-)
+_DECORATING = TARGETING & ANNOTATIONS
 """The names and decorations ``remove-duplicates`` compares (the annotations)."""
 
 
@@ -76,9 +79,9 @@ def link_words(
     allow_partial_linkage: bool,
     create_library: bool,
     use_highest_version: bool,
-) -> tuple[tuple[int, int], list[int]] | None:
-    """The version and the words of ``modules`` linked (see the module's docstring), or
-    None where the typed path must link them."""
+) -> tuple[tuple[int, int], array[int]] | None:
+    """The version and the words of ``modules`` linked (see the module's docstring; an
+    array of 32-bit words), or None where the typed path must link them."""
     versions = [version_of(m.words[1]) for m in modules]
     version = max(versions)
     if not use_highest_version and min(versions) != version:
@@ -101,7 +104,7 @@ def link_words(
         return None
     kept, functions, replaced = resolved
     words = _renamed(modules, kept, functions, shifts, duplicates, replaced)
-    words[:5] = header_words(version, words[3], GENERATOR)
+    words[:5] = array(WORD, header_words(version, words[3], GENERATOR))
     return version, words
 
 
@@ -111,13 +114,13 @@ def _merge(modules: Sequence[WordModule]) -> tuple[list[Record], list[int]] | No
     model, models that differ, or an entry point declared twice."""
     sections: list[list[Record]] = [[] for _ in _SECTIONS]
     section_index = _SECTION_INDEX
-    model: list[int] | None = None
+    model: Sequence[int] | None = None
     shifts = []
     shift = 0
     for module in modules:
         shifts.append(shift)
         head = module.head
-        region = module.words[: module.end_of(head)].tolist()
+        region = module.words[: module.end_of(head)]  # (a copy: the words are arrays)
         if shift:
             for position in module.positions[: module.before[head]]:
                 region[position] += shift
@@ -145,7 +148,7 @@ def _merge(modules: Sequence[WordModule]) -> tuple[list[Record], list[int]] | No
     return [record for section in sections for record in section], shifts
 
 
-def _renaming(found: list[int], offsets: Offsets, ids: dict[int, int]) -> list[int]:
+def _renaming(found: Sequence[int], offsets: Offsets, ids: dict[int, int]) -> list[int]:
     """A copy of an instruction's words with each id ``i`` made ``ids.get(i, i)``."""
     out = list(found)
     for offset in offsets:
@@ -264,27 +267,24 @@ def _renamed(
     shifts: list[int],
     merged: dict[int, int],
     replaced: dict[int, int],
-) -> list[int]:
-    """The linked module's words: ``head`` then ``functions``, every id word renamed once
-    (shifted, merged, an import made its export) and numbered 1..n in order of first
-    appearance; entry points' interfaces without repeats."""
-    out: list[int] = [0] * 5
-    bases: list[int] = []
-    head_offsets: list[Offsets] = []
+) -> array[int]:
+    """The linked module's words (an array): ``head`` then ``functions``, every id word
+    renamed once (shifted, merged, an import made its export) and numbered 1..n in order of
+    first appearance; entry points' interfaces without repeats.  Each piece's ids are
+    numbered and written as it is copied: nothing per id word outlives its piece."""
+    out = array(WORD, bytes(20))
+    numbers: dict[int, int] = {}
+    places: list[int] = []
     for opcode, found, offsets in head:
         if opcode == OP_ENTRY_POINT and len(offsets) > 2:  # its function, its interface
             found, offsets = _without_repeats(found, offsets, len(offsets) - 1, replaced)
-        bases.append(len(out))
-        head_offsets.append(offsets)
-        out += found
-    places = [
-        base + offset
-        for base, offsets in zip(bases, head_offsets, strict=True)
-        for offset in offsets
-    ]
-    ids: list[int] = list(_gather(out, places))
+        base = len(out)
+        places += [base + offset for offset in offsets]
+        out.extend(found)
+    ids: Sequence[int] = _gather(out, places)
     if replaced:
         ids = list(map(replaced.get, ids, ids))
+    _number(out, places, ids, numbers)
     # each module's local id → its id before numbering (shifted, merged, resolved)
     joined = {old: replaced.get(new, new) for old, new in merged.items()}
     for old, new in replaced.items():
@@ -299,17 +299,28 @@ def _renamed(
         words = module.words
         start = module.starts[first]
         positions = module.positions[module.before[first] : module.before[end]]
-        places += map(add, positions, repeat(len(out) - start))
+        at = len(out) - start
         out += words[start : module.end_of(end)]
-        ids += map(table.__getitem__, _gather(words, positions))
-    numbers = dict(zip(dict.fromkeys(ids), range(1, len(ids) + 1), strict=False))
-    for place, number in zip(places, map(numbers.__getitem__, ids), strict=True):
-        out[place] = number
+        ids = list(map(table.__getitem__, _gather(words, positions)))
+        _number(out, map(add, positions, repeat(at)), ids, numbers)
     out[3] = len(numbers) + 1  # the bound (the caller writes the rest of the header)
     return out
 
 
-def _gather(words: Sequence[int], positions: list[int]) -> Sequence[int]:
+def _number(
+    out: array[int], places: Iterable[int], ids: Sequence[int], numbers: dict[int, int]
+) -> None:
+    """Write the number of each of ``ids`` at its place in ``out``, a new id numbered
+    after every one numbered before (``numbers``: id → its number, so far)."""
+    new = [i for i in dict.fromkeys(ids) if i not in numbers]
+    if new:
+        first = len(numbers) + 1
+        numbers.update(zip(new, range(first, first + len(new)), strict=True))
+    for place, number in zip(places, map(numbers.__getitem__, ids), strict=True):
+        out[place] = number
+
+
+def _gather(words: Sequence[int], positions: Sequence[int]) -> Sequence[int]:
     """The words at ``positions``."""
     if len(positions) > 1:
         found: tuple[int, ...] = itemgetter(*positions)(words)
@@ -330,8 +341,8 @@ def _runs(functions: list[tuple[int, WordFunction]]) -> list[tuple[int, int, int
 
 
 def _without_repeats(
-    found: list[int], offsets: Offsets, interface: int, replaced: dict[int, int]
-) -> tuple[list[int], Offsets]:
+    found: Sequence[int], offsets: Offsets, interface: int, replaced: dict[int, int]
+) -> tuple[Sequence[int], Offsets]:
     """An entry point's words and id offsets with each interface id once (as it will be
     once each import is its export)."""
     listed = found[len(found) - interface :]
@@ -341,6 +352,6 @@ def _without_repeats(
     once = list(first.values())
     if len(once) == len(listed):
         return found, offsets
-    out = found[: len(found) - interface] + once
+    out = list(found[: len(found) - interface]) + once
     out[0] = (len(out) << 16) | (out[0] & 0xFFFF)
     return out, offsets[: len(offsets) - interface + len(once)]

@@ -21,12 +21,9 @@ name's words and the linkage type, in that order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from spvbuild.binary.id_words import Offsets
-from spvbuild.generated.core import tables
-from spvbuild.generated.core.enums import Capability, Decoration, LinkageType
 from spvbuild.generated.core.opcodes import (
     OP_CAPABILITY,
     OP_DECORATE,
@@ -36,10 +33,10 @@ from spvbuild.generated.core.opcodes import (
     OP_GROUP_MEMBER_DECORATE,
     OP_VARIABLE,
 )
-from spvbuild.passes.ids import TARGETING
+from spvbuild.generated.core.word_layouts import ENUMERANTS
+from spvbuild.passes.opcode_sets import ANNOTATIONS, RESULT_AT, TARGETING
 
 __all__ = [
-    "RESULT_AT",
     "FunctionStart",
     "Record",
     "Resolved",
@@ -48,28 +45,26 @@ __all__ = [
     "resolve_words",
 ]
 
-Record = tuple[int, list[int], Offsets]
-"""An instruction before the functions: its opcode, its words and its id offsets."""
+Record = tuple[int, Sequence[int], Offsets]
+"""An instruction before the functions: its opcode, its words (an array, or a list once
+renamed) and its id offsets."""
+
+
+def _value(kind: str, name: str) -> int:
+    """The value of enumerant ``name`` of enum ``kind`` (by the grammar's tables)."""
+    return next(v for v, (found, _) in ENUMERANTS[kind].items() if found == name)
+
 
 _GROUPS: Final = frozenset({OP_DECORATION_GROUP, OP_GROUP_DECORATE, OP_GROUP_MEMBER_DECORATE})
-_ANNOTATIONS: Final = frozenset(
-    opcode for opcode, info in tables.INSTRUCTIONS.items() if info.section == "annotations"
-)
-_LINKAGE: Final = int(Decoration.LinkageAttributes)
-_BUILTIN: Final = int(Decoration.BuiltIn)
-_IMPORT: Final = int(LinkageType.Import)
-_EXPORT: Final = int(LinkageType.Export)
-_ONCE: Final = int(LinkageType.LinkOnceODR)
-_LINKAGE_CAPABILITY: Final = int(Capability.Linkage)
-# opcode → where its result id is (2 after a result type, else 1; 0: none)
-RESULT_AT: Final = {
-    opcode: (1 + info.has_result_type) if info.has_result else 0
-    for opcode, info in tables.INSTRUCTIONS.items()
-}
+_LINKAGE: Final = _value("Decoration", "LinkageAttributes")
+_BUILTIN: Final = _value("Decoration", "BuiltIn")
+_IMPORT: Final = _value("LinkageType", "Import")
+_EXPORT: Final = _value("LinkageType", "Export")
+_ONCE: Final = _value("LinkageType", "LinkOnceODR")
+_LINKAGE_CAPABILITY: Final = _value("Capability", "Linkage")
 
 
-@dataclass(frozen=True, slots=True)
-class FunctionStart:
+class FunctionStart(NamedTuple):
     """What linkage reads of a function: ``id``, ``type_id`` (its function type) and
     ``parameters`` (their ids)."""
 
@@ -78,8 +73,7 @@ class FunctionStart:
     parameters: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Resolved:
+class Resolved(NamedTuple):
     """The imports resolved: ``kept`` (the indices of the records kept, in order),
     ``replaced`` (each import → its export), ``removed`` (the imports and their
     parameters: a function among them goes)."""
@@ -89,7 +83,7 @@ class Resolved:
     removed: set[int]
 
 
-def is_linkage(opcode: int, found: list[int]) -> bool:
+def is_linkage(opcode: int, found: Sequence[int]) -> bool:
     """True for an ``OpDecorate ... LinkageAttributes`` (its opcode and words)."""
     return opcode == OP_DECORATE and len(found) > 3 and found[2] == _LINKAGE
 
@@ -168,7 +162,7 @@ def _decorated_alike(head: Sequence[Record], replaced: dict[int, int]) -> bool:
     for record in head:
         opcode, words, offsets = record
         if (
-            opcode in _ANNOTATIONS
+            opcode in ANNOTATIONS
             and opcode in TARGETING
             and offsets[:1] == (1,)
             and words[1] in wanted

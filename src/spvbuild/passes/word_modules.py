@@ -14,23 +14,20 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
 from operator import add, and_, itemgetter
 from typing import Final, NamedTuple
 
-from spvbuild.binary.framing import words_of
+from spvbuild.binary.framing import WORD_CODE, words_of
 from spvbuild.binary.id_words import IdWords, Offsets, id_words
 from spvbuild.errors import SpvbuildError
-from spvbuild.generated.core import tables
 from spvbuild.generated.core.opcodes import (
     OP_FUNCTION,
     OP_FUNCTION_END,
     OP_FUNCTION_PARAMETER,
     OP_LABEL,
 )
-from spvbuild.passes.dedup import MERGED_OPCODES
-from spvbuild.passes.ids import TARGETING
+from spvbuild.passes.opcode_sets import MERGED_OPCODES, TARGETING, result_at
 
 __all__ = ["WordFunction", "WordModule", "word_module"]
 
@@ -49,8 +46,7 @@ class _ResultAt(dict[int, int]):
     """first word → the offset of the result id (0: none)."""
 
     def __missing__(self, first: int) -> int:
-        info = tables.INSTRUCTIONS.get(first & 0xFFFF)
-        found = self[first] = 0 if info is None or not info.has_result else 1 + info.has_result_type
+        found = self[first] = result_at(first & 0xFFFF)
         return found
 
 
@@ -70,22 +66,23 @@ class WordFunction(NamedTuple):
     defined: bool
 
 
-@dataclass(frozen=True, slots=True)
-class WordModule:
+class WordModule(NamedTuple):
     """A module's words and where its ids are.
 
     Fields: ``words`` (the module's words, header included), ``starts`` and ``ids`` (as
     :class:`~spvbuild.binary.id_words.IdWords`), ``positions`` (the offset of every id word
     in ``words``, in order), ``before`` (for each instruction, how many of ``positions``
     belong to the instructions before it, and one more item: all of them), ``head`` (the
-    number of instructions before the first function), ``functions``.
+    number of instructions before the first function), ``functions``.  ``starts``,
+    ``positions`` and ``before`` are arrays of 32-bit words (a linker holds every input's
+    at once: four bytes an item, where a list holds an int object for each).
     """
 
     words: array[int]
-    starts: list[int]
+    starts: array[int]
     ids: list[Offsets]
-    positions: list[int]
-    before: list[int]
+    positions: array[int]
+    before: array[int]
     head: int
     functions: list[WordFunction]
 
@@ -134,5 +131,13 @@ def _split(words: array[int], found: IdWords) -> WordModule | None:
         WordFunction(m.start(), m.end(), len(m.group(1)), "L" in m.group())
         for m in _FUNCTION.finditer(letters, head)
     ]
-    before = [0, *accumulate(map(len, ids))]
-    return WordModule(words, starts, ids, positions, before, head, functions)
+    before = array(WORD_CODE, [0, *accumulate(map(len, ids))])
+    return WordModule(
+        words,
+        array(WORD_CODE, starts),
+        ids,
+        array(WORD_CODE, positions),
+        before,
+        head,
+        functions,
+    )
