@@ -41,34 +41,27 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from spvbuild.debuginfo.flavors import DEBUG_SETS
-from spvbuild.errors import PassError
 from spvbuild.generated.core import tables
-from spvbuild.generated.core.enums import Decoration, LinkageType, LoopControl, StorageClass
+from spvbuild.generated.core.enums import Decoration, LinkageType
 from spvbuild.generated.core.opcodes import (
     OP_BRANCH,
-    OP_BRANCH_CONDITIONAL,
     OP_ENTRY_POINT,
     OP_FUNCTION_CALL,
     OP_LABEL,
-    OP_LOAD,
     OP_LOOP_MERGE,
     OP_PHI,
-    OP_RETURN,
-    OP_RETURN_VALUE,
     OP_STORE,
-    OP_TYPE_VOID,
-    OP_UNREACHABLE,
     OP_VARIABLE,
 )
-from spvbuild.passes.constructs import Construct, ConstructKind, Nesting, nesting
-from spvbuild.passes.control_flow import MERGES, merge_of, terminator
+from spvbuild.passes.control_flow import merge_of
 from spvbuild.passes.dead_code import import_names
 from spvbuild.passes.declarations import DeclarationPool
 from spvbuild.passes.ids import is_targeting, rename, used_ids
-from spvbuild.passes.program import Block, Function, Program, join, opcode_name, split
+from spvbuild.passes.inline_context import InlineContext
+from spvbuild.passes.inline_returns import Returns
+from spvbuild.passes.program import Block, Function, Program, join, split
 from spvbuild.passes.unreachable import remove_unreachable_blocks
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
@@ -79,7 +72,6 @@ __all__ = ["ALL_NAME", "ENTRY_POINTS_NAME", "inline_all", "inline_entry_points"]
 ENTRY_POINTS_NAME = "inline-entry-points-exhaustive"
 ALL_NAME = "inline-all"
 
-_RETURNS = frozenset({OP_RETURN, OP_RETURN_VALUE})
 _DECORATIONS = frozenset(
     opcode
     for opcode, info in tables.INSTRUCTIONS.items()
@@ -105,32 +97,6 @@ def inline_all(program: Program) -> Program:
     return _inline(program, ALL_NAME, entry_points_only=False)
 
 
-@dataclass(slots=True)
-class _Context:
-    """What inlining one program shares: the pass's name, the functions by id, the
-    declarations found or added, the decorations of each id, the DebugInfo imports."""
-
-    name: str
-    functions: dict[int, Function]
-    declarations: DeclarationPool
-    decorations: dict[int, list[Instruction]]
-    debug_imports: set[int]
-    nestings: dict[int, Nesting] = field(default_factory=dict)
-    substituted: set[int] = field(default_factory=set)
-
-    def nesting_of(self, function: Function) -> Nesting:
-        found = self.nestings.get(function.id)
-        if found is None:
-            found = self.nestings[function.id] = nesting(function)
-        return found
-
-    def fail(self, reason: str, inst: Instruction) -> PassError:
-        return PassError(self.name, reason, opcode_name(inst.opcode), inst.result_id)
-
-    def is_void(self, type_id: int) -> bool:
-        return self.declarations.find(OP_TYPE_VOID, None, ()) == type_id
-
-
 def _inline(program: Program, name: str, *, entry_points_only: bool) -> Program:
     program = remove_unreachable_blocks(program)
     layout = split(program, name)
@@ -151,7 +117,7 @@ def _inline(program: Program, name: str, *, entry_points_only: bool) -> Program:
         if inst.opcode in _DECORATIONS and inst.operands and isinstance(inst.operands[0], Id):
             decorations[int(inst.operands[0])].append(inst)
     debug = {rid for rid, set_name in import_names(layout.head).items() if set_name in DEBUG_SETS}
-    context = _Context(name, functions, DeclarationPool(out, layout.head), decorations, debug)
+    context = InlineContext(name, functions, DeclarationPool(out, layout.head), decorations, debug)
     inlined: set[int] = set()
     for fid in _callees_first(context, [r for r in roots if r in functions]):
         inlined |= _inline_calls(context, functions[fid])
@@ -163,7 +129,7 @@ def _inline(program: Program, name: str, *, entry_points_only: bool) -> Program:
     return out
 
 
-def _calls(context: _Context, function: Function) -> Iterable[tuple[Instruction, Function]]:
+def _calls(context: InlineContext, function: Function) -> Iterable[tuple[Instruction, Function]]:
     """The calls of ``function`` that can be inlined, with their callees."""
     for block in function.blocks:
         for inst in block.body:
@@ -177,7 +143,7 @@ def _calls(context: _Context, function: Function) -> Iterable[tuple[Instruction,
                 yield inst, callee
 
 
-def _callees_first(context: _Context, roots: list[int]) -> list[int]:
+def _callees_first(context: InlineContext, roots: list[int]) -> list[int]:
     """The functions ``roots`` reach through calls, each after every function it calls;
     PassError on a cycle."""
     order: list[int] = []
@@ -210,7 +176,7 @@ def _callees_first(context: _Context, roots: list[int]) -> list[int]:
     return order
 
 
-def _inline_calls(context: _Context, function: Function) -> set[int]:
+def _inline_calls(context: InlineContext, function: Function) -> set[int]:
     """Inline every call of ``function`` that can be; the callees inlined."""
     inlined: set[int] = set()
     substitute: dict[int, int] = {}
@@ -267,7 +233,7 @@ def _phi_renamed_parent(inst: Instruction, old: int, new: int) -> Instruction:
     )
 
 
-def _split_loop_header(context: _Context, function: Function, index: int) -> None:
+def _split_loop_header(context: InlineContext, function: Function, index: int) -> None:
     """Split a loop header holding a call: its phis and merge instruction stay, the rest
     goes into a new block after it (the header then branches there)."""
     block = function.blocks[index]
@@ -288,7 +254,7 @@ def _split_loop_header(context: _Context, function: Function, index: int) -> Non
 
 
 def _inline_call(
-    context: _Context,
+    context: InlineContext,
     caller: Function,
     index: int,
     position: int,
@@ -341,7 +307,7 @@ def _inline_call(
     result_type = int(call.result_type) if call.result_type is not None else None
     valued = result_type is not None and not context.is_void(result_type)
 
-    returns = _Returns(context, callee, copies, new, post_label, result_type if valued else None)
+    returns = Returns(context, callee, copies, new, post_label, result_type if valued else None)
     new_blocks, pairs = returns.rewrite(block, variables)
 
     if valued and call.result_id is not None:
@@ -375,7 +341,7 @@ _LINES = frozenset(
 
 
 def _copy_blocks(
-    context: _Context, callee: Function, new: Callable[[int], int]
+    context: InlineContext, callee: Function, new: Callable[[int], int]
 ) -> tuple[list[Block], list[Instruction]]:
     """The callee's blocks with fresh ids, without its variables and DebugInfo
     instructions; its variables (without initializers, which become stores at the start
@@ -406,229 +372,6 @@ def _copy_blocks(
         copies.append(Block(rename(callee_block.label, new), body))
     copies[0].body[:0] = stores
     return copies, variables
-
-
-class _Returns:
-    """The callee's returns made branches to the block after the call (see the module's
-    docstring)."""
-
-    def __init__(
-        self,
-        context: _Context,
-        callee: Function,
-        copies: list[Block],
-        new: Callable[[int], int],
-        post: int,
-        result_type: int | None,
-    ) -> None:
-        self.context = context
-        self.callee = callee.id
-        self.copies = copies
-        self.new = new
-        self.post = post
-        self.result_type = result_type
-        self.nest = context.nesting_of(callee)
-        self.old_label = {copy.id: old.id for copy, old in zip(copies, callee.blocks, strict=True)}
-        self.returning = [
-            c for c in copies if (t := terminator(c)) is not None and t.opcode in _RETURNS
-        ]
-        self.wrapped = any(self.nest.enclosing(self.old_label[c.id]) for c in self.returning)
-        self.pairs: list[tuple[Id, Id]] = []
-
-    def rewrite(
-        self, before: Block, variables: list[Instruction]
-    ) -> tuple[list[Block], list[tuple[Id, Id]]]:
-        """Make ``before`` enter the copy and the returns leave it; the blocks to insert
-        after ``before`` and the (value, parent) pairs that reach the block after the call."""
-        declarations = self.context.declarations
-        program = declarations.program
-        entry = Id(self.copies[0].id)
-        if not self.wrapped:
-            before.body.append(Instruction(OP_BRANCH, None, None, (entry,)))
-            for block in self.returning:
-                self._leave(block, self.post)
-            return self.copies, self.pairs
-        loop_header, loop_continue = program.new_id(), program.new_id()
-        self._break_unreachable()
-        chains = {c.id: self._loops(self.old_label[c.id]) for c in self.returning}
-        flagged = any(chains.values())
-        flag = ret = 0
-        if flagged:
-            bool_type = declarations.bool_type()
-            flag = program.new_id()
-            variables.append(self._variable(bool_type, flag))
-            before.body.append(
-                Instruction(OP_STORE, None, None, (Id(flag), Id(declarations.boolean(False))))
-            )
-            if self.result_type is not None:
-                ret = program.new_id()
-                variables.append(self._variable(self.result_type, ret))
-        before.body.append(Instruction(OP_BRANCH, None, None, (Id(loop_header),)))
-        head = Block(
-            Instruction(OP_LABEL, None, Id(loop_header), ()),
-            [
-                Instruction(
-                    OP_LOOP_MERGE, None, None, (Id(self.post), Id(loop_continue), LoopControl.None_)
-                ),
-                Instruction(OP_BRANCH, None, None, (entry,)),
-            ],
-        )
-        tail = Block(
-            Instruction(OP_LABEL, None, Id(loop_continue), ()),
-            [Instruction(OP_BRANCH, None, None, (Id(loop_header),))],
-        )
-        exits: dict[int, int] = {}  # header (callee's label) → its new pre-merge block
-        for chain in chains.values():
-            for construct in chain:
-                exits.setdefault(construct.header, program.new_id())
-        late_edges: list[tuple[int, int]] = []  # (from, to): new edges into pre-merge blocks
-        for block in self.returning:
-            chain = chains[block.id]
-            if not chain:
-                self._leave(block, self.post)
-                continue
-            last = block.body.pop()
-            if ret:
-                block.body.append(Instruction(OP_STORE, None, None, (Id(ret), self._value(last))))
-            block.body.append(
-                Instruction(OP_STORE, None, None, (Id(flag), Id(declarations.boolean(True))))
-            )
-            block.body.append(Instruction(OP_BRANCH, None, None, (Id(exits[chain[0].header]),)))
-            late_edges.append((block.id, exits[chain[0].header]))
-        blocks = list(self.copies)
-        made: dict[int, Block] = {}
-        for header, label in exits.items():
-            construct = self.nest.constructs[header]
-            outer = self._loops(header)
-            target = exits[outer[0].header] if outer else self.post
-            exit_block = self._exit_block(construct, label, flag, ret, target)
-            made[label] = exit_block
-            if target != self.post:
-                late_edges.append((label, target))
-            merge_at = next(n for n, b in enumerate(blocks) if b.id == self.new(construct.merge))
-            blocks.insert(merge_at, exit_block)
-        for source, target in late_edges:
-            target_block = made[target]
-            target_block.body = [
-                self._undef_pair(inst, source) if inst.opcode == OP_PHI else inst
-                for inst in target_block.body
-            ]
-        return [head, *blocks, tail], self.pairs
-
-    def _break_unreachable(self) -> None:
-        """Each ``OpUnreachable`` of the copy made a break: to the merge of the innermost
-        loop of the callee around it, else out of the one-trip loop (a block that ends the
-        invocation would keep a call in a continue construct from reaching its back
-        edge, which structured control flow asks of every path)."""
-        for copy in self.copies:
-            if copy.body[-1].opcode != OP_UNREACHABLE:
-                continue
-            loops = self._loops(self.old_label[copy.id])
-            target = self.new(loops[0].merge) if loops else self.post
-            copy.body[-1] = Instruction(OP_BRANCH, None, None, (Id(target),))
-            if target == self.post:
-                if self.result_type is not None:
-                    undef = self.context.declarations.undef(self.result_type)
-                    self.pairs.append((Id(undef), Id(copy.id)))
-                continue
-            merge = next(c for c in self.copies if c.id == target)
-            merge.body = [
-                self._undef_pair(inst, copy.id) if inst.opcode == OP_PHI else inst
-                for inst in merge.body
-            ]
-
-    def _loops(self, old_label: int) -> list[Construct]:
-        """The loops of the callee around block ``old_label``, innermost first."""
-        return [c for c in self.nest.enclosing(old_label) if c.kind is ConstructKind.LOOP]
-
-    def _variable(self, type_id: int, rid: int) -> Instruction:
-        pointer = self.context.declarations.function_pointer(type_id)
-        return Instruction(OP_VARIABLE, TypeId(pointer), Id(rid), (StorageClass.Function, None))
-
-    def _leave(self, block: Block, target: int) -> None:
-        """A return made a branch to ``target``, its value a pair of the phi there."""
-        last = block.body[-1]
-        if self.result_type is not None:
-            self.pairs.append((self._value(last), Id(block.id)))
-        block.body[-1] = Instruction(OP_BRANCH, None, None, (Id(target),))
-
-    def _value(self, last: Instruction) -> Id:
-        """The value a return returns (PassError for none)."""
-        if not last.operands or not isinstance(last.operands[0], Id):
-            raise self.context.fail("returns no value from a function that returns one", last)
-        return last.operands[0]
-
-    def _exit_block(
-        self, construct: Construct, label: int, flag: int, ret: int, target: int
-    ) -> Block:
-        """The block before the merge of ``construct`` (made its merge): the edges from
-        inside the construct to the merge come here, with the merge's phis for them; on
-        to the merge when the flag is clear, else to ``target``."""
-        declarations = self.context.declarations
-        program = declarations.program
-        merge = self.new(construct.merge)
-        moved: set[int] = set()
-        for copy in self.copies:
-            if not self.nest.inside(self.old_label[copy.id], construct.header):
-                continue
-            last = copy.body[-1]
-            if merge in used_ids(last):
-                copy.body[-1] = rename(last, lambda i: label if i == merge else i)
-                moved.add(copy.id)
-            if self.old_label[copy.id] == construct.header:
-                where = copy.body[-2]
-                merge_index = MERGES[where.opcode][0]
-                operands = list(where.operands)
-                operands[merge_index] = Id(label)
-                copy.body[-2] = where._replace(operands=tuple(operands))
-        merge_block = next((c for c in self.copies if c.id == merge), None)
-        if merge_block is None:
-            raise PassError(
-                self.context.name,
-                f"the merge block %{construct.merge} of %{construct.header} is no block of "
-                f"function %{self.callee}",
-            )
-        body: list[Instruction] = []
-        kept: list[Instruction] = []
-        for inst in merge_block.body:
-            if inst.opcode != OP_PHI:
-                kept.append(inst)
-                continue
-            pairs = inst.operands[0]
-            inside = tuple(p for p in pairs if int(p[1]) in moved)
-            if not inside:
-                kept.append(inst)
-                continue
-            value = program.new_id()
-            assert inst.result_type is not None
-            body.append(Instruction(OP_PHI, inst.result_type, Id(value), (inside,)))
-            outside = tuple(p for p in pairs if int(p[1]) not in moved)
-            kept.append(
-                inst._replace(operands=((*outside, (Id(value), Id(label))), *inst.operands[1:]))
-            )
-        merge_block.body = kept
-        if target == self.post and ret:
-            assert self.result_type is not None
-            loaded = program.new_id()
-            body.append(Instruction(OP_LOAD, TypeId(self.result_type), Id(loaded), (Id(ret),)))
-            self.pairs.append((Id(loaded), Id(label)))
-        condition = program.new_id()
-        body.append(
-            Instruction(OP_LOAD, TypeId(declarations.bool_type()), Id(condition), (Id(flag),))
-        )
-        body.append(
-            Instruction(
-                OP_BRANCH_CONDITIONAL, None, None, (Id(condition), Id(target), Id(merge), ())
-            )
-        )
-        return Block(Instruction(OP_LABEL, None, Id(label), ()), body)
-
-    def _undef_pair(self, phi: Instruction, parent: int) -> Instruction:
-        assert phi.result_type is not None
-        undef = self.context.declarations.undef(int(phi.result_type))
-        return phi._replace(
-            operands=((*phi.operands[0], (Id(undef), Id(parent))), *phi.operands[1:])
-        )
 
 
 def _exported(head: list[Instruction]) -> set[int]:
