@@ -17,7 +17,15 @@ from typing import Any
 
 import numpy as np
 
+from spvbuild.generated.core.enums import Capability, ExecutionMode, ExecutionModel
+from spvbuild.generated.core.opcodes import (
+    OP_CAPABILITY,
+    OP_ENTRY_POINT,
+    OP_EXECUTION_MODE,
+    OP_EXTENSION,
+)
 from spvbuild.reflection import Reflection, block_dtype, reflect
+from spvbuild.spirv.strings import string_words
 from spvbuild.vulkan_runner import ComputeDevice
 from tests.passes.driver_process import DriverProcess
 
@@ -103,12 +111,83 @@ def random_dispatch(
     return Dispatch(tuple(buffers), entry.bindings, groups, push, name)
 
 
+HEADER = 5
+"""Words of a module's header, before its first instruction."""
+
+FLOAT_WIDTHS = {32: None, 64: Capability.Float64, 16: Capability.Float16}
+"""Float widths the zero signs are kept for: 32 always, the others with the capability
+that declares them (None: always)."""
+
+
+def _instructions(words: list[int]) -> list[list[int]]:
+    out = []
+    at = HEADER
+    while at < len(words):
+        count = words[at] >> 16
+        assert count > 0, f"an instruction of no words at word {at}"
+        out.append(words[at : at + count])
+        at += count
+    return out
+
+
+def keeping_zero_signs(words: list[int] | tuple[int, ...]) -> list[int]:
+    """``words`` with every GLCompute entry point given the ``SignedZeroInfNanPreserve``
+    execution mode (SPV_KHR_float_controls) for each float width the module declares.
+
+    Vulkan lets a driver without that mode treat -0.0 and +0.0 (and NaN and infinity) as
+    it pleases, and lavapipe does so differently in differently shaped code: a program whose
+    output reads the sign of a zero then gives other buffers after a correct rewrite (issue
+    26, seed 1692: ``v.w * max(v.w, -0.0 * v.x)`` with ``v.w = -0.0`` gives +0.0 from the
+    compiler's module and -0.0 after ``ssa-rewrite`` passes ``v`` through a loop phi).
+    With the mode the driver keeps IEEE zeros, infinities and NaNs, so a difference in the
+    buffers is the rewrite's.  A module that already has the mode for a width is left so
+    for that width."""
+    body = _instructions(list(words))
+    capabilities = {inst[1] for inst in body if inst[0] & 0xFFFF == OP_CAPABILITY}
+    present = {
+        (inst[1], inst[3])
+        for inst in body
+        if inst[0] & 0xFFFF == OP_EXECUTION_MODE
+        and inst[2] == ExecutionMode.SignedZeroInfNanPreserve
+    }
+    widths = [
+        width for width, needs in FLOAT_WIDTHS.items() if needs is None or needs in capabilities
+    ]
+    entries = [
+        inst[2]
+        for inst in body
+        if inst[0] & 0xFFFF == OP_ENTRY_POINT and inst[1] == ExecutionModel.GLCompute
+    ]
+    modes = [
+        [(4 << 16) | OP_EXECUTION_MODE, entry, ExecutionMode.SignedZeroInfNanPreserve, width]
+        for entry in entries
+        for width in widths
+        if (entry, width) not in present
+    ]
+    if not modes:
+        return list(words)
+    capability = [(2 << 16) | OP_CAPABILITY, Capability.SignedZeroInfNanPreserve]
+    name = string_words("SPV_KHR_float_controls")
+    extension = [((1 + len(name)) << 16) | OP_EXTENSION, *name]
+    last_capability = max(at for at, inst in enumerate(body) if inst[0] & 0xFFFF == OP_CAPABILITY)
+    last_entry = max(at for at, inst in enumerate(body) if inst[0] & 0xFFFF == OP_ENTRY_POINT)
+    out = list(words[:HEADER]) + capability
+    for at, inst in enumerate(body):
+        out += inst
+        if at == last_capability:
+            out += extension
+        if at == last_entry:
+            out += [word for mode in modes for word in mode]
+    return out
+
+
 def run_dispatch(
     device: ComputeDevice | DriverProcess, words: list[int] | tuple[int, ...], dispatch: Dispatch
 ) -> list[bytes]:
-    """Every buffer's bytes after running ``words`` with ``dispatch`` on ``device``."""
+    """Every buffer's bytes after running ``words`` with ``dispatch`` on ``device``, the
+    signs of zeros kept (:func:`keeping_zero_signs`)."""
     return device.run(
-        list(words),
+        keeping_zero_signs(words),
         list(dispatch.buffers),
         dispatch.groups,
         dispatch.entry_point,

@@ -15,6 +15,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from spvbuild.generated.core.enums import StorageClass
@@ -27,9 +28,12 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.passes import Program, run
 from spvbuild.vulkan.compute_device import ComputeDevice
 from tests.conftest import spirv_tool
+from tests.passes.driver import keeping_zero_signs, random_dispatch, run_dispatch
 from tests.passes.helpers import val
 from tests.passes.kernels import ALL_KERNELS, compiled_kernels
 from tests.passes.promotable import promotable_variables
+from tests.passes.shader_corpus import shader_sources
+from tests.reflect.glsl_corpus import compile_shader
 
 pytestmark = [pytest.mark.vulkan, pytest.mark.spirv_val]
 
@@ -135,3 +139,24 @@ def test_words_against_spirv_opt(compiled: dict[str, list[int]], tmp_path: Path)
         f"worst {ratios[-1][0]:.3f} ({ratios[-1][1]})"
     )
     assert ratios[-1][0] <= 1.0  # no kernel larger than spirv-opt's
+
+
+def test_zero_signs_through_a_loop_phi(device: ComputeDevice, tmp_path: Path) -> None:
+    """Issue 26 (seed 1692): ``ssa-rewrite`` alone carries a struct holding -0.0 through a
+    loop phi into ``w * max(w, -0.0 * x)``.  Run as Vulkan lets a driver, lavapipe gave
+    +0.0 before and -0.0 after; run keeping zero signs (as :func:`run_dispatch` runs every
+    module) both give IEEE's +0.0 (-0.0 * -0.0), and the sum written beside it is the
+    input's plus 4."""
+    shader = next(s for s in shader_sources() if s.name == "passes_zero_sign_through_loop_phi")
+    binary = compile_shader(shader, tmp_path)
+    before = list(struct.unpack(f"<{len(binary) // 4}I", binary))
+    after = run(Program.from_words(before), ["ssa-rewrite"]).to_words()
+    assert val(after, "vulkan1.1") == ""
+    assert val(keeping_zero_signs(after), "vulkan1.1") == ""
+    assert promotable_variables(after) == []
+    dispatch = random_dispatch(before, shader.name)
+    inputs = np.frombuffer(dispatch.buffers[0], "<u4").reshape(-1, 4)
+    for words in (before, after):
+        out = np.frombuffer(run_dispatch(device, words, dispatch)[1], "<u4").reshape(-1, 4)
+        assert (out[:, 3] == 0).all()  # the bits of +0.0
+        assert (out[:, 0] == inputs[:, 0] + 4).all()
