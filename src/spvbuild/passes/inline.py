@@ -98,6 +98,8 @@ def inline_all(program: Program) -> Program:
 
 
 def _inline(program: Program, name: str, *, entry_points_only: bool) -> Program:
+    if not program.holds(OP_FUNCTION_CALL):
+        return program.copy()  # (nothing to inline)
     program = remove_unreachable_blocks(program)
     layout = split(program, name)
     out = program.copy()

@@ -256,6 +256,8 @@ def _holds_values(type_id: int, declarations: Declarations, memo: dict[int, bool
 def rewrite_to_ssa(program: Program) -> Program:
     """``program`` with its promotable Function variables turned into SSA values and its
     variables nothing reads removed (a new program; ``program`` unchanged)."""
+    if not program.holds(OP_VARIABLE, StorageClass.Function):
+        return program.copy()
     layout = split(program, NAME)
     out = program.copy()
     declarations = Declarations(layout.head, out)

@@ -188,6 +188,16 @@ class Program:
         source = self.source
         return source is not None and 16 * len(self.instructions) >= len(source.instructions)
 
+    def holds(self, opcode: int, first: object = None) -> bool:
+        """True when an instruction of ``opcode`` (whose operand 0 is ``first``, unless
+        None) is in the program: a quick look a pass takes before it splits the program."""
+        if first is None:
+            return any(inst.opcode == opcode for inst in self.instructions)
+        return any(
+            inst.opcode == opcode and inst.operands and inst.operands[0] == first
+            for inst in self.instructions
+        )
+
     def read_words(self) -> Callable[[Instruction], tuple[int, ...] | None]:
         """A function giving the words an instruction of the program was read from (None
         for one no source holds: a pass made it, or the program was not read from words),

@@ -89,6 +89,8 @@ def replace_scalars(program: Program) -> Program:
     """``program`` with its splittable Function structs and arrays split into one
     variable per element (a new program; ``program`` unchanged)."""
     out = program.copy()
+    if not program.holds(OP_VARIABLE, StorageClass.Function):
+        return out
     for _ in range(MAX_ROUNDS):
         if not _round(out):
             break
