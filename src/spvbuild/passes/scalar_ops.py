@@ -15,7 +15,8 @@ overflows) or where the value could differ on a device:
   result is the exact one rounded once to nearest-even in the result's format (the
   operation done in binary64 and rounded again, which is exact for ``+ - * /`` on formats
   of at most 26 significant bits, and exact by itself for binary64);
-* integers of at most :data:`WIDEST` bits.
+* integers of at most :data:`WIDEST` bits;
+* no FAbs or FSign of -0.0 (the sign of their zero is left open, and devices differ).
 """
 
 from __future__ import annotations
@@ -401,6 +402,17 @@ def _sign(x: float) -> float:
     return 0.0 if x == 0 else math.copysign(1.0, x)
 
 
+def _not_of_negative_zero(function: Callable[[float], float]) -> Callable[[float], float | None]:
+    """FAbs, FSign: None for -0.0, whose result's sign GLSL.std.450 leaves open (FAbs is
+    ``x`` for ``x >= 0``, FSign ``0.0`` for ``x = 0``) and devices differ on: lavapipe
+    gives -0.0 for both where it knows the operand (issue 26, seed 3098)."""
+
+    def op(x: float) -> float | None:
+        return None if x == 0.0 and math.copysign(1.0, x) < 0 else function(x)
+
+    return op
+
+
 def _ssign(x: int) -> int:
     return (x > 0) - (x < 0)
 
@@ -502,8 +514,8 @@ EXT_OPS: dict[tuple[str, str], ScalarOp] = {
         "UMin": _u(min),
         "UMax": _u(max),
         "UClamp": _u(_s_clamp),
-        "FAbs": _f(math.fabs),
-        "FSign": _f(_sign),
+        "FAbs": _f(_not_of_negative_zero(math.fabs)),
+        "FSign": _f(_not_of_negative_zero(_sign)),
         "FMin": _f(_least),
         "FMax": _f(_most),
         "FClamp": _f(_clamp),
