@@ -437,7 +437,7 @@ def _accept_bits(rule: ResolvedRule) -> str:
 
 def streak_attribute(accept: str) -> str:
     """The module attribute that holds the type of the current streak of fast-path values
-    while that type has the ``accept`` bits, else None (``TYPE_INT | TYPE_UNSIGNED`` →
+    while that type has the ``accept`` bits, else ``NO_STREAK`` (``TYPE_INT | TYPE_UNSIGNED`` →
     ``_streak_int_unsigned``): see :mod:`spvbuild.ir.value_types`."""
     return "_streak_" + "_".join(
         name.strip().removeprefix("TYPE_").lower() for name in accept.split("|")

@@ -35,6 +35,7 @@ from spvbuild.spirv.tables import (  # noqa: F401
 )
 from spvbuild.spirv.word_checks import (  # noqa: F401
     FAST_IDS,
+    NO_STREAK,
     bare_values,
     enum_classes,
     enumerant_words,
@@ -174,12 +175,13 @@ class CoreInstructions(InstructionSink):
     _streak_from: int
     _streak_end: int
     # The type of the current streak of fast-path values under each set of TYPE_* bits a
-    # fast path accepts by, while it has them (None: it lacks them): see
+    # fast path accepts by, while it has them (NO_STREAK: it lacks them, an object no
+    # argument is, so that an identity test with a call's result type is enough): see
     # spvbuild.ir.value_types.
-    _streak_bool: TypeId | None = None  # TYPE_BOOL
-    _streak_float: TypeId | None = None  # TYPE_FLOAT
-    _streak_int: TypeId | None = None  # TYPE_INT
-    _streak_int_unsigned: TypeId | None = None  # TYPE_INT | TYPE_UNSIGNED
+    _streak_bool: object = NO_STREAK  # TYPE_BOOL
+    _streak_float: object = NO_STREAK  # TYPE_FLOAT
+    _streak_int: object = NO_STREAK  # TYPE_INT
+    _streak_int_unsigned: object = NO_STREAK  # TYPE_INT | TYPE_UNSIGNED
 
     def nop(self) -> Self:
         """OpNop (opcode 0, class Miscellaneous, section functions).
@@ -3382,6 +3384,24 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand < _rid or (self._value_types or {}).get(operand) == result_type)
+                ) or self._check_types(126, result_type, (operand,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x4007e, result_type, _rid, operand])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand.__class__ in FAST_IDS
             ):
@@ -3415,10 +3435,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -3451,6 +3471,24 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and operand.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand < _rid or (self._value_types or {}).get(operand) == result_type)
+                ) or self._check_types(127, result_type, (operand,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x4007f, result_type, _rid, operand])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand.__class__ in FAST_IDS
             ):
@@ -3484,10 +3522,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -3521,6 +3559,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(128, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x50080, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -3558,10 +3616,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -3595,6 +3653,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(129, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x50081, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -3632,10 +3710,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -3669,6 +3747,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(130, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x50082, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -3706,10 +3804,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -3743,6 +3841,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(131, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x50083, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -3780,10 +3898,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -3817,6 +3935,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(132, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x50084, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -3854,10 +3992,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -3891,6 +4029,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(133, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x50085, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -3928,10 +4086,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -3965,6 +4123,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int_unsigned
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(134, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x50086, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -4002,10 +4180,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -4039,6 +4217,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(135, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x50087, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -4076,10 +4274,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -4113,6 +4311,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(136, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x50088, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -4150,10 +4368,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -4187,6 +4405,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int_unsigned
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(137, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x50089, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -4224,10 +4462,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -4261,6 +4499,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(138, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x5008a, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -4298,10 +4556,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -4335,6 +4593,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(139, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x5008b, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -4372,10 +4650,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -4409,6 +4687,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(140, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x5008c, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -4446,10 +4744,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -4483,6 +4781,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(141, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x5008d, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -4520,10 +4838,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -5292,6 +5610,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_bool
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(164, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x500a4, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -5329,10 +5667,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -5366,6 +5704,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_bool
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(165, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x500a5, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -5403,10 +5761,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -5440,6 +5798,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_bool
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(166, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x500a6, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -5477,10 +5855,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -5514,6 +5892,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_bool
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(167, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x500a7, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -5551,10 +5949,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -5587,6 +5985,24 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_bool
+                and self._streak_end == _rid
+                and operand.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand < _rid or (self._value_types or {}).get(operand) == result_type)
+                ) or self._check_types(168, result_type, (operand,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x400a8, result_type, _rid, operand])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand.__class__ in FAST_IDS
             ):
@@ -5620,10 +6036,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -6779,6 +7195,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(197, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x500c5, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -6816,10 +7252,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -6853,6 +7289,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(198, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x500c6, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -6890,10 +7346,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -6927,6 +7383,26 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand_1.__class__ in FAST_IDS
+                and operand_2.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand_1 < _rid or (self._value_types or {}).get(operand_1) == result_type)
+                    and (_from <= operand_2 < _rid or (self._value_types or {}).get(operand_2) == result_type)
+                ) or self._check_types(199, result_type, (operand_1, operand_2)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x500c7, result_type, _rid, operand_1, operand_2])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand_1.__class__ in FAST_IDS
                 and operand_2.__class__ in FAST_IDS
@@ -6964,10 +7440,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -7000,6 +7476,24 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_int
+                and self._streak_end == _rid
+                and operand.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= operand < _rid or (self._value_types or {}).get(operand) == result_type)
+                ) or self._check_types(200, result_type, (operand,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.words.fromlist([0x400c8, result_type, _rid, operand])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and operand.__class__ in FAST_IDS
             ):
@@ -7033,10 +7527,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -7244,6 +7738,25 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and p.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= p < _rid or (self._value_types or {}).get(p) == result_type)
+                ) or self._check_types(207, result_type, (p,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400cf] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400cf, result_type, _rid, p])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
             ):
@@ -7278,10 +7791,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -7316,6 +7829,25 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and p.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= p < _rid or (self._value_types or {}).get(p) == result_type)
+                ) or self._check_types(208, result_type, (p,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d0] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d0, result_type, _rid, p])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
             ):
@@ -7350,10 +7882,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -7388,6 +7920,25 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and p.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= p < _rid or (self._value_types or {}).get(p) == result_type)
+                ) or self._check_types(209, result_type, (p,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d1] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d1, result_type, _rid, p])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
             ):
@@ -7422,10 +7973,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -7460,6 +8011,25 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and p.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= p < _rid or (self._value_types or {}).get(p) == result_type)
+                ) or self._check_types(210, result_type, (p,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d2] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d2, result_type, _rid, p])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
             ):
@@ -7494,10 +8064,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -7532,6 +8102,25 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and p.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= p < _rid or (self._value_types or {}).get(p) == result_type)
+                ) or self._check_types(211, result_type, (p,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d3] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d3, result_type, _rid, p])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
             ):
@@ -7566,10 +8155,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -7604,6 +8193,25 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and p.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= p < _rid or (self._value_types or {}).get(p) == result_type)
+                ) or self._check_types(212, result_type, (p,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d4] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d4, result_type, _rid, p])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
             ):
@@ -7638,10 +8246,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -7676,6 +8284,25 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and p.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= p < _rid or (self._value_types or {}).get(p) == result_type)
+                ) or self._check_types(213, result_type, (p,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d5] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d5, result_type, _rid, p])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
             ):
@@ -7710,10 +8337,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -7748,6 +8375,25 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and p.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= p < _rid or (self._value_types or {}).get(p) == result_type)
+                ) or self._check_types(214, result_type, (p,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d6] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d6, result_type, _rid, p])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
             ):
@@ -7782,10 +8428,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:
@@ -7820,6 +8466,25 @@ class CoreInstructions(InstructionSink):
         if _block is not None and result_id is None:
             _rid = self._bound
             if (
+                result_type is self._streak_float
+                and self._streak_end == _rid
+                and p.__class__ in FAST_IDS
+            ):
+                # The streak goes on with the very type object that started it (the commonest
+                # call of a frontend's arithmetic; the same as the streak branch below, which
+                # takes an equal type given by another object): every id from _streak_from up
+                # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
+                # accepts; this value joins it (the streak says its type, not the map).
+                _from = self._streak_from
+                if (
+                    (_from <= p < _rid or (self._value_types or {}).get(p) == result_type)
+                ) or self._check_types(215, result_type, (p,)):
+                    _run = self._run or self._new_run(_block)
+                    _run.firsts[0x400d7] = None  # (first: a target profile may refuse it)
+                    _run.words.fromlist([0x400d7, result_type, _rid, p])
+                    self._bound = self._streak_end = _rid + 1
+                    return Id(_rid)
+            elif (
                 result_type.__class__ in FAST_IDS
                 and p.__class__ in FAST_IDS
             ):
@@ -7854,10 +8519,10 @@ class CoreInstructions(InstructionSink):
                         if self._streak_end > self._streak_from:
                             self._flush_streak()
                         self._streak_type = result_type
-                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else None
-                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else None
-                        self._streak_int = result_type if _bits & TYPE_INT != 0 else None
-                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else None
+                        self._streak_bool = result_type if _bits & TYPE_BOOL != 0 else NO_STREAK
+                        self._streak_float = result_type if _bits & TYPE_FLOAT != 0 else NO_STREAK
+                        self._streak_int = result_type if _bits & TYPE_INT != 0 else NO_STREAK
+                        self._streak_int_unsigned = result_type if _bits & (TYPE_INT | TYPE_UNSIGNED) == (TYPE_INT | TYPE_UNSIGNED) else NO_STREAK
                         self._streak_from = _rid + 1
                         _streak = True
                     else:

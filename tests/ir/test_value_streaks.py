@@ -57,8 +57,14 @@ def _program(seed: int, general: bool) -> tuple[list[str], list[int]]:
 
         call: Callable[..., Id] = getattr(m, name)
         operands = (operand(), operand())
+        roll = rng.random()
+        # The streak's type by another object now and then; rarely no type at all, or a
+        # plain int where the TypeId belongs (never taken for the streak's type).
+        result_type: Any = (
+            TypeId(int(kind)) if roll < 0.1 else None if roll < 0.12 else int(kind) if roll < 0.14 else kind
+        )
         try:
-            made = call(TypeId(int(kind)) if rng.random() < 0.1 else kind, *operands)
+            made = call(result_type, *operands)
         except SpvbuildError as exc:
             # (with an id not handed out besides another mistake, the paths may name
             # either first: only the refusal is compared)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.strings import string_words
@@ -17,6 +18,7 @@ from spvbuild.spirv.tables import KindInfo
 
 __all__ = [
     "FAST_IDS",
+    "NO_STREAK",
     "bare_values",
     "enum_classes",
     "enumerant_words",
@@ -27,6 +29,12 @@ __all__ = [
 
 FAST_IDS = (Id, TypeId)
 """The types of the operands the generated fast path takes (ids the builder handed out)."""
+
+NO_STREAK: Final = object()
+"""What a module's streak attributes (``_streak_int``, ...) hold while the current streak
+of fast-path values lacks their bits: an object no argument is, so that a fast path tells
+a call that continues the streak by one identity test of its result type
+(:mod:`spvbuild.ir.value_types`)."""
 
 
 def ids_below(items: Sequence[object], bound: int) -> bool:
