@@ -9,11 +9,11 @@
 from __future__ import annotations
 
 import importlib
-from functools import cached_property
+from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from spvbuild.spirv.emission import InstructionSink
+from spvbuild.spirv.emission import InstructionSink, made_once
 
 if TYPE_CHECKING:
     from .amd_gcn_shader import AmdGcnShaderInstructions
@@ -95,126 +95,189 @@ def set_module(import_name: str) -> ModuleType | None:
 _set_modules: dict[str, ModuleType] = {}
 _SET_MODULES_KEPT = 256
 
+# Each set's method-group class by property name, once its module is imported.
+_GROUP_CLASSES: dict[str, Callable[[InstructionSink], Any]] = {}
+
 
 class ExtInstSets(InstructionSink):
     """One property per extended instruction set, e.g. ``builder.glsl.sqrt(...)``."""
 
-    @cached_property
+    @made_once
     def amd_gcn_shader(self) -> AmdGcnShaderInstructions:
         """The SPV_AMD_gcn_shader instructions (imports the set on first use; one object
         per builder)."""
-        from .amd_gcn_shader import AmdGcnShaderInstructions
+        make = _GROUP_CLASSES.get("amd_gcn_shader")
+        if make is None:  # (an import statement costs more than making the group)
+            from .amd_gcn_shader import AmdGcnShaderInstructions
 
-        return AmdGcnShaderInstructions(self)
+            make = _GROUP_CLASSES["amd_gcn_shader"] = AmdGcnShaderInstructions
+        made: AmdGcnShaderInstructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def amd_shader_ballot(self) -> AmdShaderBallotInstructions:
         """The SPV_AMD_shader_ballot instructions (imports the set on first use; one object
         per builder)."""
-        from .amd_shader_ballot import AmdShaderBallotInstructions
+        make = _GROUP_CLASSES.get("amd_shader_ballot")
+        if make is None:  # (an import statement costs more than making the group)
+            from .amd_shader_ballot import AmdShaderBallotInstructions
 
-        return AmdShaderBallotInstructions(self)
+            make = _GROUP_CLASSES["amd_shader_ballot"] = AmdShaderBallotInstructions
+        made: AmdShaderBallotInstructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def amd_shader_explicit_vertex_parameter(self) -> AmdShaderExplicitVertexParameterInstructions:
         """The SPV_AMD_shader_explicit_vertex_parameter instructions (imports the set on first use; one object
         per builder)."""
-        from .amd_shader_explicit_vertex_parameter import AmdShaderExplicitVertexParameterInstructions
+        make = _GROUP_CLASSES.get("amd_shader_explicit_vertex_parameter")
+        if make is None:  # (an import statement costs more than making the group)
+            from .amd_shader_explicit_vertex_parameter import AmdShaderExplicitVertexParameterInstructions
 
-        return AmdShaderExplicitVertexParameterInstructions(self)
+            make = _GROUP_CLASSES["amd_shader_explicit_vertex_parameter"] = AmdShaderExplicitVertexParameterInstructions
+        made: AmdShaderExplicitVertexParameterInstructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def amd_shader_trinary_minmax(self) -> AmdShaderTrinaryMinmaxInstructions:
         """The SPV_AMD_shader_trinary_minmax instructions (imports the set on first use; one object
         per builder)."""
-        from .amd_shader_trinary_minmax import AmdShaderTrinaryMinmaxInstructions
+        make = _GROUP_CLASSES.get("amd_shader_trinary_minmax")
+        if make is None:  # (an import statement costs more than making the group)
+            from .amd_shader_trinary_minmax import AmdShaderTrinaryMinmaxInstructions
 
-        return AmdShaderTrinaryMinmaxInstructions(self)
+            make = _GROUP_CLASSES["amd_shader_trinary_minmax"] = AmdShaderTrinaryMinmaxInstructions
+        made: AmdShaderTrinaryMinmaxInstructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def arm_motion_engine_100(self) -> ArmMotionEngine100Instructions:
         """The Arm.MotionEngine.100 instructions (imports the set on first use; one object
         per builder)."""
-        from .arm_motion_engine_100 import ArmMotionEngine100Instructions
+        make = _GROUP_CLASSES.get("arm_motion_engine_100")
+        if make is None:  # (an import statement costs more than making the group)
+            from .arm_motion_engine_100 import ArmMotionEngine100Instructions
 
-        return ArmMotionEngine100Instructions(self)
+            make = _GROUP_CLASSES["arm_motion_engine_100"] = ArmMotionEngine100Instructions
+        made: ArmMotionEngine100Instructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def clspv_reflection(self) -> ClspvReflectionInstructions:
         """The NonSemantic.ClspvReflection.6 instructions (imports the set on first use; one object
         per builder)."""
-        from .clspv_reflection import ClspvReflectionInstructions
+        make = _GROUP_CLASSES.get("clspv_reflection")
+        if make is None:  # (an import statement costs more than making the group)
+            from .clspv_reflection import ClspvReflectionInstructions
 
-        return ClspvReflectionInstructions(self)
+            make = _GROUP_CLASSES["clspv_reflection"] = ClspvReflectionInstructions
+        made: ClspvReflectionInstructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def debug_break(self) -> DebugBreakInstructions:
         """The NonSemantic.DebugBreak instructions (imports the set on first use; one object
         per builder)."""
-        from .debug_break import DebugBreakInstructions
+        make = _GROUP_CLASSES.get("debug_break")
+        if make is None:  # (an import statement costs more than making the group)
+            from .debug_break import DebugBreakInstructions
 
-        return DebugBreakInstructions(self)
+            make = _GROUP_CLASSES["debug_break"] = DebugBreakInstructions
+        made: DebugBreakInstructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def debug_info(self) -> DebugInfoInstructions:
         """The DebugInfo instructions (imports the set on first use; one object
         per builder)."""
-        from .debug_info import DebugInfoInstructions
+        make = _GROUP_CLASSES.get("debug_info")
+        if make is None:  # (an import statement costs more than making the group)
+            from .debug_info import DebugInfoInstructions
 
-        return DebugInfoInstructions(self)
+            make = _GROUP_CLASSES["debug_info"] = DebugInfoInstructions
+        made: DebugInfoInstructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def debug_printf(self) -> DebugPrintfInstructions:
         """The NonSemantic.DebugPrintf instructions (imports the set on first use; one object
         per builder)."""
-        from .debug_printf import DebugPrintfInstructions
+        make = _GROUP_CLASSES.get("debug_printf")
+        if make is None:  # (an import statement costs more than making the group)
+            from .debug_printf import DebugPrintfInstructions
 
-        return DebugPrintfInstructions(self)
+            make = _GROUP_CLASSES["debug_printf"] = DebugPrintfInstructions
+        made: DebugPrintfInstructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def glsl(self) -> GlslInstructions:
         """The GLSL.std.450 instructions (imports the set on first use; one object
         per builder)."""
-        from .glsl import GlslInstructions
+        make = _GROUP_CLASSES.get("glsl")
+        if make is None:  # (an import statement costs more than making the group)
+            from .glsl import GlslInstructions
 
-        return GlslInstructions(self)
+            make = _GROUP_CLASSES["glsl"] = GlslInstructions
+        made: GlslInstructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def opencl(self) -> OpenclInstructions:
         """The OpenCL.std instructions (imports the set on first use; one object
         per builder)."""
-        from .opencl import OpenclInstructions
+        make = _GROUP_CLASSES.get("opencl")
+        if make is None:  # (an import statement costs more than making the group)
+            from .opencl import OpenclInstructions
 
-        return OpenclInstructions(self)
+            make = _GROUP_CLASSES["opencl"] = OpenclInstructions
+        made: OpenclInstructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def opencl_debug_info_100(self) -> OpenclDebugInfo100Instructions:
         """The OpenCL.DebugInfo.100 instructions (imports the set on first use; one object
         per builder)."""
-        from .opencl_debug_info_100 import OpenclDebugInfo100Instructions
+        make = _GROUP_CLASSES.get("opencl_debug_info_100")
+        if make is None:  # (an import statement costs more than making the group)
+            from .opencl_debug_info_100 import OpenclDebugInfo100Instructions
 
-        return OpenclDebugInfo100Instructions(self)
+            make = _GROUP_CLASSES["opencl_debug_info_100"] = OpenclDebugInfo100Instructions
+        made: OpenclDebugInfo100Instructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def shader_debug_info_100(self) -> ShaderDebugInfo100Instructions:
         """The NonSemantic.Shader.DebugInfo.100 instructions (imports the set on first use; one object
         per builder)."""
-        from .shader_debug_info_100 import ShaderDebugInfo100Instructions
+        make = _GROUP_CLASSES.get("shader_debug_info_100")
+        if make is None:  # (an import statement costs more than making the group)
+            from .shader_debug_info_100 import ShaderDebugInfo100Instructions
 
-        return ShaderDebugInfo100Instructions(self)
+            make = _GROUP_CLASSES["shader_debug_info_100"] = ShaderDebugInfo100Instructions
+        made: ShaderDebugInfo100Instructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def tosa_001000_1(self) -> Tosa0010001Instructions:
         """The TOSA.001000.1 instructions (imports the set on first use; one object
         per builder)."""
-        from .tosa_001000_1 import Tosa0010001Instructions
+        make = _GROUP_CLASSES.get("tosa_001000_1")
+        if make is None:  # (an import statement costs more than making the group)
+            from .tosa_001000_1 import Tosa0010001Instructions
 
-        return Tosa0010001Instructions(self)
+            make = _GROUP_CLASSES["tosa_001000_1"] = Tosa0010001Instructions
+        made: Tosa0010001Instructions = make(self)
+        return made
 
-    @cached_property
+    @made_once
     def vksp_reflection(self) -> VkspReflectionInstructions:
         """The NonSemantic.VkspReflection instructions (imports the set on first use; one object
         per builder)."""
-        from .vksp_reflection import VkspReflectionInstructions
+        make = _GROUP_CLASSES.get("vksp_reflection")
+        if make is None:  # (an import statement costs more than making the group)
+            from .vksp_reflection import VkspReflectionInstructions
 
-        return VkspReflectionInstructions(self)
+            make = _GROUP_CLASSES["vksp_reflection"] = VkspReflectionInstructions
+        made: VkspReflectionInstructions = make(self)
+        return made

@@ -9,8 +9,6 @@ from a binary or rewritten).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from spvbuild.generated.core.opcodes import OP_FUNCTION_CALL
 from spvbuild.ir.body import BlockItem, Function, ids_in, plain_id
 from spvbuild.ir.state import ModuleState
@@ -104,8 +102,7 @@ def function_uses(
         callees = function.callees & by_id.keys() if function.callees else set()
         for run in function.runs:
             if not wanted.isdisjoint(run.words):
-                for inst in run.instructions():
-                    used.update(v for v in ids_in(inst.operands) if v in wanted)
+                used |= wanted.intersection(run.operand_ids())
         return used, callees
     cached = state._kept.get
     used, callees = set(), set()
@@ -115,19 +112,17 @@ def function_uses(
         pieces += block.items
     for piece in pieces:
         if isinstance(piece, Run):
-            if wanted.isdisjoint(piece.words):
-                continue  # no word of the run is a wanted global's id
-            records: Iterable[Instruction] = piece.instructions()
-        else:
-            if piece.opcode != OP_FUNCTION_CALL:
-                made = cached(id(piece))
-                if made is not None and made[0] is piece and wanted.isdisjoint(made[1]):
-                    continue  # none of its words (kept from its call) is a global's id
-            records = (piece,)
-        for inst in records:
-            for value in ids_in(inst.operands):
-                if value in wanted:
-                    used.add(value)
-                elif value in by_id and inst.opcode == OP_FUNCTION_CALL:
-                    callees.add(value)
+            if not wanted.isdisjoint(piece.words):
+                # (a run's instructions are of ids only, none a call: only its operands)
+                used |= wanted.intersection(piece.operand_ids())
+            continue
+        if piece.opcode != OP_FUNCTION_CALL:
+            made = cached(id(piece))
+            if made is not None and made[0] is piece and wanted.isdisjoint(made[1]):
+                continue  # none of its words (kept from its call) is a global's id
+        for value in ids_in(piece.operands):
+            if value in wanted:
+                used.add(value)
+            elif value in by_id and piece.opcode == OP_FUNCTION_CALL:
+                callees.add(value)
     return used, callees

@@ -192,9 +192,8 @@ class Module(ModuleState, CoreInstructions, ExtInstSets):
     # value_types.flush_streak, bound likewise (a fast path starts a new streak of values).
     _flush_streak = flush_streak
 
-    def _check_types(self, opcode: int, result_type: TypeId | None, operands: tuple[Any, ...]) -> bool:
-        """The type rule of ``opcode`` checked for a call (:func:`spvbuild.ir.type_checks.check_call`)."""
-        return check_call(self, opcode, result_type, operands)
+    # type_checks.check_call, bound likewise: the type rule of an opcode checked for a call.
+    _check_types = check_call
 
     def _value(
         self,

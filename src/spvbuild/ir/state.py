@@ -121,26 +121,33 @@ class ModuleState:
             self._general_only = True
 
 
-_DEFINITION_CHAINS: dict[tuple[int, Any], int] = {}
+DEFINITION_CHAINS: dict[tuple[Any, ...], int] = {}
 """(the definitions before, one more definition) → the number of the definitions so far,
-shared by every module: two modules at one number have defined the same ids alike."""
+shared by every module: two modules at one number have defined the same ids alike.  A
+link is ``(before, *definition)``; its length and items say the definition exactly (the
+words path of a call looks its links up inline, see ``words_paths.put``)."""
 
 
-def note_definition(state: ModuleState, definition: Any) -> None:
-    """Count one more global definition (``definition``: its words, or a hashable record of
-    it) into ``state._defined_so_far`` (kept only while the type checks are on: their
-    signatures of calls found right are shared by modules that defined alike)."""
+def note_definition(state: ModuleState, definition: tuple[Any, ...]) -> None:
+    """Count one more global definition (``definition``: a tuple of its words, or of a
+    hashable record of it) into ``state._defined_so_far`` (kept only while the type checks
+    are on: their signatures of calls found right are shared by modules that defined
+    alike)."""
     before = state._defined_so_far
     if before is None:
         return
-    link = (before, definition)
-    after = _DEFINITION_CHAINS.get(link)
-    if after is None:
-        if len(_DEFINITION_CHAINS) >= 1 << 16:  # bounded: the definitions come from users
-            state._defined_so_far = None
-            return
-        after = _DEFINITION_CHAINS[link] = len(_DEFINITION_CHAINS) + 1
-    state._defined_so_far = after
+    link = (before, *definition)
+    after = DEFINITION_CHAINS.get(link)
+    state._defined_so_far = after if after is not None else new_link(link)
+
+
+def new_link(link: tuple[Any, ...]) -> int | None:
+    """The number of the definitions so far for a link not seen before (None: too many
+    links kept; the module's definitions are then not numbered any more)."""
+    if len(DEFINITION_CHAINS) >= 1 << 16:  # bounded: the definitions come from users
+        return None
+    after = DEFINITION_CHAINS[link] = len(DEFINITION_CHAINS) + 1
+    return after
 
 
 def name_of(opcode: int) -> str:

@@ -41,7 +41,7 @@ from spvbuild.ir.type_shapes import (
     storage_name,
     type_bits,
 )
-from spvbuild.ir.value_types import value_types
+from spvbuild.ir.value_types import flush_streak, value_types
 from spvbuild.spirv.call_site import located
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
@@ -116,8 +116,10 @@ def check_instruction(
     typed = _TYPED.get(opcode)
     if typed is None:
         typed = _TYPED[opcode] = _typed_operands(rule)
-    types = value_types(state)
+    types = state._value_types  # (value_types(state), inline: the streak written in)
     assert types is not None
+    if state._streak_end > state._streak_from:
+        flush_streak(state)
     known = True
     found: dict[int, int] = {}  # position → the operand's type
     count = len(operands)

@@ -56,7 +56,7 @@ from spvbuild.ir.routing import (
     record,
     set_section,
 )
-from spvbuild.ir.state import ModuleState, at_call, note_definition
+from spvbuild.ir.state import DEFINITION_CHAINS, ModuleState, at_call, new_link
 from spvbuild.ir.target_rules import check_call as check_rules
 from spvbuild.ir.targets import declared_capabilities
 from spvbuild.ir.type_checks import check_call
@@ -251,7 +251,14 @@ def put(
         if rid is not None:
             state._definitions[rid] = inst
             if types is not None:
-                note_definition(state, (key, rid) if key is not None else tuple(words))
+                # (state.note_definition, inline.  A link's second item tells its kind
+                # apart: None, a words path's dedup key; a first word, >= 0x10000, its
+                # words; an opcode, below, a record's fields, from routing.record.)
+                before = state._defined_so_far
+                if before is not None:
+                    link = (before, None, rid, *key) if key is not None else (before, *words)
+                    after = DEFINITION_CHAINS.get(link)
+                    state._defined_so_far = after if after is not None else new_link(link)
                 if opcode in _NUMBER_TYPES:  # (the generated fast paths may accept its values)
                     declared_bits(state, rid, opcode, operands)
         state.sections[section].append(inst)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol, Self, TypeAlias
+from typing import Any, Generic, Protocol, Self, TypeAlias, TypeVar, overload
 
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 
-__all__ = ["InstructionSink", "PutWords", "Run", "SetInstructions"]
+__all__ = ["InstructionSink", "PutWords", "Run", "SetInstructions", "made_once"]
 
 
 class Run:
@@ -46,6 +46,19 @@ class Run:
         while i < n:
             out.add(words[i + 2])
             i += words[i] >> 16
+        return out
+
+    def operand_ids(self) -> set[int]:
+        """The ids the run's instructions take as operands (every word after a result
+        id), read from its words without decoding them."""
+        words = self.words
+        out: set[int] = set()
+        i = 0
+        n = len(words)
+        while i < n:
+            count = words[i] >> 16
+            out.update(words[i + 3 : i + count])
+            i += count
         return out
 
     def instructions(self) -> Iterator[Instruction]:
@@ -206,3 +219,34 @@ class SetInstructions:
         result_id: Id | None = None,
     ) -> Id:
         return self._owner._ext_value(self.IMPORT_NAME, number, result_type, operands, result_id)
+
+
+_Made = TypeVar("_Made")
+
+
+class made_once(Generic[_Made]):  # noqa: N801 - a decorator, spelled like cached_property
+    """A builder attribute made on its first read and kept in the builder's ``__dict__``
+    (``m.glsl``: one method group per builder): what :func:`functools.cached_property`
+    does, without the lock it takes on every first read (Python 3.11), which costs more
+    than making the group.  Builders are not shared between threads while they build.
+    """
+
+    def __init__(self, make: Callable[[Any], _Made]) -> None:
+        self.make = make
+        self.name = make.__name__
+        self.__doc__ = make.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, builder: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, builder: object, owner: type | None = None) -> _Made: ...
+
+    def __get__(self, builder: object, owner: type | None = None) -> _Made | Self:
+        if builder is None:
+            return self
+        made = builder.__dict__[self.name] = self.make(builder)
+        return made
