@@ -318,7 +318,7 @@ def _words_view(
         kind = kinds.get(op.kind)
         key_parts = _needs_key_parts(key_parts, op, name, kind, "_words :=" in check)
         if inst.name == "OpExtInstImport":
-            key_parts = None
+            key_parts = [str(inst.opcode), name]  # (its string names the set: what it needs)
         if "_words :=" in check:
             if op.quantifier:
                 return None  # (rare) the general path
@@ -389,17 +389,17 @@ def _needs_key_parts(
 ) -> list[str] | None:
     """``parts`` of the needs key with the operand ``name`` added (see WordsView.needs_key).
 
-    Ids, strings and context-dependent numbers never decide a need (capability inference
-    reads enumerants, the literals of the type declarations the grammar's type
-    capabilities name, and an OpExtInstImport's string, which makes no key); a list of
-    literal values makes no key (None).
+    Ids, strings, context-dependent numbers and lists of plain integers (indexes,
+    components) never decide a need (capability inference reads enumerants, the single
+    literals of the type declarations the grammar's type capabilities name, and an
+    OpExtInstImport's string, which its key holds); any other list makes no key (None).
     """
     if parts is None or (kind is not None and kind.category == "Id"):
         return parts
     if op.kind in ("LiteralContextDependentNumber", "LiteralString"):
         return parts
     if op.quantifier == "*":
-        return None
+        return parts if op.kind == "LiteralInteger" else None
     parts.append(f"tuple(_{name}_words)" if with_words else name)
     return parts
 

@@ -448,7 +448,7 @@ class CoreInstructions(InstructionSink):
                 _words += string_words(name)
                 if len(_words) < 0xFFFF:  # (a longer one: the general path says it is too long)
                     _words[0] = ((len(_words) + 1) << 16) | 11
-                    return Id(_put(11, None, _operands, _words, 1, None))
+                    return Id(_put(11, None, _operands, _words, 1, (11, name)))
         return self._value(11, None, _operands, result_id)
 
     def ext_inst(self, result_type: TypeId, set: Id, instruction: int, operands: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -1972,7 +1972,7 @@ class CoreInstructions(InstructionSink):
                 _words += components
                 if len(_words) < 0xFFFF:  # (a longer one: the general path says it is too long)
                     _words[0] = ((len(_words) + 1) << 16) | 79
-                    return Id(_put(79, result_type, _operands, _words, 2, None))
+                    return Id(_put(79, result_type, _operands, _words, 2, (79,)))
         return self._value(79, result_type, _operands, result_id)
 
     def composite_construct(self, result_type: TypeId, constituents: Sequence[Id] = (), *, result_id: Id | None = None) -> Id:
@@ -2028,7 +2028,7 @@ class CoreInstructions(InstructionSink):
                 _words += indexes
                 if len(_words) < 0xFFFF:  # (a longer one: the general path says it is too long)
                     _words[0] = ((len(_words) + 1) << 16) | 81
-                    return Id(_put(81, result_type, _operands, _words, 2, None))
+                    return Id(_put(81, result_type, _operands, _words, 2, (81,)))
         return self._value(81, result_type, _operands, result_id)
 
     def composite_insert(self, result_type: TypeId, object: Id, composite: Id, indexes: Sequence[int] = (), *, result_id: Id | None = None) -> Id:
@@ -2059,7 +2059,7 @@ class CoreInstructions(InstructionSink):
                 _words += indexes
                 if len(_words) < 0xFFFF:  # (a longer one: the general path says it is too long)
                     _words[0] = ((len(_words) + 1) << 16) | 82
-                    return Id(_put(82, result_type, _operands, _words, 2, None))
+                    return Id(_put(82, result_type, _operands, _words, 2, (82,)))
         return self._value(82, result_type, _operands, result_id)
 
     def copy_object(self, result_type: TypeId, operand: Id, *, result_id: Id | None = None) -> Id:
@@ -9255,7 +9255,7 @@ class CoreInstructions(InstructionSink):
                 _words += branch_weights
                 if len(_words) < 0xFFFF:  # (a longer one: the general path says it is too long)
                     _words[0] = ((len(_words) + 0) << 16) | 250
-                    _put(250, None, _operands, _words, 0, None)
+                    _put(250, None, _operands, _words, 0, (250,))
                     return self
         return self._void(250, _operands)
 
@@ -26549,7 +26549,7 @@ class CoreInstructions(InstructionSink):
                 _words += loop_control_parameters
                 if len(_words) < 0xFFFF:  # (a longer one: the general path says it is too long)
                     _words[0] = ((len(_words) + 0) << 16) | 5887
-                    _put(5887, None, _operands, _words, 0, None)
+                    _put(5887, None, _operands, _words, 0, (5887,))
                     return self
         return self._void(5887, _operands)
 
@@ -28661,7 +28661,7 @@ class CoreInstructions(InstructionSink):
                 _words += features
                 if len(_words) < 0xFFFF:  # (a longer one: the general path says it is too long)
                     _words[0] = ((len(_words) + 1) << 16) | 6251
-                    return Id(_put(6251, result_type, _operands, _words, 2, None))
+                    return Id(_put(6251, result_type, _operands, _words, 2, (6251, target)))
         return self._value(6251, result_type, _operands, result_id)
 
     def spec_constant_architecture_intel(self, result_type: TypeId, category: int, family: int, opcode: int, architecture: int, *, result_id: Id | None = None) -> Id:
