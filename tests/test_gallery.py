@@ -94,7 +94,7 @@ def code_lines(path: Path) -> int:
 
 def test_the_fragment_shader_is_short_and_reserves_no_block_id() -> None:
     path = GALLERY / "fragment.py"
-    assert code_lines(path) <= 60
+    assert code_lines(path) < 60  # fewer than before result types were inferred (issue 25)
     assert "new_id(" not in path.read_text(encoding="utf-8")
 
 
