@@ -20,6 +20,7 @@ from spvbuild.errors import EncodeError
 from spvbuild.generated.core import operand_classes as _classes
 from spvbuild.generated.core.opcodes import OP_SWITCH
 from spvbuild.spirv.arguments import shown
+from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction, RawWords
 from spvbuild.spirv.numbers import FLOAT32, UINT32, NumberType
 from spvbuild.spirv.params import EnumerantParameters
@@ -46,6 +47,91 @@ def _ext_tables(import_name: str) -> tuple[dict[int, InstructionInfo], dict[str,
     return module.INSTRUCTIONS, module.KINDS
 
 
+_Plan = tuple[bool, bool, tuple[tuple[bool, str], ...]]
+"""A layout of plain operands: whether the instruction has a result type and a result id,
+then per operand whether it is an id (else a 32-bit literal) and its quantifier."""
+
+_UNPLANNED: Any = object()
+_PLAIN_PLANS: dict[int, _Plan | None] = {}
+"""Opcode → its plain layout, or None where some operand is of another kind (made on
+first use from the tables)."""
+
+
+def _plain_plan(info: InstructionInfo | None, kinds: dict[str, KindInfo]) -> _Plan | None:
+    """The plain layout of an instruction whose operands are all ids and 32-bit integer
+    literals (``OpIAdd``, ``OpLoad`` without a memory-access mask is not one: its mask
+    operand is an enumerant), or None."""
+    if info is None or info.name == "OpExtInst":
+        return None
+    steps: list[tuple[bool, str]] = []
+    for op in info.operands:
+        if op.kind in ("IdResultType", "IdResult"):
+            continue
+        kind = kinds.get(op.kind)
+        if kind is None:
+            return None
+        if kind.operand_class == _classes.ID:
+            steps.append((True, op.quantifier))
+        elif kind.operand_class == _classes.LITERAL:
+            steps.append((False, op.quantifier))
+        else:
+            return None
+    return info.has_result_type, info.has_result, tuple(steps)
+
+
+def _plain_value(value: Any, is_id: bool) -> bool:
+    """Whether ``value`` is written as itself: an id (``Id``/``TypeId``) of 1 to 2**32-1
+    for an id, a plain ``int`` of 0 to 2**32-1 for a literal."""
+    if is_id:
+        return (value.__class__ is Id or value.__class__ is TypeId) and 0 < value < 4294967296
+    return value.__class__ is int and 0 <= value < 4294967296
+
+
+def _plain_words(inst: Instruction, plan: _Plan) -> list[int] | None:
+    """The words of ``inst`` by its plain layout: what the general path writes, at less
+    cost; None where some value is not plain (the general path writes it or says what is
+    wrong)."""
+    has_result_type, has_result, steps = plan
+    words = [0]
+    if has_result_type:
+        if not _plain_value(inst.result_type, True):
+            return None
+        words.append(int(inst.result_type))  # type: ignore[arg-type]
+    if has_result:
+        if not _plain_value(inst.result_id, True):
+            return None
+        words.append(int(inst.result_id))  # type: ignore[arg-type]
+    operands = inst.operands
+    count = len(operands)
+    if count > len(steps):
+        return None  # (operands beyond the layout)
+    absent = False  # an optional operand was absent: every later one must be too
+    for index, (is_id, quantifier) in enumerate(steps):
+        value = operands[index] if index < count else None
+        if value is None:
+            if quantifier:
+                absent = True
+                continue
+            return None
+        if absent:
+            return None
+        if quantifier == "*":
+            if value.__class__ is not tuple and value.__class__ is not list:
+                return None
+            for item in value:
+                if not _plain_value(item, is_id):
+                    return None
+                words.append(int(item))
+        elif _plain_value(value, is_id):
+            words.append(int(value))
+        else:
+            return None
+    if len(words) > 0xFFFF:
+        return None
+    words[0] = (len(words) << 16) | inst.opcode
+    return words
+
+
 class Encoder:
     """Encodes one instruction record at a time (:meth:`instruction`).
 
@@ -62,6 +148,15 @@ class Encoder:
 
     def instruction(self, inst: Instruction) -> list[int]:
         """The words of ``inst``; EncodeError names the instruction, operand and value."""
+        if self.used_ids is None:
+            plan = _PLAIN_PLANS.get(inst.opcode, _UNPLANNED)
+            if plan is _UNPLANNED:
+                plan = _plain_plan(self.instructions.get(inst.opcode), self.kinds)
+                _PLAIN_PLANS[inst.opcode] = plan
+            if plan is not None:
+                found = _plain_words(inst, plan)
+                if found is not None:
+                    return found
         info = self.instructions.get(inst.opcode)
         if info is None:
             return self._unknown(inst)

@@ -70,6 +70,14 @@ _EXT_INST = tables.EXT_INST_OPCODES
 _VOLATILE_KINDS = frozenset(type(bit) for bit in VOLATILE)
 """The flag types a volatile bit belongs to."""
 
+_MAY_BE_VOLATILE = frozenset(
+    opcode
+    for opcode, info in tables.INSTRUCTIONS.items()
+    if any(op.kind in {kind.__name__ for kind in _VOLATILE_KINDS} for op in info.operands)
+)
+"""The opcodes with an operand of a kind a volatile bit belongs to (the grammar's layout):
+no other instruction can be volatile."""
+
 
 def _volatile(value: Any) -> bool:
     kind = type(value)
@@ -100,9 +108,12 @@ def is_pure(inst: Instruction, import_of: dict[int, str]) -> bool:
     ``import_of`` maps each OpExtInstImport id to its set's name."""
     if inst.opcode in _EXT_INST:
         return inst.result_id is not None and _pure_ext(inst, import_of)
-    return inst.opcode in _PURE and not any(_volatile(v) for v in inst.operands)
+    opcode = inst.opcode
+    return opcode in _PURE and (
+        opcode not in _MAY_BE_VOLATILE or not any(_volatile(v) for v in inst.operands)
+    )
 
 
 def is_volatile(inst: Instruction) -> bool:
     """True when an operand of ``inst`` holds a bit of :data:`VOLATILE`."""
-    return any(_volatile(v) for v in inst.operands)
+    return inst.opcode in _MAY_BE_VOLATILE and any(_volatile(v) for v in inst.operands)

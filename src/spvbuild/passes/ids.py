@@ -88,7 +88,11 @@ def used_ids(inst: Instruction, *, skip_target: bool = False) -> list[int]:
                 _collect(value, out)
         return out
     for value in inst.operands:
-        _collect(value, out)
+        kind = type(value)  # (_collect's commonest cases, inline: this runs per operand)
+        if kind is Id or kind is TypeId:
+            out.append(int(value))
+        elif kind not in _NO_IDS:
+            _collect(value, out)
     return out
 
 
@@ -143,11 +147,24 @@ def rename(inst: Instruction, new: Callable[[int], int]) -> Instruction:
     new_type = None if result_type is None else _renamed(result_type, new)
     new_id = None if result_id is None else _renamed(result_id, new)
     operands = inst.operands
-    new_operands = [_renamed(v, new) for v in operands]
-    if (
-        new_type is result_type
-        and new_id is result_id
-        and all(a is b for a, b in zip(new_operands, operands, strict=True))
-    ):
+    new_operands: list[Any] | None = None  # (made at the first operand that changes)
+    for index, value in enumerate(operands):
+        kind = type(value)  # (_renamed's commonest cases, inline: this runs per operand)
+        if kind is Id or kind is TypeId:
+            number = new(int(value))
+            changed = value if number == value else kind(number)
+        elif kind in _NO_IDS:
+            continue
+        else:
+            changed = _renamed(value, new)
+        if changed is not value:
+            if new_operands is None:
+                new_operands = list(operands)
+            new_operands[index] = changed
+    if new_type is result_type and new_id is result_id and new_operands is None:
         return inst
-    return inst._replace(result_type=new_type, result_id=new_id, operands=tuple(new_operands))
+    return inst._replace(
+        result_type=new_type,
+        result_id=new_id,
+        operands=operands if new_operands is None else tuple(new_operands),
+    )
