@@ -39,6 +39,7 @@ from examples.pykernel import (
     run_webgpu,
     uint,
 )
+from spvbuild import check as check_types_of
 from spvbuild import disassemble
 from spvbuild.errors import TargetWarning
 from spvbuild.vulkan_runner import ComputeDevice
@@ -116,6 +117,7 @@ def check(
     compiled = compile_kernel(function)
     done = validate(compiled.words, "vulkan1.1")
     assert done.returncode == 0, done.stderr + done.stdout
+    assert check_types_of(compiled.words, target_env="vulkan1.1") == []  # (no false alarm)
     got = run(compiled, n, **values)
 
     reference = {k: list(v) if isinstance(v, list) else v for k, v in values.items()}
