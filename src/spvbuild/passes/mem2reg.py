@@ -96,6 +96,9 @@ ACCESS_CHAINS = frozenset({OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN})
 """The access chains a promoted variable's loads and stores, and a write-only variable's
 stores, may go through."""
 
+_THROUGH_POINTER = frozenset({OP_LOAD, OP_STORE, *ACCESS_CHAINS})
+"""The instructions whose operand 0 is the pointer they load, store or chain from."""
+
 
 @dataclass(slots=True)
 class Variable:
@@ -201,7 +204,7 @@ def _note_use(
     opcode = inst.opcode
     pointer = operands[0] if operands and isinstance(operands[0], Id) else None
     var_id = None
-    if pointer is not None and opcode in (OP_LOAD, OP_STORE, *ACCESS_CHAINS):
+    if pointer is not None and opcode in _THROUGH_POINTER:
         var_id = int(pointer) if int(pointer) in variables else roots.get(int(pointer))
     if var_id is not None:
         var = variables[var_id]
