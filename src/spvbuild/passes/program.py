@@ -74,11 +74,10 @@ class SourceWords:
 
 
 class _SourceFinder:
-    """Where an instruction is in the source's list (-1: not there): looked for a few
-    places after the last one found, as passes keep the instructions they do not change in
-    order, and else by its ``id()`` in a table made on first need."""
-
-    LOOK_AHEAD = 8
+    """Where an instruction is in the source's list (-1: not there): the place after the
+    last one found, as passes keep the instructions they do not change in order, and else
+    by its ``id()`` in a table made on first need (in C: cheaper than looking a few places
+    further in Python)."""
 
     def __init__(self, read_list: list[Instruction]) -> None:
         self.read_list = read_list
@@ -87,11 +86,10 @@ class _SourceFinder:
 
     def find(self, inst: Instruction) -> int:
         read_list = self.read_list
-        start = self.next
-        for k in range(start, min(start + self.LOOK_AHEAD, len(read_list))):
-            if read_list[k] is inst:
-                self.next = k + 1
-                return k
+        k = self.next
+        if k < len(read_list) and read_list[k] is inst:
+            self.next = k + 1
+            return k
         if self.table is None:
             self.table = dict(zip(map(id, read_list), range(len(read_list)), strict=True))
         k = self.table.get(id(inst), -1)
