@@ -266,12 +266,12 @@ def _sweep(layout: Layout, marking: _Marking) -> Layout:
         if is_targeting(inst):
             if marking.dead(int(inst.operands[0])):
                 return None
-            return inst._replace(operands=tuple(_without(v, marking) for v in inst.operands))
+            return _pruned(inst, marking)
         rid = inst.result_id
         if rid is not None and int(rid) not in live and is_pure(inst, imports):
             return None
         if inst.opcode == OP_ENTRY_POINT and marking.deferred_globals:
-            return inst._replace(operands=tuple(_without(v, marking) for v in inst.operands))
+            return _pruned(inst, marking)
         return inst
 
     head = [k for inst in layout.head if (k := keep(inst)) is not None]
@@ -291,8 +291,21 @@ def _pointer(inst: Instruction) -> int:
     return int(pointer) if isinstance(pointer, Id) else 0
 
 
+def _pruned(inst: Instruction, marking: _Marking) -> Instruction:
+    """``inst`` with its variadic operands (lists of targets, an interface) without the
+    elements that name a dead id: ``inst`` itself where none does (a program read from
+    words then writes it as the words it was read from)."""
+    operands = inst.operands
+    pruned = tuple(_without(v, marking) for v in operands)
+    if all(a is b for a, b in zip(pruned, operands, strict=True)):
+        return inst
+    return inst._replace(operands=pruned)
+
+
 def _without(value: Any, marking: _Marking) -> Any:
-    """A variadic operand (a list of targets) without the elements that name a dead id."""
+    """A variadic operand (a list of targets) without the elements that name a dead id
+    (``value`` itself where none does)."""
     if isinstance(value, tuple | list) and not isinstance(value, RawWords):
-        return type(value)(item for item in value if not any(marking.dead(i) for i in ids_in(item)))
+        kept = [item for item in value if not any(marking.dead(i) for i in ids_in(item))]
+        return value if len(kept) == len(value) else type(value)(kept)
     return value

@@ -40,7 +40,10 @@ class InstructionInfo(NamedTuple):
     @property
     def has_result(self) -> bool:
         """True when the instruction defines a result id."""
-        return any(op.kind == "IdResult" for op in self.operands[:2])
+        operands = self.operands  # (no generator: this is asked per instruction)
+        return (len(operands) > 0 and operands[0].kind == "IdResult") or (
+            len(operands) > 1 and operands[1].kind == "IdResult"
+        )
 
 
 class EnumerantInfo(NamedTuple):
