@@ -296,6 +296,11 @@ def _pruned(inst: Instruction, marking: _Marking) -> Instruction:
     elements that name a dead id: ``inst`` itself where none does (a program read from
     words then writes it as the words it was read from)."""
     operands = inst.operands
+    for value in operands:
+        if value.__class__ is tuple or value.__class__ is list:
+            break
+    else:
+        return inst  # (no list of targets: a name, a plain decoration)
     pruned = tuple(_without(v, marking) for v in operands)
     if all(a is b for a, b in zip(pruned, operands, strict=True)):
         return inst
