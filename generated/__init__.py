@@ -11,7 +11,7 @@
 """
 
 GRAMMAR_FILES: tuple[tuple[str, str], ...] = (
-    ('grammars/core.yaml', '2d356e6a91f44b5c'),
+    ('grammars/core.yaml', 'e472d97e78384596'),
     ('grammars/extinst/arm.motion-engine.100.yaml', '4832f5335973f3a3'),
     ('grammars/extinst/debuginfo.yaml', '9c6092a5f6bc2a30'),
     ('grammars/extinst/glsl.std.450.yaml', 'ceb15f8be8cd5ad5'),

@@ -19583,7 +19583,7 @@ class CoreInstructions(InstructionSink):
         return self._value(5396, result_type, (operand,), result_id)
 
     def sampler_image_addressing_mode_nv(self, bit_width: int) -> Self:
-        """OpSamplerImageAddressingModeNV (opcode 5397, class Reserved, section functions).
+        """OpSamplerImageAddressingModeNV (opcode 5397, class Reserved, section memory_model).
 
         Operands:
             bit_width: LiteralInteger 'Bit Width'

@@ -3419,7 +3419,7 @@ INSTRUCTIONS: dict[int, I] = {
     5397: I(
         'OpSamplerImageAddressingModeNV', 5397, 'Reserved',
         (O('LiteralInteger', 'Bit Width', ''), ),
-        'functions', ('BindlessTextureNV',), (),
+        'memory_model', ('BindlessTextureNV',), (),
         None, None,
     ),
     5398: I(

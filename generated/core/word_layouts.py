@@ -599,7 +599,7 @@ INSTRUCTIONS: Final[dict[int, tuple[str, str, tuple[str, ...]]]] = {
     5394: ('Reserved', 'functions', ('IdResultType', 'IdResult', 'IdRef', )),
     5395: ('Reserved', 'functions', ('IdResultType', 'IdResult', 'IdRef', )),
     5396: ('Reserved', 'functions', ('IdResultType', 'IdResult', 'IdRef', )),
-    5397: ('Reserved', 'functions', ('LiteralInteger', )),
+    5397: ('Reserved', 'memory_model', ('LiteralInteger', )),
     5398: ('Memory', 'functions', ('IdResultType', 'IdResult', 'IdRef', 'IdRef', 'IdRef', 'IdRef', 'RawAccessChainOperands?', )),
     5427: ('Reserved', 'functions', ('IdResultType', 'IdResult', 'IdRef', 'IdRef', )),
     5428: ('Reserved', 'functions', ('IdResultType', 'IdResult', 'IdRef', 'IdRef', )),

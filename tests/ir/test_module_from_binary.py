@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from spvbuild import TypeId
+from spvbuild.enums import AddressingModel, MemoryModel
 from spvbuild.errors import BuildError
 from spvbuild.generated.core import tables
 from spvbuild.ir.module import Module
@@ -155,3 +156,111 @@ def test_a_label_defining_an_id_again_is_refused() -> None:
     )
     with pytest.raises(BuildError, match=r"defined by OpConstant and again by OpLabel"):
         Module.from_binary(assemble(text))
+
+
+# Where instructions may stand that are not in a block: a non-semantic instruction after an
+# OpFunctionEnd (between functions, after the last), a debug-info instruction after a
+# terminator and before a function's first label, OpSamplerImageAddressingModeNV after
+# OpMemoryModel.  Each module is one spirv-val accepts (texts like SPIRV-Tools' own tests).
+_PLACES = {
+    "non-semantic after functions": """
+               OpCapability Shader
+               OpExtension "SPV_KHR_non_semantic_info"
+        %ext = OpExtInstImport "NonSemantic.Test"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+    %void_fn = OpTypeFunction %void
+       %main = OpFunction %void None %void_fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+    %between = OpExtInst %void %ext 1 %main
+        %foo = OpFunction %void None %void_fn
+  %foo_entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+       %last = OpExtInst %void %ext 2 %foo
+""",
+    "debug info after a terminator and before a first label": """
+               OpCapability Shader
+          %1 = OpExtInstImport "OpenCL.DebugInfo.100"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint Fragment %main "main"
+               OpExecutionMode %main OriginUpperLeft
+          %3 = OpString "simple.hlsl"
+               OpSource HLSL 600 %3
+       %void = OpTypeVoid
+          %5 = OpTypeFunction %void
+          %6 = OpExtInst %void %1 DebugSource %3
+          %7 = OpExtInst %void %1 DebugCompilationUnit 2 4 %6 HLSL
+       %main = OpFunction %void None %5
+         %20 = OpExtInst %void %1 DebugNoScope
+          %8 = OpLabel
+         %21 = OpExtInst %void %1 DebugScope %7
+               OpBranch %10
+         %22 = OpExtInst %void %1 DebugNoScope
+         %10 = OpLabel
+         %23 = OpExtInst %void %1 DebugScope %7
+               OpReturn
+         %24 = OpExtInst %void %1 DebugNoScope
+               OpFunctionEnd
+""",
+    "OpSamplerImageAddressingModeNV": """
+               OpCapability Shader
+               OpCapability BindlessTextureNV
+               OpExtension "SPV_NV_bindless_texture"
+               OpMemoryModel Logical GLSL450
+               OpSamplerImageAddressingModeNV 64
+               OpEntryPoint GLCompute %func "main"
+               OpExecutionMode %func LocalSize 1 1 1
+      %voidt = OpTypeVoid
+      %funct = OpTypeFunction %voidt
+       %func = OpFunction %voidt None %funct
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+""",
+}
+
+
+@pytest.mark.spirv_val
+@pytest.mark.parametrize("place", sorted(_PLACES))
+def test_instructions_outside_blocks_are_read_and_written_back_in_place(
+    place: str, spirv_val: Validator
+) -> None:
+    from tests.conftest import spirv_tool
+
+    tool = spirv_tool("spirv-as")
+    assert tool is not None
+    done = subprocess.run(
+        [str(tool), "--target-env", "spv1.3", "-o", "-", "-"],
+        input=_PLACES[place].encode(),
+        capture_output=True,
+        check=True,
+    )
+    words = list(struct.unpack(f"<{len(done.stdout) // 4}I", done.stdout))
+    assert spirv_val(words, "vulkan1.1").returncode == 0
+    again = Module.from_binary(words).to_words()
+    assert again[5:] == words[5:] and again[:4] == words[:4]  # (the generator word aside)
+    assert spirv_val(again, "vulkan1.1").returncode == 0
+
+
+def test_a_module_without_op_memory_model_is_told_so_beside_another_model_instruction() -> None:
+    m = Module(version=(1, 3))
+    m.sampler_image_addressing_mode_nv(64)
+    m.define_function(m.type_void(), name="main")
+    m.return_().function_end()
+    with pytest.raises(BuildError, match="no OpMemoryModel"):
+        m.to_words()
+
+
+def test_a_debug_scope_after_a_function_is_still_refused_at_the_call() -> None:
+    m = Module(version=(1, 3))
+    m.memory_model(AddressingModel.Logical, MemoryModel.GLSL450)
+    m.define_function(m.type_void(), name="main")
+    m.return_().function_end()
+    debug_info = m.ext_inst_import("NonSemantic.Shader.DebugInfo.100")
+    with pytest.raises(BuildError, match="outside a function"):
+        m.ext_inst(m.type_void(), debug_info, 24)  # DebugNoScope: in a function body only

@@ -63,7 +63,10 @@ class Block:
 
 @dataclass
 class Function:
-    """One function: OpFunction, its parameters, its blocks and its local variables."""
+    """One function: OpFunction (``header``), its parameters (and what stands before its
+    first label: debug lines, debug-info and non-semantic instructions), its blocks, its
+    local variables, and ``after``: the non-semantic instructions that followed its
+    OpFunctionEnd in a binary read back (written back after it)."""
 
     header: Instruction
     parameters: list[Instruction] = field(default_factory=list)
@@ -77,6 +80,9 @@ class Function:
     callees: set[int] = field(default_factory=set)
     noted: bool = True
     runs: list[Run] = field(default_factory=list)  # its blocks' runs of words, when noted
+    # Non-semantic instructions read after its OpFunctionEnd (before the next function or
+    # the module's end): written back there.
+    after: list[Instruction] = field(default_factory=list)
 
     @property
     def id(self) -> Id:
@@ -101,6 +107,8 @@ class Function:
                 out += self.variables
             out += block.items
         out.append(FUNCTION_END_RECORD)
+        if self.after:
+            out += self.after
         return out
 
 

@@ -183,6 +183,52 @@ def set_section(import_name: str, number: Any) -> str:
     return found
 
 
+_NON_SEMANTIC = "NonSemantic."
+"""The prefix of the non-semantic sets' import names (SPV_KHR_non_semantic_info)."""
+
+_DEBUG_SETS = frozenset({"DebugInfo", "OpenCL.DebugInfo.100"})
+"""The debug-info sets that are not non-semantic, whose instructions (``DebugScope``,
+``DebugNoScope``, ...) producers also put between a terminator and the next label."""
+
+
+def _set_name(state: ModuleState, instruction: Instruction) -> str:
+    """The import name of an OpExtInst's set ("" when its import is unknown)."""
+    if instruction.ext_set is not None:
+        return instruction.ext_set
+    imported = state._definitions.get(plain_id(instruction.operands[0])) if instruction.operands else None
+    if imported is None or imported.opcode != OP_EXT_INST_IMPORT or not imported.operands:
+        return ""
+    return str(imported.operands[0])
+
+
+def _after_functions(state: ModuleState, instruction: Instruction) -> bool:
+    """True for a non-semantic instruction that stays after an OpFunctionEnd: of a set the
+    tables lack, or one its set's grammar places neither among the globals (those go to
+    their section) nor in function bodies only (``DebugScope``, ``DebugDeclare``, ...:
+    spirv-val refuses them there, and so does the builder, at the call)."""
+    name = _set_name(state, instruction)
+    if not name.startswith(_NON_SEMANTIC):
+        return False
+    module = set_module(name)
+    if module is None:
+        return True  # (a set the tables lack: kept where it stands)
+    number = instruction.operands[1] if len(instruction.operands) > 1 else None
+    # One the set places among the globals goes there, as a call of the builder does.
+    return number not in module.FUNCTION_INSTRUCTIONS and set_section(name, number) == "functions"
+
+
+def _outside_blocks(state: ModuleState, instruction: Instruction) -> bool:
+    """True for what may stand in a function outside its blocks (before the first label,
+    after a terminator): debug line information, and the instructions of the debug-info
+    and non-semantic sets."""
+    if instruction.opcode in OP_LINE_OPCODES:
+        return True
+    if instruction.opcode not in EXT_INST_OPCODES:
+        return False
+    name = _set_name(state, instruction)
+    return name.startswith(_NON_SEMANTIC) or name in _DEBUG_SETS
+
+
 def _known_ext_inst(imported: Instruction, instruction: Instruction) -> bool:
     """True when ``imported`` is an OpExtInstImport of a set the tables know that has the
     instruction number ``instruction`` (an OpExtInst) gives."""
@@ -224,8 +270,19 @@ def record(state: ModuleState, instruction: Instruction) -> None:
     section = info.section if info is not None else "functions"
     function = state._function
     open_function = function is not None and not function.ended
+    if opcode in EXT_INST_OPCODES and not open_function and state.functions:
+        if _after_functions(state, instruction):
+            # After an OpFunctionEnd (between functions or after the last one), where a
+            # non-semantic instruction may stand: kept there, written back there.
+            define(state, instruction)
+            state.functions[-1].after.append(instruction)
+            return
     if opcode in EXT_INST_OPCODES and instruction.ext_set is not None:
         section = ext_section(instruction)
+    elif opcode in EXT_INST_OPCODES and not open_function and _set_name(
+        state, instruction
+    ).startswith(_NON_SEMANTIC):
+        section = "types_globals"  # a set the tables lack, among the global declarations
     elif opcode in OP_LINE_OPCODES and not open_function:
         section = "types_globals"  # debug line information between global declarations
     elif opcode == OP_VARIABLE and instruction.operands[:1] == (FUNCTION_STORAGE,):
@@ -255,9 +312,10 @@ def record(state: ModuleState, instruction: Instruction) -> None:
     if function is None or function.ended:
         raise BuildError(f"{name_of(opcode)} outside a function")
     block = state._block
-    if opcode in OP_LINE_OPCODES and block is None and not function.blocks:
+    if block is None and not function.blocks and _outside_blocks(state, instruction):
         define(state, instruction)
         function.parameters.append(instruction)  # before the first block: kept in place
+        note(state, instruction)
     elif opcode == OP_FUNCTION_PARAMETER:
         if function.blocks:
             raise BuildError("OpFunctionParameter after the function's first block")
@@ -284,11 +342,13 @@ def record(state: ModuleState, instruction: Instruction) -> None:
     else:
         if block is None:
             raise BuildError(f"{name_of(opcode)} outside a block: call label() first")
-        if block.terminated and opcode in OP_LINE_OPCODES:
-            # Debug line information may stand between a terminator and the next OpLabel:
-            # kept after the terminator, where it is written back.
+        if block.terminated and _outside_blocks(state, instruction):
+            # Debug line information (or a debug-info or non-semantic instruction) may
+            # stand between a terminator and the next OpLabel: kept after the terminator,
+            # where it is written back.
             define(state, instruction)
             block.items.append(instruction)
+            note(state, instruction)
             return
         if block.terminated:
             raise BuildError(

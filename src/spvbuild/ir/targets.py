@@ -36,6 +36,7 @@ from spvbuild.generated.core.opcodes import (
     OP_EXT_INST_IMPORT,
     OP_EXTENSION,
     OP_MEMBER_DECORATE,
+    OP_MEMORY_MODEL,
     OP_VARIABLE,
 )
 from spvbuild.spirv.instruction import Instruction
@@ -219,7 +220,9 @@ class TargetProfile:
         opcodes = {
             i.opcode for name, found in sections.items() if name != "functions" for i in found
         }
-        memory_model = next(iter(sections["memory_model"]), None)
+        memory_model = next(
+            (i for i in sections["memory_model"] if i.opcode == OP_MEMORY_MODEL), None
+        )
         model = (
             int(memory_model.operands[1])
             if memory_model is not None and len(memory_model.operands) > 1

@@ -22,6 +22,7 @@ from spvbuild.generated.core.opcodes import (
     OP_EXTENSION,
     OP_FUNCTION_END,
     OP_LABEL,
+    OP_MEMORY_MODEL,
     OP_NAME,
 )
 from spvbuild.ir.body import BlockItem, decoded
@@ -182,7 +183,8 @@ def serialize(state: ModuleState, out: MutableSequence[int]) -> None:
     out.extend(words)
     if used or state._pending_ids:
         check_defined(state, body, runs, used)
-    if not state.sections["memory_model"] and (state.functions or state.sections["entry_points"]):
+    has_model = any(i.opcode == OP_MEMORY_MODEL for i in state.sections["memory_model"])
+    if not has_model and (state.functions or state.sections["entry_points"]):
         # (last: a rule or an undefined id says more about what the module lacks)
         raise BuildError(
             "no OpMemoryModel: call memory_model(addressing, memory_model) (every module "
