@@ -264,3 +264,27 @@ def test_a_debug_scope_after_a_function_is_still_refused_at_the_call() -> None:
     debug_info = m.ext_inst_import("NonSemantic.Shader.DebugInfo.100")
     with pytest.raises(BuildError, match="outside a function"):
         m.ext_inst(m.type_void(), debug_info, 24)  # DebugNoScope: in a function body only
+
+
+@pytest.mark.spirv_val
+def test_what_stands_after_a_function_is_seen_and_edited_like_the_rest(
+    spirv_val: Validator,
+) -> None:
+    from tests.conftest import spirv_tool
+
+    tool = spirv_tool("spirv-as")
+    assert tool is not None
+    done = subprocess.run(
+        [str(tool), "--target-env", "spv1.3", "-o", "-", "-"],
+        input=_PLACES["non-semantic after functions"].encode(),
+        capture_output=True,
+        check=True,
+    )
+    m = Module.from_binary(list(struct.unpack(f"<{len(done.stdout) // 4}I", done.stdout)))
+    after = [i for i in m.all_instructions() if i.opcode == OP_EXT_INST]
+    assert [i.operands[1] for i in after] == [1, 2]  # (numbers of the set's instructions)
+    m.remove(after[-1])  # (an edit reaches what stands after a function too)
+    words = m.to_words()
+    assert spirv_val(words, "vulkan1.1").returncode == 0
+    again = [i for i in Module.from_binary(words).all_instructions() if i.opcode == OP_EXT_INST]
+    assert [i.operands[1] for i in again] == [1]

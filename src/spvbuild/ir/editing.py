@@ -100,7 +100,7 @@ def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | No
     decoded = {id(b): b.instructions for f in state.functions for b in f.blocks}
     everything = [*state.sections.values()]
     for function in state.functions:
-        everything += [function.parameters, function.variables]
+        everything += [function.parameters, function.variables, function.after]
         everything += [decoded[id(block)] for block in function.blocks]
     for items in everything:
         decide(items)
@@ -111,6 +111,7 @@ def rewrite(state: ModuleState, change: Callable[[Instruction], Instruction | No
     for function in state.functions:
         function.parameters = apply(function.parameters)
         function.variables = apply(function.variables)
+        function.after = apply(function.after)
         for block in function.blocks:
             block.items = list(apply(decoded[id(block)]))
         function.noted = False  # its uses are found again when written

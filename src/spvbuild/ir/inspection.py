@@ -35,3 +35,4 @@ def all_instructions(state: ModuleState) -> Iterator[Instruction]:
         yield from function.variables
         for block in function.blocks:
             yield from block.instructions
+        yield from function.after
