@@ -225,22 +225,27 @@ _PLACES = {
 }
 
 
-@pytest.mark.spirv_val
-@pytest.mark.parametrize("place", sorted(_PLACES))
-def test_instructions_outside_blocks_are_read_and_written_back_in_place(
-    place: str, spirv_val: Validator
-) -> None:
+def _assembled(text: str) -> list[int]:
+    """``text`` assembled by spirv-as (which takes a set the tables lack, as ours does not)."""
     from tests.conftest import spirv_tool
 
     tool = spirv_tool("spirv-as")
     assert tool is not None
     done = subprocess.run(
         [str(tool), "--target-env", "spv1.3", "-o", "-", "-"],
-        input=_PLACES[place].encode(),
+        input=text.encode(),
         capture_output=True,
         check=True,
     )
-    words = list(struct.unpack(f"<{len(done.stdout) // 4}I", done.stdout))
+    return list(struct.unpack(f"<{len(done.stdout) // 4}I", done.stdout))
+
+
+@pytest.mark.spirv_val
+@pytest.mark.parametrize("place", sorted(_PLACES))
+def test_instructions_outside_blocks_are_read_and_written_back_in_place(
+    place: str, spirv_val: Validator
+) -> None:
+    words = _assembled(_PLACES[place])
     assert spirv_val(words, "vulkan1.1").returncode == 0
     again = Module.from_binary(words).to_words()
     assert again[5:] == words[5:] and again[:4] == words[:4]  # (the generator word aside)
@@ -270,17 +275,7 @@ def test_a_debug_scope_after_a_function_is_still_refused_at_the_call() -> None:
 def test_what_stands_after_a_function_is_seen_and_edited_like_the_rest(
     spirv_val: Validator,
 ) -> None:
-    from tests.conftest import spirv_tool
-
-    tool = spirv_tool("spirv-as")
-    assert tool is not None
-    done = subprocess.run(
-        [str(tool), "--target-env", "spv1.3", "-o", "-", "-"],
-        input=_PLACES["non-semantic after functions"].encode(),
-        capture_output=True,
-        check=True,
-    )
-    m = Module.from_binary(list(struct.unpack(f"<{len(done.stdout) // 4}I", done.stdout)))
+    m = Module.from_binary(_assembled(_PLACES["non-semantic after functions"]))
     after = [i for i in m.all_instructions() if i.opcode == OP_EXT_INST]
     assert [i.operands[1] for i in after] == [1, 2]  # (numbers of the set's instructions)
     m.remove(after[-1])  # (an edit reaches what stands after a function too)
