@@ -3,7 +3,8 @@
 #   make venv         create .venv and install the project with its dev extras
 #   make system-deps  install the Debian packages the Vulkan tests and the demo run on
 #                     (lavapipe: mesa-vulkan-drivers, libvulkan1), once, only if missing
-#   make engines      compile the assembler's, the reader's and the layout engines with mypyc (python -m
+#   make engines      compile the assembler's, the reader's and the layout engines with mypyc, and
+#                     the reader's C allocation helpers (python -m
 #                     spvbuild.accel.accelerate; skipped when current; without mypyc or a C
 #                     compiler plain Python runs); then byte-compile src/ and generated/
 #                     (python -m compileall; git-ignored __pycache__ folders, as an installed
@@ -187,6 +188,6 @@ demo: venv system-deps
 
 clean:
 	rm -rf build dist src/*.egg-info *.egg-info .mypy_cache .pytest_cache .ruff_cache .hypothesis
-	rm -f src/spvbuild/accel/_*_mypyc*
+	rm -f src/spvbuild/accel/_*_mypyc* src/spvbuild/accel/_records.*.so
 	find . -path ./$(VENV) -prune -o -path ./.git -prune -o -type d -name __pycache__ -print0 \
 		| xargs -0 rm -rf

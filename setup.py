@@ -4,7 +4,9 @@ Everything else about the package is in ``pyproject.toml``; this file only adds 
 compiled engines (``spvbuild.text.asm_engine``, ``spvbuild.binary.read_engine``,
 ``spvbuild.ir.layout_engine``) as
 extension modules of the same names, beside their sources, so that an installed
-spvbuild imports them compiled.  Nothing is compiled at run time.
+spvbuild imports them compiled, and the reader's C allocation helpers
+(``spvbuild.accel._records``, from ``src/spvbuild/accel/_records.c``, with the digest of
+that source compiled in: see ``spvbuild.accel.records``).  Nothing is compiled at run time.
 
 * No mypyc, no C compiler, or a compiler error: the build goes on and the wheel is pure
   Python (with a warning), which works the same, more slowly.
@@ -16,6 +18,7 @@ spvbuild imports them compiled.  Nothing is compiled at run time.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -30,6 +33,7 @@ ENGINES = [
     "src/spvbuild/binary/read_engine.py",
     "src/spvbuild/ir/layout_engine.py",
 ]
+RECORDS = "src/spvbuild/accel/_records.c"
 PURE_BUILD_ENV = "SPVBUILD_PURE_BUILD"
 
 
@@ -42,8 +46,19 @@ def _editable() -> bool:
     return any(command in sys.argv for command in ("editable_wheel", "develop"))
 
 
+def _records() -> Any:
+    """The extension module of the reader's C helpers, with its source's digest."""
+    from setuptools import Extension
+
+    digest = hashlib.sha256((ROOT / RECORDS).read_bytes()).hexdigest()
+    return Extension(
+        "spvbuild.accel._records", [RECORDS], define_macros=[("SOURCE_SHA256", f'"{digest}"')]
+    )
+
+
 def _ext_modules() -> list[Any]:
-    """The mypyc extension modules of the engines, or none (a pure-Python build)."""
+    """The mypyc extension modules of the engines and the C helpers, or none (a
+    pure-Python build)."""
     if os.environ.get(PURE_BUILD_ENV):
         _say(f"{PURE_BUILD_ENV} is set: a pure-Python build")
         return []
@@ -57,7 +72,7 @@ def _ext_modules() -> list[Any]:
     previous = os.environ.get("MYPYPATH")
     os.environ["MYPYPATH"] = str(ROOT / "src")  # mypy reads the engines' imports from here
     try:
-        return list(mypycify(ENGINES, opt_level="3"))
+        return [*mypycify(ENGINES, opt_level="3"), _records()]
     except Exception as exc:  # noqa: BLE001 - any failure here means: build it pure
         _say(f"mypyc could not prepare the engines ({exc}): a pure-Python build")
         return []

@@ -146,6 +146,10 @@ def test_sdist_builds_and_installs_in_clean_venv(tmp_path: Path) -> None:
     assert int(proc.stdout.strip().splitlines()[-1]) > 800
     # Built from the sdist with mypyc at hand (the build requirements), the engines are
     # compiled: `pip install` of the source gives the compiled package, nothing at run time.
-    engine = "import spvbuild.text.assembler as a, spvbuild.binary.reader as r; "
-    proc = _run([str(python), "-c", engine + "print(a.ENGINE, r.engine_kind())"], tmp_path, 60)
-    assert proc.stdout.split() == ["mypyc", "mypyc"]
+    engine = (
+        "import spvbuild.text.assembler as a, spvbuild.binary.reader as r, "
+        "spvbuild.accel.records as c; "
+    )
+    kinds = "print(a.ENGINE, r.engine_kind(), (c.compiled() or c.PLAIN).kind)"
+    proc = _run([str(python), "-c", engine + kinds], tmp_path, 60)
+    assert proc.stdout.split() == ["mypyc", "mypyc", "c"]

@@ -8,6 +8,10 @@ of the sources it was built from; :mod:`spvbuild.accel.engines` then hands out t
 copy for as long as the sources stay the same.  The compiled assembler takes about a
 third less time, the reader about half on a big module.
 
+It also builds the reader's C allocation helpers, ``spvbuild/accel/_records.c``, into
+``spvbuild/accel/_records*.so`` with the digest of that source compiled in (see
+:mod:`spvbuild.accel.records`): the compiled reader uses them.
+
 An engine whose compiled copy is current is skipped (``--force`` rebuilds it);
 ``--check`` only reports.  Exit status: 0 when every engine has a current compiled copy,
 1 when one could not be built (mypyc or a C compiler missing, or a build error: the
@@ -27,9 +31,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from spvbuild.accel import engines
+from spvbuild.accel import engines, records
 
-__all__ = ["build", "main"]
+__all__ = ["build", "build_records", "main"]
 
 _PACKAGE = Path(__file__).resolve().parent
 _TIMEOUT = 900  # seconds for one mypyc run (about 10 s is usual)
@@ -102,6 +106,62 @@ def _compile(engine: str, name: str, digest: str, source: str, copy: Path, start
     return True
 
 
+_BUILD_RECORDS = """
+import sys
+from setuptools import Distribution, Extension
+source, digest, out, temp = sys.argv[1:]
+extension = Extension(
+    "spvbuild.accel._records", [source], define_macros=[("SOURCE_SHA256", '"%s"' % digest)]
+)
+dist = Distribution({"name": "spvbuild-records", "ext_modules": [extension]})
+command = dist.get_command_obj("build_ext")
+command.build_lib = out
+command.build_temp = temp
+command.ensure_finalized()
+command.run()
+"""
+
+
+def build_records() -> bool:
+    """Compile the reader's C helpers (``_records.c``) in place now; True on success
+    (problems are printed, not raised)."""
+    started = time.perf_counter()
+    digest = records.source_digest()
+    if digest is None:
+        _say("records: no C source (_records.c) beside the package")
+        return False
+    try:
+        with tempfile.TemporaryDirectory(prefix="spvbuild-records-") as tmp:
+            out, temp = Path(tmp) / "out", Path(tmp) / "temp"
+            done = subprocess.run(
+                [sys.executable, "-c", _BUILD_RECORDS, str(records.source_path()), digest]
+                + [str(out), str(temp)],
+                cwd=tmp,
+                capture_output=True,
+                text=True,
+                timeout=_TIMEOUT,
+            )
+            built = sorted((out / "spvbuild" / "accel").glob("_records*"))
+            if done.returncode != 0 or not built:
+                tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
+                _say(f"records: the C build failed (exit {done.returncode}):")
+                for line in tail:
+                    print(f"    {line}", flush=True)
+                return False
+            for old in _PACKAGE.glob("_records.*.so"):
+                old.unlink()
+            for path in built:
+                shutil.move(str(path), _PACKAGE / path.name)
+    except OSError as exc:
+        _say(f"records: cannot write the build into {_PACKAGE}: {exc}")
+        return False
+    except subprocess.TimeoutExpired:
+        _say(f"records: the C build took more than {_TIMEOUT} s; stopped")
+        return False
+    _say(f"records: compiled in {time.perf_counter() - started:.0f} s")
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: compile every engine whose compiled copy is missing or stale."""
     parser = argparse.ArgumentParser(
@@ -121,6 +181,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif not build(engine):
             _say(f"{engine}: not compiled; the plain-Python engine runs")
             ok = False
+    if records.compiled() is not None and not args.force:
+        _say("records: C helpers are current")
+    elif args.check:
+        _say("records: no current C helpers")
+        ok = False
+    elif not build_records():
+        _say("records: not compiled; the reader makes its objects in Python")
+        ok = False
     return 0 if ok else 1
 
 

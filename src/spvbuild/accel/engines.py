@@ -51,6 +51,7 @@ __all__ = [
     "load",
     "plain",
     "running",
+    "sha256",
     "source_digest",
     "source_files",
     "source_path",
@@ -107,7 +108,7 @@ def source_files(engine: str) -> list[Path]:
 
 def source_digest(engine: str) -> str:
     """SHA-256 (hex) over the engine's :func:`source_files`, names and contents."""
-    digest = _sha256()
+    digest = sha256()
     for path in source_files(engine):
         digest.update(path.relative_to(_ROOT).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
@@ -122,7 +123,7 @@ class _Hash(Protocol):
     def hexdigest(self) -> str: ...
 
 
-def _sha256() -> _Hash:
+def sha256() -> _Hash:
     """A new SHA-256 hash: by Python's own module where it has one (``_sha2``,
     ``_sha256``), else by hashlib, whose OpenSSL library costs a process megabytes of
     memory for one digest of a few files."""

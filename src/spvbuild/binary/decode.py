@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from spvbuild.accel import engines
+from spvbuild.accel import engines, records
 from spvbuild.binary import framing
 from spvbuild.binary import read_codes as _codes
 from spvbuild.binary.fast_paths import FastPaths
@@ -49,24 +49,26 @@ class Reader(FastPaths):
         paused = gc.isenabled()
         gc.disable()  # a million new tuples trigger collections that would find nothing
         try:
-            if self.bound <= len(self.words):  # every id in bulk (else each on first sight)
-                ids = list(map(Id, range(max(self.bound, 1))))
+            # The compiled form indexes the ids as a list: with ids made on first sight
+            # (an id table) the interpreted form runs.
+            bulk = self.bound <= len(self.words)  # every id in bulk (else each on first sight)
+            engine = framing.engine() if bulk else engines.plain("read_engine")
+            made = records.for_engine(engine)  # C allocations with the compiled engine
+            if bulk:
+                ids = made.new_ids(Id, max(self.bound, 1))
                 self.ids = ids
                 self.zero = ids[0]  # a marker for id 0, see _zero_error
                 del ids
                 self.zero_refs = self._zero_refs()
-                self.shared = (*self.shared[:4], self.ids, self.type_ids)
+                self.shared = (made.new_record, *self.shared[1:4], self.ids, self.type_ids)
             code = self.plan.code
             codes = {first: code(first) for first in firsts}
             out: list[Any] = []
             later: list[int] = []  # indices in out of deferred instructions (their offset)
-            # The compiled form indexes the ids as a list: with ids made on first sight
-            # (an id table) the interpreted form runs.
-            engine = framing.engine() if type(self.ids) is list else engines.plain("read_engine")
             # the offsets of the instructions: made only where an error or a redo needs them
             starts: list[int] | None = None
             try:
-                self._engine_loop(engine, out, later, codes)
+                self._engine_loop(engine, made.new_record, out, later, codes)
             except BinaryError:
                 zero = self._zero_error(out, starts)  # an earlier instruction has id 0
                 if zero is not None:
@@ -143,6 +145,7 @@ class Reader(FastPaths):
     def _engine_loop(
         self,
         engine: ModuleType,
+        new_record: Callable[[Any, tuple[Any, ...]], Any],
         out: list[Any],
         later: list[int],
         codes: dict[int, int],
@@ -175,6 +178,7 @@ class Reader(FastPaths):
             Instruction,
             [-1] * engine.SEEN,
             [0] * engine.SEEN,
+            new_record,
         )
         data, n = engine.prepare(words)
         i: int = engine.decode(data, n, 5, codes, lookups, out, later)

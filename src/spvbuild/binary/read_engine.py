@@ -172,8 +172,9 @@ def decode(
     types (a dict by word), the 32-bit numeric types of the inline constants, the core
     decoders by first word, the OpExtInst decoders by set and instruction, the general
     decoder (offset → instruction, or None when the instruction must wait), the
-    instruction class, and two lists of ``SEEN`` items (by opcode, see ``SEEN``: the last
-    first word looked up in ``codes``, -1 at first, and its code).
+    instruction class, two lists of ``SEEN`` items (by opcode, see ``SEEN``: the last
+    first word looked up in ``codes``, -1 at first, and its code) and the maker of a record
+    (``tuple.__new__`` or its C twin, see :mod:`spvbuild.accel.records`).
 
     Return 0 when every instruction is done, or the word offset of the one whose lookup
     failed (``LookupError``: nothing was appended for it; the reader hands it to the
@@ -188,7 +189,7 @@ def decode(
     cls: Any = lookups[6]
     seen: list[int] = lookups[7]
     seen_code: list[int] = lookups[8]
-    new: Any = tuple.__new__
+    new: Any = lookups[9]
     compiled = COMPILED
     i: i64 = start
     end: i64 = n

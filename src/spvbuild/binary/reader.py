@@ -75,7 +75,8 @@ Design for speed
       words in one read, ids looked up in a list of :class:`Id` objects
       indexed by word (made in bulk; a dict filled on first sight instead when the bound
       exceeds the number of words, so that nothing is allocated by the bound alone),
-      ``tuple.__new__`` of the NamedTuple.
+      ``tuple.__new__`` of the NamedTuple (with the compiled engine, the C twins of both
+      allocations, :mod:`spvbuild.accel.records`).
     * Every other layout of one-word operands takes a *one-word path*
       (``CorePlan.fit``, from the tables): ids; plain literals (``LiteralInteger`` and
       the like); enum values without parameters (a ValueEnum member, a BitEnum mask none
@@ -132,8 +133,12 @@ Design for speed
     the general decoder are the modules' above.  Compiled (the
     wheel's, or a current development copy, and ``SPVBUILD_PURE_PYTHON`` not set) they
     read the module's bytes a byte at a time in C and take about half the time on a big
-    module: what is left is mostly the objects themselves.  :func:`engine_kind`
-    says which form runs.
+    module.  What is left is the objects themselves: with the compiled engine the ids and
+    the records are allocated by :mod:`spvbuild.accel.records` (C, one allocation each,
+    where ``Id(n)`` and ``tuple.__new__`` go through generic calls: about a fifth of a
+    typed read), and then about a third of what remains is the kernel handing the process
+    fresh pages for them (some 240 bytes per instruction).  :func:`engine_kind` says which
+    form runs.
 """
 
 from __future__ import annotations

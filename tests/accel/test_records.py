@@ -1,0 +1,167 @@
+"""The reader's C allocation helpers (``spvbuild/accel/_records.c``) against Python.
+
+``new_record(cls, items)`` must give what ``tuple.__new__(cls, items)`` gives and
+``new_ids(cls, count)`` what ``list(map(cls, range(count)))`` gives: same types, same
+values, same items, objects the garbage collector follows; wrong arguments raise
+TypeError or ValueError, never crash.  A build made from another version of the source is
+not used.  Under CI the C form must be there (``make test`` builds it), except in the pure
+wheel.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import pytest
+
+from spvbuild import read
+from spvbuild.accel import engines, records
+from spvbuild.binary import read_engine
+from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.instruction import Instruction
+
+
+@pytest.fixture(scope="module")
+def made() -> Iterator[records.Records]:
+    found = records.compiled()
+    if found is None:
+        message = "the C helpers are not built: run python -m spvbuild.accel.accelerate"
+        if os.environ.get("CI") == "true" and not os.environ.get("SPVBUILD_PURE_BUILD"):
+            pytest.fail(message)
+        pytest.skip(message)
+    yield found
+
+
+class Pair(NamedTuple):
+    left: Any
+    right: Any
+
+
+class Plain(tuple[Any, ...]):
+    __slots__ = ()
+
+
+def test_ci_has_the_c_form_unless_the_wheel_is_pure() -> None:
+    if os.environ.get("CI") != "true":
+        pytest.skip("checked under CI=true, where make test builds the C helpers")
+    if os.environ.get("SPVBUILD_PURE_BUILD"):
+        assert records.compiled() is None
+    else:
+        assert records.compiled() is not None
+        assert records.compiled().kind == "c"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("cls", "items"),
+    [
+        (Instruction, (61, TypeId(3), Id(9), (Id(4), None), None)),
+        (Instruction, (253, None, None, (), None)),
+        (Pair, ("a", (1, 2))),
+        (Plain, ()),
+        (Plain, tuple(range(40))),
+        (tuple, (1, 2)),
+    ],
+)
+def test_new_record_is_tuple_new(made: records.Records, cls: Any, items: tuple[Any, ...]) -> None:
+    expected = tuple.__new__(cls, items)
+    got = made.new_record(cls, items)
+    assert type(got) is cls
+    assert got == expected and hash(got) == hash(expected)
+    assert all(a is b for a, b in zip(got, items, strict=True))
+    assert repr(got) == repr(expected)
+    if items:
+        assert gc.is_tracked(got)  # the collector follows what it holds
+
+
+def test_new_record_keeps_its_items_alive(made: records.Records) -> None:
+    item = [1, 2, 3]
+    before = sys.getrefcount(item)
+    record = made.new_record(Pair, (item, None))
+    assert sys.getrefcount(item) == before + 1
+    del record
+    gc.collect()
+    assert sys.getrefcount(item) == before
+
+
+def test_new_record_refuses_what_tuple_new_would_not_take_alike(made: records.Records) -> None:
+    with pytest.raises(TypeError, match="cls must be a tuple subclass"):
+        made.new_record(list, (1,))
+    with pytest.raises(TypeError, match="cls must be a tuple subclass"):
+        made.new_record("Instruction", (1,))
+    with pytest.raises(TypeError, match="items must be a tuple"):
+        made.new_record(Pair, [1, 2])
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        made.new_record(Pair)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 256, 257, 5000, (1 << 16) + 3])
+def test_new_ids_is_map_over_range(made: records.Records, count: int) -> None:
+    got = made.new_ids(Id, count)
+    assert type(got) is list and len(got) == count
+    assert [i for i, v in enumerate(got) if type(v) is not Id] == []
+    assert [i for i, v in enumerate(got) if v != i or hash(v) != i] == []  # short when it fails
+    if count > 300:
+        assert repr(got[300]) == "%300" and got[300] + 1 == 301 and -got[300] == -300
+
+
+def test_new_ids_refuses_bad_arguments(made: records.Records) -> None:
+    class Custom(int):
+        def __new__(cls, value: int) -> Custom:
+            return super().__new__(cls, value + 1)
+
+    with pytest.raises(TypeError, match="int subclass without its own __new__"):
+        made.new_ids(Custom, 3)
+    with pytest.raises(TypeError, match="int subclass"):
+        made.new_ids(str, 3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="count must be an int"):
+        made.new_ids(Id, 3.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="must not be negative"):
+        made.new_ids(Id, -1)
+    with pytest.raises(OverflowError):
+        made.new_ids(Id, 1 << 70)
+
+
+def test_a_build_of_another_source_is_not_used(
+    made: records.Records, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    records._module.cache_clear()
+    monkeypatch.setattr(records, "source_digest", lambda: "0" * 64)
+    try:
+        assert records.compiled() is None
+    finally:
+        monkeypatch.undo()
+        records._module.cache_clear()
+    assert records.compiled() is not None
+
+
+def test_the_interpreted_engine_takes_the_python_form(made: records.Records) -> None:
+    assert records.for_engine(engines.plain("read_engine")) is records.PLAIN
+    assert read_engine.__file__.endswith(".py")
+
+
+def test_a_read_gives_the_same_records_with_either_form(
+    made: records.Records, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench.bench_as import generate  # the shader-like mix: every fast path and more
+    from spvbuild.text.assembler import assemble
+    from tests.binary.test_reader import compute_shader, switch_and_phi
+
+    texts = generate().splitlines(keepends=True)
+    modules = [
+        compute_shader().to_words((1, 3)),
+        switch_and_phi().to_words((1, 3)),
+        assemble("".join(texts[:3000])),
+    ]
+    for words in modules:
+        monkeypatch.setattr(records, "for_engine", lambda engine: records.PLAIN)
+        plain = read(words).instructions
+        monkeypatch.setattr(records, "for_engine", lambda engine: made)
+        fast = read(words).instructions
+        assert fast == plain and len(fast) > 20
+        for a, b in zip(fast, plain, strict=True):
+            assert type(a) is type(b) is Instruction
+            assert [type(v) for v in a] == [type(v) for v in b]
