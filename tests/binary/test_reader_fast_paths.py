@@ -25,7 +25,7 @@ from spvbuild import Id, Instruction, TypeId
 from spvbuild.binary import read_codes
 from spvbuild.binary.encoder import encode_module
 from spvbuild.binary.general import GeneralDecoder
-from spvbuild.binary.plans import FLAT, PARAMS, VARIADIC, core_plan
+from spvbuild.binary.plans import FLAT, PARAMS, STRING, VARIADIC, core_plan
 from spvbuild.binary.reader import read
 from spvbuild.enums import (
     BuiltIn,
@@ -168,6 +168,13 @@ def declarations() -> list[Instruction]:
         inst(Op.ExecutionMode, None, None, MAIN, ExecutionModeLocalSize(8, 8, 1)),
         inst(Op.ExecutionMode, None, None, MAIN, ExecutionMode.OriginUpperLeft),
         inst(Op.String, None, FILE, "a.glsl"),
+        inst(Op.SourceExtension, None, None, "GL_GOOGLE_include_directive"),
+        inst(Op.Name, None, None, MAIN, "main"),
+        inst(Op.Name, None, None, VAR, "dé"),  # UTF-8 of more than one byte
+        inst(Op.Name, None, None, VAR2, ""),  # one word of padding
+        inst(Op.Name, None, None, Id(STRUCT), "S"),  # an Id until declared
+        inst(Op.MemberName, None, None, Id(STRUCT), 0, "x"),
+        inst(Op.MemberName, None, None, Id(STRUCT), 1, "abcd"),  # a word of NUL after
         inst(Op.Decorate, None, None, Id(STRUCT), Decoration.Block),  # an Id until declared
         inst(Op.Decorate, None, None, VAR, DecorationLocation(3)),
         inst(Op.Decorate, None, None, VAR2, DecorationBuiltIn(BuiltIn.Position)),
@@ -184,6 +191,12 @@ def declarations() -> list[Instruction]:
         inst(Op.TypePointer, None, P_V4, StorageClass.Function, V4),
         inst(Op.TypeBool, None, BOOL),
         inst(Op.TypeStruct, None, STRUCT, (F32, F32)),
+        inst(Op.TypeArray, None, TypeId(14), F32, ONE),  # a length declared later
+        inst(Op.TypeRuntimeArray, None, TypeId(15), V4),
+        inst(Op.TypeFunction, None, TypeId(16), F32, (F32, P_V4, STRUCT)),
+        inst(Op.TypeStruct, None, TypeId(17), ()),
+        inst(Op.TypeMatrix, None, TypeId(18), V4, 4),
+        inst(Op.TypePointer, None, TypeId(19), StorageClass.Uniform, STRUCT),
         inst(Op.Constant, U32, ONE, 1),
         inst(Op.Constant, U32, TWO, 2),
         inst(Op.Constant, I32, I_MIN, -(1 << 31)),  # the edges of the sign
@@ -310,6 +323,22 @@ FAST = {  # the opcodes of body() that must take a one-word path
     Op.ExecutionMode,
     Op.Decorate,
     Op.MemberDecorate,
+    # type declarations define their result id as a TypeId (not OpTypeInt/OpTypeFloat,
+    # which size later literals)
+    Op.TypeVoid,
+    Op.TypeFunction,
+    Op.TypeVector,
+    Op.TypePointer,
+    Op.TypeBool,
+    Op.TypeStruct,
+    Op.TypeArray,
+    Op.TypeRuntimeArray,
+    Op.TypeMatrix,
+    # a string that fills the rest of the instruction
+    Op.String,
+    Op.SourceExtension,
+    Op.Name,
+    Op.MemberName,
 }
 
 
@@ -391,7 +420,12 @@ def test_readings() -> None:
     assert reading(Op.Line, 4) == (FLAT, (ID, LITERAL, LITERAL), "", 0, ())
     assert reading(Op.Line, 5) is None  # a word past the layout: RawWords
     assert reading(Op.Decorate, 4) == (PARAMS, (ID,), "Decoration", 1, ())
-    assert reading(Op.Name, 4) is None  # a string
+    assert reading(Op.Name, 4) == (STRING, (ID,), "", 2, ())  # a string to the end
+    assert reading(Op.MemberName, 4) == (STRING, (ID, LITERAL), "", 1, ())
+    assert reading(Op.EntryPoint, 5) is None  # a string, then more operands
+    assert reading(Op.ExtInstImport, 3) is None  # it names a set: the general decoder
+    assert reading(Op.TypePointer, 4) == (FLAT, ("StorageClass", ID), "", 0, ())
+    assert reading(Op.TypeInt, 4) is None  # it sizes literals: the general decoder
     assert reading(Op.Switch, 5) is None  # context-dependent literals wait
     assert core_plan().code((4 << 16) | Op.Switch) == read_codes.DEFERRED
 
@@ -444,6 +478,19 @@ EDGES = [
     (inst(Op.ExtInst, F32, Id(150), GLSL_SET, SQRT, FLOAT_ONE, ext=GLSL), 4, FMIX),  # short
     (inst(Op.ExtInst, F32, Id(150), GLSL_SET, SQRT, FLOAT_ONE, ext=GLSL), 1, 150),  # no type
     (inst(Op.CompositeExtract, F32, Id(150), VEC, (0,)), 1, 199),  # a type declared later
+    # strings: not UTF-8, non-zero padding, no NUL, a NUL before the last word
+    (inst(Op.Name, None, None, VAR, "abc"), 2, 0x00FFFFFF),
+    (inst(Op.Name, None, None, VAR, "abc"), 2, 0x07636261),
+    (inst(Op.Name, None, None, VAR, "abcd"), 3, 0x61616161),
+    (inst(Op.Name, None, None, VAR, "abcdefgh"), 2, 0),
+    (inst(Op.MemberName, None, None, VAR, 3, "abcd"), 3, 0x00000061),
+    # type declarations: result id 0, past the bound, an unknown storage class (after its
+    # result id was defined), an id declared again as a type
+    (inst(Op.TypePointer, None, TypeId(150), StorageClass.Function, F32), 1, 0),
+    (inst(Op.TypePointer, None, TypeId(150), StorageClass.Function, F32), 1, BOUND + 5),
+    (inst(Op.TypePointer, None, TypeId(150), StorageClass.Function, F32), 2, 0x7777),
+    (inst(Op.TypeVector, None, TypeId(150), F32, 3), 1, int(VAR)),
+    (inst(Op.TypeStruct, None, TypeId(150), (F32, V4)), 3, 0),
 ]
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from spvbuild.accel import engines, records
 from spvbuild.binary import framing
 from spvbuild.binary import read_codes as _codes
-from spvbuild.binary.fast_paths import FastPaths
+from spvbuild.binary.fast_paths import FastPaths, type_definer
 from spvbuild.binary.framing import offsets
 from spvbuild.binary.general import DEFAULT_CONTEXT, Context, Defer
 from spvbuild.errors import BinaryError
@@ -58,9 +58,10 @@ class Reader(FastPaths):
                 ids = made.new_ids(Id, max(self.bound, 1))
                 self.ids = ids
                 self.zero = ids[0]  # a marker for id 0, see _zero_error
+                define = type_definer(self.ids, self.type_ids, self.bound)
+                self.shared = (made.new_record, *self.shared[1:4], ids, self.type_ids, define)
                 del ids
                 self.zero_refs = self._zero_refs()
-                self.shared = (made.new_record, *self.shared[1:4], self.ids, self.type_ids)
             code = self.plan.code
             codes = {first: code(first) for first in firsts}
             out: list[Any] = []

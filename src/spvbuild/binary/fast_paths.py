@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import operator
 import struct
+import sys
 import weakref
 from array import array
 from collections.abc import Callable, Iterator
@@ -31,6 +32,7 @@ from spvbuild.binary.plans import (
     SPEC_ID,
     SPEC_LITERAL,
     SPEC_PAIR,
+    STRING,
     VARIADIC,
     InstructionSet,
     Reading,
@@ -38,14 +40,17 @@ from spvbuild.binary.plans import (
     ext_tables,
 )
 from spvbuild.generated.core import operand_classes as _classes
+from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
+from spvbuild.spirv.strings import string_in
 from spvbuild.spirv.tables import KindInfo, OperandInfo
 
-__all__ = ["FastPaths"]
+__all__ = ["FastPaths", "type_definer"]
 
 # A decoder of one first word: (offset, w0 ... w4) → the instruction.
 _Decoder = Callable[[int, int, int, int, int, int], Instruction]
+_LITTLE_ENDIAN = sys.byteorder == "little"  # then the words' bytes are little-endian
 _WINDOW_WORDS = 5  # the words of an instruction the fast paths are given (w0 to w4)
 _LITERALS = range(1 << 32)  # word → the word: a plain literal's lookup
 _DIRECT = 8  # up to this many operand words (items) a decoder indexes one by one
@@ -57,15 +62,18 @@ _SIGHTS = 1
 # What a name of a decoder's expression is bound to (see _recipe): the lookup of a spec,
 # the lookups of the reading's one-word operands (more than _DIRECT), the _ParamTable of
 # the reading's enum, struct's unpack_from of the reading's variadic words.
-_LOOKUP, _LOOKUPS, _PARAM_TABLE, _UNPACK = range(4)
+_LOOKUP, _LOOKUPS, _PARAM_TABLE, _UNPACK, _STRING = range(5)
 _Names = tuple[tuple[str, int, str], ...]  # (name, what it is bound to, spec)
 _Recipe = tuple[Callable[..., _Decoder], _Names]
-_RECIPES: dict[tuple[bool, bool, bool, Reading], _Recipe] = {}  # bounded by the grammar
+_RECIPES: dict[tuple[bool, bool, bool, bool, Reading], _Recipe] = {}  # bounded by the grammar
 
 
-def _recipe(has_rt: bool, has_rid: bool, ext: bool, reading: Reading) -> _Recipe:
+def _recipe(
+    has_rt: bool, has_rid: bool, ext: bool, reading: Reading, define: bool = False
+) -> _Recipe:
     """How to make the decoder of a reading (see FastPaths.decoder): a function of the
-    values its expression names, and for each name what it is bound to.
+    values its expression names, and for each name what it is bound to.  ``define``: the
+    instruction declares a type, its result id is defined as a TypeId (:func:`type_definer`).
 
     The decoder's body is one expression made for the reading's shape: each operand word,
     a local of the window or ``words[i + k]``, indexes the lookup of its operand; that is
@@ -74,7 +82,7 @@ def _recipe(has_rt: bool, has_rid: bool, ext: bool, reading: Reading) -> _Recipe
     and each distinct one is compiled once per process."""
     form, specs, spec, count, tail = reading
     # The source depends on the count of variadic words up to _DIRECT only.
-    key = (has_rt, has_rid, ext, (form, specs, spec, _shown(form, count), tail))
+    key = (has_rt, has_rid, ext, define, (form, specs, spec, _shown(form, count), tail))
     found = _RECIPES.get(key)
     if found is not None:
         return found
@@ -97,11 +105,19 @@ def _recipe(has_rt: bool, has_rid: bool, ext: bool, reading: Reading) -> _Recipe
     elif form == PARAMS:
         names.append(("P", _PARAM_TABLE, spec))
         parts.append(f"P[{_word(pos)}](words, i + {pos + 1})")
+    elif form == STRING:
+        names.append(("S", _STRING, ""))
+        parts.append(f"S(words, i + {pos}, i + (w0 >> 16))")
     parts.extend("None" if item is None else "()" for item in tail)
-    header = "type_ids[w1], ids[w2]" if has_rt else "None, ids[w1]" if has_rid else "None, None"
+    if has_rt:
+        header = "type_ids[w1], ids[w2]"
+    elif has_rid:
+        header = "None, define(w1)" if define else "None, ids[w1]"
+    else:
+        header = "None, None"
     operands = "(" + "".join(f"{part}, " for part in parts) + ")"
     params = ", ".join(
-        ("new, inst, getitem, words, ids, type_ids, op, ext_set", *(n for n, _, _ in names))
+        ("new, inst, getitem, words, ids, type_ids, define, op, ext_set", *(n for n, _, _ in names))
     )
     source = (
         f"def make({params}):\n"
@@ -113,6 +129,42 @@ def _recipe(has_rt: bool, has_rid: bool, ext: bool, reading: Reading) -> _Recipe
     exec(compile(source, "<spvbuild.binary.reader decoder>", "exec"), namespace)
     found = _RECIPES[key] = (namespace["make"], tuple(names))
     return found
+
+
+def type_definer(
+    ids: list[Id] | dict[int, Id], type_ids: dict[int, TypeId], bound: int
+) -> Callable[[int], TypeId]:
+    """What a type declaration's decoder calls on its result id word: the id's TypeId (made
+    on first sight, kept in ``type_ids``), which from now on also stands in ``ids`` for
+    the id, as the general decoder's ``_define`` does.  An id of 0 or not below the bound
+    raises IndexError: the general decoder then takes the instruction and says where.
+    It holds the tables, never the reader (no reference cycle)."""
+
+    def define(word: int) -> TypeId:
+        found = type_ids.get(word)
+        if found is None:
+            if not 0 < word < bound:
+                raise IndexError(word)
+            found = type_ids[word] = TypeId(word)
+        ids[word] = found
+        return found
+
+    return define
+
+
+def _string_to_end(words: array[int], start: int, end: int) -> str:
+    """The string that fills ``words[start:end]``, read as the general decoder reads it;
+    KeyError unless it ends exactly at ``end`` and its words are canonical (valid UTF-8,
+    zero padding): the general decoder then takes the instruction (keeps its words, or
+    says where the NUL is missing)."""
+    if _LITTLE_ENDIAN:
+        data = words[start:end].tobytes()
+    else:  # pragma: no cover - big-endian hosts
+        data = struct.pack(f"<{end - start}I", *words[start:end])
+    found = string_in(data, 0)
+    if found is None or found[1] != end - start or not found[2]:
+        raise KeyError(start)
+    return found[0]
 
 
 def _shown(form: int, count: int) -> int:
@@ -175,7 +227,8 @@ def _first_recipe(first: int) -> _RecipeOf:
         reading = plan.reading(first)
         assert reading is not None
         has_rt, has_rid, _ = plan.header[first & 0xFFFF]
-        found = (reading, *_recipe(has_rt, has_rid, False, reading))
+        define = first & 0xFFFF in plan.defines
+        found = (reading, *_recipe(has_rt, has_rid, False, reading, define))
         if len(_BY_FIRST) < MEMO_LIMIT:
             _BY_FIRST[first] = found
     return found
@@ -410,6 +463,7 @@ class FastPaths(GeneralDecoder):
             words,
             self.ids,
             self.type_ids,
+            type_definer(self.ids, self.type_ids, bound),
         )
         self.ext_plans = _ExtPlans(me)  # the one-word paths of OpExtInst
         self.decoders = _Decoders(me)  # the one-word paths of core
@@ -483,6 +537,8 @@ class FastPaths(GeneralDecoder):
                 values.append(tuple(self.lookup(tables, item) for item in reading[1]))
             elif what == _PARAM_TABLE:
                 values.append(self.param_table(tables, spec, reading[3]))
+            elif what == _STRING:
+                values.append(_string_to_end)
             else:  # _UNPACK
                 values.append(_unpacker(reading[3]))
         return make(*self.shared, *values)

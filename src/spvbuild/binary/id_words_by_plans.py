@@ -42,6 +42,7 @@ from spvbuild.binary.plans import (
     SPEC_ID,
     SPEC_LITERAL,
     SPEC_PAIR,
+    STRING,
     VARIADIC,
     CorePlan,
     InstructionSet,
@@ -366,7 +367,7 @@ def _make_plan(plan: CorePlan, first: int) -> _Checked | int:
     if has_rt and not has_rid:
         return _GENERAL
     reading = plan.fit(core, core.layout(opcode, info), count - 1 - has_rt - has_rid)
-    if reading is None:
+    if reading is None or reading[0] == STRING:  # a string's words: the general walk
         return _GENERAL
     form, specs, spec, words, _ = reading
     ids: list[int] = [1] if has_rt else []

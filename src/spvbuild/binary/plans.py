@@ -29,7 +29,14 @@ from typing import Any, Final
 
 from spvbuild.binary import read_codes as _codes
 from spvbuild.generated.core import operand_classes as _classes
-from spvbuild.generated.core.opcodes import OP_CONSTANT, OP_SPEC_CONSTANT, OP_SPEC_CONSTANT_OP
+from spvbuild.generated.core.opcodes import (
+    OP_CONSTANT,
+    OP_EXT_INST_IMPORT,
+    OP_SPEC_CONSTANT,
+    OP_SPEC_CONSTANT_OP,
+    OP_TYPE_FLOAT,
+    OP_TYPE_INT,
+)
 from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.tables import EnumerantInfo, InstructionInfo, KindInfo, OperandInfo, id_run
 
@@ -71,6 +78,7 @@ _EXT = _codes.EXT
 FLAT: Final = 0  # one-word operands, then absent ones
 VARIADIC: Final = 1  # one-word operands, a variadic operand (one-word items, id pairs), absent ones
 PARAMS: Final = 2  # one-word operands, an enum value with parameters to the end, absent ones
+STRING: Final = 3  # one-word operands, then the layout's last operand: a string to the end
 # How a one-word path reads an operand of a kind (its "spec"): an id, a plain literal or
 # an enum value (the kind's name); a pair of ids (variadic only).
 SPEC_ID: Final = "@id"
@@ -97,6 +105,10 @@ def _is_id(kinds: dict[str, KindInfo], name: str) -> bool:
     """True if operands of kind ``name`` are single ids."""
     kind = kinds.get(name)
     return kind is not None and kind.operand_class in ID_CLASSES
+
+
+_SIZING_TYPES: Final = frozenset({OP_TYPE_INT, OP_TYPE_FLOAT})
+"""Type declarations that size later literals: the general decoder records their widths."""
 
 
 class InstructionSet:
@@ -217,6 +229,9 @@ class CorePlan:
         self.codes: dict[int, int] = {}
         self.readings: dict[int, Reading | None] = {}
         self.ids_only: set[int] = set()  # first words of readings of ids only
+        # Type declarations the one-word paths take: their result id is defined as a
+        # TypeId (OpTypeInt and OpTypeFloat, which size later literals, stay general).
+        self.defines: set[int] = set()
         ext_inst = self.ext_inst
         for opcode, info in tables.INSTRUCTIONS.items():
             layout = self.set.layout(opcode, info)
@@ -229,8 +244,11 @@ class CorePlan:
                 self.deferred.add(opcode)
             elif not is_type and opcode != OP_SPEC_CONSTANT_OP and opcode not in ext_inst:
                 self._plan(opcode, layout, has_rt, has_rid, tables.KINDS)
-                if has_rid or not has_rt:
+                if (has_rid or not has_rt) and opcode != OP_EXT_INST_IMPORT:  # it names a set
                     self.word_layouts[opcode] = layout
+            elif is_type and has_rid and not has_rt and opcode not in _SIZING_TYPES:
+                self.word_layouts[opcode] = layout
+                self.defines.add(opcode)
 
     def _plan(
         self,
@@ -302,7 +320,7 @@ class CorePlan:
             found = self.fit(self.set, layout, count - 1 - has_rt - has_rid)
         if len(self.readings) < MEMO_LIMIT:
             self.readings[first] = found
-            if found is not None and _ids_only(found):
+            if found is not None and _ids_only(found) and opcode not in self.defines:
                 self.ids_only.add(first)
         return found
 
@@ -324,7 +342,9 @@ class CorePlan:
         Each operand is one word read by one lookup: an id, a plain literal, an enum value
         without parameters (a ValueEnum member, a BitEnum mask of bits without parameters:
         any other value fails the lookup, and the general decoder takes the instruction);
-        a variadic operand takes the words left (one-word items or pairs of ids).  When
+        a variadic operand takes the words left (one-word items or pairs of ids), and so
+        does a string that is the layout's last operand (its lookup fails unless it fills
+        them exactly, canonical: valid UTF-8, zero padding).  When
         the words are more than that reading takes, the last enum operand that has
         enumerants with parameters may take the rest as parameters (its lookup fails
         unless the value's parameters are exactly those words).  Whenever every lookup
@@ -337,6 +357,8 @@ class CorePlan:
             if left == 0:
                 tail = _absent(layout[index:])
                 return None if tail is None else (FLAT, tuple(specs), "", 0, tail)
+            if op.quantifier == "" and index == len(layout) - 1 and _is_string(tables, op.kind):
+                return (STRING, tuple(specs), "", left, ())
             spec = self.spec(tables, op.kind)
             if op.quantifier == "*":
                 if spec is None or left % (2 if spec == SPEC_PAIR else 1):
@@ -376,6 +398,12 @@ class CorePlan:
         if code == _classes.ID_PAIR:
             return SPEC_PAIR
         return None
+
+
+def _is_string(tables: InstructionSet, name: str) -> bool:
+    """True for an operand kind that is a literal string."""
+    kind = tables.kinds.get(name)
+    return kind is not None and kind.operand_class == _classes.STRING
 
 
 def _ids_only(reading: Reading) -> bool:

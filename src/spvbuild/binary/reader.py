@@ -88,9 +88,14 @@ Design for speed
       enum operand that has enumerants with parameters taking the rest as one-word
       parameters (``OpLoad``/``OpStore ... Aligned 4``, ``OpDecorate ... Location 0``,
       ``OpMemberDecorate ... Offset 16``, ``OpExecutionMode ... LocalSize 8 8 1``,
-      image operands ``Lod %x``).  ``OpExtInst`` of a known set takes one too, by the
-      set's grammar (``GLSL.std.450 Sqrt``/``FMix``, debug-info instructions), per set
-      id, instruction number and word count (``fast_paths._ExtPlans``; forgotten when an
+      image operands ``Lod %x``); a string that is the layout's last operand and fills
+      the instruction exactly, canonical (``OpName``, ``OpMemberName``, ``OpString``,
+      ``OpExtension``; not ``OpExtInstImport``, which names a set).  Type declarations
+      take one too (not ``OpTypeInt``/``OpTypeFloat``, which size later literals): their
+      decoder defines the result id as a :class:`TypeId`, which from then on stands for
+      the id among the ids, as the general decoder does.  ``OpExtInst`` of a known set
+      takes one too, by the set's grammar (``GLSL.std.450 Sqrt``/``FMix``, debug-info
+      instructions), per set id, instruction number and word count (``fast_paths._ExtPlans``; forgotten when an
       ``OpExtInstImport`` is decoded).  The path is a *decoder* made for the first word:
       a function whose body is one expression made for the reading's shape
       (``fast_paths._recipe``: source from word indices and names only, compiled once per process
@@ -117,8 +122,8 @@ Design for speed
       until the loop has seen every ``OpTypeInt``/``OpTypeFloat``, so that they are sized
       exactly as the encoder will size them (``encode_module``: the last definition of
       an id wins; inline constants are redone if a numeric type id is defined twice).
-    * Everything else (strings, floats, other composites, unknown opcodes, words past
-      the layout) goes through the general, table-walking decoder.
+    * Everything else (other strings, floats, other composites, unknown opcodes, words
+      past the layout) goes through the general, table-walking decoder.
 
     What the loop costs is mostly the objects it must make (the NamedTuple, the operand
     tuple, fresh memory for both), so it stays one sequential loop: decoding column-wise

@@ -35,6 +35,7 @@ from spvbuild.binary.plans import (
     SPEC_ID,
     SPEC_LITERAL,
     SPEC_PAIR,
+    STRING,
     VARIADIC,
     Reading,
     core_plan,
@@ -162,9 +163,9 @@ def _operands(
 ) -> bool:
     """Add the items (and their values) of a reading's operand words from word index
     ``pos``; False if a word has no fast print (an enum value with parameters, a kind
-    spirv-dis cannot print)."""
+    spirv-dis cannot print, a string)."""
     form, specs, spec, count, _ = reading
-    if form == PARAMS:
+    if form == PARAMS or form == STRING:
         return False
     words = list(zip(specs, range(pos, pos + len(specs)), strict=True))
     if form == VARIADIC and count <= _DIRECT:
