@@ -15,6 +15,7 @@ Names and decorations *target* an id without using it (:data:`TARGETING`: the gr
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 from spvbuild.generated.core import tables
@@ -45,8 +46,10 @@ def ids_in(value: Any) -> list[int]:
     return out
 
 
-_NO_IDS = frozenset({int, str, float, type(None)})
-"""Operand value types that hold no id (and no raw words)."""
+_NO_IDS: set[type] = {int, str, float, type(None)}
+"""Operand value types that hold no id (and no raw words): these, and each enum class (a
+ValueEnum's or a BitEnum's members) added on its first sight by :func:`_collect` or
+:func:`_collect_raw`, so that the walks pass over an enumerant by one set lookup."""
 
 
 def _collect(value: Any, out: list[int]) -> None:
@@ -57,6 +60,8 @@ def _collect(value: Any, out: list[int]) -> None:
         out.append(int(value))
     elif kind in _NO_IDS:
         return
+    elif isinstance(value, Enum):
+        _NO_IDS.add(kind)
     elif isinstance(value, Id):
         out.append(int(value))
     elif isinstance(value, tuple | list) and not isinstance(value, RawWords):
@@ -99,7 +104,9 @@ def used_ids(inst: Instruction, *, skip_target: bool = False) -> list[int]:
 def _collect_raw(value: Any, out: list[int]) -> None:
     if isinstance(value, Id):
         return
-    if isinstance(value, RawWords):
+    if isinstance(value, Enum):
+        _NO_IDS.add(type(value))
+    elif isinstance(value, RawWords):
         out.extend(value)
     elif isinstance(value, tuple | list):
         for item in value:
