@@ -57,7 +57,9 @@ def remove_duplicates(program: Program) -> Program:
             decorations[int(inst.operands[0])].append(inst)
 
     def decoration_key(rid: int) -> tuple[tuple[int, ...], ...]:
-        found = (words(rename(d, new) if merged else d) for d in decorations.get(rid, ()))
+        if rid not in decorations:
+            return ()  # (most types and constants: nothing to sort)
+        found = (words(rename(d, new) if merged else d) for d in decorations[rid])
         return tuple(sorted((w[0], *w[2:]) for w in found))  # the target left out
 
     first: dict[tuple[object, ...], int] = {}
