@@ -40,7 +40,7 @@ from spvbuild.binary.plans import (
     ext_tables,
 )
 from spvbuild.generated.core import operand_classes as _classes
-from spvbuild.spirv.ids import Id, TypeId
+from spvbuild.spirv.ids import TypeId
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
 from spvbuild.spirv.strings import string_in
@@ -132,7 +132,7 @@ def _recipe(
 
 
 def type_definer(
-    ids: list[Id] | dict[int, Id], type_ids: dict[int, TypeId], bound: int
+    ids: list[Any] | dict[int, Any], type_ids: dict[int, TypeId], bound: int
 ) -> Callable[[int], TypeId]:
     """What a type declaration's decoder calls on its result id word: the id's TypeId (made
     on first sight, kept in ``type_ids``), which from now on also stands in ``ids`` for
@@ -146,7 +146,7 @@ def type_definer(
             if not 0 < word < bound:
                 raise IndexError(word)
             found = type_ids[word] = TypeId(word)
-        ids[word] = found
+        ids[word] = found  # (a TypeId is an Id at run time)
         return found
 
     return define
