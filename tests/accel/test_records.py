@@ -20,7 +20,6 @@ import pytest
 
 from spvbuild import read
 from spvbuild.accel import engines, records
-from spvbuild.binary import read_engine
 from spvbuild.spirv.ids import Id, TypeId
 from spvbuild.spirv.instruction import Instruction
 
@@ -138,9 +137,18 @@ def test_a_build_of_another_source_is_not_used(
     assert records.compiled() is not None
 
 
-def test_the_interpreted_engine_takes_the_python_form(made: records.Records) -> None:
-    assert records.for_engine(engines.plain("read_engine")) is records.PLAIN
-    assert read_engine.__file__.endswith(".py")
+def test_each_form_of_the_read_engine_takes_its_own(
+    made: records.Records, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = engines.plain("read_engine")  # the source, also where a wheel compiled it
+    assert engines.kind(plain) == "python"
+    assert records.for_engine(plain) is records.PLAIN
+    compiled = engines.compiled_form("read_engine")
+    if compiled is not None:
+        monkeypatch.delenv(engines.PURE_ENV, raising=False)
+        assert records.for_engine(compiled).kind == "c"
+        monkeypatch.setenv(engines.PURE_ENV, "1")
+        assert records.for_engine(compiled) is records.PLAIN
 
 
 def test_a_read_gives_the_same_records_with_either_form(
