@@ -14,6 +14,7 @@ import gc
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
@@ -174,3 +175,22 @@ def test_a_read_gives_the_same_records_with_either_form(
             assert type(a) is type(b) is Instruction
             difference = same(tuple(a), tuple(b))  # values and their types, floats by bits
             assert difference is None, difference
+
+
+def test_accelerate_reports_what_stops_the_c_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spvbuild.accel import accelerate
+
+    built = sorted(p.name for p in Path(records.__file__).parent.glob("_records.*"))
+    monkeypatch.setattr(records, "source_digest", lambda: None)
+    assert accelerate.build_records() is False
+    assert "no C source" in capsys.readouterr().out
+    broken = tmp_path / "_records.c"
+    broken.write_text("#include <Python.h>\nthis is not C;\n", encoding="utf-8")
+    monkeypatch.setattr(records, "source_path", lambda: broken)
+    monkeypatch.setattr(records, "source_digest", lambda: "0" * 64)
+    assert accelerate.build_records() is False
+    assert "the C build failed" in capsys.readouterr().out
+    # Nothing beside the package changed: the build in place is the one there was.
+    assert sorted(p.name for p in Path(records.__file__).parent.glob("_records.*")) == built
