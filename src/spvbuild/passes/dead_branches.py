@@ -45,7 +45,7 @@ from spvbuild.generated.core.opcodes import (
 )
 from spvbuild.passes.block_order import order_by_dominance
 from spvbuild.passes.cfg import DominatorTree, Graph, dominator_tree, graph
-from spvbuild.passes.control_flow import terminator
+from spvbuild.passes.control_flow import MERGES, terminator
 from spvbuild.passes.program import Block, Function, Program, join, split
 from spvbuild.passes.rewriting import Declarations
 from spvbuild.passes.unreachable import remove_unreachable_blocks
@@ -55,6 +55,11 @@ from spvbuild.spirv.instruction import Instruction
 __all__ = ["NAME", "eliminate_dead_branches"]
 
 NAME = "eliminate-dead-branches"
+
+_LOOP_MERGES = frozenset(
+    op for op, (_, continue_target) in MERGES.items() if continue_target is not None
+)
+"""The merge instructions of loops (those that name a continue target)."""
 
 
 def eliminate_dead_branches(program: Program) -> Program:
@@ -83,6 +88,10 @@ def eliminate_dead_branches(program: Program) -> Program:
 def _unwrap_loops(function: Function) -> bool:
     """Drop the ``OpLoopMerge`` of each loop whose continue target no path reaches and
     whose exits leave cleanly (in place); True when one went."""
+    if not any(
+        len(block.body) > 1 and block.body[-2].opcode in _LOOP_MERGES for block in function.blocks
+    ):
+        return False  # no loop (a merge instruction stands before its block's terminator)
     changed = False
     while True:
         cfg = graph(function)
