@@ -5,12 +5,15 @@ words as the encoder gives, over every pass and the real modules."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from spvbuild.binary.encoder import encode_module
 from spvbuild.errors import PassError
 from spvbuild.generated.core.opcodes import OP_FUNCTION_END, OP_LABEL, OP_NOP
 from spvbuild.passes import PASSES, Program, run
+from spvbuild.passes.ids import used_ids, uses_any
 from spvbuild.passes.program import join, split
 from spvbuild.spirv.instruction import Instruction
 from tests.passes.corpus import RealModule, real_modules
@@ -144,3 +147,20 @@ def test_the_source_is_let_go_once_little_of_it_is_left() -> None:
     assert 16 * len(out.instructions) < len(source.instructions)
     assert out.source is None and not out.reuses_source()
     assert run(source, ["strip-debug"]).source is source.source
+
+
+def test_uses_any_says_what_used_ids_says(modules: tuple[RealModule, ...]) -> None:
+    """``uses_any(inst, ids)`` is ``not ids.isdisjoint(used_ids(inst))``, over the real
+    modules' instructions and sets that hold a used id, none, or random ids."""
+    rng = random.Random(26)
+    checked = 0
+    for module in modules[::4]:
+        for inst in Program.from_words(module.words).instructions:
+            used = used_ids(inst)
+            picks: list[set[int]] = [set(), set(used[:1]), set(used[-1:]), set(used[1:2])]
+            picks.append({rng.randrange(1, 200) for _ in range(3)})
+            for ids in picks:
+                assert uses_any(inst, ids) == (not ids.isdisjoint(used)), (inst, ids)
+                assert uses_any(inst, dict.fromkeys(ids).keys()) == bool(ids & set(used))
+            checked += 1
+    assert checked > 2000

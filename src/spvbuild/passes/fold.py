@@ -30,7 +30,7 @@ from spvbuild.generated.core.opcodes import (
 )
 from spvbuild.passes.constant_values import FOLDED, ConstantFolder, flat
 from spvbuild.passes.declarations import DeclarationPool
-from spvbuild.passes.ids import is_targeting, rename, used_ids
+from spvbuild.passes.ids import is_targeting, rename, uses_any
 from spvbuild.passes.program import Layout, Program, join, split
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
@@ -181,7 +181,7 @@ def rename_uses(layout: Layout, aliases: dict[int, int]) -> None:
         return aliases.get(rid, rid)
 
     def renamed(inst: Instruction) -> Instruction:
-        if aliases.keys().isdisjoint(used_ids(inst)):
+        if not uses_any(inst, aliases):
             return inst
         return rename(inst, final)
 

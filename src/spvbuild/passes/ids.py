@@ -14,7 +14,7 @@ Names and decorations *target* an id without using it (:data:`TARGETING`: the gr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from enum import Enum
 from typing import Any
 
@@ -31,6 +31,7 @@ __all__ = [
     "is_targeting",
     "rename",
     "used_ids",
+    "uses_any",
 ]
 
 
@@ -99,6 +100,26 @@ def used_ids(inst: Instruction, *, skip_target: bool = False) -> list[int]:
         elif kind not in _NO_IDS:
             _collect(value, out)
     return out
+
+
+def uses_any(inst: Instruction, ids: Container[int]) -> bool:
+    """True when ``inst`` uses one of ``ids`` (its result type or an id operand): what
+    ``not ids.isdisjoint(used_ids(inst))`` says, without the list, and stopping at the
+    first."""
+    result_type = inst.result_type
+    if result_type is not None and result_type in ids:
+        return True
+    for value in inst.operands:
+        kind = type(value)
+        if kind is Id or kind is TypeId:
+            if value in ids:
+                return True
+        elif kind not in _NO_IDS:
+            found: list[int] = []
+            _collect(value, found)
+            if any(item in ids for item in found):
+                return True
+    return False
 
 
 def _collect_raw(value: Any, out: list[int]) -> None:

@@ -58,7 +58,7 @@ from spvbuild.generated.core.opcodes import (
 from spvbuild.passes.control_flow import merge_of
 from spvbuild.passes.dead_code import import_names
 from spvbuild.passes.declarations import DeclarationPool
-from spvbuild.passes.ids import is_targeting, rename, used_ids
+from spvbuild.passes.ids import is_targeting, rename, used_ids, uses_any
 from spvbuild.passes.inline_context import InlineContext
 from spvbuild.passes.inline_returns import Returns
 from spvbuild.passes.program import Block, Function, Program, join, split
@@ -208,7 +208,7 @@ def _inline_calls(context: InlineContext, function: Function) -> set[int]:
         replaced = substitute.keys()
         for block in function.blocks:
             block.body = [
-                inst if replaced.isdisjoint(used_ids(inst)) else rename(inst, final)
+                inst if not uses_any(inst, replaced) else rename(inst, final)
                 for inst in block.body
             ]
         context.substituted |= substitute.keys()
