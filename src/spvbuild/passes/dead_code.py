@@ -143,8 +143,11 @@ class _Marking:
             self.work.append(rid)
 
     def mark_uses(self, inst: Instruction, skip_target: bool = False) -> None:
+        live = self.live
         for used in used_ids(inst, skip_target=skip_target):
-            self.mark(used)
+            if used not in live:  # (mark, inline: this runs for every id a live use names)
+                live.add(used)
+                self.work.append(used)
         for word in hidden_words(inst):
             if self.defines(word):
                 self.mark(word)
