@@ -59,6 +59,11 @@ _BEFORE_TYPES = frozenset(tables.SECTIONS[: tables.SECTIONS.index("types_globals
 
 def operands_key(operands: Sequence[Any]) -> tuple[Any, ...]:
     """Operands as a key: floats by their bits (``0.0`` and ``-0.0``, NaNs apart)."""
+    for value in operands:
+        if isinstance(value, float | tuple):
+            break
+    else:  # (the commonest: ids, integers, enumerants only, the key is the operands)
+        return operands if type(operands) is tuple else tuple(operands)
     return tuple(
         ("float", struct.pack("<d", v))
         if isinstance(v, float)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, NoReturn
 
 from spvbuild.binary.encoder import Encoder, encode_module, header_words
@@ -316,6 +317,7 @@ class Layout:
 
 
 _BOUNDARIES = frozenset({OP_FUNCTION, OP_FUNCTION_END, OP_LABEL})
+_OPCODE = itemgetter(0)  # an instruction's opcode (field 0), for a scan in C
 
 
 def split(program: Program, pass_name: str) -> Layout:
@@ -326,7 +328,7 @@ def split(program: Program, pass_name: str) -> Layout:
     One scan finds the instructions that open or close a function or a block; what lies
     between two of them is taken as one slice."""
     instructions = program.instructions
-    boundaries = [k for k, inst in enumerate(instructions) if inst.opcode in _BOUNDARIES]
+    boundaries = [k for k, op in enumerate(map(_OPCODE, instructions)) if op in _BOUNDARIES]
     first = next(
         (k for k in boundaries if instructions[k].opcode == OP_FUNCTION), len(instructions)
     )
