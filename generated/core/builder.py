@@ -3386,11 +3386,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand.__class__ in FAST_IDS
+                and operand.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -3473,11 +3474,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and operand.__class__ in FAST_IDS
+                and operand.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -3561,12 +3563,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -3655,12 +3658,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -3749,12 +3753,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -3843,12 +3848,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -3937,12 +3943,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -4031,12 +4038,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -4125,12 +4133,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int_unsigned
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -4219,12 +4228,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -4313,12 +4323,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -4407,12 +4418,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int_unsigned
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -4501,12 +4513,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -4595,12 +4608,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -4689,12 +4703,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -4783,12 +4798,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -5612,12 +5628,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_bool
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -5706,12 +5723,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_bool
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -5800,12 +5818,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_bool
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -5894,12 +5913,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_bool
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -5987,11 +6007,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_bool
                 and self._streak_end == _rid
-                and operand.__class__ in FAST_IDS
+                and operand.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -7197,12 +7218,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -7291,12 +7313,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -7385,12 +7408,13 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand_1.__class__ in FAST_IDS
-                and operand_2.__class__ in FAST_IDS
+                and operand_1.__class__ is Id
+                and operand_2.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -7478,11 +7502,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_int
                 and self._streak_end == _rid
-                and operand.__class__ in FAST_IDS
+                and operand.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -7740,11 +7765,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and p.__class__ in FAST_IDS
+                and p.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -7831,11 +7857,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and p.__class__ in FAST_IDS
+                and p.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -7922,11 +7949,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and p.__class__ in FAST_IDS
+                and p.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -8013,11 +8041,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and p.__class__ in FAST_IDS
+                and p.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -8104,11 +8133,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and p.__class__ in FAST_IDS
+                and p.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -8195,11 +8225,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and p.__class__ in FAST_IDS
+                and p.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -8286,11 +8317,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and p.__class__ in FAST_IDS
+                and p.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -8377,11 +8409,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and p.__class__ in FAST_IDS
+                and p.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
@@ -8468,11 +8501,12 @@ class CoreInstructions(InstructionSink):
             if (
                 result_type is self._streak_float
                 and self._streak_end == _rid
-                and p.__class__ in FAST_IDS
+                and p.__class__ is Id
             ):
-                # The streak goes on with the very type object that started it (the commonest
-                # call of a frontend's arithmetic; the same as the streak branch below, which
-                # takes an equal type given by another object): every id from _streak_from up
+                # The streak goes on with the very type object that started it and values
+                # (Id; a TypeId operand takes the branch below), the commonest call of a
+                # frontend's arithmetic (the same as the streak branch below, which takes an
+                # equal type given by another object): every id from _streak_from up
                 # to _rid is a value of result_type (spvbuild.ir.value_types), a type the rule
                 # accepts; this value joins it (the streak says its type, not the map).
                 _from = self._streak_from
