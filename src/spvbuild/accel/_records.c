@@ -10,9 +10,11 @@
  *   new_record(cls, items)  ==  tuple.__new__(cls, items)   (items: a tuple)
  *   new_ids(cls, count)     ==  list(map(cls, range(count)))
  *
- * Only the public C API is used.  Built by `python -m spvbuild.accel.accelerate` (a
- * development checkout) or with the wheel (setup.py), with SOURCE_SHA256 defined as the
- * digest of this file, so that a stale build is never used (records.py compares it).
+ * The public C API is used, and on CPython 3.11 only the layout of an int of one digit
+ * (cpython/longintrepr.h; later versions take int's own constructor).  Built by
+ * `python -m spvbuild.accel.accelerate` (a development checkout) or with the wheel
+ * (setup.py), with SOURCE_SHA256 defined as the digest of this file, so that a stale
+ * build is never used (records.py compares it).
  */
 
 #define PY_SSIZE_T_CLEAN
