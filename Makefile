@@ -3,8 +3,8 @@
 #   make venv         create .venv and install the project with its dev extras
 #   make system-deps  install the Debian packages the Vulkan tests and the demo run on
 #                     (lavapipe: mesa-vulkan-drivers, libvulkan1), once, only if missing
-#   make engines      compile the assembler's, the reader's and the layout engines with mypyc, and
-#                     the reader's C allocation helpers (python -m
+#   make engines      compile the assembler's, the reader's and the layout engines with mypyc,
+#                     the hot modules of the passes, and the reader's C allocation helpers (python -m
 #                     spvbuild.accel.accelerate; skipped when current; without mypyc or a C
 #                     compiler plain Python runs); then byte-compile src/ and generated/
 #                     (python -m compileall; git-ignored __pycache__ folders, as an installed

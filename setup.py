@@ -6,7 +6,9 @@ compiled engines (``spvbuild.text.asm_engine``, ``spvbuild.binary.read_engine``,
 extension modules of the same names, beside their sources, so that an installed
 spvbuild imports them compiled, and the reader's C allocation helpers
 (``spvbuild.accel._records``, from ``src/spvbuild/accel/_records.c``, with the digest of
-that source compiled in: see ``spvbuild.accel.records``).  Nothing is compiled at run time.
+that source compiled in: see ``spvbuild.accel.records``), and the hot modules of the passes
+(``spvbuild.accel.compiled_passes.MODULES``) into ``spvbuild/passes/_mypyc/`` with the
+digest of their sources.  Nothing is compiled at run time.
 
 * No mypyc, no C compiler, or a compiler error: the build goes on and the wheel is pure
   Python (with a warning), which works the same, more slowly.
@@ -56,6 +58,45 @@ def _records() -> Any:
     )
 
 
+def _passes_modules(mypycify: Any) -> list[Any]:
+    """The mypyc extension modules of the hot modules of the passes, named into their
+    folder ``spvbuild/passes/_mypyc/`` (see ``spvbuild.accel.compiled_passes``: the
+    package puts that folder first on its ``__path__`` while the digest of the sources,
+    written beside them by :class:`OptionalBuildExt`, matches)."""
+    facts = _passes_facts()
+    paths = [f"src/spvbuild/passes/{name}.py" for name in facts["modules"]]
+    extensions = mypycify(paths, opt_level="3", group_name=facts["group"])
+    for extension in extensions:  # spvbuild.passes.X -> spvbuild.passes._mypyc.X
+        package, _, module = extension.name.rpartition(".")
+        extension.name = f"{package}.{facts['folder']}.{module}"
+    return list(extensions)
+
+
+_FACTS = """
+import json
+from spvbuild.accel import compiled_passes as c
+print(json.dumps({"modules": c.MODULES, "group": c.GROUP, "folder": c.FOLDER,
+                  "digest_name": c.DIGEST_NAME, "digest": c.source_digest()}))
+"""
+
+
+def _passes_facts() -> dict[str, Any]:
+    """What the checkout's ``spvbuild.accel.compiled_passes`` says of the compiled passes
+    (asked in a child: the package being built is not imported into the build)."""
+    import json
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-c", _FACTS],
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    facts: dict[str, Any] = json.loads(done.stdout)
+    return facts
+
+
 def _ext_modules() -> list[Any]:
     """The mypyc extension modules of the engines and the C helpers, or none (a
     pure-Python build)."""
@@ -72,7 +113,7 @@ def _ext_modules() -> list[Any]:
     previous = os.environ.get("MYPYPATH")
     os.environ["MYPYPATH"] = str(ROOT / "src")  # mypy reads the engines' imports from here
     try:
-        return [*mypycify(ENGINES, opt_level="3"), _records()]
+        return [*mypycify(ENGINES, opt_level="3"), _records(), *_passes_modules(mypycify)]
     except Exception as exc:  # noqa: BLE001 - any failure here means: build it pure
         _say(f"mypyc could not prepare the engines ({exc}): a pure-Python build")
         return []
@@ -92,6 +133,13 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # noqa: BLE001 - no C compiler, a compiler error, ...
             _say(f"compiling the engines failed ({exc}): a pure-Python build")
             self.extensions = []
+            return
+        if any(".passes." in extension.name for extension in self.extensions):
+            # The digest of the sources the passes were compiled from, beside them.
+            facts = _passes_facts()
+            target = Path(self.build_lib, "spvbuild", "passes", facts["folder"])
+            target.mkdir(parents=True, exist_ok=True)
+            (target / facts["digest_name"]).write_text(facts["digest"] + "\n", encoding="ascii")
 
     def get_outputs(self) -> list[str]:
         return super().get_outputs() if self.extensions else []

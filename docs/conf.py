@@ -9,6 +9,7 @@ with warnings as errors.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -16,6 +17,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+# The API pages document the sources: autodoc reads the plain modules, not a compiled
+# form (whose functions' signatures Python sees without the sources' annotations).
+os.environ["SPVBUILD_PURE_PYTHON"] = "1"
 
 project = "spvbuild"
 author = "spvbuild contributors"

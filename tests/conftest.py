@@ -108,14 +108,23 @@ LAYOUT_TEST_MODULES = frozenset(
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A pure build (SPVBUILD_PURE_BUILD=1) has no C records: the tests marked
-    ``c_records`` are deselected there, as the engine tests have one form."""
+    """A pure build (SPVBUILD_PURE_BUILD=1) has no C records and no compiled passes: the
+    tests marked ``c_records`` or ``compiled_passes`` are deselected there, as the engine
+    tests have one form."""
     if not os.environ.get("SPVBUILD_PURE_BUILD"):
         return
-    dropped = [item for item in items if item.get_closest_marker("c_records") is not None]
+
+    def compiled_only(item: pytest.Item) -> bool:
+        return any(item.get_closest_marker(name) is not None for name in _COMPILED_ONLY)
+
+    dropped = [item for item in items if compiled_only(item)]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-        items[:] = [item for item in items if item.get_closest_marker("c_records") is None]
+        items[:] = [item for item in items if not compiled_only(item)]
+
+
+_COMPILED_ONLY = ("c_records", "compiled_passes")
+"""Markers of the tests of what only a compiled build has."""
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

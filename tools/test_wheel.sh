@@ -21,10 +21,15 @@ rm -rf "$venv"
 cd /
 package=$("$venv/bin/python" -c 'import spvbuild, os; print(os.path.dirname(spvbuild.__file__))')
 engine=$("$venv/bin/python" -c 'import spvbuild.text.assembler as a, spvbuild.binary.reader as r; print(a.ENGINE, r.engine_kind())')
+passes=$("$venv/bin/python" -c 'from spvbuild.accel import compiled_passes as c; print(c.kind())')
 cd - >/dev/null
-echo "wheel $(basename "$wheel"): installed in $package, engines: $engine"
+echo "wheel $(basename "$wheel"): installed in $package, engines: $engine, passes: $passes"
 if [ "$engine" != "$expected $expected" ]; then
 	echo "test_wheel: expected both engines to be '$expected', got '$engine'" >&2
+	exit 1
+fi
+if [ "$passes" != "$expected" ]; then
+	echo "test_wheel: expected the passes to be '$expected', got '$passes'" >&2
 	exit 1
 fi
 case "$package" in
@@ -33,8 +38,8 @@ esac
 
 listing() { (cd "$package" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+%s | sha256sum); }
 before=$(listing)
-# The installed Python files are the checkout's, byte for byte (the compiled engines
-# aside, which are extension modules beside their sources): what the checkout's run
+# The installed Python files are the checkout's, byte for byte (the compiled engines and
+# passes aside, which are extension modules beside their sources and in passes/_mypyc/): what the checkout's run
 # tested of them by the tests marked corpus holds here too.
 "$venv/bin/python" - "$package" "$PWD/src/spvbuild" <<'PY'
 import hashlib, sys
@@ -55,7 +60,8 @@ PY
 # grammars, the packaging, the docs site: nothing of the installed wheel), and the tests
 # marked corpus run corpus-wide differentials through pure-Python code that the check
 # above shows is the same files the checkout's run tested (the engines, which a wheel
-# compiles, are tested here by their own tests).
+# compiles, are tested here by their own tests, and the compiled passes against the plain
+# ones over the corpus by tests/passes/test_compiled_form.py).
 env -u PYTHONPATH "$venv/bin/python" -m pytest -q -p no:cacheprovider -m "not source_tree and not corpus"
 after=$(listing)
 if [ "$before" != "$after" ]; then

@@ -31,9 +31,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from spvbuild.accel import engines, records
+from spvbuild.accel import compiled_passes, engines, records
 
-__all__ = ["build", "build_records", "main"]
+__all__ = ["build", "build_passes", "build_records", "main"]
 
 _PACKAGE = Path(__file__).resolve().parent
 _TIMEOUT = 900  # seconds for one mypyc run (about 10 s is usual)
@@ -162,6 +162,69 @@ def build_records() -> bool:
     return True
 
 
+_BUILD_PASSES = """
+import sys
+from setuptools import Distribution
+from mypyc.build import mypycify
+paths, group, out, temp = sys.argv[1].split(","), *sys.argv[2:5]
+extensions = mypycify(paths, opt_level="3", group_name=group, target_dir="c")
+dist = Distribution({"name": "spvbuild-passes", "ext_modules": extensions})
+command = dist.get_command_obj("build_ext")
+command.build_lib = out
+command.build_temp = temp
+command.ensure_finalized()
+command.run()
+"""
+
+
+def build_passes() -> bool:
+    """Compile the hot modules of the passes (:data:`compiled_passes.MODULES`) into
+    ``spvbuild/passes/_mypyc/`` now; True on success (problems are printed, not raised)."""
+    if importlib.util.find_spec("mypyc") is None:
+        _say("passes: mypyc is not installed (it comes with mypy: pip install mypy)")
+        return False
+    started = time.perf_counter()
+    target = compiled_passes.folder()
+    paths = [str(target.parent / f"{name}.py") for name in compiled_passes.MODULES]
+    try:
+        digest = compiled_passes.source_digest()
+        compiled_passes.digest_file().unlink(missing_ok=True)  # stale until the new build
+        with tempfile.TemporaryDirectory(prefix="spvbuild-passes-") as tmp:
+            out, temp = Path(tmp) / "out", Path(tmp) / "temp"
+            env = {**os.environ, "MYPY_CACHE_DIR": str(Path(tmp) / "mypy-cache")}
+            done = subprocess.run(
+                [sys.executable, "-c", _BUILD_PASSES, ",".join(paths), compiled_passes.GROUP]
+                + [str(out), str(temp)],
+                cwd=tmp,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=_TIMEOUT,
+            )
+            built = sorted((out / "spvbuild" / "passes").glob("*.so"))
+            built += sorted((out / "spvbuild" / "passes").glob("*.pyd"))
+            if done.returncode != 0 or not built:
+                tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
+                _say(f"passes: the mypyc build failed (exit {done.returncode}):")
+                for line in tail:
+                    print(f"    {line}", flush=True)
+                return False
+            if target.exists():
+                shutil.rmtree(target)
+            target.mkdir()
+            for path in built:
+                shutil.move(str(path), target / path.name)
+        compiled_passes.digest_file().write_text(digest + "\n", encoding="ascii")
+    except OSError as exc:
+        _say(f"passes: cannot write the build into {target}: {exc}")
+        return False
+    except subprocess.TimeoutExpired:
+        _say(f"passes: mypyc took more than {_TIMEOUT} s; stopped")
+        return False
+    _say(f"passes: {len(paths)} modules compiled in {time.perf_counter() - started:.0f} s")
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: compile every engine whose compiled copy is missing or stale."""
     parser = argparse.ArgumentParser(
@@ -188,6 +251,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         ok = False
     elif not build_records():
         _say("records: not compiled; the reader makes its objects in Python")
+        ok = False
+    if compiled_passes.current() and not args.force:
+        _say("passes: compiled modules are current")
+    elif args.check:
+        _say("passes: no current compiled modules")
+        ok = False
+    elif not build_passes():
+        _say("passes: not compiled; the plain-Python passes run")
         ok = False
     return 0 if ok else 1
 

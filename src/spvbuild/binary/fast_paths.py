@@ -379,6 +379,11 @@ def _param_maker(
     return make
 
 
+_ENUM_TABLES: dict[tuple[str | None, str], _EnumTable] = {}
+"""Every reader's _EnumTables, by (set name, kind name): what they hold is the grammar's,
+so that each value is looked up once per process, not once per module."""
+
+
 class _ExtPlans(dict[int, "_ExtSetPlans"]):
     """set id word → the one-word paths of the instructions of that extended set (the
     set's name known from its OpExtInstImport); KeyError for any other word.  Cleared
@@ -468,7 +473,7 @@ class FastPaths(GeneralDecoder):
         self.ext_plans = _ExtPlans(me)  # the one-word paths of OpExtInst
         self.decoders = _Decoders(me)  # the one-word paths of core
         # (set name, kind name) → its _EnumTable; (..., parameter words) → _ParamTable
-        self.enum_tables: dict[tuple[str | None, str], _EnumTable] = {}
+        self.enum_tables = _ENUM_TABLES  # (shared: they hold nothing of a module)
         self.param_tables: dict[tuple[str | None, str, int], _ParamTable] = {}
 
     def imported(self) -> None:

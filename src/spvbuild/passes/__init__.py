@@ -39,7 +39,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from spvbuild.passes.link import link, linked_words
+from spvbuild.accel import compiled_passes
+
+compiled_passes.use(__path__)  # the compiled modules, where they are current (first of all)
+
+from spvbuild.passes.link import link, linked_words  # noqa: E402
 
 if TYPE_CHECKING:
     from spvbuild.passes.block_merging import merge_blocks

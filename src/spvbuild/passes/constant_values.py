@@ -302,7 +302,7 @@ class ConstantFolder:
     ) -> ConstantValue | None:
         result = self.types.get(result_type)
         result_scalar = self._scalar_of(result_type)
-        operands = [found for a in args if (found := self._operand(a)) is not None]
+        operands = [known for a in args if (known := self._operand(a)) is not None]
         if result is None or result_scalar is None or len(operands) != len(args):
             return None
         values = [o[0] for o in operands]

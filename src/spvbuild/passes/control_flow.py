@@ -8,7 +8,7 @@ come from the grammar: the ``Control-Flow`` instructions that name a ``Merge Blo
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from spvbuild.generated.core import tables
 from spvbuild.passes.ids import used_ids
@@ -55,17 +55,18 @@ def merge_of(block: Block) -> Merge | None:
     if where is None:
         return None
     merge_index, continue_index = where
-    operands = inst.operands
-
-    def label(index: int | None) -> int | None:
-        if index is None or index >= len(operands) or not isinstance(operands[index], int):
-            return None
-        return int(operands[index])
-
-    merge = label(merge_index)
+    merge = _label(inst.operands, merge_index)
     if merge is None:
         return None
-    return Merge(merge, label(continue_index))
+    return Merge(merge, _label(inst.operands, continue_index))
+
+
+def _label(operands: tuple[Any, ...], index: int | None) -> int | None:
+    """The label at ``operands[index]`` (None for none).  (A module-level function, not a
+    closure: compiled, a closure and its scope hold each other until a collection.)"""
+    if index is None or index >= len(operands) or not isinstance(operands[index], int):
+        return None
+    return int(operands[index])
 
 
 def successors(block: Block, labels: dict[int, Block]) -> list[int]:

@@ -39,7 +39,7 @@ from spvbuild.generated.core.opcodes import (
 )
 from spvbuild.passes.effects import is_pure, is_volatile
 from spvbuild.passes.empty_selections import drop_empty_selections_in
-from spvbuild.passes.ids import hidden_words, ids_in, is_targeting, used_ids
+from spvbuild.passes.ids import ids_in, is_targeting, used_ids, uses_and_hidden
 from spvbuild.passes.program import Function, Layout, Program, join, split
 from spvbuild.passes.rewriting import without_targets
 from spvbuild.passes.unreachable import UndefMaker, prune
@@ -144,11 +144,12 @@ class _Marking:
 
     def mark_uses(self, inst: Instruction, skip_target: bool = False) -> None:
         live = self.live
-        for used in used_ids(inst, skip_target=skip_target):
-            if used not in live:  # (mark, inline: this runs for every id a live use names)
-                live.add(used)
-                self.work.append(used)
-        for word in hidden_words(inst):
+        used, hidden = uses_and_hidden(inst, skip_target=skip_target)
+        for rid in used:
+            if rid not in live:  # (mark, inline: this runs for every id a live use names)
+                live.add(rid)
+                self.work.append(rid)
+        for word in hidden:
             if self.defines(word):
                 self.mark(word)
 

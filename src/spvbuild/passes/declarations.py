@@ -85,16 +85,27 @@ class DeclarationPool:
         self.added: list[Instruction] = []
         self.annotations: list[Instruction] = []
         self._known: dict[tuple[Any, ...], int] = {}
-        for inst in head:
-            self.adopt(inst)
+        # Adopted, not yet keyed: most passes that make a pool look up nothing, or only
+        # once they have read every global (keyed on the first lookup, in order).
+        self._pending: list[Instruction] = list(head)
 
     def adopt(self, inst: Instruction) -> None:
         """Make a declaration placed by the caller one that is found (the first of equal
         ones stays found; an instruction of another kind is ignored)."""
-        if inst.opcode in _FOUND and inst.result_id is not None:
-            self._known.setdefault(
-                self._key(inst.opcode, inst.result_type, inst.operands), int(inst.result_id)
-            )
+        self._pending.append(inst)
+
+    def _known_now(self) -> dict[tuple[Any, ...], int]:
+        """``_known`` with every adopted declaration keyed."""
+        pending = self._pending
+        if pending:
+            known, key = self._known, self._key
+            for inst in pending:
+                if inst.opcode in _FOUND and inst.result_id is not None:
+                    known.setdefault(
+                        key(inst.opcode, inst.result_type, inst.operands), int(inst.result_id)
+                    )
+            pending.clear()
+        return self._known
 
     def take_added(self) -> list[Instruction]:
         """The declarations added since the last call, which the caller places (they are
@@ -108,14 +119,15 @@ class DeclarationPool:
 
     def find(self, opcode: int, result_type: int | None, operands: Sequence[Any]) -> int | None:
         """The id of a declaration of these words, None when there is none."""
-        return self._known.get(self._key(opcode, result_type, operands))
+        return self._known_now().get(self._key(opcode, result_type, operands))
 
     def get(self, opcode: int, result_type: int | None, operands: Sequence[Any]) -> int:
         """The id of a declaration of these words, added when there is none."""
         key = self._key(opcode, result_type, operands)
-        found = self._known.get(key)
+        known = self._known_now()
+        found = known.get(key)
         if found is None:
-            found = self._known[key] = self.program.new_id()
+            found = known[key] = self.program.new_id()
             self.added.append(
                 Instruction(
                     opcode,

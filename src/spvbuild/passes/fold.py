@@ -23,15 +23,22 @@ from __future__ import annotations
 from spvbuild.generated.core import tables
 from spvbuild.generated.core.enums import Decoration
 from spvbuild.generated.core.opcodes import (
+    OP_CONSTANT,
+    OP_CONSTANT_COMPOSITE,
+    OP_CONSTANT_FALSE,
+    OP_CONSTANT_NULL,
+    OP_CONSTANT_TRUE,
     OP_DECORATE,
     OP_SPEC_CONSTANT_COMPOSITE,
     OP_SPEC_CONSTANT_OP,
     OP_TYPE_ARRAY,
 )
+from spvbuild.generated.core.tables import EXT_INST_OPCODES as _EXT_INST
 from spvbuild.passes.constant_values import FOLDED, ConstantFolder, flat
 from spvbuild.passes.declarations import DeclarationPool
-from spvbuild.passes.ids import is_targeting, rename, uses_any
+from spvbuild.passes.ids import IdMap, is_targeting, rename, uses_any
 from spvbuild.passes.program import Layout, Program, join, split
+from spvbuild.spirv.ids import Id
 from spvbuild.spirv.instruction import Instruction
 from spvbuild.spirv.params import EnumerantParameters
 
@@ -64,6 +71,8 @@ def fold_spec_constant_ops(program: Program) -> Program:
 def _fold(program: Program, name: str, *, functions: bool) -> Program:
     layout = split(program, name)
     out = program.copy()
+    if not _may_fold(layout, functions=functions):
+        return out
     values, aliases = fold_globals(out, layout)
     if functions:
         for function in layout.functions:
@@ -74,6 +83,45 @@ def _fold(program: Program, name: str, *, functions: bool) -> Program:
         rename_uses(layout, aliases)
     out.instructions = join(layout)
     return out
+
+
+_VALUED = frozenset(
+    {OP_CONSTANT, OP_CONSTANT_TRUE, OP_CONSTANT_FALSE, OP_CONSTANT_NULL, OP_CONSTANT_COMPOSITE}
+)
+"""The globals that :meth:`ConstantFolder.observe` may give a value."""
+
+
+def _may_fold(layout: Layout, *, functions: bool) -> bool:
+    """False when nothing can fold, found without reading the globals' values: an
+    instruction is worked out only when every id it computes with has a value
+    (:meth:`ConstantFolder.evaluate`), and only the constants of :data:`_VALUED` have one
+    before something folds."""
+    head = layout.head
+    valued = {i.result_id for i in head if i.opcode in _VALUED and i.result_id is not None}
+
+    def computes_on_values(args: list[object], ext_inst: bool = False) -> bool:
+        # (an OpExtInst's first operand is its set)
+        return all(not isinstance(a, Id) or a in valued for a in args[1 if ext_inst else 0 :])
+
+    for inst in head:
+        if inst.opcode == OP_SPEC_CONSTANT_OP:
+            if computes_on_values(flat(inst.operands[1:])):
+                return True
+        elif inst.opcode == OP_SPEC_CONSTANT_COMPOSITE and computes_on_values(flat(inst.operands)):
+            return True
+    if not functions:
+        return False
+    for function in layout.functions:
+        for block in function.blocks:
+            for inst in block.body:
+                if (
+                    inst.opcode in FOLDED
+                    and inst.result_id is not None
+                    and inst.result_type is not None
+                    and computes_on_values(flat(inst.operands), inst.opcode in _EXT_INST)
+                ):
+                    return True
+    return False
 
 
 def fold_globals(program: Program, layout: Layout) -> tuple[ConstantFolder, dict[int, int]]:
@@ -91,7 +139,7 @@ def fold_globals(program: Program, layout: Layout) -> tuple[ConstantFolder, dict
     kept_spec = laid_out_lengths(layout.head)
     for inst in layout.head:
         values.observe(inst)
-        replacement = inst
+        replacement: Instruction | None = inst
         if (
             inst.opcode in (OP_SPEC_CONSTANT_OP, OP_SPEC_CONSTANT_COMPOSITE)
             and inst.result_id is not None
@@ -99,7 +147,7 @@ def fold_globals(program: Program, layout: Layout) -> tuple[ConstantFolder, dict
         ):
             placed = _spec_folded(inst, values, int(inst.result_id) in decorated)
             if placed is not None:
-                kept, replacement = placed  # type: ignore[assignment]
+                kept, replacement = placed
                 if kept != int(inst.result_id):
                     aliases[int(inst.result_id)] = kept
         head += declarations.take_added()
@@ -177,19 +225,14 @@ def rename_uses(layout: Layout, aliases: dict[int, int]) -> None:
     """Uses of the ids of ``aliases`` name what they stand for; their names and
     decorations go."""
 
-    def final(rid: int) -> int:
-        return aliases.get(rid, rid)
-
-    def renamed(inst: Instruction) -> Instruction:
-        if not uses_any(inst, aliases):
-            return inst
-        return rename(inst, final)
-
+    final = IdMap(aliases)
     layout.head = [
-        renamed(inst)
+        rename(inst, final) if uses_any(inst, aliases) else inst
         for inst in layout.head
         if not (is_targeting(inst) and int(inst.operands[0]) in aliases)
     ]
     for function in layout.functions:
         for block in function.blocks:
-            block.body = [renamed(inst) for inst in block.body]
+            block.body = [
+                rename(inst, final) if uses_any(inst, aliases) else inst for inst in block.body
+            ]

@@ -26,13 +26,29 @@ from spvbuild.spirv.params import EnumerantParameters
 
 __all__ = [
     "TARGETING",
+    "IdMap",
     "hidden_words",
     "ids_in",
     "is_targeting",
     "rename",
     "used_ids",
+    "uses_and_hidden",
     "uses_any",
 ]
+
+
+class IdMap:
+    """An id → the id it becomes, by a table (itself when the table lacks it): the
+    function :func:`rename` takes.  (An object, not a closure: compiled, a closure and its
+    scope hold each other until a collection, and all they hold with them.)"""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: dict[int, int]) -> None:
+        self.table = table
+
+    def __call__(self, rid: int) -> int:
+        return self.table.get(rid, rid)
 
 
 def is_targeting(inst: Instruction) -> bool:
@@ -122,6 +138,45 @@ def uses_any(inst: Instruction, ids: Container[int]) -> bool:
     return False
 
 
+def uses_and_hidden(inst: Instruction, *, skip_target: bool = False) -> tuple[list[int], list[int]]:
+    """``(used_ids(inst, skip_target=skip_target), hidden_words(inst))`` in one walk of the
+    operands (two where ``skip_target`` leaves some out)."""
+    if skip_target and is_targeting(inst):
+        return used_ids(inst, skip_target=True), hidden_words(inst)
+    out: list[int] = []
+    raw: list[int] = []
+    if inst.result_type is not None:
+        out.append(int(inst.result_type))
+    for value in inst.operands:
+        kind = type(value)
+        if kind is Id or kind is TypeId:
+            out.append(int(value))
+        elif kind not in _NO_IDS:
+            _walk(value, out, raw)
+    return out, raw
+
+
+def _walk(value: Any, out: list[int], raw: list[int]) -> None:
+    """:func:`_collect` and :func:`_collect_raw` at once."""
+    kind = type(value)
+    if kind is Id or kind is TypeId:
+        out.append(int(value))
+    elif kind in _NO_IDS:
+        return
+    elif isinstance(value, Enum):
+        _NO_IDS.add(kind)
+    elif isinstance(value, Id):
+        out.append(int(value))
+    elif isinstance(value, RawWords):
+        raw.extend(value)
+    elif isinstance(value, tuple | list):
+        for item in value:
+            _walk(item, out, raw)
+    elif isinstance(value, EnumerantParameters):
+        for item in value.parameters:
+            _walk(item, out, raw)
+
+
 def _collect_raw(value: Any, out: list[int]) -> None:
     if isinstance(value, Id):
         return
@@ -170,8 +225,10 @@ def rename(inst: Instruction, new: Callable[[int], int]) -> Instruction:
     """``inst`` with every id it defines or uses ``i`` replaced by ``new(i)`` (the words
     :func:`hidden_words` lists excepted); ``inst`` itself when no id changes (so that a
     program read from words still writes it as the words it was read from)."""
-    result_type = inst.result_type
-    result_id = inst.result_id
+    # (Any, not int | None: compiled, a variable narrowed to int holds a plain int, and
+    # an Id kept as it is would come out an int; see spvbuild.accel.compiled_passes)
+    result_type: Any = inst.result_type
+    result_id: Any = inst.result_id
     new_type = None if result_type is None else _renamed(result_type, new)
     new_id = None if result_id is None else _renamed(result_id, new)
     operands = inst.operands

@@ -203,19 +203,12 @@ class Program:
         for a pass that keys instructions by their words without encoding them again."""
         source = self.source
         if source is None:
-            return lambda inst: None
+            return _no_words
         starts = offsets(source.words)
         if len(starts) != len(source.instructions):
-            return lambda inst: None
+            return _no_words
         starts.append(len(source.words))
-        finder = _SourceFinder(source.instructions)
-        source_words = source.words
-
-        def read_words(inst: Instruction) -> tuple[int, ...] | None:
-            k = finder.find(inst)
-            return None if k < 0 else tuple(source_words[starts[k] : starts[k + 1]])
-
-        return read_words
+        return _ReadWords(_SourceFinder(source.instructions), source.words, starts)
 
     def to_module(self) -> Module:
         """A new module holding the program (``Module.from_binary`` of its words)."""
@@ -242,6 +235,24 @@ class Program:
             self.capability_mode,
             self.source,
         )
+
+
+def _no_words(inst: Instruction) -> tuple[int, ...] | None:
+    return None
+
+
+class _ReadWords:
+    """:meth:`Program.read_words`'s function (an object, not a closure: compiled, a
+    closure and its scope hold each other until a collection)."""
+
+    def __init__(self, finder: _SourceFinder, words: array[int], starts: list[int]) -> None:
+        self.finder = finder
+        self.words = words
+        self.starts = starts
+
+    def __call__(self, inst: Instruction) -> tuple[int, ...] | None:
+        k = self.finder.find(inst)
+        return None if k < 0 else tuple(self.words[self.starts[k] : self.starts[k + 1]])
 
 
 def encoder_of(instructions: Sequence[Instruction]) -> Encoder:
@@ -337,28 +348,11 @@ def split(program: Program, pass_name: str) -> Layout:
     lines: list[Instruction] = []  # OpLine/OpNoLine after a function, for the next one
     done = first  # instructions[:done] are placed
 
-    def place(upto: int) -> None:
-        """Give instructions[done:upto] (no boundary among them) to where they belong."""
-        if upto <= done:
-            return
-        assert current is not None
-        if current.end is not None:
-            for inst in instructions[done:upto]:
-                if inst.opcode not in _LINES:
-                    _refuse(pass_name, "an instruction between functions", inst)
-            lines.extend(instructions[done:upto])
-        elif current.blocks:
-            current.blocks[-1].body += instructions[done:upto]
-        else:
-            for inst in instructions[done:upto]:
-                if inst.opcode != OP_FUNCTION_PARAMETER:
-                    _refuse(pass_name, "an instruction before the function's first block", inst)
-                current.start.append(inst)
-
     for k in boundaries:
         if k < first:
             continue
-        place(k)
+        if current is not None:
+            _place(pass_name, instructions[done:k], current, lines)
         inst = instructions[k]
         opcode = inst.opcode
         if opcode == OP_FUNCTION:
@@ -381,10 +375,33 @@ def split(program: Program, pass_name: str) -> Layout:
                 current.blocks.append(Block(inst))
         done = k + 1
     if current is not None:
-        place(len(instructions))
+        _place(pass_name, instructions[done:], current, lines)
     if lines:
         _refuse(pass_name, "an instruction after the functions, outside any", lines[0])
     return Layout(instructions[:first], functions)
+
+
+def _place(
+    pass_name: str, between: list[Instruction], current: Function, lines: list[Instruction]
+) -> None:
+    """Give ``between`` (the instructions after ``current``'s last boundary, none of them
+    one) to where they belong: its last block, its parameters, or ``lines`` after its end.
+    (A module-level function, not a closure: compiled, a closure and its scope hold each
+    other until a collection.)"""
+    if not between:
+        return
+    if current.end is not None:
+        for inst in between:
+            if inst.opcode not in _LINES:
+                _refuse(pass_name, "an instruction between functions", inst)
+        lines.extend(between)
+    elif current.blocks:
+        current.blocks[-1].body += between
+    else:
+        for inst in between:
+            if inst.opcode != OP_FUNCTION_PARAMETER:
+                _refuse(pass_name, "an instruction before the function's first block", inst)
+            current.start.append(inst)
 
 
 def _refuse(pass_name: str, what: str, inst: Instruction) -> NoReturn:

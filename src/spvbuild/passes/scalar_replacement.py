@@ -251,7 +251,9 @@ def _note_use(
                 aggregate.splittable = False
             rest = operands[1:]
     elif (
-        first is not None and first in chains and inst.opcode in (OP_LOAD, OP_STORE, *ACCESS_CHAINS)
+        first is not None
+        and first in chains
+        and (inst.opcode in (OP_LOAD, OP_STORE) or inst.opcode in ACCESS_CHAINS)
     ):
         rest = operands[1:]
     for value in rest:
