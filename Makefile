@@ -168,9 +168,19 @@ wheels: venv
 	rm -rf build/lib* build/temp*
 	SPVBUILD_PURE_BUILD=1 $(PY) -m build --wheel --no-isolation --outdir $(WHEELS)/pure .
 
+# The two wheels' runs go side by side (each is mostly one process; CI has two cores),
+# each into its own log, printed when both are done.
 test-wheels: wheels system-deps browser-deps corpus
-	SYSTEM_PYTHON=$(SYSTEM_PYTHON) bash tools/test_wheel.sh $(WHEELS)/compiled/*.whl mypyc
-	SPVBUILD_PURE_BUILD=1 SYSTEM_PYTHON=$(SYSTEM_PYTHON) bash tools/test_wheel.sh $(WHEELS)/pure/*.whl python
+	@mkdir -p build/logs
+	@echo "test-wheels: the compiled and the pure wheel tested side by side (build/logs/wheel-*.log)"
+	@SYSTEM_PYTHON=$(SYSTEM_PYTHON) bash tools/test_wheel.sh $(WHEELS)/compiled/*.whl mypyc \
+		> build/logs/wheel-mypyc.log 2>&1 & compiled=$$!; \
+	SPVBUILD_PURE_BUILD=1 SYSTEM_PYTHON=$(SYSTEM_PYTHON) bash tools/test_wheel.sh \
+		$(WHEELS)/pure/*.whl python > build/logs/wheel-python.log 2>&1 & pure=$$!; \
+	wait $$compiled; compiled_status=$$?; wait $$pure; pure_status=$$?; \
+	cat build/logs/wheel-mypyc.log build/logs/wheel-python.log; \
+	echo "test-wheels: compiled wheel exit $$compiled_status, pure wheel exit $$pure_status"; \
+	test $$compiled_status = 0 && test $$pure_status = 0
 
 bench: venv engines
 	@found=0; \

@@ -65,7 +65,7 @@ def _passes_modules(mypycify: Any) -> list[Any]:
     written beside them by :class:`OptionalBuildExt`, matches)."""
     facts = _passes_facts()
     paths = [f"src/spvbuild/passes/{name}.py" for name in facts["modules"]]
-    extensions = mypycify(paths, opt_level="3", group_name=facts["group"])
+    extensions = mypycify(paths, opt_level=facts["opt_level"], group_name=facts["group"])
     for extension in extensions:  # spvbuild.passes.X -> spvbuild.passes._mypyc.X
         package, _, module = extension.name.rpartition(".")
         extension.name = f"{package}.{facts['folder']}.{module}"
@@ -76,7 +76,8 @@ _FACTS = """
 import json
 from spvbuild.accel import compiled_passes as c
 print(json.dumps({"modules": c.MODULES, "group": c.GROUP, "folder": c.FOLDER,
-                  "digest_name": c.DIGEST_NAME, "digest": c.source_digest()}))
+                  "digest_name": c.DIGEST_NAME, "digest": c.source_digest(),
+                  "opt_level": c.OPT_LEVEL}))
 """
 
 

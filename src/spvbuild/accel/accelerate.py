@@ -166,8 +166,8 @@ _BUILD_PASSES = """
 import sys
 from setuptools import Distribution
 from mypyc.build import mypycify
-paths, group, out, temp = sys.argv[1].split(","), *sys.argv[2:5]
-extensions = mypycify(paths, opt_level="3", group_name=group, target_dir="c")
+paths, group, out, temp, level = sys.argv[1].split(","), *sys.argv[2:6]
+extensions = mypycify(paths, opt_level=level, group_name=group, target_dir="c")
 dist = Distribution({"name": "spvbuild-passes", "ext_modules": extensions})
 command = dist.get_command_obj("build_ext")
 command.build_lib = out
@@ -194,7 +194,7 @@ def build_passes() -> bool:
             env = {**os.environ, "MYPY_CACHE_DIR": str(Path(tmp) / "mypy-cache")}
             done = subprocess.run(
                 [sys.executable, "-c", _BUILD_PASSES, ",".join(paths), compiled_passes.GROUP]
-                + [str(out), str(temp)],
+                + [str(out), str(temp), compiled_passes.OPT_LEVEL],
                 cwd=tmp,
                 env=env,
                 capture_output=True,
