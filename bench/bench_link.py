@@ -138,7 +138,7 @@ def _cpu() -> float:
 
 
 def measure() -> str:
-    from bench.processes import best, megabytes, spvbuild_command
+    from bench.processes import above, best, megabytes, spvbuild_command
     from spvbuild import assemble
     from spvbuild.passes import Program, link
     from tests.conftest import spirv_tool
@@ -207,14 +207,9 @@ def measure() -> str:
         f"{ours_cli.seconds * 1000:.0f} ms vs {theirs_cli.seconds * 1000:.0f} ms, peak "
         f"{megabytes(ours_cli.peak)} vs {megabytes(theirs_cli.peak)} (above each one's peak "
         f"on the smallest module alone, {megabytes(ours_start)} vs "
-        f"{megabytes(theirs_start)}: {_above(ours_cli.peak, ours_start)} vs "
-        f"{_above(theirs_cli.peak, theirs_start)})"
+        f"{megabytes(theirs_start)}: {above(ours_cli.peak, ours_start)} vs "
+        f"{above(theirs_cli.peak, theirs_start)})"
     )
-
-
-def _above(peak: int, start: int) -> str:
-    """How far ``peak`` is above ``start``, in MB (one decimal)."""
-    return f"+{max(peak - start, 0) / 2**20:.1f} MB"
 
 
 def main() -> int:

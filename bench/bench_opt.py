@@ -136,7 +136,7 @@ def measure_dce_strip(workdir: Path) -> str:
 
 def measure_main_recipe(workdir: Path) -> str:
     """(b): the line's text."""
-    from bench.processes import best, measure, megabytes
+    from bench.processes import above, best, measure, megabytes
     from bench.random_corpus import tool
     from spvbuild.passes import Program, main_recipe, run
     from tests.reflect.glsl_corpus import shaders
@@ -182,16 +182,11 @@ def measure_main_recipe(workdir: Path) -> str:
         f"bench {NAME}: {mine / own:.2f}x spirv-opt {TARGET}, peak {megabytes(ours_child.peak)} "
         f"vs {megabytes(their_peak)} (above each one's peak on the smallest module, "
         f"{megabytes(ours_start)} vs {megabytes(their_start)}: "
-        f"{_above(ours_child.peak, ours_start)} vs {_above(their_peak, their_start)}): recipe {recipe!r} over the {len(cases)} modules of the "
-        f"GLSL corpus in-process {mine:.2f} s vs spirv-opt -O {theirs:.2f} s, one process "
+        f"{above(ours_child.peak, ours_start)} vs {above(their_peak, their_start)}): recipe "
+        f"{recipe!r} over the {len(cases)} modules of the GLSL corpus in-process {mine:.2f} s vs spirv-opt -O {theirs:.2f} s, one process "
         f"each (best of {RUNS}), less {len(commands)} process starts of {start * 1000:.1f} ms "
         f"(the best of as many on the smallest module, each run next to one of them)"
     )
-
-
-def _above(peak: int, start: int) -> str:
-    """How far ``peak`` is above ``start``, in MB (one decimal)."""
-    return f"+{max(peak - start, 0) / 2**20:.1f} MB"
 
 
 def main() -> int:

@@ -134,3 +134,8 @@ def best(command: Sequence[str], runs: int, *, pyc: bool = True, slow: float = 5
 def megabytes(peak: int) -> str:
     """``123 MB``."""
     return f"{peak / MB:.0f} MB"
+
+
+def above(peak: int, start: int) -> str:
+    """How far ``peak`` is above ``start`` (``+1.2 MB``)."""
+    return f"+{max(peak - start, 0) / MB:.1f} MB"

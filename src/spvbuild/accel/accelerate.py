@@ -43,6 +43,28 @@ def _say(message: str) -> None:
     print(f"accelerate: {message}", flush=True)
 
 
+def _child(arguments: list[str], tmp: str) -> subprocess.CompletedProcess[str]:
+    """This interpreter run with ``arguments`` in ``tmp`` (mypy's cache there too), its
+    output captured; TimeoutExpired after :data:`_TIMEOUT` seconds."""
+    env = {**os.environ, "MYPY_CACHE_DIR": str(Path(tmp) / "mypy-cache")}
+    return subprocess.run(
+        [sys.executable, *arguments],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=_TIMEOUT,
+    )
+
+
+def _failed(what: str, done: subprocess.CompletedProcess[str]) -> bool:
+    """Say that ``what`` failed, with its exit status and the last lines it printed; False."""
+    _say(f"{what} failed (exit {done.returncode}):")
+    for line in (done.stdout + done.stderr).strip().splitlines()[-15:]:
+        print(f"    {line}", flush=True)
+    return False
+
+
 def build(engine: str) -> bool:
     """Compile ``engine`` now; True on success (problems are printed, not raised)."""
     if importlib.util.find_spec("mypyc") is None:
@@ -74,21 +96,9 @@ def _compile(engine: str, name: str, digest: str, source: str, copy: Path, start
         with tempfile.TemporaryDirectory(prefix="spvbuild-mypyc-") as tmp:
             built_in = Path(tmp) / "spvbuild" / "accel"  # mypyc writes the built modules there
             built_in.mkdir(parents=True)
-            env = {**os.environ, "MYPY_CACHE_DIR": str(Path(tmp) / "mypy-cache")}
-            done = subprocess.run(
-                [sys.executable, "-m", "mypyc", str(copy)],
-                cwd=tmp,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=_TIMEOUT,
-            )
+            done = _child(["-m", "mypyc", str(copy)], tmp)
             if done.returncode != 0:
-                tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
-                _say(f"{engine}: mypyc failed (exit {done.returncode}):")
-                for line in tail:
-                    print(f"    {line}", flush=True)
-                return False
+                return _failed(f"{engine}: mypyc", done)
             built = sorted(built_in.glob(f"{name}*.so")) + sorted(built_in.glob(f"{name}*.pyd"))
             if not built:
                 _say(f"{engine}: mypyc reported success but wrote no module")
@@ -133,21 +143,11 @@ def build_records() -> bool:
     try:
         with tempfile.TemporaryDirectory(prefix="spvbuild-records-") as tmp:
             out, temp = Path(tmp) / "out", Path(tmp) / "temp"
-            done = subprocess.run(
-                [sys.executable, "-c", _BUILD_RECORDS, str(records.source_path()), digest]
-                + [str(out), str(temp)],
-                cwd=tmp,
-                capture_output=True,
-                text=True,
-                timeout=_TIMEOUT,
-            )
+            source = str(records.source_path())
+            done = _child(["-c", _BUILD_RECORDS, source, digest, str(out), str(temp)], tmp)
             built = sorted((out / "spvbuild" / "accel").glob("_records*"))
             if done.returncode != 0 or not built:
-                tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
-                _say(f"records: the C build failed (exit {done.returncode}):")
-                for line in tail:
-                    print(f"    {line}", flush=True)
-                return False
+                return _failed("records: the C build", done)
             for old in _PACKAGE.glob("_records.*.so"):
                 old.unlink()
             for path in built:
@@ -191,24 +191,13 @@ def build_passes() -> bool:
         compiled_passes.digest_file().unlink(missing_ok=True)  # stale until the new build
         with tempfile.TemporaryDirectory(prefix="spvbuild-passes-") as tmp:
             out, temp = Path(tmp) / "out", Path(tmp) / "temp"
-            env = {**os.environ, "MYPY_CACHE_DIR": str(Path(tmp) / "mypy-cache")}
-            done = subprocess.run(
-                [sys.executable, "-c", _BUILD_PASSES, ",".join(paths), compiled_passes.GROUP]
-                + [str(out), str(temp), compiled_passes.OPT_LEVEL],
-                cwd=tmp,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=_TIMEOUT,
-            )
+            group, level = compiled_passes.GROUP, compiled_passes.OPT_LEVEL
+            arguments = [",".join(paths), group, str(out), str(temp), level]
+            done = _child(["-c", _BUILD_PASSES, *arguments], tmp)
             built = sorted((out / "spvbuild" / "passes").glob("*.so"))
             built += sorted((out / "spvbuild" / "passes").glob("*.pyd"))
             if done.returncode != 0 or not built:
-                tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
-                _say(f"passes: the mypyc build failed (exit {done.returncode}):")
-                for line in tail:
-                    print(f"    {line}", flush=True)
-                return False
+                return _failed("passes: the mypyc build", done)
             if target.exists():
                 shutil.rmtree(target)
             target.mkdir()
