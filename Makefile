@@ -27,8 +27,8 @@
 #   make docs         the documentation site, warnings as errors (Sphinx: the API from the
 #                     docstrings, docs/api/; the SPIR-V reference, generated/docs/) into
 #                     build/docs/html/ (open index.html); the tests build it too
-#   make bench        engines (and the .pyc files of src/), then run every bench/bench_*.py
-#                     (one line each)
+#   make bench        system-deps, engines (and the .pyc files of src/), then run every
+#                     bench/bench_*.py (one line each)
 #   make demo         venv + system-deps, then run examples/demo.py (build, validate,
 #                     disassemble and run a compute shader on lavapipe)
 #   make clean        remove build artefacts and tool caches (keeps .venv)
@@ -43,8 +43,9 @@ SYSTEM_PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# lavapipe (Mesa's CPU Vulkan driver) and the Vulkan loader that PyPI's `vulkan` dlopens.
-SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1 spirv-cross
+# lavapipe (Mesa's CPU Vulkan driver) and the Vulkan loader that PyPI's `vulkan` dlopens;
+# GNU time, the small parent that the benches measure a child's peak memory under.
+SYSTEM_PACKAGES := mesa-vulkan-drivers libvulkan1 spirv-cross time
 # The stamp is named by a digest of the package list: a venv stamped for another list
 # (a package added since) has no stamp for this one, and the packages are checked again.
 SYSTEM_STAMP := $(VENV)/.system-deps-$(shell printf '%s' '$(SYSTEM_PACKAGES)' | sha256sum | cut -c1-16)
@@ -182,7 +183,7 @@ test-wheels: wheels system-deps browser-deps corpus
 	echo "test-wheels: compiled wheel exit $$compiled_status, pure wheel exit $$pure_status"; \
 	test $$compiled_status = 0 && test $$pure_status = 0
 
-bench: venv engines
+bench: venv system-deps engines
 	@found=0; \
 	for f in bench/bench_*.py; do \
 		[ -e "$$f" ] || continue; \

@@ -1,9 +1,12 @@
 """Wall time and peak memory of a command run as a child process, for the benches.
 
-The command runs under a small Python wrapper, itself a fresh child, which times it and
-reports ``getrusage(RUSAGE_CHILDREN).ru_maxrss``: the peak resident set of that one
-command.  (Asking the bench's own process would not do: on Linux a child's peak starts at
-the resident size of the process that forked it, and a bench holds big modules.)
+The command runs under GNU time (``/usr/bin/time``, Debian's ``time``: ``make`` installs
+it), which reports the ``ru_maxrss`` of that one command: its peak resident set.  The
+parent must be small: on Linux a child's peak starts at the resident size of the process
+that forked it (``exec`` keeps the high-water mark of the image it replaces), so a Python
+parent (about 11 MB) would hide any peak below its own; GNU time's is about 1 MB.  (The
+benches measured under a Python wrapper until 2026-11-29, which put spirv-opt's 6.6 to
+8 MB, spirv-link's and spirv-as's small peaks all at the wrapper's 11.5 MB.)
 ``spvbuild`` runs as ``python -m spvbuild`` with this interpreter and the checkout's
 ``src/`` first on ``PYTHONPATH``; by default with ``.pyc`` files (of a cache of the bench's
 own, written by a first run not counted), or, with ``pyc=False``, compiling every module it
@@ -15,9 +18,11 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -68,40 +73,47 @@ def child_env(*, pyc: bool = True) -> dict[str, str]:
     return env
 
 
-# Runs the command (a timeout kills it), then reports its time, peak and exit code.
-_WRAPPER = """\
-import resource, subprocess, sys, time
-start = time.perf_counter()
-try:
-    code = subprocess.run(sys.argv[3:], stdin=subprocess.DEVNULL, timeout=float(sys.argv[2])).returncode
-except subprocess.TimeoutExpired:
-    code = -9
-seconds = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-with open(sys.argv[1], "w") as report:
-    report.write(f"{seconds} {peak} {code}")
-"""
+def _gnu_time() -> str:
+    """The path of GNU time; RuntimeError if it is missing."""
+    found = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
+    if found is None:
+        raise RuntimeError("GNU time is missing (apt-get install time; make system-deps does)")
+    return found
 
 
 def measure(command: Sequence[str], *, pyc: bool = True, timeout: float = 300.0) -> Measured:
     """Run ``command`` once (standard output captured, standard error passed through); a
-    run past ``timeout`` seconds is killed (exit code -9).  ``pyc``: see
+    run past ``timeout`` seconds is killed with its process group (exit code -9).  The
+    seconds are the whole run's, GNU time's start (about 1 ms) included.  ``pyc``: see
     :func:`child_env`."""
     with tempfile.TemporaryDirectory() as folder:
         report = Path(folder) / "report"
         with open(Path(folder) / "stdout", "w+b") as out:
-            subprocess.run(
-                [sys.executable, "-c", _WRAPPER, str(report), str(timeout), *command],
+            start = time.perf_counter()
+            child = subprocess.Popen(
+                [_gnu_time(), "-o", str(report), "-f", "%M %x", *command],
+                stdin=subprocess.DEVNULL,
                 stdout=out,
                 env=child_env(pyc=pyc),
-                check=True,
+                start_new_session=True,
             )
+            try:
+                child.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+                return Measured(time.perf_counter() - start, 0, -9, b"")
+            seconds = time.perf_counter() - start
             out.seek(0)
             stdout = out.read()
-        seconds, peak, code = report.read_text().split()
-    # ru_maxrss: kilobytes on Linux, bytes on macOS
-    scale = 1 if sys.platform == "darwin" else 1024
-    return Measured(float(seconds), int(peak) * scale, int(code), stdout)
+        lines = report.read_text().splitlines()
+    # the last line is "PEAK STATUS" (GNU time's %M: kilobytes); one before it may say
+    # "Command terminated by signal N"
+    peak, code = lines[-1].split()
+    for line in lines[:-1]:
+        if line.startswith("Command terminated by signal"):
+            code = "-" + line.split()[-1]
+    return Measured(seconds, int(peak) * 1024, int(code), stdout)
 
 
 def best(command: Sequence[str], runs: int, *, pyc: bool = True, slow: float = 5.0) -> Measured:
