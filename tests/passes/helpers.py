@@ -1,5 +1,6 @@
 """Shared by the pass tests: a module from assembly text, its text back (spirv-dis'
-friendly names, no header), spirv-val on words."""
+friendly names, no header), spirv-val on words, the instructions whose result fields are
+no ids."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import subprocess
 
 from spvbuild import assemble, disassemble
 from spvbuild.passes import Program
+from spvbuild.spirv.ids import Id
+from spvbuild.spirv.instruction import Instruction
 from tests.conftest import spirv_tool
 
 
@@ -31,3 +34,15 @@ def val(words: list[int], target_env: str, flags: tuple[str, ...] = ()) -> str:
         capture_output=True,
     )
     return "" if done.returncode == 0 else done.stderr.decode() + done.stdout.decode()
+
+
+def results_not_ids(program: Program) -> list[Instruction]:
+    """The instructions of ``program`` whose result type or result id is there but is no
+    :class:`~spvbuild.spirv.ids.Id` (the reader and the plain passes give ids; compiled
+    code that narrows such a field to ``int`` gives a plain ``int``, which the next pass
+    takes for a number)."""
+    return [
+        inst
+        for inst in program.instructions
+        if any(v is not None and not isinstance(v, Id) for v in (inst.result_type, inst.result_id))
+    ]

@@ -5,8 +5,8 @@ programs (not a test: it runs thousands of them)::
 
 Each seed's program is compiled by glslangValidator (no optimization) and run on lavapipe
 with seeded random inputs; then the main recipe's output (and with ``--alone`` each pass
-of it run alone) must pass spirv-val, give the same buffers, and (the recipe's) hold no
-promotable ``Function`` variable.  A failure of the recipe is localized: the shortest
+of it run alone) must keep its result types and ids ids (not plain ints), pass spirv-val,
+give the same buffers, and (the recipe's) hold no promotable ``Function`` variable.  A failure of the recipe is localized: the shortest
 prefix of the recipe that fails, and each pass alone and each ordered pair of its passes
 that fails.  Each failing program is written to DIR (default ``/tmp/random_glsl``) as
 ``SEED.comp`` with a ``SEED.txt`` saying what failed; the last line printed counts the
@@ -34,6 +34,7 @@ from spvbuild.passes.pipeline import RECIPES
 from tests.conftest import spirv_tool
 from tests.passes.driver import Dispatch, random_dispatch, run_dispatch
 from tests.passes.driver_process import DriverProcess
+from tests.passes.helpers import results_not_ids
 from tests.passes.mem2reg_applies import promotable_variables
 from tests.passes.random_glsl import program
 from tests.reflect.glsl_corpus import Shader, compile_shader
@@ -67,11 +68,15 @@ class Checker:
         """(kind, message) of what is wrong after ``passes``; ("", "") when nothing is,
         ("refused", reason) for a PassError."""
         try:
-            after = run(Program.from_words(self.words), list(passes)).to_words()
+            program = run(Program.from_words(self.words), list(passes))
+            after = program.to_words()
         except PassError as error:
             return "refused", str(error)
         except Exception:
             return "crash", traceback.format_exc(limit=-4)
+        plain = results_not_ids(program)
+        if plain:
+            return "ids", f"result fields that are no ids: {plain[:3]}"
         complaint = validate(after)
         if complaint:
             return "invalid", complaint.strip().splitlines()[0]

@@ -45,17 +45,35 @@ with open(sys.argv[2], "w", encoding="utf-8") as out:
 
 def outcomes(inputs: list[list[int]]) -> list[list[str]]:
     """For each module's words and each entry of :data:`PASS_LISTS`: the words after it
-    (as text) or the error it raised (its class and message)."""
+    (as text) and the classes of its instructions' values (:func:`classes`), or the error
+    it raised (its class and message)."""
     found = []
     for words in inputs:
         row = []
         for passes in PASS_LISTS:
             try:
-                row.append(" ".join(map(str, run(Program.from_words(words), passes).to_words())))
+                program = run(Program.from_words(words), passes)
+                row.append(" ".join(map(str, program.to_words())) + " | " + classes(program))
             except SpvbuildError as error:
                 row.append(f"{type(error).__name__}: {error}")
         found.append(row)
     return found
+
+
+def classes(program: Program) -> str:
+    """The class of every value of every instruction of ``program``, nested values
+    included (``%12 = OpLoad %7 %9`` gives ``Id TypeId (Id None)``): the words alone do
+    not show an id that came out a plain ``int``, which the next pass no longer takes for
+    an id."""
+
+    def of(value: object) -> str:
+        if isinstance(value, tuple | list):
+            return "(" + " ".join(of(v) for v in value) + ")"
+        return type(value).__name__
+
+    return ";".join(
+        f"{of(i.result_id)} {of(i.result_type)} {of(i.operands)}" for i in program.instructions
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,8 @@
 the module catalogue: instructions dropped, repeated or moved, a word replaced by an id or
 with a bit flipped) and (b) random programs made by random sequences of builder calls
 (:mod:`tests.passes.random_programs`), returns a module that writes back and reads again,
-or raises a spvbuild error; nothing else.  On the random programs, which spirv-val
+or raises a spvbuild error; nothing else (and its result types and ids are ids,
+:func:`tests.passes.helpers.results_not_ids`).  On the random programs, which spirv-val
 accepts, the recipe's output passes spirv-val too and computes the same buffers on
 lavapipe.  Derandomized, with bounded example counts (the suite's time budget).
 """
@@ -22,6 +23,7 @@ from spvbuild.passes import PASSES, Program, main_recipe, run
 from tests.passes.corpus import RealModule, real_modules
 from tests.passes.driver import random_dispatch, run_dispatch
 from tests.passes.driver_process import DriverProcess
+from tests.passes.helpers import results_not_ids
 from tests.passes.random_programs import RandomProgram, build, programs
 from tests.passes.shader_corpus import compute_shaders
 from tests.passes.tool_runs import ToolInput, validate_all
@@ -88,10 +90,12 @@ def _writes_back_or_refuses(source: Program, step: str | list[str]) -> bool:
     """True when ``step`` gives a program that writes back and reads again, False when it
     raises a spvbuild error (anything else propagates)."""
     try:
-        written = run(source, step).to_words()
+        after = run(source, step)
+        written = after.to_words()
     except SpvbuildError:
         return False
     assert read(written, lazy=False).instructions is not None
+    assert not results_not_ids(after), (step, results_not_ids(after)[:3])
     return True
 
 

@@ -164,3 +164,19 @@ def test_uses_any_says_what_used_ids_says(modules: tuple[RealModule, ...]) -> No
                 assert uses_any(inst, dict.fromkeys(ids).keys()) == bool(ids & set(used))
             checked += 1
     assert checked > 2000
+
+
+def test_rename_takes_result_fields_for_ids_by_their_place() -> None:
+    """A result type or result id is an id by where it stands: a plain ``int`` there (as
+    compiled code can leave one) is renamed too, and comes out an id again."""
+    from spvbuild.generated.core.opcodes import OP_COMPOSITE_CONSTRUCT
+    from spvbuild.passes.ids import rename
+    from spvbuild.spirv.ids import Id, TypeId
+
+    given = Instruction(OP_COMPOSITE_CONSTRUCT, 7, 9, ((Id(3), Id(4)),))
+    names = {7: 70, 9: 90, 3: 30}
+    renamed = rename(given, lambda i: names.get(i, i))
+    assert renamed.result_type == 70 and type(renamed.result_type) is TypeId
+    assert renamed.result_id == 90 and type(renamed.result_id) is Id
+    assert renamed.operands == ((Id(30), Id(4)),)
+    assert rename(given, lambda i: i) is given

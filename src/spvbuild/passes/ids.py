@@ -221,6 +221,15 @@ def _renamed(value: Any, new: Callable[[int], int]) -> Any:
     return value
 
 
+def _renamed_result(value: Any, new: Callable[[int], int], kind: Callable[[int], Any]) -> Any:
+    """A result type or result id renamed (the same object where it does not change): an
+    id by its place, whatever its class (a plain ``int`` given there becomes ``kind``)."""
+    number = new(int(value))
+    if number == value:
+        return value
+    return type(value)(number) if isinstance(value, Id) else kind(number)
+
+
 def rename(inst: Instruction, new: Callable[[int], int]) -> Instruction:
     """``inst`` with every id it defines or uses ``i`` replaced by ``new(i)`` (the words
     :func:`hidden_words` lists excepted); ``inst`` itself when no id changes (so that a
@@ -229,8 +238,8 @@ def rename(inst: Instruction, new: Callable[[int], int]) -> Instruction:
     # an Id kept as it is would come out an int; see spvbuild.accel.compiled_passes)
     result_type: Any = inst.result_type
     result_id: Any = inst.result_id
-    new_type = None if result_type is None else _renamed(result_type, new)
-    new_id = None if result_id is None else _renamed(result_id, new)
+    new_type = None if result_type is None else _renamed_result(result_type, new, TypeId)
+    new_id = None if result_id is None else _renamed_result(result_id, new, Id)
     operands = inst.operands
     new_operands: list[Any] | None = None  # (made at the first operand that changes)
     for index, value in enumerate(operands):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from spvbuild.generated.core.enums import StorageClass
 from spvbuild.generated.core.opcodes import (
@@ -263,6 +264,12 @@ def _note_use(
                 owner.splittable = False
 
 
+def _has_result(inst: Instruction) -> bool:
+    """Whether ``inst`` has a result type and a result id (a test that narrows neither
+    field where it is made)."""
+    return inst.result_type is not None and inst.result_id is not None
+
+
 def _split_in(
     blocks: list[Block], chosen: dict[int, Aggregate], declarations: Declarations
 ) -> set[int]:
@@ -325,11 +332,7 @@ def _split_in(
                             operands=(Id(elements[chosen_index]), tuple(inst.operands[1][1:]))
                         )
                     )
-            elif (
-                inst.opcode == OP_LOAD
-                and inst.result_type is not None
-                and inst.result_id is not None
-            ):
+            elif inst.opcode == OP_LOAD and _has_result(inst):
                 parts = []
                 for index, element in enumerate(aggregate.elements):
                     part = declarations.program.new_id()
@@ -337,10 +340,12 @@ def _split_in(
                         Instruction(OP_LOAD, TypeId(element), Id(part), (Id(elements[index]), None))
                     )
                     parts.append(Id(part))
+                # (Any, read unnarrowed: compiled, a field narrowed to int comes out a
+                # plain int, no longer an id; see spvbuild.accel.compiled_passes)
+                result_type: Any = inst.result_type
+                result_id: Any = inst.result_id
                 rewritten.append(
-                    Instruction(
-                        OP_COMPOSITE_CONSTRUCT, inst.result_type, inst.result_id, (tuple(parts),)
-                    )
+                    Instruction(OP_COMPOSITE_CONSTRUCT, result_type, result_id, (tuple(parts),))
                 )
             elif inst.opcode == OP_STORE:
                 whole = inst.operands[1]
