@@ -13,9 +13,15 @@ Every invocation reads ``inp.u[gid]`` (a random ``uvec4``) and writes only
 ``outp.r[gid]``: once where ``main`` starts, where a statement says so, and a hash of
 ``main``'s locals where ``main`` ends.  What a program computes is defined on any driver: every loop is bounded by a
 counter no statement writes, every dynamic index is reduced modulo its bound, every
-divisor is nonzero (and positive for ``int``), every shift is below 32, every ``out``
-parameter is written before it is read, every float converted to an integer is first
-clamped (a NaN to 0), and nothing is read before it is written.
+divisor is nonzero (and positive for ``int``), every ``int`` dividend of ``%`` is
+non-negative (GLSL leaves the rest undefined, and lavapipe computes ``OpSMod`` of a
+negative as ``OpSRem`` in some shapes of code and not in others: seeds 741130, 742503),
+every shift is below 32, every ``out`` parameter is written before it is read, every float
+converted to an integer is first clamped (a NaN to 0), and nothing is read before it is
+written.  A float is hashed by its bits, but either zero as 0 (``bitsOf``): lavapipe does
+not keep the sign of a zero in every shape of code even under ``SignedZeroInfNanPreserve``
+(seed 742472: ``v.z *= float(0)`` with ``v.z = -3.25`` gives +0.0 in the compiler's
+module, -0.0 after ``ssa-rewrite``; the folding tests check zero signs themselves).
 """
 
 from __future__ import annotations
@@ -384,6 +390,8 @@ class Generator:
             op = self.rng.choice(("/", "%"))
             if base == "uint":
                 return f"({e(t, d)} {op} ({e(t, d)} | 1u))"
+            if op == "%":  # (GLSL leaves % of a negative int undefined)
+                return f"(({e(t, d)} & 0x7FFFFFFF) % (({e(t, d)} & 255) + 1))"
             return f"({e(t, d)} {op} (({e(t, d)} & 255) + 1))"
         if choice == 5:
             fn = self.rng.choice(("min", "max"))
@@ -569,8 +577,8 @@ class Generator:
     def hash_of(self, t: Type, text: str) -> str:
         """A uint expression of every scalar in ``text`` (of type ``t``)."""
         if t.kind == "scalar":
-            if t.base == "float":
-                return f"floatBitsToUint({text})"
+            if t.base == "float":  # (either zero gives 0: see the module's docstring)
+                return f"bitsOf({text})"
             return f"uint({text})"
         if t.kind == "vector":
             parts = [
@@ -828,7 +836,8 @@ class Generator:
         for s in self.structs:
             members = " ".join(f"{f.glsl()} {n}{f.suffix()};" for n, f in s.fields)
             structs.append(f"struct {s.name} {{ {members} }};")
-        return "\n".join(head[:2] + head[2:] + structs + self.lines) + "\n"
+        bits = "uint bitsOf(float x) { return x == 0.0 ? 0u : floatBitsToUint(x); }"
+        return "\n".join(head[:2] + head[2:] + structs + [bits] + self.lines) + "\n"
 
 
 def program(seed: str | int, size: int = 40) -> str:
