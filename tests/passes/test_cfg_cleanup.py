@@ -10,7 +10,11 @@ import subprocess
 
 import pytest
 
+from spvbuild.generated.core.opcodes import OP_BRANCH
 from spvbuild.passes import Program, run
+from spvbuild.passes.cfg import graph
+from spvbuild.passes.control_flow import terminator
+from spvbuild.passes.program import split
 from tests.conftest import spirv_tool
 from tests.passes.helpers import program, text_of, val
 from tests.passes.kernels import compiled_kernels
@@ -250,7 +254,7 @@ def test_structured_merges_keep_nested_exits_apart() -> None:
     assert got[got.index("%290 = OpLabel") + 1] == "OpReturn"  # it took %295
 
 
-def test_continue_targets_and_merge_blocks_join_their_predecessor() -> None:
+def test_merge_blocks_join_their_predecessor_and_continue_targets_stay() -> None:
     got = clean(
         HEAD
         + """%1 = OpFunction %2 None %3
@@ -285,17 +289,21 @@ OpFunctionEnd
 """,
         "merge-blocks",
     )
-    assert "OpLoopMerge %290 %230 None" in got  # the body's end took the continue target's place
+    # the continue target stays apart from the body's end (block_merging's docstring:
+    # lavapipe miscompiles a vector phi updated in a continue target)
+    assert "OpLoopMerge %290 %260 None" in got
     assert "OpSelectionMerge %320 None" in got  # the else block, the selection's merge
-    assert labels(got) == ["%200", "%210", "%230", "%290", "%310", "%320"]
+    assert labels(got) == ["%200", "%210", "%230", "%260", "%290", "%310", "%320"]
     assert got[got.index("%230 = OpLabel") + 1 : got.index("%290 = OpLabel")] == [
         "OpStore %13 %10",
+        "OpBranch %260",
+        "%260 = OpLabel",
         "OpStore %13 %9",
         "OpBranch %210",
     ]
 
 
-def test_a_loop_header_becomes_its_own_continue_target() -> None:
+def test_a_loop_header_does_not_take_its_continue_target() -> None:
     got = clean(
         HEAD
         + """%1 = OpFunction %2 None %3
@@ -315,13 +323,9 @@ OpFunctionEnd
 """,
         "merge-blocks",
     )
-    assert labels(got) == ["%200", "%210", "%290"]
-    assert "%300 = OpPhi %4 %8 %200 %301 %210" in got
-    end = got.index("%290 = OpLabel")
-    assert got[end - 2 : end] == [
-        "OpLoopMerge %290 %210 None",
-        "OpBranchConditional %302 %210 %290",
-    ]
+    assert labels(got) == ["%200", "%210", "%220", "%290"]
+    assert "%300 = OpPhi %4 %8 %200 %301 %220" in got
+    assert "OpLoopMerge %290 %220 None" in got
 
 
 def test_merge_blocks_against_spirv_opt(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -341,6 +345,25 @@ def test_merge_blocks_against_spirv_opt(tmp_path_factory: pytest.TempPathFactory
                 capture_output=True,
                 check=True,
             )
-            if len(mine) > len(done.stdout) // 4:
-                larger.append((name, passes, len(mine), len(done.stdout) // 4))
+            # spirv-opt's words, and 4 more (an OpLabel and an OpBranch) for each continue
+            # target that merge-blocks keeps apart from the block before it
+            allowed = len(done.stdout) // 4 + 4 * _continue_targets_kept(mine)
+            if len(mine) > allowed:
+                larger.append((name, passes, len(mine), allowed))
     assert larger == []
+
+
+def _continue_targets_kept(words: list[int]) -> int:
+    """How many loops of ``words`` have a continue target (not their header) whose only
+    predecessor ends in an ``OpBranch`` to it: the merges spirv-opt makes and merge-blocks
+    does not (:mod:`spvbuild.passes.block_merging`)."""
+    kept = 0
+    for function in split(Program.from_words(words), "test").functions:
+        cfg = graph(function)
+        for header, merge in cfg.merges.items():
+            target = merge.continue_target
+            if target is None or target == header or len(cfg.preds.get(target, [])) != 1:
+                continue
+            last = terminator(cfg.blocks[cfg.preds[target][0]])
+            kept += last is not None and last.opcode == OP_BRANCH
+    return kept

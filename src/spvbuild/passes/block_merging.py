@@ -9,13 +9,15 @@ Structured control flow keeps a block apart when merging would break a construct
   ``OpBranch`` or ``OpBranchConditional``; the block's instructions go before the
   ``OpLoopMerge``, which stays just before the terminator;
 * a block that is no header takes any other, headers included (it becomes the header);
-* a merge block or continue target that is no header joins its only predecessor when
-  that predecessor is no header, no merge block or continue target itself, and directly in
-  the construct whose header names the block (not in a construct nested in it): the
-  predecessor takes its place in the header's merge instruction;
-* a continue target that is no header, ends in ``OpBranch`` or ``OpBranchConditional``
-  and branches back to its loop's header joins that header when it is its only
-  predecessor (the header becomes its own continue target).
+* a merge block that is no header joins its only predecessor when that predecessor is no
+  header, no merge block or continue target itself, and directly in the construct whose
+  header names the block (not in a construct nested in it): the predecessor takes its
+  place in the header's merge instruction;
+* a continue target joins no block (a header or the body's last block): what the loop's
+  body computes stays out of its continue construct.  (spirv-opt merges them.  Mesa's lavapipe 22.3
+  then runs ``for (k = 0; k < n; k++) v.z -= c;`` once too often when ``v`` is a vector
+  carried by a phi and updated in the continue target: spirv-opt -O's output of it gives
+  wrong buffers there, and so did this pass's until it kept the continue target apart.)
 
 The phis of the block that goes (one pair each: it had one predecessor) are replaced by
 their value; the phis of its successors name the block it joined; its names go.
@@ -118,18 +120,9 @@ def _may_take_named(
     headers = [h for h, m in cfg.merges.items() if target in (m.merge, m.continue_target)]
     if len(headers) != 1:
         return None
+    if cfg.merges[headers[0]].continue_target == target:
+        return None  # (a continue target stays a block of its own: the module's docstring)
     ahead = block.body[-2].opcode if len(block.body) > 1 else None
-    if (
-        ahead == OP_LOOP_MERGE
-        and headers[0] == label
-        and cfg.merges[label].continue_target == target
-    ):
-        # a loop header whose continue target follows it becomes its own continue target,
-        # when that target is the back-edge block (a header that is its own continue
-        # target leads to its merge too: a longer continue construct would not reach its
-        # back edge on every path)
-        back_edge = label in cfg.succs[target]
-        return label if back_edge and last.opcode in (OP_BRANCH, OP_BRANCH_CONDITIONAL) else None
     if ahead in MERGES or structure.enclosing_header(label) != headers[0]:
         return None
     return headers[0]
@@ -145,8 +138,8 @@ def _merge(function: Function, replace: Replacements) -> set[int]:
 
 
 def _merge_round(function: Function, replace: Replacements, gone: set[int]) -> bool:
-    """One round of :func:`_merge` over a fresh graph; True when a merge block or a
-    continue target joined its predecessor (another round may find more)."""
+    """One round of :func:`_merge` over a fresh graph; True when a merge block joined its
+    predecessor or a header joined one (another round may find more)."""
     cfg = graph(function)
     named = cfg.named_by_merges()
     structure = dominator_tree(graph(function, structured=True))  # as the round starts
@@ -204,8 +197,9 @@ def _merge_round(function: Function, replace: Replacements, gone: set[int]) -> b
                     _reparented(inst, target, label) for inst in cfg.blocks[succ].body
                 ]
             cfg.succs[label] = cfg.succs.pop(target)
-            if target in cfg.merges:
+            if target in cfg.merges:  # a header moved: the round's structure names it no more
                 cfg.merges[label] = cfg.merges.pop(target)
+                renamed = True
             del cfg.blocks[target]
             gone.add(target)
     function.blocks = [b for b in function.blocks if b.id in cfg.blocks]
