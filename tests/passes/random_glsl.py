@@ -227,7 +227,7 @@ class Generator:
 
     def index(self, bound: int, depth: int) -> str:
         """A dynamic index below ``bound``."""
-        if self.chance(0.3):
+        if self.chance(0.3) or depth > 8:  # (a read's index reads again: bound the chain)
             return str(self.rng.randrange(bound))
         inner = self.expr(UINT, depth + 1)
         if bound & (bound - 1) == 0:
