@@ -266,3 +266,65 @@ OpFunctionEnd
     out = text_of(eliminate_dead_code(program(src)))
     assert out.count("OpSpecConstantComposite") == 1  # the workgroup size, used by nothing
     assert "BuiltIn WorkgroupSize" in out and "SpecId 0" in out
+
+
+def test_unreachable_merge_in_a_continue_construct_branches_past_a_removed_loop() -> None:
+    # In the continue construct of %header's loop: a one-trip loop (%w, as inlining makes
+    # of a function with early returns) whose selection returns on both arms, so that the
+    # selection's merge %sm and the loop %lh after it are unreachable.  %sm must not end in
+    # OpUnreachable there (the construct must reach its back edge %wm): it branches where
+    # its paths led, past the removed loop, to %wm (random GLSL seed 800210, vulkan1.0).
+    src = (
+        HEAD
+        + TYPES
+        + """%main = OpFunction %void None %fn
+%entry = OpLabel
+OpBranch %header
+%header = OpLabel
+OpLoopMerge %merge %cont None
+OpBranch %body
+%body = OpLabel
+OpBranch %cont
+%cont = OpLabel
+%v = OpIAdd %int %int_1 %int_2
+%c = OpSLessThan %bool %v %int_2
+OpBranch %w
+%w = OpLabel
+OpLoopMerge %wm %wc None
+OpBranch %s
+%s = OpLabel
+OpSelectionMerge %sm None
+OpBranchConditional %c %a %b
+%a = OpLabel
+OpBranch %wm
+%b = OpLabel
+OpBranch %wm
+%sm = OpLabel
+OpBranch %lh
+%lh = OpLabel
+OpLoopMerge %lm %lc None
+OpBranch %lc
+%lc = OpLabel
+OpBranchConditional %c %lh %lm
+%lm = OpLabel
+OpBranch %wm
+%wc = OpLabel
+OpBranch %w
+%wm = OpLabel
+OpBranchConditional %c %header %merge
+%merge = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+    )
+    before = program(src)
+    assert val(before.to_words(), "spv1.3") == ""
+    after = remove_unreachable_blocks(before)
+    out = text_of(after)
+    blocks = blocks_of(out)
+    (sm,) = [line.split()[1] for line in lines(out) if line.startswith("OpSelectionMerge")]
+    loops = [line.split()[1] for line in lines(out) if line.startswith("OpLoopMerge")]
+    assert len(loops) == 2, out  # %header's and %w's (%lh's went)
+    assert blocks[sm] == [f"OpBranch {loops[1]}"], out
+    assert len(blocks) == 15 - 3, out  # %lh, %lc and %lm went
+    assert val(after.to_words(), "spv1.3") == ""

@@ -5,9 +5,10 @@ reachable header names stay, emptied to what SPIR-V asks of an unreachable one (
 unreachable merge block holds only ``OpUnreachable``; an unreachable continue target only
 an ``OpBranch`` back to its loop's header).  An unreachable merge block inside a continue
 construct (structurally dominated by a reachable loop's continue target) keeps instead a
-branch to the first of its successors that stays, as it was written: every path of a
-continue construct must reach its back edge, even the structured graph's path through
-an unreachable merge block.  Every ``OpPhi`` left is made to list exactly
+branch to the first block that stays on its paths as written (its first successor that
+stays, or past the blocks that go: a loop removed after it, to that loop's merge): every
+path of a continue construct must reach its back edge, even the structured graph's path
+through an unreachable merge block.  Every ``OpPhi`` left is made to list exactly
 its block's predecessors: pairs from removed blocks go, a pair whose value was defined in a
 removed or emptied block takes an ``OpUndef`` of the phi's type, and a predecessor the phi
 did not list (an emptied continue target) gets one.  The names and decorations of removed
@@ -20,7 +21,7 @@ from collections.abc import Callable
 
 from spvbuild.errors import PassError
 from spvbuild.generated.core.opcodes import OP_BRANCH, OP_PHI, OP_UNDEF, OP_UNREACHABLE
-from spvbuild.passes.cfg import dominator_tree, graph
+from spvbuild.passes.cfg import Graph, dominator_tree, graph
 from spvbuild.passes.control_flow import merge_of, reachable, successors
 from spvbuild.passes.ids import is_targeting, used_ids
 from spvbuild.passes.program import Block, Function, Program, join, opcode_name, split
@@ -149,9 +150,28 @@ def _keep_continue_paths(
     for label in merges:
         if not any(tree.dominates(c, label) for c in continues):
             continue
-        stays = [t for t in successors(cfg.blocks[label], cfg.blocks) if t in live or t in emptied]
-        if stays:
-            emptied[label] = [Instruction(OP_BRANCH, None, None, (Id(stays[0]),))]
+        stays = _first_staying(cfg, label, live, emptied)
+        if stays is not None:
+            emptied[label] = [Instruction(OP_BRANCH, None, None, (Id(stays),))]
+
+
+def _first_staying(
+    cfg: Graph, label: int, live: set[int], emptied: dict[int, list[Instruction]]
+) -> int | None:
+    """The first block that stays on the paths from ``label`` as written (breadth first,
+    each block's successors in order, through the blocks that go: past a removed loop or
+    selection to where it led); None when no path reaches one."""
+    seen = {label}
+    todo = [label]
+    for at in todo:
+        for nxt in cfg.succs[at]:
+            if nxt in seen:
+                continue
+            if nxt in live or nxt in emptied:
+                return nxt
+            seen.add(nxt)
+            todo.append(nxt)
+    return None
 
 
 def _fixed_phi(
